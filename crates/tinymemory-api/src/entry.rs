@@ -1,0 +1,43 @@
+//! Stored entries and namespace summaries.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{MemoryCategory, MemoryTaint};
+
+/// One stored memory, as returned by `get`, `list` and `recall`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MemoryEntry {
+    /// Driver-assigned opaque id, unique within one store.
+    pub id: String,
+    /// The key, unique within its namespace; stored byte for byte.
+    pub key: String,
+    /// The content, stored byte for byte.
+    pub content: String,
+    /// The namespace the entry lives in. Every driver fills it on every
+    /// returned entry (contract sentence 3); it is optional only so that
+    /// hosts and test doubles can represent a faulty driver's output.
+    pub namespace: Option<String>,
+    /// The category given to `store`.
+    pub category: MemoryCategory,
+    /// When the entry was last stored, RFC 3339 UTC
+    /// (see [`now_rfc3339`](crate::now_rfc3339)).
+    pub timestamp: String,
+    /// The session given to `store`.
+    pub session_id: Option<String>,
+    /// Recall score: finite, higher is better; `None` outside recall or when
+    /// a driver does not score.
+    pub score: Option<f64>,
+    /// The taint given to `store`.
+    pub taint: MemoryTaint,
+}
+
+/// One non-empty namespace, as listed by `namespaces()`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct NamespaceSummary {
+    /// The namespace name.
+    pub namespace: String,
+    /// Exact number of entries in it (at least 1).
+    pub count: u64,
+    /// The newest entry timestamp, RFC 3339, when the driver knows it.
+    pub last_updated: Option<String>,
+}

@@ -1,0 +1,38 @@
+//! The tinymemory contract.
+//!
+//! A *memory driver* stores [`MemoryEntry`] values in namespaces and recalls
+//! them by a plain-text query with scores. This crate holds everything a
+//! driver and a host agree on:
+//!
+//! - [`Namespace`] and [`MemorySection`]: the only partitioning primitive and
+//!   its validation rules (see [`rules`] for the rule ids carried by errors);
+//! - the entry types [`MemoryEntry`], [`MemoryCategory`], [`MemoryTaint`],
+//!   [`NamespaceSummary`] and [`RecallOptions`];
+//! - [`MemoryError`], the one error type every driver returns;
+//! - [`MemoryProvider`], the object-safe async trait, whose rustdoc states the
+//!   ten contract sentences the conformance suite enforces.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod category;
+mod entry;
+mod error;
+mod key;
+mod namespace;
+mod options;
+mod provider;
+pub mod rules;
+mod section;
+mod taint;
+mod timestamp;
+
+pub use category::MemoryCategory;
+pub use entry::{MemoryEntry, NamespaceSummary};
+pub use error::MemoryError;
+pub use key::validate_key;
+pub use namespace::{Namespace, GLOBAL_NAMESPACE, MAX_NAMESPACE_LEN};
+pub use options::RecallOptions;
+pub use provider::MemoryProvider;
+pub use section::MemorySection;
+pub use taint::MemoryTaint;
+pub use timestamp::now_rfc3339;

@@ -1,0 +1,80 @@
+//! The `N` pinned recalls of a section recall, bounded-concurrent.
+
+use futures::stream::{self, StreamExt, TryStreamExt};
+use tinymemory_api::{MemoryEntry, MemoryError, MemoryProvider, RecallOptions};
+
+/// Recalls `query` in each namespace of `searched`, pinned and with the full
+/// `limit`, at most `bound` at once. Results come back in `searched` order
+/// (`buffered` keeps order), so completion order never shows.
+///
+/// Each hit's namespace is checked: `None` is stamped with the namespace
+/// asked; another namespace is a driver fault.
+pub(crate) async fn recall_each(
+    provider: &dyn MemoryProvider,
+    searched: &[String],
+    query: &str,
+    limit: usize,
+    opts: &RecallOptions,
+    bound: usize,
+) -> Result<Vec<Vec<MemoryEntry>>, MemoryError> {
+    stream::iter(searched)
+        .map(|namespace| async move {
+            let pinned = RecallOptions {
+                namespace: Some(namespace.clone()),
+                ..opts.clone()
+            };
+            let hits = provider
+                .recall(query, limit, &pinned)
+                .await
+                .map_err(|e| in_namespace(namespace, e))?;
+            stamp(provider, namespace, hits)
+        })
+        .buffered(bound.max(1))
+        .try_collect()
+        .await
+}
+
+fn stamp(
+    provider: &dyn MemoryProvider,
+    namespace: &str,
+    mut hits: Vec<MemoryEntry>,
+) -> Result<Vec<MemoryEntry>, MemoryError> {
+    for hit in &mut hits {
+        match hit.namespace.as_deref() {
+            None => hit.namespace = Some(namespace.to_owned()),
+            Some(ns) if ns == namespace => {}
+            Some(other) => {
+                return Err(MemoryError::fault(format!(
+                    "driver {} answered a recall pinned to {namespace:?} with a hit from \
+                     {other:?} (key {:?})",
+                    provider.driver_id(),
+                    hit.key
+                )))
+            }
+        }
+    }
+    Ok(hits)
+}
+
+/// The same error kind, its message prefixed with the namespace.
+fn in_namespace(namespace: &str, e: MemoryError) -> MemoryError {
+    let context = format!("recall in namespace {namespace:?} failed");
+    match e {
+        MemoryError::Invalid { rule, message } => {
+            MemoryError::invalid(rule, format!("{context}: {message}"))
+        }
+        MemoryError::Unavailable { message, source } => MemoryError::Unavailable {
+            message: format!("{context}: {message}"),
+            source,
+        },
+        MemoryError::Backend { message, source } => MemoryError::Backend {
+            message: format!("{context}: {message}"),
+            source,
+        },
+        // `MemoryError` is non-exhaustive; keep a future variant as it is.
+        other => MemoryError::Backend {
+            message: context,
+            source: Some(Box::new(other)),
+        },
+    }
+}

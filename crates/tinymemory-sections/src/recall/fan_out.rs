@@ -17,8 +17,10 @@ pub(crate) async fn recall_each(
     opts: &RecallOptions,
     bound: usize,
 ) -> Result<Vec<Vec<MemoryEntry>>, MemoryError> {
-    stream::iter(searched)
-        .map(|namespace| async move {
+    // Owned names keep the per-namespace futures free of higher-ranked
+    // borrows, so the whole fan-out future stays `Send`.
+    stream::iter(searched.iter().cloned())
+        .map(move |namespace: String| async move {
             let pinned = RecallOptions {
                 namespace: Some(namespace.clone()),
                 ..opts.clone()
@@ -26,8 +28,8 @@ pub(crate) async fn recall_each(
             let hits = provider
                 .recall(query, limit, &pinned)
                 .await
-                .map_err(|e| in_namespace(namespace, e))?;
-            stamp(provider, namespace, hits)
+                .map_err(|e| in_namespace(&namespace, e))?;
+            stamp(provider, &namespace, hits)
         })
         .buffered(bound.max(1))
         .try_collect()

@@ -1,0 +1,131 @@
+//! The standard checks, one module per area.
+
+mod corpus;
+mod forget;
+mod namespaces;
+mod recall;
+mod sections;
+mod store;
+mod support;
+
+use crate::Check;
+
+/// Declares a [`Check`] whose body is an `async fn(CheckContext) -> Step`.
+macro_rules! check {
+    ($id:literal, $family:ident, $desc:literal, $body:path) => {
+        $crate::Check {
+            id: $id,
+            family: $crate::Family::$family,
+            description: $desc,
+            run: |ctx| Box::pin(async move { $crate::failure::outcome($body(ctx).await) }),
+        }
+    };
+}
+
+/// Every standard check, contract sentences first in SPEC order.
+pub(crate) fn all() -> Vec<Check> {
+    vec![
+        check!(
+            "store.upsert",
+            Contract,
+            "a second store at (namespace, key) replaces the first; category, session and taint are kept as given",
+            store::upsert
+        ),
+        check!(
+            "recall.none_means_global",
+            Contract,
+            "recall with namespace None searches `global` only, never every namespace",
+            recall::none_means_global
+        ),
+        check!(
+            "recall.hit_namespace",
+            Contract,
+            "every recall hit carries Some(the namespace it lives in)",
+            recall::hit_namespace
+        ),
+        check!(
+            "recall.scores_finite_higher_better",
+            Contract,
+            "scores are finite, higher is better, and hits come best first",
+            recall::scores_finite_higher_better
+        ),
+        check!(
+            "recall.limit",
+            Contract,
+            "recall returns at most limit hits, and limit 0 returns Ok(empty)",
+            recall::limit
+        ),
+        check!(
+            "recall.plain_text_query",
+            Contract,
+            "queries are plain text: operators, quotes and punctuation never error or act as syntax",
+            recall::plain_text_query
+        ),
+        check!(
+            "recall.min_score",
+            Contract,
+            "min_score drops hits scoring below it, and unscored hits",
+            recall::min_score
+        ),
+        check!(
+            "namespaces.exact_counts",
+            Contract,
+            "namespaces() lists every non-empty namespace once with its exact count",
+            namespaces::exact_counts
+        ),
+        check!(
+            "namespace.invalid_refused",
+            Contract,
+            "an invalid namespace is MemoryError::Invalid on every method, and nothing is stored",
+            namespaces::invalid_refused
+        ),
+        check!(
+            "forget.idempotent",
+            Contract,
+            "forget returns true then false, and the entry is gone from get, list, namespaces and recall",
+            forget::idempotent
+        ),
+        check!(
+            "sections.custom_spelling",
+            Sections,
+            "a known section spelled as Custom is the same section: writes land under its prefix",
+            sections::custom_spelling
+        ),
+        check!(
+            "sections.invalid_section_refused",
+            Sections,
+            "an unusable custom section errors on every call, the enumerating ones included",
+            sections::invalid_section_refused
+        ),
+        check!(
+            "sections.across_merge_order",
+            Sections,
+            "across_section merges by score descending, ties by (namespace, key), min(limit, total) hits",
+            sections::across_merge_order
+        ),
+        check!(
+            "sections.cap_and_truncation",
+            Sections,
+            "the cap visits namespaces by count then name, and truncated means namespaces were skipped",
+            sections::cap_and_truncation
+        ),
+        check!(
+            "sections.namespace_filter_conflict",
+            Sections,
+            "across_section refuses opts.namespace with NAMESPACE_FILTER_CONFLICT",
+            sections::namespace_filter_conflict
+        ),
+        check!(
+            "corpus.namespace_counts",
+            Corpus,
+            "after loading the corpus, namespaces() reports exactly the loaded entries per namespace",
+            corpus::namespace_counts
+        ),
+        check!(
+            "corpus.recall_own_words",
+            Corpus,
+            "in every corpus namespace, an entry is recalled by the longest word it contains",
+            corpus::recall_own_words
+        ),
+    ]
+}

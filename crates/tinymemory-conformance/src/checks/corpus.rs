@@ -1,0 +1,80 @@
+//! Checks over the real corpus loaded into the driver.
+
+use std::collections::BTreeMap;
+
+use tinymemory_api::RecallOptions;
+
+use crate::failure::{ensure, ensure_eq, Step, Stop};
+use crate::{CheckContext, LoadedCorpus};
+
+fn loaded(ctx: &CheckContext) -> Result<&LoadedCorpus, Stop> {
+    ctx.corpus
+        .as_deref()
+        .ok_or_else(|| Stop::Skip("no corpus was loaded for this run (use --corpus DIR)".into()))
+}
+
+pub(crate) async fn namespace_counts(ctx: CheckContext) -> Step {
+    let corpus = loaded(&ctx)?;
+    let got: BTreeMap<String, u64> = corpus
+        .provider()
+        .namespaces()
+        .await?
+        .into_iter()
+        .map(|s| (s.namespace, s.count))
+        .collect();
+    let want = corpus.expected_counts();
+    ensure_eq!(got.len(), want.len(), "number of namespaces after loading the corpus");
+    for (ns, count) in want {
+        ensure_eq!(got.get(ns), Some(count), "entries in {ns}");
+    }
+    Ok(())
+}
+
+/// The longest run of alphanumeric characters (by characters; the first of
+/// equals), the corpus checks' notion of "a word it contains".
+fn longest_word(text: &str) -> Option<&str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .fold(None, |best: Option<&str>, w| match best {
+            Some(b) if b.chars().count() >= w.chars().count() => Some(b),
+            _ => Some(w),
+        })
+}
+
+pub(crate) async fn recall_own_words(ctx: CheckContext) -> Step {
+    let corpus = loaded(&ctx)?;
+    let mut missed = Vec::new();
+    let mut tried = 0usize;
+    for sample in corpus.samples() {
+        let Some(word) = longest_word(&sample.content) else {
+            continue;
+        };
+        tried += 1;
+        let limit = usize::try_from(sample.namespace_count).unwrap_or(usize::MAX);
+        let hits = corpus
+            .provider()
+            .recall(word, limit, &RecallOptions::in_namespace(sample.namespace.clone()))
+            .await?;
+        if !hits.iter().any(|h| h.key == sample.key) {
+            missed.push(format!("{}/{} by {word:?}", sample.namespace, sample.key));
+        }
+    }
+    ensure!(tried > 0, "the corpus gave no entry with a word to recall");
+    ensure!(
+        missed.is_empty(),
+        "{} of {tried} entries were not recalled by their longest word, first: {}",
+        missed.len(),
+        missed.iter().take(5).cloned().collect::<Vec<_>>().join("; ")
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn longest_word_splits_on_non_alphanumerics() {
+        assert_eq!(super::longest_word("Hi, how is it going?"), Some("going"));
+        assert_eq!(super::longest_word("人工智能是工程和科学的分支,致力于"), Some("人工智能是工程和科学的分支"));
+        assert_eq!(super::longest_word("?! ..."), None);
+    }
+}

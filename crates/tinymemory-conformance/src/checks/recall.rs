@@ -1,0 +1,192 @@
+//! Contract sentences 2 to 7: recall.
+
+use tinymemory_api::{MemoryProvider, RecallOptions};
+
+use super::support::{fresh, keys, put};
+use crate::failure::{ensure, ensure_eq, Step, Stop};
+use crate::CheckContext;
+
+/// Entries that match nothing the checks ask for, so document frequencies
+/// (and bm25's IDF) behave as in a real store.
+async fn filler(d: &dyn MemoryProvider, namespace: &str) -> Step {
+    for (i, text) in [
+        "quiet harbour at dawn",
+        "the orchard in late summer",
+        "granite steps by the river",
+        "a lantern on the windowsill",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        put(d, namespace, &format!("filler-{i}"), text).await?;
+    }
+    Ok(())
+}
+
+pub(crate) async fn none_means_global(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    put(d.as_ref(), "global", "g", "zebra crossing").await?;
+    put(d.as_ref(), "learning:zoo", "l", "zebra stripes").await?;
+    put(d.as_ref(), "conversation:t", "c", "zebra").await?;
+    let hits = d.recall("zebra", 10, &RecallOptions::default()).await?;
+    ensure_eq!(keys(&hits), ["g"], "recall(namespace: None) hits");
+    let pinned = d
+        .recall("zebra", 10, &RecallOptions::in_namespace("learning:zoo"))
+        .await?;
+    ensure_eq!(keys(&pinned), ["l"], "recall(namespace: learning:zoo) hits");
+    Ok(())
+}
+
+pub(crate) async fn hit_namespace(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    for ns in ["global", "conversation:t-1", "document:handbook"] {
+        put(d.as_ref(), ns, "a", "meeting notes about the budget").await?;
+        put(d.as_ref(), ns, "b", "budget review").await?;
+    }
+    for (asked, opts) in [
+        ("global", RecallOptions::in_namespace("global")),
+        ("conversation:t-1", RecallOptions::in_namespace("conversation:t-1")),
+        ("document:handbook", RecallOptions::in_namespace("document:handbook")),
+    ] {
+        let hits = d.recall("budget", 10, &opts).await?;
+        ensure_eq!(hits.len(), 2, "hits for \"budget\" in {asked}");
+        for h in &hits {
+            ensure_eq!(
+                h.namespace.as_deref(),
+                Some(asked),
+                "namespace of hit {:?} recalled in {asked}",
+                h.key
+            );
+        }
+    }
+    Ok(())
+}
+
+pub(crate) async fn scores_finite_higher_better(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    let ns = "learning:scores";
+    filler(d.as_ref(), ns).await?;
+    put(d.as_ref(), ns, "one", "alpha gamma delta epsilon").await?;
+    put(d.as_ref(), ns, "both", "alpha beta gamma delta").await?;
+    let hits = d
+        .recall("alpha beta", 10, &RecallOptions::in_namespace(ns))
+        .await?;
+    ensure_eq!(keys(&hits), ["both", "one"], "hits for \"alpha beta\", best first");
+    for h in &hits {
+        if let Some(s) = h.score {
+            ensure!(s.is_finite(), "hit {:?} has non-finite score {s}", h.key);
+        }
+    }
+    if let (Some(both), Some(one)) = (hits[0].score, hits[1].score) {
+        ensure!(
+            both > one,
+            "the entry holding both query words scored {both}, not above the entry holding one ({one}): scores must be higher-is-better"
+        );
+    }
+    Ok(())
+}
+
+pub(crate) async fn limit(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    for i in 0..5 {
+        put(d.as_ref(), "global", &format!("k{i}"), "needle in a haystack").await?;
+    }
+    let opts = RecallOptions::default();
+    ensure_eq!(d.recall("needle", 3, &opts).await?.len(), 3, "hits with limit 3 of 5 matches");
+    ensure_eq!(d.recall("needle", 10, &opts).await?.len(), 5, "hits with limit 10 of 5 matches");
+    ensure_eq!(d.recall("needle", 1, &opts).await?.len(), 1, "hits with limit 1");
+    ensure_eq!(d.recall("needle", 0, &opts).await?.len(), 0, "hits with limit 0");
+    Ok(())
+}
+
+/// Queries that must never be an error; what they find is not asserted.
+fn hostile_queries() -> Vec<String> {
+    let mut q: Vec<String> = [
+        "\"", "\"\"", "'", "don't", "multi-agent", "*", "^", ":", "a:b", "col:read", "(", ")",
+        "NEAR(", "NEAR(a b)", "NEAR(a b, 2)", "AND", "OR", "NOT", "a OR", "NOT read", "-", "--",
+        "-read", "read*", "^read", "\"unterminated", "a \"b c\" d", "{read write}", "[x]",
+        "\0", "read\0write", "\u{1}\u{7}\u{1b}[31m\u{7f}", "🦀 ✨", "%", "_", "'; DROP TABLE x; --",
+        "\\", "+read", "read + write",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect();
+    q.push("read ".repeat(2_000));
+    q.push("x".repeat(10_000));
+    q
+}
+
+pub(crate) async fn plain_text_query(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    filler(d.as_ref(), "global").await?;
+    put(d.as_ref(), "global", "lock", "read AND write lock").await?;
+    put(d.as_ref(), "global", "dont", "don't panic").await?;
+    put(d.as_ref(), "global", "multi", "multi-agent systems").await?;
+    put(d.as_ref(), "global", "near", "NEAR the end (of it)").await?;
+    let opts = RecallOptions::default();
+    for q in hostile_queries() {
+        if let Err(e) = d.recall(&q, 10, &opts).await {
+            let shown: String = q.chars().take(40).collect();
+            return Err(Stop::Fail(format!(
+                "query {shown:?} ({} bytes) is plain text but recall failed: {e}",
+                q.len()
+            )));
+        }
+    }
+    for q in ["", " ", "   \t\n "] {
+        ensure_eq!(d.recall(q, 10, &opts).await?.len(), 0, "hits for blank query {q:?}");
+    }
+    for q in ["\"", "*", "^ ( ) : - \" *", "(((", "\"\"\""] {
+        let hits = d.recall(q, 10, &opts).await?;
+        ensure_eq!(keys(&hits), Vec::<&str>::new(), "hits for punctuation-only query {q:?}");
+    }
+    for (q, want) in [
+        ("read AND write", "lock"),
+        ("don't", "dont"),
+        ("multi-agent", "multi"),
+        ("NEAR(", "near"),
+        ("\"read", "lock"),
+    ] {
+        let hits = d.recall(q, 10, &opts).await?;
+        ensure!(
+            keys(&hits).contains(&want),
+            "query {q:?} is plain text and should find {want:?}, got {:?}",
+            keys(&hits)
+        );
+    }
+    Ok(())
+}
+
+pub(crate) async fn min_score(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    filler(d.as_ref(), "global").await?;
+    put(d.as_ref(), "global", "three", "alpha beta gamma river").await?;
+    put(d.as_ref(), "global", "two", "alpha beta stone river").await?;
+    put(d.as_ref(), "global", "one", "alpha cloud stone river").await?;
+    let q = "alpha beta gamma";
+    let base = d.recall(q, 100, &RecallOptions::default()).await?;
+    ensure_eq!(base.len(), 3, "hits for {q:?} without min_score");
+    let with_min = |m: f64| RecallOptions {
+        min_score: Some(m),
+        ..RecallOptions::default()
+    };
+    let scored: Vec<f64> = base.iter().filter_map(|h| h.score).collect();
+    if scored.is_empty() {
+        let hits = d.recall(q, 100, &with_min(f64::MIN)).await?;
+        ensure_eq!(keys(&hits), Vec::<&str>::new(), "unscored hits with min_score set");
+        return Ok(());
+    }
+    let threshold = base[1].score.unwrap_or(scored[0]);
+    let expected: Vec<&str> = base
+        .iter()
+        .filter(|h| h.score.is_some_and(|s| s >= threshold))
+        .map(|h| h.key.as_str())
+        .collect();
+    let hits = d.recall(q, 100, &with_min(threshold)).await?;
+    ensure_eq!(keys(&hits), expected, "hits with min_score = {threshold}");
+    let top = scored.iter().copied().fold(f64::MIN, f64::max);
+    let above = if top > 0.0 { top * 2.0 + 1.0 } else { top / 2.0 + 1.0 };
+    let hits = d.recall(q, 100, &with_min(above)).await?;
+    ensure_eq!(keys(&hits), Vec::<&str>::new(), "hits with min_score = {above}, above every score");
+    Ok(())
+}

@@ -1,0 +1,101 @@
+//! What a run produced.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::{Family, Outcome};
+
+/// One check's result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckReport {
+    /// The check id.
+    pub id: &'static str,
+    /// Its family.
+    pub family: Family,
+    /// Its one-line description.
+    pub description: &'static str,
+    /// What happened.
+    pub outcome: Outcome,
+    /// Wall time the check took.
+    pub duration: Duration,
+}
+
+/// One line for a terminal: `PASS  store.upsert (contract, 1.2ms)`, with the
+/// failure message or skip reason after a colon.
+impl fmt::Display for CheckReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let label = match self.outcome {
+            Outcome::Pass => "PASS",
+            Outcome::Fail(_) => "FAIL",
+            Outcome::Skip(_) => "SKIP",
+        };
+        write!(
+            f,
+            "{label}  {} ({}, {:.1?})",
+            self.id, self.family, self.duration
+        )?;
+        match &self.outcome {
+            Outcome::Pass => Ok(()),
+            Outcome::Fail(m) | Outcome::Skip(m) => write!(f, ": {m}"),
+        }
+    }
+}
+
+/// Every check's result, in run order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunSummary {
+    /// The driver the run was against.
+    pub driver_id: String,
+    /// One report per check, in run order.
+    pub reports: Vec<CheckReport>,
+    /// Wall time of the whole run.
+    pub duration: Duration,
+}
+
+impl RunSummary {
+    fn count(&self, label: &str) -> usize {
+        self.reports
+            .iter()
+            .filter(|r| r.outcome.label() == label)
+            .count()
+    }
+
+    /// Checks that passed.
+    #[must_use]
+    pub fn passed(&self) -> usize {
+        self.count("pass")
+    }
+
+    /// Checks that failed.
+    #[must_use]
+    pub fn failed(&self) -> usize {
+        self.count("fail")
+    }
+
+    /// Checks that were skipped.
+    #[must_use]
+    pub fn skipped(&self) -> usize {
+        self.count("skip")
+    }
+
+    /// The ids of the failed checks, in run order.
+    #[must_use]
+    pub fn failed_ids(&self) -> Vec<&'static str> {
+        self.reports
+            .iter()
+            .filter(|r| r.outcome.is_fail())
+            .map(|r| r.id)
+            .collect()
+    }
+
+    /// The closing line: `N passed, N failed`, then `, N skipped` when any
+    /// were skipped.
+    #[must_use]
+    pub fn closing_line(&self) -> String {
+        let mut line = format!("{} passed, {} failed", self.passed(), self.failed());
+        if self.skipped() > 0 {
+            line.push_str(&format!(", {} skipped", self.skipped()));
+        }
+        line
+    }
+}

@@ -1,0 +1,153 @@
+//! The registry passes the reference driver and catches a driver that reads
+//! `namespace: None` as "all namespaces".
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
+    RecallOptions,
+};
+use tinymemory_conformance::{FnFactory, Outcome, Registry, Runner};
+use tinymemory_reference::ReferenceDriver;
+
+/// Reads a recall with `namespace: None` as every namespace: the divergence
+/// two real drivers once had.
+struct NoneMeansAll(ReferenceDriver);
+
+#[async_trait]
+impl MemoryProvider for NoneMeansAll {
+    fn driver_id(&self) -> &str {
+        "none-means-all"
+    }
+    async fn store(
+        &self,
+        ns: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        self.0.store(ns, key, content, category, session, taint).await
+    }
+    async fn get(&self, ns: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        self.0.get(ns, key).await
+    }
+    async fn forget(&self, ns: &str, key: &str) -> Result<bool, MemoryError> {
+        self.0.forget(ns, key).await
+    }
+    async fn list(
+        &self,
+        ns: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        self.0.list(ns, category, session).await
+    }
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        self.0.namespaces().await
+    }
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        if opts.namespace.is_some() {
+            return self.0.recall(query, limit, opts).await;
+        }
+        let mut all = Vec::new();
+        for s in self.0.namespaces().await? {
+            let pinned = RecallOptions {
+                namespace: Some(s.namespace),
+                ..opts.clone()
+            };
+            all.extend(self.0.recall(query, limit, &pinned).await?);
+        }
+        all.truncate(limit);
+        Ok(all)
+    }
+}
+
+#[tokio::test]
+async fn reference_driver_passes_every_check_without_a_corpus() {
+    let factory = Arc::new(FnFactory::new("reference", || {
+        Ok(Box::new(ReferenceDriver::new()) as Box<dyn MemoryProvider>)
+    }));
+    let summary = Runner::new(Registry::standard()).run(factory, None, |_| {}).await;
+    let not_passed: Vec<_> = summary
+        .reports
+        .iter()
+        .filter(|r| r.outcome != Outcome::Pass)
+        .map(|r| (r.id, r.outcome.clone()))
+        .collect();
+    assert_eq!(
+        not_passed,
+        [
+            ("corpus.namespace_counts", Outcome::Skip("no corpus was loaded for this run (use --corpus DIR)".into())),
+            ("corpus.recall_own_words", Outcome::Skip("no corpus was loaded for this run (use --corpus DIR)".into())),
+        ]
+    );
+    assert_eq!(summary.closing_line(), "15 passed, 0 failed, 2 skipped");
+}
+
+#[tokio::test]
+async fn none_means_all_fails_exactly_the_global_check() {
+    let factory = Arc::new(FnFactory::new("none-means-all", || {
+        Ok(Box::new(NoneMeansAll(ReferenceDriver::new())) as Box<dyn MemoryProvider>)
+    }));
+    let summary = Runner::new(Registry::standard()).run(factory, None, |_| {}).await;
+    assert_eq!(summary.failed_ids(), ["recall.none_means_global"]);
+    let report = summary
+        .reports
+        .iter()
+        .find(|r| r.id == "recall.none_means_global")
+        .unwrap();
+    assert_eq!(
+        report.outcome,
+        Outcome::Fail(
+            "recall(namespace: None) hits: expected [\"g\"], got [\"c\", \"g\", \"l\"]".into()
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_panicking_or_hanging_check_fails_and_the_run_goes_on() {
+    use std::time::Duration;
+    use tinymemory_conformance::{Check, Family};
+
+    let registry = Registry::standard();
+    let mut checks: Vec<Check> = vec![
+        Check {
+            id: "test.panics",
+            family: Family::Contract,
+            description: "panics",
+            run: |_| Box::pin(async { panic!("driver exploded") }),
+        },
+        Check {
+            id: "test.hangs",
+            family: Family::Contract,
+            description: "never finishes",
+            run: |_| Box::pin(std::future::pending()),
+        },
+    ];
+    checks.push(*registry.get("store.upsert").unwrap());
+    let runner = Runner::new(Registry::from_checks(checks)).with_timeout(Duration::from_millis(200));
+    let factory = Arc::new(FnFactory::new("reference", || {
+        Ok(Box::new(ReferenceDriver::new()) as Box<dyn MemoryProvider>)
+    }));
+    let summary = runner.run(factory, None, |_| {}).await;
+    let got: Vec<_> = summary.reports.iter().map(|r| (r.id, r.outcome.clone())).collect();
+    assert_eq!(
+        got,
+        [
+            ("test.panics", Outcome::Fail("check panicked: driver exploded".into())),
+            (
+                "test.hangs",
+                Outcome::Fail("timed out after 200ms (the driver hung or is too slow)".into())
+            ),
+            ("store.upsert", Outcome::Pass),
+        ]
+    );
+}

@@ -38,3 +38,8 @@ pub use factory::{DriverFactory, FnFactory};
 pub use registry::Registry;
 pub use runner::{Runner, DEFAULT_CHECK_TIMEOUT};
 pub use summary::{CheckReport, RunSummary};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

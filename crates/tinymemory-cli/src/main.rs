@@ -1,0 +1,31 @@
+//! `tinymemory-conformance`: run the conformance suite against a memory
+//! driver, over the real corpus.
+//!
+//! ```text
+//! tinymemory-conformance run [--driver reference|sqlite[:PATH]] [--corpus DIR | --no-corpus]
+//! tinymemory-conformance list
+//! ```
+//!
+//! Exit codes are the constants of [`exit`]: 0 every check passed, 1 a check
+//! failed, 2 usage error, 3 the driver or the corpus could not be opened.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod args;
+mod driver;
+mod exit;
+mod list;
+mod run;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = args::Cli::parse();
+    let code = match cli.command {
+        args::Command::Run(run) => run::main(&run),
+        args::Command::List => list::main(),
+    };
+    ExitCode::from(code)
+}

@@ -1,0 +1,84 @@
+//! The `tinymemory-conformance` binary as a user runs it.
+
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+}
+
+fn corpus_dir() -> String {
+    format!("{}/../../fixtures/corpora", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = bin().args(args).output().expect("the binary runs");
+    (
+        status.code().expect("exited with a code"),
+        String::from_utf8(stdout).expect("utf-8 stdout"),
+        String::from_utf8(stderr).expect("utf-8 stderr"),
+    )
+}
+
+fn last_line(s: &str) -> &str {
+    s.lines().last().unwrap_or_default()
+}
+
+#[test]
+fn reference_over_the_corpus_passes_every_check() {
+    let (code, out, err) = run(&["run", "--driver", "reference", "--corpus", &corpus_dir()]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(last_line(&out), "17 passed, 0 failed");
+    assert_eq!(out.lines().filter(|l| l.starts_with("PASS  ")).count(), 17);
+    assert!(out.contains("example: across_section(learning, \"computer\", limit 3)"), "{out}");
+}
+
+#[test]
+fn sqlite_over_the_corpus_passes_every_check() {
+    let (code, out, err) = run(&["run", "--driver", "sqlite", "--corpus", &corpus_dir(), "--quiet"]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(last_line(&out), "17 passed, 0 failed");
+}
+
+#[test]
+fn without_a_corpus_the_corpus_checks_are_skipped() {
+    let (code, out, _) = run(&["run", "--driver", "reference", "--no-corpus"]);
+    assert_eq!(code, 0);
+    assert_eq!(last_line(&out), "15 passed, 0 failed, 2 skipped");
+    assert!(out.contains("SKIP  corpus.namespace_counts (corpus,"), "{out}");
+}
+
+#[test]
+fn an_unknown_driver_is_a_usage_error() {
+    let (code, _, err) = run(&["run", "--driver", "mongo"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unknown driver \"mongo\"; expected reference, sqlite or sqlite:PATH"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_missing_corpus_is_a_setup_error_naming_the_directory() {
+    let (code, _, err) = run(&["run", "--driver", "reference", "--corpus", "/nonexistent/corpus"]);
+    assert_eq!(code, 3);
+    assert!(err.contains("/nonexistent/corpus"), "{err}");
+}
+
+#[test]
+fn an_unopenable_sqlite_path_is_a_setup_error() {
+    let (code, _, err) = run(&["run", "--driver", "sqlite:/nonexistent/dir/x.db", "--no-corpus"]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.starts_with("error: failed to open the driver: "), "{err}");
+}
+
+#[test]
+fn list_names_every_check() {
+    let (code, out, _) = run(&["list"]);
+    assert_eq!(code, 0);
+    assert_eq!(last_line(&out), "17 checks");
+    assert!(out.lines().any(|l| l.starts_with("recall.none_means_global ")), "{out}");
+}

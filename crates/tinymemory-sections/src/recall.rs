@@ -8,6 +8,7 @@ pub(crate) mod merge;
 use tinymemory_api::{MemoryError, MemoryProvider, MemorySection, RecallOptions};
 
 use self::hits::SectionHits;
+use self::merge::MergeStrategy;
 
 /// Most namespaces one `across_section` call visits by default. Past it,
 /// the namespaces with the fewest entries are skipped and
@@ -33,6 +34,7 @@ pub struct SectionRecall<'a> {
     provider: &'a dyn MemoryProvider,
     cap: usize,
     concurrency: usize,
+    merge: MergeStrategy,
 }
 
 impl<'a> SectionRecall<'a> {
@@ -43,6 +45,7 @@ impl<'a> SectionRecall<'a> {
             provider,
             cap: MAX_SECTION_NAMESPACES,
             concurrency: DEFAULT_CONCURRENCY,
+            merge: MergeStrategy::Score,
         }
     }
 
@@ -60,6 +63,20 @@ impl<'a> SectionRecall<'a> {
     pub fn with_concurrency(mut self, bound: usize) -> Self {
         self.concurrency = bound.max(1);
         self
+    }
+
+    /// Merge the per-namespace hits with `strategy` (default
+    /// [`MergeStrategy::Score`]).
+    #[must_use]
+    pub fn with_merge(mut self, strategy: MergeStrategy) -> Self {
+        self.merge = strategy;
+        self
+    }
+
+    /// The merge strategy in force.
+    #[must_use]
+    pub fn merge(&self) -> MergeStrategy {
+        self.merge
     }
 
     /// The namespace cap in force.
@@ -85,7 +102,9 @@ impl<'a> SectionRecall<'a> {
     ///   ones is a function of the stored data alone.
     /// - **Merge order**: see [`compare_hits`](crate::compare_hits): score
     ///   descending, absent and non-finite scores last, ties by
-    ///   `(namespace, key)`. Output length is `min(limit, total hits)`.
+    ///   `(namespace, key)`; or reciprocal rank fusion when chosen with
+    ///   [`SectionRecall::with_merge`]. Output length is
+    ///   `min(limit, total hits)`.
     /// - **Result**: identical whatever order concurrent recalls finish in.
     ///
     /// # Errors
@@ -135,7 +154,7 @@ impl<'a> SectionRecall<'a> {
         let per_namespace =
             fan_out::recall_each(self.provider, &searched, query, limit, opts, self.concurrency)
                 .await?;
-        let hits = merge::by_score(per_namespace, limit);
+        let hits = merge::merge(per_namespace, limit, self.merge);
         Ok(SectionHits {
             hits,
             searched,
@@ -150,6 +169,7 @@ impl std::fmt::Debug for SectionRecall<'_> {
             .field("driver", &self.provider.driver_id())
             .field("cap", &self.cap)
             .field("concurrency", &self.concurrency)
+            .field("merge", &self.merge)
             .finish()
     }
 }

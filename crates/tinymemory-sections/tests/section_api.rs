@@ -143,3 +143,60 @@ async fn limit_zero_is_empty_and_list_section_is_ordered() {
         [("learning:a".to_owned(), "k1".to_owned()), ("learning:b".to_owned(), "k2".to_owned())]
     );
 }
+
+#[tokio::test]
+async fn output_length_is_min_of_limit_and_total() {
+    let d = ReferenceDriver::new();
+    let l = MemorySection::Learning;
+    for i in 0..8 {
+        put(&d, &l, "eight", &format!("k{i}"), "match me").await;
+    }
+    let recall = Sections::new(&d).recall();
+    let opts = RecallOptions::default();
+    let mut lens = Vec::new();
+    for limit in [2, 7, 20] {
+        lens.push(recall.across_section(&l, "match", limit, &opts).await.unwrap().hits.len());
+    }
+    assert_eq!(lens, [2, 7, 8]);
+
+    for i in 0..3 {
+        put(&d, &l, "three", &format!("k{i}"), "match me").await;
+    }
+    let five = recall.across_section(&l, "match", 5, &opts).await.unwrap();
+    assert_eq!(five.hits.len(), 5);
+    assert_eq!(five.searched, ["learning:eight", "learning:three"]);
+}
+
+#[tokio::test]
+async fn scopes_differing_only_in_case_stay_distinct() {
+    let d = ReferenceDriver::new();
+    let l = MemorySection::Learning;
+    put(&d, &l, "A", "k", "upper case scope").await;
+    put(&d, &l, "a", "k", "lower case scope").await;
+    let view = Sections::new(&d).learnings();
+    let scopes: Vec<_> = view.scopes().await.unwrap().into_iter().map(|s| (s.namespace, s.count)).collect();
+    assert_eq!(scopes, [("learning:A".to_owned(), 1), ("learning:a".to_owned(), 1)]);
+    assert_eq!(view.get("A", "k").await.unwrap().unwrap().content, "upper case scope");
+    assert_eq!(view.get("a", "k").await.unwrap().unwrap().content, "lower case scope");
+    let hits = view.across("scope", 10, &RecallOptions::default()).await.unwrap();
+    assert_eq!(hits.searched, ["learning:A", "learning:a"]);
+    assert_eq!(hits.hits.len(), 2);
+}
+
+#[tokio::test]
+async fn reciprocal_rank_fusion_interleaves_namespaces_by_rank() {
+    use tinymemory_sections::MergeStrategy;
+    let d = ReferenceDriver::new();
+    let l = MemorySection::Learning;
+    put(&d, &l, "a", "a1", "rust async").await;
+    put(&d, &l, "a", "a2", "rust").await;
+    put(&d, &l, "b", "b1", "rust async tokio").await;
+    let hits = Sections::new(&d)
+        .recall()
+        .with_merge(MergeStrategy::reciprocal_rank())
+        .across_section(&l, "rust async", 10, &RecallOptions::default())
+        .await
+        .unwrap();
+    let got: Vec<_> = hits.hits.iter().map(|h| (h.key.as_str(), h.score)).collect();
+    assert_eq!(got, [("a1", Some(1.0 / 61.0)), ("b1", Some(1.0 / 61.0)), ("a2", Some(1.0 / 62.0))]);
+}

@@ -27,9 +27,81 @@ pub fn compare_hits(a: &MemoryEntry, b: &MemoryEntry) -> Ordering {
         .then_with(|| a.key.cmp(&b.key))
 }
 
+/// How `across_section` merges the per-namespace hit lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MergeStrategy {
+    /// By the drivers' scores ([`compare_hits`]). Right when a driver's
+    /// scores compare across namespaces, as the reference driver's do.
+    #[default]
+    Score,
+    /// Reciprocal rank fusion (Cormack, Clarke and Büttcher, "Reciprocal
+    /// Rank Fusion outperforms Condorcet and individual Rank Learning
+    /// Methods", SIGIR 2009): each hit's score becomes `1 / (k + rank)`,
+    /// where `rank` is its 1-based place in its own namespace's list (that
+    /// list ordered by [`compare_hits`]), and hits are merged by that fused
+    /// score, ties by `(namespace, key)`.
+    ///
+    /// Use it when a driver's scores are not comparable across namespaces,
+    /// for example bm25, whose IDF depends on each namespace's own document
+    /// frequencies, so one namespace's 4.0 means nothing next to another's.
+    /// Each hit appears in exactly one namespace's list, so the order is a
+    /// round-robin by rank; `k` changes only the reported score values. The
+    /// hit's `score` field holds the fused score, as Elasticsearch's RRF
+    /// retriever reports it in `_score`.
+    ReciprocalRank {
+        /// The smoothing constant; the paper's 60 is
+        /// [`DEFAULT_RRF_K`].
+        k: u32,
+    },
+}
+
+impl MergeStrategy {
+    /// [`MergeStrategy::ReciprocalRank`] with [`DEFAULT_RRF_K`].
+    #[must_use]
+    pub const fn reciprocal_rank() -> Self {
+        Self::ReciprocalRank { k: DEFAULT_RRF_K }
+    }
+}
+
+/// The `k` of reciprocal rank fusion that Cormack, Clarke and Büttcher
+/// (SIGIR 2009) found robust: 60.
+pub const DEFAULT_RRF_K: u32 = 60;
+
+/// Merges per `strategy` and keeps the first `limit`.
+pub(crate) fn merge(
+    per_namespace: Vec<Vec<MemoryEntry>>,
+    limit: usize,
+    strategy: MergeStrategy,
+) -> Vec<MemoryEntry> {
+    match strategy {
+        MergeStrategy::Score => by_score(per_namespace, limit),
+        MergeStrategy::ReciprocalRank { k } => by_reciprocal_rank(per_namespace, limit, k),
+    }
+}
+
+fn by_reciprocal_rank(
+    per_namespace: Vec<Vec<MemoryEntry>>,
+    limit: usize,
+    k: u32,
+) -> Vec<MemoryEntry> {
+    let mut fused = Vec::new();
+    for mut list in per_namespace {
+        list.sort_by(compare_hits);
+        for (i, mut hit) in list.into_iter().enumerate() {
+            #[expect(clippy::cast_precision_loss, reason = "ranks are far below 2^52")]
+            let rank = (i + 1) as f64;
+            hit.score = Some(1.0 / (f64::from(k) + rank));
+            fused.push(hit);
+        }
+    }
+    fused.sort_by(compare_hits);
+    fused.truncate(limit);
+    fused
+}
+
 /// Flattens the per-namespace hits, sorts by [`compare_hits`] and keeps the
 /// first `limit`.
-pub(crate) fn by_score(per_namespace: Vec<Vec<MemoryEntry>>, limit: usize) -> Vec<MemoryEntry> {
+fn by_score(per_namespace: Vec<Vec<MemoryEntry>>, limit: usize) -> Vec<MemoryEntry> {
     let mut all: Vec<MemoryEntry> = per_namespace.into_iter().flatten().collect();
     all.sort_by(compare_hits);
     all.truncate(limit);
@@ -93,6 +165,27 @@ mod tests {
             hit("n:a", "negzero", Some(-0.0)),
         ]);
         assert_eq!(got, ["n:a/b", "n:a/z", "n:b/a", "n:a/negzero", "n:a/zero"]);
+    }
+
+    #[test]
+    fn reciprocal_rank_interleaves_by_rank() {
+        let all = vec![
+            vec![hit("n:a", "a1", Some(100.0)), hit("n:a", "a2", Some(90.0)), hit("n:a", "a3", Some(80.0))],
+            vec![hit("n:b", "b2", Some(0.1)), hit("n:b", "b1", Some(0.2))],
+        ];
+        let got: Vec<_> = merge(all, 4, MergeStrategy::ReciprocalRank { k: 60 })
+            .into_iter()
+            .map(|h| (h.key, h.score))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("a1".to_owned(), Some(1.0 / 61.0)),
+                ("b1".to_owned(), Some(1.0 / 61.0)),
+                ("a2".to_owned(), Some(1.0 / 62.0)),
+                ("b2".to_owned(), Some(1.0 / 62.0)),
+            ]
+        );
     }
 
     #[test]

@@ -1,0 +1,33 @@
+//! The corpus checks over the real fixtures, on the reference driver.
+
+use std::sync::Arc;
+
+use tinymemory_api::{MemoryProvider, MemorySection};
+use tinymemory_conformance::{FnFactory, Family, LoadedCorpus, Outcome, Registry, Runner};
+use tinymemory_corpus::Corpus;
+use tinymemory_reference::ReferenceDriver;
+
+#[tokio::test]
+async fn the_real_corpus_loads_and_passes_the_corpus_checks() {
+    let corpus = Corpus::load(&Corpus::default_root()).unwrap();
+    let loaded = LoadedCorpus::load(Box::new(ReferenceDriver::new()), &corpus).await.unwrap();
+    let report = loaded.report();
+    assert_eq!(report.entries(), 22_688);
+    assert_eq!(report.namespaces(), 272);
+    assert_eq!(report.sections[&MemorySection::Conversation], (19_589, 237));
+    assert_eq!(report.sections[&MemorySection::Learning], (2_306, 21));
+    assert_eq!(report.sections[&MemorySection::Document], (793, 14));
+    assert_eq!(loaded.samples().len(), 272);
+
+    let factory = Arc::new(FnFactory::new("reference", || {
+        Ok(Box::new(ReferenceDriver::new()) as Box<dyn MemoryProvider>)
+    }));
+    let summary = Runner::new(Registry::standard().family(Family::Corpus))
+        .run(factory, Some(Arc::new(loaded)), |_| {})
+        .await;
+    let got: Vec<_> = summary.reports.iter().map(|r| (r.id, r.outcome.clone())).collect();
+    assert_eq!(
+        got,
+        [("corpus.namespace_counts", Outcome::Pass), ("corpus.recall_own_words", Outcome::Pass)]
+    );
+}

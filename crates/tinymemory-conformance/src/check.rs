@@ -40,32 +40,119 @@ impl fmt::Display for Family {
     }
 }
 
+/// The smallest input a property check found failing, and how to get it
+/// again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counterexample {
+    /// The run seed that reproduces it (`--seed`).
+    pub seed: u64,
+    /// The shrunk input, rendered with `{:#?}` or the property's own format.
+    pub input: String,
+}
+
+/// Why a check failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// What was expected and what happened.
+    pub message: String,
+    /// For property checks: the shrunk failing input and its seed.
+    pub counterexample: Option<Counterexample>,
+}
+
+impl Failure {
+    /// A failure with a message and no counterexample.
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            counterexample: None,
+        }
+    }
+}
+
 /// The result of running one check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     /// The driver did what the check asks.
     Pass,
-    /// It did not; the message says what was expected and what happened.
-    Fail(String),
+    /// It did not.
+    Fail(Failure),
     /// The check could not run here; the message says why.
     Skip(String),
+    /// It failed, as the run declared it would (with a written reason).
+    /// Not counted as a failure.
+    ExpectedFailure {
+        /// Why the failure is expected.
+        reason: String,
+        /// The failure itself.
+        failure: Failure,
+    },
+    /// It was declared an expected failure but passed: the declaration is
+    /// stale. Counted as a failure, so the declaration gets removed.
+    UnexpectedPass {
+        /// The reason the declaration gave.
+        reason: String,
+    },
 }
 
 impl Outcome {
-    /// `pass`, `fail` or `skip`.
+    /// A [`Outcome::Fail`] with `message` and no counterexample.
+    pub fn fail(message: impl Into<String>) -> Self {
+        Self::Fail(Failure::new(message))
+    }
+
+    /// `pass`, `fail`, `skip`, `expected-failure` or `unexpectedly-passing`.
     #[must_use]
     pub fn label(&self) -> &'static str {
         match self {
             Self::Pass => "pass",
             Self::Fail(_) => "fail",
             Self::Skip(_) => "skip",
+            Self::ExpectedFailure { .. } => "expected-failure",
+            Self::UnexpectedPass { .. } => "unexpectedly-passing",
         }
     }
 
-    /// `true` for [`Outcome::Fail`].
+    /// `true` for the outcomes that fail a run: [`Outcome::Fail`] and
+    /// [`Outcome::UnexpectedPass`].
     #[must_use]
     pub fn is_fail(&self) -> bool {
-        matches!(self, Self::Fail(_))
+        matches!(self, Self::Fail(_) | Self::UnexpectedPass { .. })
+    }
+
+    /// The failure message or skip reason, if any.
+    #[must_use]
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            Self::Pass => None,
+            Self::Fail(f) | Self::ExpectedFailure { failure: f, .. } => Some(&f.message),
+            Self::Skip(m) | Self::UnexpectedPass { reason: m } => Some(m),
+        }
+    }
+}
+
+/// Settings every check of a run shares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunConfig {
+    /// Seed for every randomised check; the same seed gives the same cases.
+    pub seed: u64,
+    /// Cases per property check.
+    pub cases: u32,
+}
+
+impl RunConfig {
+    /// The default seed: fixed, so two runs of the same build agree and a CI
+    /// gate never flakes; pass another to explore.
+    pub const DEFAULT_SEED: u64 = 0x7469_6e79_6d65_6d00;
+    /// The default cases per property check, sized for the CI budget.
+    pub const DEFAULT_CASES: u32 = 32;
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        Self {
+            seed: Self::DEFAULT_SEED,
+            cases: Self::DEFAULT_CASES,
+        }
     }
 }
 
@@ -77,6 +164,8 @@ pub struct CheckContext {
     pub factory: Arc<dyn DriverFactory>,
     /// The driver holding the loaded corpus, for the corpus checks.
     pub corpus: Option<Arc<LoadedCorpus>>,
+    /// Seed and case count.
+    pub config: RunConfig,
 }
 
 /// One named check.

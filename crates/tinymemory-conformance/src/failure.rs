@@ -22,7 +22,7 @@ pub(crate) type Step = Result<(), Stop>;
 pub(crate) fn outcome(step: Step) -> Outcome {
     match step {
         Ok(()) => Outcome::Pass,
-        Err(Stop::Fail(m)) => Outcome::Fail(m),
+        Err(Stop::Fail(m)) => Outcome::fail(m),
         Err(Stop::Skip(m)) => Outcome::Skip(m),
     }
 }

@@ -32,7 +32,9 @@ mod registry;
 mod runner;
 mod summary;
 
-pub use check::{Check, CheckContext, CheckFuture, Family, Outcome};
+pub use check::{
+    Check, CheckContext, CheckFuture, Counterexample, Failure, Family, Outcome, RunConfig,
+};
 pub use corpus_store::{LoadReport, LoadedCorpus, Sample};
 pub use factory::{DriverFactory, FnFactory};
 pub use registry::Registry;

@@ -4,7 +4,9 @@ use std::any::Any;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::{CheckContext, CheckReport, DriverFactory, LoadedCorpus, Outcome, Registry, RunSummary};
+use crate::{
+    CheckContext, CheckReport, DriverFactory, LoadedCorpus, Outcome, Registry, RunConfig, RunSummary,
+};
 
 /// How long one check may run before it fails with a timeout. The slowest
 /// standard check (`corpus.recall_own_words` on SQLite) takes well under a
@@ -17,6 +19,7 @@ pub const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(60);
 pub struct Runner {
     registry: Registry,
     timeout: Duration,
+    config: RunConfig,
 }
 
 impl Runner {
@@ -26,6 +29,7 @@ impl Runner {
         Self {
             registry,
             timeout: DEFAULT_CHECK_TIMEOUT,
+            config: RunConfig::default(),
         }
     }
 
@@ -33,6 +37,13 @@ impl Runner {
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// Use `config` (seed, cases) for every check.
+    #[must_use]
+    pub fn with_config(mut self, config: RunConfig) -> Self {
+        self.config = config;
         self
     }
 
@@ -54,7 +65,11 @@ impl Runner {
         mut on_report: impl FnMut(&CheckReport),
     ) -> RunSummary {
         let started = Instant::now();
-        let ctx = CheckContext { factory, corpus };
+        let ctx = CheckContext {
+            factory,
+            corpus,
+            config: self.config,
+        };
         let mut reports = Vec::with_capacity(self.registry.len());
         for check in self.registry.checks() {
             let t0 = Instant::now();
@@ -62,15 +77,15 @@ impl Runner {
             let task = tokio::spawn(tokio::time::timeout(self.timeout, body));
             let outcome = match task.await {
                 Ok(Ok(outcome)) => outcome,
-                Ok(Err(_elapsed)) => Outcome::Fail(format!(
+                Ok(Err(_elapsed)) => Outcome::fail(format!(
                     "timed out after {:?} (the driver hung or is too slow)",
                     self.timeout
                 )),
-                Err(join) if join.is_panic() => Outcome::Fail(format!(
+                Err(join) if join.is_panic() => Outcome::fail(format!(
                     "check panicked: {}",
                     panic_message(join.into_panic().as_ref())
                 )),
-                Err(join) => Outcome::Fail(format!("check task was cancelled: {join}")),
+                Err(join) => Outcome::fail(format!("check task was cancelled: {join}")),
             };
             let report = CheckReport {
                 id: check.id,
@@ -85,6 +100,7 @@ impl Runner {
         RunSummary {
             driver_id: ctx.factory.driver_id(),
             reports,
+            config: self.config,
             duration: started.elapsed(),
         }
     }

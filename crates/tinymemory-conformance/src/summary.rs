@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::{Family, Outcome};
+use crate::{Family, Outcome, RunConfig};
 
 /// One check's result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,15 +28,17 @@ impl fmt::Display for CheckReport {
             Outcome::Pass => "PASS",
             Outcome::Fail(_) => "FAIL",
             Outcome::Skip(_) => "SKIP",
+            Outcome::ExpectedFailure { .. } => "XFAIL",
+            Outcome::UnexpectedPass { .. } => "XPASS",
         };
         write!(
             f,
             "{label}  {} ({}, {:.1?})",
             self.id, self.family, self.duration
         )?;
-        match &self.outcome {
-            Outcome::Pass => Ok(()),
-            Outcome::Fail(m) | Outcome::Skip(m) => write!(f, ": {m}"),
+        match self.outcome.message() {
+            None => Ok(()),
+            Some(m) => write!(f, ": {m}"),
         }
     }
 }
@@ -48,6 +50,8 @@ pub struct RunSummary {
     pub driver_id: String,
     /// One report per check, in run order.
     pub reports: Vec<CheckReport>,
+    /// The seed and case count the run used.
+    pub config: RunConfig,
     /// Wall time of the whole run.
     pub duration: Duration,
 }
@@ -60,16 +64,17 @@ impl RunSummary {
             .count()
     }
 
-    /// Checks that passed.
+    /// Checks that passed, expected failures included (they went as
+    /// declared).
     #[must_use]
     pub fn passed(&self) -> usize {
-        self.count("pass")
+        self.count("pass") + self.count("expected-failure")
     }
 
-    /// Checks that failed.
+    /// Checks that failed, unexpected passes included.
     #[must_use]
     pub fn failed(&self) -> usize {
-        self.count("fail")
+        self.reports.iter().filter(|r| r.outcome.is_fail()).count()
     }
 
     /// Checks that were skipped.

@@ -106,8 +106,8 @@ async fn none_means_all_fails_exactly_the_global_check() {
         .unwrap();
     assert_eq!(
         report.outcome,
-        Outcome::Fail(
-            "recall(namespace: None) hits: expected [\"g\"], got [\"c\", \"g\", \"l\"]".into()
+        Outcome::fail(
+            "recall(namespace: None) hits: expected [\"g\"], got [\"c\", \"g\", \"l\"]"
         )
     );
 }
@@ -142,10 +142,10 @@ async fn a_panicking_or_hanging_check_fails_and_the_run_goes_on() {
     assert_eq!(
         got,
         [
-            ("test.panics", Outcome::Fail("check panicked: driver exploded".into())),
+            ("test.panics", Outcome::fail("check panicked: driver exploded")),
             (
                 "test.hangs",
-                Outcome::Fail("timed out after 200ms (the driver hung or is too slow)".into())
+                Outcome::fail("timed out after 200ms (the driver hung or is too slow)")
             ),
             ("store.upsert", Outcome::Pass),
         ]

@@ -151,8 +151,7 @@ fn validate_whole(name: &str) -> Result<(), MemoryError> {
         return Err(MemoryError::invalid(
             rules::NAMESPACE_CHARSET,
             format!(
-                "namespace {:?} holds {c:?}; allowed are ASCII letters, digits and - _ . / : @ +",
-                name.escape_debug().to_string()
+                "namespace {name:?} holds {c:?}; allowed are ASCII letters, digits and - _ . / : @ +"
             ),
         ));
     }

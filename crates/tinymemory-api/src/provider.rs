@@ -87,8 +87,13 @@ pub trait MemoryProvider: Send + Sync {
     async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError>;
 
     /// Entries matching every given filter, with `score: None`, ordered by
-    /// `(namespace, key)` ascending (bytewise). `namespace: None` lists every
-    /// namespace.
+    /// `(namespace, key)` ascending (bytewise).
+    ///
+    /// `namespace: None` lists **every** namespace. Note the difference
+    /// from [`MemoryProvider::recall`], where `None` means
+    /// [`GLOBAL_NAMESPACE`](crate::GLOBAL_NAMESPACE) only: listing is
+    /// enumeration, recall is search, and a search that silently widened to
+    /// every namespace is the divergence contract sentence 2 exists for.
     ///
     /// # Errors
     ///

@@ -1,0 +1,127 @@
+//! Mutant for `namespace.invalid_refused`.
+
+use async_trait::async_trait;
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
+    NamespaceSummary, RecallOptions, GLOBAL_NAMESPACE, MAX_NAMESPACE_LEN,
+};
+
+/// Breaks contract sentence 9 (`namespace.invalid_refused`): an invalid
+/// namespace is silently rewritten to a valid one (see
+/// [`sanitize_namespace`]) on every method, so `store` under
+/// `"a b"` succeeds and stores under `"a_b"`. Valid namespaces, keys and
+/// `min_score` are passed through, and the inner driver still refuses an
+/// invalid key or `min_score`, so no other sentence changes.
+#[derive(Debug, Clone, Default)]
+pub struct SanitizesNamespaces<P: ?Sized> {
+    inner: P,
+}
+
+inner_only_accessors!(SanitizesNamespaces);
+
+/// The namespace [`SanitizesNamespaces`] uses in place of `namespace`: `namespace`
+/// itself when valid; otherwise, in order: every character outside ASCII
+/// letters, digits and `- _ . / : @ +` becomes `_`; the result is cut to
+/// [`MAX_NAMESPACE_LEN`] bytes; leading and trailing `/` are removed; every
+/// `..` segment becomes `__`; an empty result, or one ending in `:` (a
+/// sectioned name with an empty scope), gets a `_` appended. In the unlikely
+/// case that is still invalid, [`GLOBAL_NAMESPACE`].
+///
+/// `"a b"` → `"a_b"`, `""` → `"_"`, `"/x/"` → `"x"`, `"a/../b"` →
+/// `"a/__/b"`, `"learning:"` → `"learning:_"`, `"é"` → `"_"`.
+#[must_use]
+pub fn sanitize_namespace(namespace: &str) -> String {
+    if Namespace::parse(namespace).is_ok() {
+        return namespace.to_owned();
+    }
+    let mut s: String = namespace
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | ':' | '@' | '+') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    // Every character is ASCII now, so any byte index is a boundary.
+    s.truncate(MAX_NAMESPACE_LEN);
+    let s = s.trim_matches('/');
+    let mut s = s
+        .split('/')
+        .map(|seg| if seg == ".." { "__" } else { seg })
+        .collect::<Vec<_>>()
+        .join("/");
+    if s.is_empty() || s.ends_with(':') {
+        s.push('_');
+    }
+    if Namespace::parse(&s).is_ok() {
+        s
+    } else {
+        GLOBAL_NAMESPACE.to_owned()
+    }
+}
+
+/// Forwards every method with its namespace passed through [`sanitize_namespace`].
+#[deny(clippy::missing_trait_methods)]
+#[async_trait]
+impl<P: MemoryProvider + ?Sized> MemoryProvider for SanitizesNamespaces<P> {
+    fn driver_id(&self) -> &str {
+        self.inner.driver_id()
+    }
+
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        let namespace = sanitize_namespace(namespace);
+        self.inner
+            .store(&namespace, key, content, category, session_id, taint)
+            .await
+    }
+
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        self.inner.get(&sanitize_namespace(namespace), key).await
+    }
+
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        self.inner.forget(&sanitize_namespace(namespace), key).await
+    }
+
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let namespace = namespace.map(sanitize_namespace);
+        self.inner
+            .list(namespace.as_deref(), category, session_id)
+            .await
+    }
+
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        self.inner.namespaces().await
+    }
+
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let Some(namespace) = opts.namespace.as_deref() else {
+            return self.inner.recall(query, limit, opts).await;
+        };
+        let sanitized = RecallOptions {
+            namespace: Some(sanitize_namespace(namespace)),
+            ..opts.clone()
+        };
+        self.inner.recall(query, limit, &sanitized).await
+    }
+}

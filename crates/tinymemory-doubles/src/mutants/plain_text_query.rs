@@ -1,0 +1,105 @@
+//! Mutant for `recall.plain_text_query`.
+
+use async_trait::async_trait;
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
+    NamespaceSummary, RecallOptions,
+};
+
+/// Characters FTS5 reads as syntax outside a string.
+const SYNTAX_CHARS: &[char] = &['"', '*', '(', ')', ':', '-', '^', '+', '{', '}'];
+
+/// FTS5 operators, which are case-sensitive.
+const OPERATORS: &[&str] = &["AND", "OR", "NOT", "NEAR"];
+
+/// The first piece of `query` FTS5 would read as syntax: a blank query (as
+/// `""`), a syntax character, or an operator word.
+fn syntax_token(query: &str) -> Option<String> {
+    if query.trim().is_empty() {
+        return Some(String::new());
+    }
+    if let Some(c) = query.chars().find(|c| SYNTAX_CHARS.contains(c)) {
+        return Some(c.to_string());
+    }
+    query
+        .split_whitespace()
+        .find(|w| OPERATORS.contains(w))
+        .map(str::to_owned)
+}
+
+/// Breaks contract sentence 6 (`recall.plain_text_query`): the query is
+/// handed to the engine as syntax, like a driver that passes it to FTS5
+/// `MATCH` unescaped. A query that is empty or whitespace-only, holds any of
+/// `" * ( ) : - ^ + { }`, or has a whitespace-separated word `AND`, `OR`,
+/// `NOT` or `NEAR` fails with [`MemoryError::Backend`] whose message is
+/// `fts5: syntax error near "<token>"`. Any other query is forwarded.
+///
+/// Namespace and `min_score` are validated first, so invalid input is still
+/// [`MemoryError::Invalid`]. Checks of the other sentences that recall with
+/// plain words are unaffected.
+#[derive(Debug, Clone, Default)]
+pub struct EngineSyntaxErrors<P: ?Sized> {
+    inner: P,
+}
+
+inner_only_accessors!(EngineSyntaxErrors);
+
+/// Forwards every method; `recall` fails on query syntax as described on the type.
+#[deny(clippy::missing_trait_methods)]
+#[async_trait]
+impl<P: MemoryProvider + ?Sized> MemoryProvider for EngineSyntaxErrors<P> {
+    fn driver_id(&self) -> &str {
+        self.inner.driver_id()
+    }
+
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        self.inner
+            .store(namespace, key, content, category, session_id, taint)
+            .await
+    }
+
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        self.inner.get(namespace, key).await
+    }
+
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        self.inner.forget(namespace, key).await
+    }
+
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        self.inner.list(namespace, category, session_id).await
+    }
+
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        self.inner.namespaces().await
+    }
+
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        Namespace::parse(opts.effective_namespace())?;
+        opts.validate()?;
+        if let Some(token) = syntax_token(query) {
+            return Err(MemoryError::fault(format!(
+                "fts5: syntax error near \"{token}\""
+            )));
+        }
+        self.inner.recall(query, limit, opts).await
+    }
+}

@@ -1,0 +1,65 @@
+//! Latency, under Tokio's paused clock: no wall-clock time is measured.
+
+use std::time::Duration;
+
+use tinymemory_api::{MemoryProvider, RecallOptions};
+use tinymemory_doubles::{Delay, Latency};
+use tinymemory_reference::ReferenceDriver;
+use tokio::time::Instant;
+
+use crate::support::{keys, put};
+
+const MS: Duration = Duration::from_millis(1);
+
+#[tokio::test(start_paused = true)]
+async fn a_fixed_delay_precedes_every_call() {
+    let d = Latency::fixed(ReferenceDriver::new(), 25 * MS);
+    assert_eq!(d.delay(), Delay::Fixed(25 * MS));
+    let start = Instant::now();
+    put(&d, "global", "k", "rust").await;
+    assert_eq!(start.elapsed(), 25 * MS);
+    let hits = d
+        .recall("rust", 5, &RecallOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(keys(&hits), ["k"]);
+    d.get("global", "k").await.unwrap();
+    d.list(None, None, None).await.unwrap();
+    d.namespaces().await.unwrap();
+    d.forget("global", "k").await.unwrap();
+    assert_eq!(start.elapsed(), 6 * 25 * MS);
+    assert_eq!(d.driver_id(), "reference");
+}
+
+#[tokio::test(start_paused = true)]
+async fn concurrent_calls_overlap_their_delays() {
+    let d = Latency::fixed(ReferenceDriver::new(), 30 * MS);
+    let start = Instant::now();
+    let (a, b) = tokio::join!(d.namespaces(), d.get("global", "k"));
+    assert!(a.is_ok() && b.is_ok());
+    assert_eq!(start.elapsed(), 30 * MS);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_seeded_uniform_delay_is_reproducible() {
+    async fn delays(seed: u64) -> Vec<u128> {
+        let d = Latency::uniform(ReferenceDriver::new(), 10 * MS, 20 * MS, seed);
+        let mut out = Vec::new();
+        for _ in 0..6 {
+            let start = Instant::now();
+            d.namespaces().await.unwrap();
+            out.push(start.elapsed().as_millis());
+        }
+        out
+    }
+    let seven = delays(7).await;
+    assert_eq!(seven, [14, 10, 19, 16, 14, 12]);
+    assert_eq!(delays(7).await, seven);
+    assert_ne!(delays(8).await, seven);
+}
+
+#[test]
+#[should_panic(expected = "min <= max")]
+fn a_uniform_range_must_not_be_inverted() {
+    let _ = Latency::uniform(ReferenceDriver::new(), 20 * MS, 10 * MS, 0);
+}

@@ -1,0 +1,14 @@
+//! Tests of every double, decorator and mutant, through the public API only.
+
+mod boxed;
+mod checks;
+mod faults;
+mod latency;
+mod mutants;
+mod none_means;
+mod null;
+mod recording;
+mod score_seeding;
+mod shuffled;
+mod support;
+mod tamper;

@@ -47,7 +47,9 @@ mod view;
 
 pub use recall::hits::SectionHits;
 pub use recall::merge::{compare_hits, MergeStrategy, DEFAULT_RRF_K};
-pub use recall::{SectionRecall, DEFAULT_CONCURRENCY, MAX_SECTION_NAMESPACES, NAMESPACE_FILTER_CONFLICT};
+pub use recall::{
+    SectionRecall, DEFAULT_CONCURRENCY, MAX_SECTION_NAMESPACES, NAMESPACE_FILTER_CONFLICT,
+};
 pub use scope::SectionScope;
 pub use sections::Sections;
 pub use view::SectionView;

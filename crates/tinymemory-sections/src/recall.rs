@@ -151,9 +151,15 @@ impl<'a> SectionRecall<'a> {
             .take(self.cap)
             .map(|s| s.namespace)
             .collect();
-        let per_namespace =
-            fan_out::recall_each(self.provider, &searched, query, limit, opts, self.concurrency)
-                .await?;
+        let per_namespace = fan_out::recall_each(
+            self.provider,
+            &searched,
+            query,
+            limit,
+            opts,
+            self.concurrency,
+        )
+        .await?;
         let hits = merge::merge(per_namespace, limit, self.merge);
         Ok(SectionHits {
             hits,

@@ -1,13 +1,22 @@
 //! The section API over the reference driver, with exact expected values.
 
-use tinymemory_api::{rules, MemoryCategory, MemoryProvider, MemorySection, MemoryTaint, RecallOptions};
+use tinymemory_api::{
+    rules, MemoryCategory, MemoryProvider, MemorySection, MemoryTaint, RecallOptions,
+};
 use tinymemory_reference::ReferenceDriver;
 use tinymemory_sections::{Sections, NAMESPACE_FILTER_CONFLICT};
 
 async fn put(d: &ReferenceDriver, section: &MemorySection, scope: &str, key: &str, text: &str) {
     Sections::new(d)
         .section(section)
-        .put(scope, key, text, MemoryCategory::Core, None, MemoryTaint::Internal)
+        .put(
+            scope,
+            key,
+            text,
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
         .await
         .unwrap();
 }
@@ -19,11 +28,21 @@ async fn custom_spelling_of_conversation_is_the_conversation_view() {
     let custom = sections.section(&MemorySection::Custom("conversation".into()));
     assert_eq!(custom.section(), &MemorySection::Conversation);
     custom
-        .put("thread-8f21", "turn-1", "hello", MemoryCategory::Conversation, None, MemoryTaint::Internal)
+        .put(
+            "thread-8f21",
+            "turn-1",
+            "hello",
+            MemoryCategory::Conversation,
+            None,
+            MemoryTaint::Internal,
+        )
         .await
         .unwrap();
     assert_eq!(
-        d.get("conversation:thread-8f21", "turn-1").await.unwrap().map(|e| e.content),
+        d.get("conversation:thread-8f21", "turn-1")
+            .await
+            .unwrap()
+            .map(|e| e.content),
         Some("hello".to_owned())
     );
     let scopes = sections.conversations().scopes().await.unwrap();
@@ -43,7 +62,10 @@ async fn an_invalid_section_errors_on_every_call() {
         let opts = RecallOptions::default();
         let cat = MemoryCategory::Core;
         let rules_seen = [
-            view.put("s", "k", "c", cat.clone(), None, MemoryTaint::Internal).await.unwrap_err().rule(),
+            view.put("s", "k", "c", cat.clone(), None, MemoryTaint::Internal)
+                .await
+                .unwrap_err()
+                .rule(),
             view.get("s", "k").await.unwrap_err().rule(),
             view.forget("s", "k").await.unwrap_err().rule(),
             view.list("s", None, None).await.unwrap_err().rule(),
@@ -67,7 +89,12 @@ async fn across_section_refuses_a_namespace_filter() {
     let d = ReferenceDriver::new();
     let err = Sections::new(&d)
         .recall()
-        .across_section(&MemorySection::Learning, "q", 5, &RecallOptions::in_namespace("learning:x"))
+        .across_section(
+            &MemorySection::Learning,
+            "q",
+            5,
+            &RecallOptions::in_namespace("learning:x"),
+        )
         .await
         .unwrap_err();
     assert_eq!(err.rule(), Some(NAMESPACE_FILTER_CONFLICT));
@@ -86,13 +113,20 @@ async fn cap_visits_by_count_then_name_and_reports_truncation() {
     let recall = Sections::new(&d).recall();
     let opts = RecallOptions::default();
 
-    let capped = recall.with_cap(2).across_section(&l, "shared", 100, &opts).await.unwrap();
+    let capped = recall
+        .with_cap(2)
+        .across_section(&l, "shared", 100, &opts)
+        .await
+        .unwrap();
     assert_eq!(capped.searched, ["learning:d", "learning:b"]);
     assert!(capped.truncated);
     assert_eq!(capped.hits.len(), 5);
 
     let all = recall.across_section(&l, "shared", 3, &opts).await.unwrap();
-    assert_eq!(all.searched, ["learning:d", "learning:b", "learning:c", "learning:a"]);
+    assert_eq!(
+        all.searched,
+        ["learning:d", "learning:b", "learning:c", "learning:a"]
+    );
     assert!(!all.truncated, "hits cut by the limit are not truncation");
     let keys: Vec<_> = all
         .hits
@@ -116,7 +150,11 @@ async fn merge_is_by_score_across_namespaces() {
         .across_section(&l, "rust async", 10, &RecallOptions::default())
         .await
         .unwrap();
-    let got: Vec<_> = hits.hits.iter().map(|h| (h.key.as_str(), h.score)).collect();
+    let got: Vec<_> = hits
+        .hits
+        .iter()
+        .map(|h| (h.key.as_str(), h.score))
+        .collect();
     assert_eq!(got, [("full", Some(1.0)), ("half", Some(0.5))]);
     assert_eq!(hits.searched, ["learning:two", "learning:one"]);
 }
@@ -129,7 +167,10 @@ async fn limit_zero_is_empty_and_list_section_is_ordered() {
     put(&d, &l, "a", "k1", "x").await;
     put(&d, &MemorySection::Document, "a", "k0", "x").await;
     let view = Sections::new(&d).learnings();
-    let hits = view.across("x", 0, &RecallOptions::default()).await.unwrap();
+    let hits = view
+        .across("x", 0, &RecallOptions::default())
+        .await
+        .unwrap();
     assert_eq!(hits, tinymemory_sections::SectionHits::default());
     let listed: Vec<_> = view
         .list_section(None, None)
@@ -140,7 +181,10 @@ async fn limit_zero_is_empty_and_list_section_is_ordered() {
         .collect();
     assert_eq!(
         listed,
-        [("learning:a".to_owned(), "k1".to_owned()), ("learning:b".to_owned(), "k2".to_owned())]
+        [
+            ("learning:a".to_owned(), "k1".to_owned()),
+            ("learning:b".to_owned(), "k2".to_owned())
+        ]
     );
 }
 
@@ -155,7 +199,14 @@ async fn output_length_is_min_of_limit_and_total() {
     let opts = RecallOptions::default();
     let mut lens = Vec::new();
     for limit in [2, 7, 20] {
-        lens.push(recall.across_section(&l, "match", limit, &opts).await.unwrap().hits.len());
+        lens.push(
+            recall
+                .across_section(&l, "match", limit, &opts)
+                .await
+                .unwrap()
+                .hits
+                .len(),
+        );
     }
     assert_eq!(lens, [2, 7, 8]);
 
@@ -174,11 +225,29 @@ async fn scopes_differing_only_in_case_stay_distinct() {
     put(&d, &l, "A", "k", "upper case scope").await;
     put(&d, &l, "a", "k", "lower case scope").await;
     let view = Sections::new(&d).learnings();
-    let scopes: Vec<_> = view.scopes().await.unwrap().into_iter().map(|s| (s.namespace, s.count)).collect();
-    assert_eq!(scopes, [("learning:A".to_owned(), 1), ("learning:a".to_owned(), 1)]);
-    assert_eq!(view.get("A", "k").await.unwrap().unwrap().content, "upper case scope");
-    assert_eq!(view.get("a", "k").await.unwrap().unwrap().content, "lower case scope");
-    let hits = view.across("scope", 10, &RecallOptions::default()).await.unwrap();
+    let scopes: Vec<_> = view
+        .scopes()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| (s.namespace, s.count))
+        .collect();
+    assert_eq!(
+        scopes,
+        [("learning:A".to_owned(), 1), ("learning:a".to_owned(), 1)]
+    );
+    assert_eq!(
+        view.get("A", "k").await.unwrap().unwrap().content,
+        "upper case scope"
+    );
+    assert_eq!(
+        view.get("a", "k").await.unwrap().unwrap().content,
+        "lower case scope"
+    );
+    let hits = view
+        .across("scope", 10, &RecallOptions::default())
+        .await
+        .unwrap();
     assert_eq!(hits.searched, ["learning:A", "learning:a"]);
     assert_eq!(hits.hits.len(), 2);
 }
@@ -197,6 +266,17 @@ async fn reciprocal_rank_fusion_interleaves_namespaces_by_rank() {
         .across_section(&l, "rust async", 10, &RecallOptions::default())
         .await
         .unwrap();
-    let got: Vec<_> = hits.hits.iter().map(|h| (h.key.as_str(), h.score)).collect();
-    assert_eq!(got, [("a1", Some(1.0 / 61.0)), ("b1", Some(1.0 / 61.0)), ("a2", Some(1.0 / 62.0))]);
+    let got: Vec<_> = hits
+        .hits
+        .iter()
+        .map(|h| (h.key.as_str(), h.score))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("a1", Some(1.0 / 61.0)),
+            ("b1", Some(1.0 / 61.0)),
+            ("a2", Some(1.0 / 62.0))
+        ]
+    );
 }

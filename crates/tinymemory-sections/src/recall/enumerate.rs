@@ -77,6 +77,9 @@ mod tests {
         .into_iter()
         .map(|s| s.namespace)
         .collect();
-        assert_eq!(got, ["learning:d", "learning:b", "learning:c", "learning:a"]);
+        assert_eq!(
+            got,
+            ["learning:d", "learning:b", "learning:c", "learning:a"]
+        );
     }
 }

@@ -149,8 +149,14 @@ mod tests {
         assert_eq!(
             got,
             [
-                "n:a/high", "n:a/tiny", "n:a/low", "n:a/inf", "n:a/nan", "n:a/neginf",
-                "n:a/negnan", "n:a/none"
+                "n:a/high",
+                "n:a/tiny",
+                "n:a/low",
+                "n:a/inf",
+                "n:a/nan",
+                "n:a/neginf",
+                "n:a/negnan",
+                "n:a/none"
             ]
         );
     }
@@ -170,7 +176,11 @@ mod tests {
     #[test]
     fn reciprocal_rank_interleaves_by_rank() {
         let all = vec![
-            vec![hit("n:a", "a1", Some(100.0)), hit("n:a", "a2", Some(90.0)), hit("n:a", "a3", Some(80.0))],
+            vec![
+                hit("n:a", "a1", Some(100.0)),
+                hit("n:a", "a2", Some(90.0)),
+                hit("n:a", "a3", Some(80.0)),
+            ],
             vec![hit("n:b", "b2", Some(0.1)), hit("n:b", "b1", Some(0.2))],
         ];
         let got: Vec<_> = merge(all, 4, MergeStrategy::ReciprocalRank { k: 60 })

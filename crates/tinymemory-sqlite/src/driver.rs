@@ -1,0 +1,237 @@
+//! [`SqliteDriver`]: validation, then the blocking SQL on Tokio's blocking
+//! pool.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use tinymemory_api::{
+    validate_key, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
+    NamespaceSummary, RecallOptions,
+};
+
+use crate::error::Error;
+use crate::ops::{self, NewEntry, RecallQuery};
+use crate::pool::Connections;
+use crate::query::match_expression;
+use crate::text::index_text;
+use crate::{open, DRIVER_ID};
+
+/// The SQLite + FTS5 [`MemoryProvider`].
+///
+/// A handle to one database, file-backed ([`SqliteDriver::open`]) or
+/// in-memory ([`SqliteDriver::open_in_memory`]). Clones are cheap and share
+/// the same connections; the database closes when the last clone drops.
+/// See the [crate documentation](crate) for the storage layout, scoring,
+/// tokenisation, concurrency and durability.
+///
+/// # Blocking
+///
+/// Every call runs its SQL on Tokio's blocking pool
+/// ([`tokio::task::spawn_blocking`]) when called inside a Tokio runtime, so
+/// it never stalls the runtime's worker threads; outside a runtime the SQL
+/// runs on the calling thread. Dropping a call's future does not cancel its
+/// SQL: a `store` whose future was dropped may still commit.
+#[derive(Clone)]
+pub struct SqliteDriver {
+    conns: Arc<Connections>,
+    path: Option<PathBuf>,
+}
+
+impl SqliteDriver {
+    /// Opens the database file at `path`, creating it (and its schema) when
+    /// it does not exist, in WAL mode with `synchronous = FULL`.
+    ///
+    /// This blocks while SQLite opens the file and checks or creates the
+    /// schema; inside an async task, call it through
+    /// [`tokio::task::spawn_blocking`] if that may be slow.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Backend`] when the file cannot be opened or created
+    /// (missing directory, no permission, not a database), when it records a
+    /// schema version newer than [`SCHEMA_VERSION`](crate::SCHEMA_VERSION)
+    /// (the message names both versions, and the file is left untouched), or
+    /// when its tinymemory tables are not ones this driver wrote.
+    /// [`MemoryError::Unavailable`] when another connection holds the file
+    /// locked for longer than [`BUSY_TIMEOUT`](crate::BUSY_TIMEOUT).
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, MemoryError> {
+        let path = path.as_ref();
+        let conns = open::open_file(path).map_err(|e| with_path(e, path))?;
+        Ok(Self {
+            conns: Arc::new(conns),
+            path: Some(path.to_owned()),
+        })
+    }
+
+    /// Opens a new, empty database held in memory by one connection. Every
+    /// handle opened this way is its own database; nothing survives the
+    /// last clone's drop.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Backend`] when SQLite cannot allocate the database or
+    /// create the schema (out of memory).
+    pub fn open_in_memory() -> Result<Self, MemoryError> {
+        Ok(Self {
+            conns: Arc::new(open::open_memory()?),
+            path: None,
+        })
+    }
+
+    /// The database file, or `None` for an in-memory database.
+    #[must_use]
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Runs `f` with the connections, on the blocking pool when inside a
+    /// Tokio runtime.
+    async fn run<T, F>(&self, context: &'static str, f: F) -> Result<T, MemoryError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connections) -> Result<T, Error> + Send + 'static,
+    {
+        let conns = Arc::clone(&self.conns);
+        let result = match tokio::runtime::Handle::try_current() {
+            Ok(handle) => handle
+                .spawn_blocking(move || f(&conns))
+                .await
+                .unwrap_or_else(|join| {
+                    Err(Error::Task {
+                        context,
+                        message: join.to_string(),
+                    })
+                }),
+            Err(_) => f(&conns),
+        };
+        result.map_err(MemoryError::from)
+    }
+}
+
+/// Adds the file name to an open failure.
+fn with_path(e: Error, path: &Path) -> MemoryError {
+    match MemoryError::from(e) {
+        MemoryError::Backend { message, source } => MemoryError::Backend {
+            message: format!("{}: {message}", path.display()),
+            source,
+        },
+        MemoryError::Unavailable { message, source } => MemoryError::Unavailable {
+            message: format!("{}: {message}", path.display()),
+            source,
+        },
+        other => other,
+    }
+}
+
+impl fmt::Debug for SqliteDriver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SqliteDriver")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+#[async_trait]
+impl MemoryProvider for SqliteDriver {
+    fn driver_id(&self) -> &str {
+        DRIVER_ID
+    }
+
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        Namespace::parse(namespace)?;
+        validate_key(key)?;
+        let entry = NewEntry {
+            namespace: namespace.to_owned(),
+            key: key.to_owned(),
+            content: content.to_owned(),
+            category,
+            session_id: session_id.map(str::to_owned),
+            taint,
+        };
+        self.run("store", move |c| {
+            // Tokenise on the blocking pool too: a 1 MiB content is work.
+            let body = index_text(&entry.content);
+            c.write(|conn| ops::store(conn, &entry, &body))
+        })
+        .await
+    }
+
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        Namespace::parse(namespace)?;
+        let (ns, key) = (namespace.to_owned(), key.to_owned());
+        self.run("get", move |c| c.read(|conn| ops::get(conn, &ns, &key)))
+            .await
+    }
+
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        Namespace::parse(namespace)?;
+        let (ns, key) = (namespace.to_owned(), key.to_owned());
+        self.run("forget", move |c| {
+            c.write(|conn| ops::forget(conn, &ns, &key))
+        })
+        .await
+    }
+
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        if let Some(ns) = namespace {
+            Namespace::parse(ns)?;
+        }
+        let ns = namespace.map(str::to_owned);
+        let category = category.map(MemoryCategory::as_text);
+        let session = session_id.map(str::to_owned);
+        self.run("list", move |c| {
+            c.read(|conn| ops::list(conn, ns.as_deref(), category.as_deref(), session.as_deref()))
+        })
+        .await
+    }
+
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        self.run("namespaces", |c| c.read(ops::namespaces)).await
+    }
+
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let namespace = opts.effective_namespace();
+        Namespace::parse(namespace)?;
+        opts.validate()?;
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let Some(expression) = match_expression(query) else {
+            return Ok(Vec::new());
+        };
+        let q = RecallQuery {
+            expression,
+            namespace: namespace.to_owned(),
+            category: opts.category.as_ref().map(MemoryCategory::as_text),
+            session_id: opts.session_id.clone(),
+            limit: i64::try_from(limit).unwrap_or(i64::MAX),
+        };
+        let mut hits = self
+            .run("recall", move |c| c.read(|conn| ops::recall(conn, &q)))
+            .await?;
+        // Hits are sorted best first, so dropping those below `min_score`
+        // after the limit keeps exactly the hits a filter-then-limit would.
+        hits.retain(|h| opts.admits(h.score));
+        Ok(hits)
+    }
+}

@@ -1,0 +1,140 @@
+//! The connections of one driver: one writer behind a mutex, and a small
+//! pool of readers.
+//!
+//! SQLite allows one writer at a time per file. Funnelling every write of a
+//! driver through one connection behind a [`Mutex`] means the driver's own
+//! writers queue in Rust instead of colliding inside SQLite, so they never
+//! see `SQLITE_BUSY`. In WAL mode readers do not block the writer nor the
+//! writer the readers, so reads run on their own connections in parallel.
+//! An in-memory database lives inside one connection, so there every call
+//! shares the writer.
+//!
+//! A panic while a connection is held cannot leave SQLite half-written (an
+//! open transaction is rolled back when its guard drops), so a poisoned
+//! lock is taken over rather than propagated.
+
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+use rusqlite::Connection;
+
+use crate::error::Error;
+
+/// The connections of one driver.
+#[derive(Debug)]
+pub(crate) struct Connections {
+    writer: Mutex<Connection>,
+    /// `None` for an in-memory database: reads use the writer.
+    readers: Option<Readers>,
+}
+
+/// Idle reader connections and a condition variable to wait for one.
+#[derive(Debug)]
+struct Readers {
+    idle: Mutex<Vec<Connection>>,
+    returned: Condvar,
+}
+
+impl Connections {
+    /// A writer and, for a file, its readers.
+    pub(crate) fn new(writer: Connection, readers: Vec<Connection>) -> Self {
+        Self {
+            writer: Mutex::new(writer),
+            readers: (!readers.is_empty()).then(|| Readers {
+                idle: Mutex::new(readers),
+                returned: Condvar::new(),
+            }),
+        }
+    }
+
+    /// Runs `f` with exclusive use of the writer connection, waiting for
+    /// the driver's other writes to finish first.
+    pub(crate) fn write<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        f(&mut lock(&self.writer))
+    }
+
+    /// Runs `f` on an idle reader connection (the writer for an in-memory
+    /// database), waiting for one to be returned when all are busy.
+    pub(crate) fn read<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let Some(readers) = &self.readers else {
+            return f(&lock(&self.writer));
+        };
+        let conn = {
+            let mut idle = lock(&readers.idle);
+            loop {
+                if let Some(c) = idle.pop() {
+                    break c;
+                }
+                idle = readers
+                    .returned
+                    .wait(idle)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+        };
+        // Returns the connection even if `f` panics.
+        let lease = Lease {
+            readers,
+            conn: Some(conn),
+        };
+        f(lease
+            .conn
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("set above")))
+    }
+}
+
+/// A reader connection on loan, handed back to the pool on drop.
+struct Lease<'a> {
+    readers: &'a Readers,
+    conn: Option<Connection>,
+}
+
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        if let Some(c) = self.conn.take() {
+            lock(&self.readers.idle).push(c);
+            self.readers.returned.notify_one();
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    #[test]
+    fn readers_are_shared_and_returned() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.db");
+        let w = Connection::open(&path).unwrap();
+        let readers = vec![Connection::open(&path).unwrap()];
+        let c = Arc::new(Connections::new(w, readers));
+        let threads: Vec<_> = (0..8)
+            .map(|i| {
+                let c = Arc::clone(&c);
+                std::thread::spawn(move || {
+                    c.read(|conn| {
+                        Ok(conn
+                            .query_row("SELECT ?1 + 1", [i], |r| r.get::<_, i64>(0))
+                            .unwrap())
+                    })
+                    .unwrap()
+                })
+            })
+            .collect();
+        let got: Vec<i64> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        assert_eq!(got, [1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(c.readers.as_ref().map(|r| lock(&r.idle).len()), Some(1));
+    }
+}

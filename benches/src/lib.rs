@@ -1,3 +1,39 @@
-//! Criterion benches for tinymemory live here (see `docs/benchmarks.md` once written).
+//! Shared set-up for tinymemory's criterion benches, and the report that
+//! turns one bench run into the tables of `docs/benchmarks.md`.
+//!
+//! The benches themselves live in `benches/benches/*.rs` (one criterion
+//! binary each, `harness = false`):
+//!
+//! | bench | what it times | floor |
+//! | --- | --- | --- |
+//! | `fan_out` | `across_section` over N namespaces, reference and SQLite | the same pinned recalls issued one after another |
+//! | `fan_out_latency` | the fan-out under [`Latency`](https://docs.rs/) (1 ms, 5 ms), sequential and at several bounds | [`latency_floor`] |
+//! | `merge` | the score merge by total hits | sorting the same scores as plain `f64` |
+//! | `enumerate` | the section's namespace filtering | one `namespaces()` call |
+//! | `sqlite` | SQLite store and recall at 1k, 10k, 100k entries | the same SQL through bare `rusqlite` |
+//!
+//! Every group names its floor [`FLOOR`], or has a computed floor
+//! ([`latency_floor`]); [`report`] pairs each median with its floor.
+//!
+//! Run them all and print the tables with `benches/run.sh` (see
+//! `docs/benchmarks.md`); `cargo test -p tinymemory-benches --benches` runs
+//! each bench once, on small inputs ([`smoke_run`]), so they cannot rot.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+mod async_iter;
+mod config;
+mod fill;
+mod ids;
+mod mode;
+pub mod report;
+mod scores;
+mod texts;
+
+pub use async_iter::{iter_async, runtime};
+pub use config::criterion_config;
+pub use fill::{fill_section, scope_name, HITS_PER_NAMESPACE};
+pub use ids::{latency_floor, LatencyCase, FLOOR, LATENCY_GROUP_PREFIX};
+pub use mode::{smoke_from_args, smoke_run, sizes};
+pub use scores::{fan_out_shape, flatten_floats, hit_lists, scores, shuffled, ScoreMix, SplitMix64};
+pub use texts::{corpus_texts, texts_with_word, QUERY, QUERY_WORD};

@@ -98,7 +98,13 @@ mod tests {
         ] {
             assert_eq!(MemoryCategory::from_text(&c.as_text()), c, "{c:?}");
         }
-        assert_eq!(MemoryCategory::Custom("core".into()).as_text(), "custom:core");
-        assert_eq!(MemoryCategory::from_text("weird"), MemoryCategory::Custom("weird".into()));
+        assert_eq!(
+            MemoryCategory::Custom("core".into()).as_text(),
+            "custom:core"
+        );
+        assert_eq!(
+            MemoryCategory::from_text("weird"),
+            MemoryCategory::Custom("weird".into())
+        );
     }
 }

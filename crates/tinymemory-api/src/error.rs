@@ -117,7 +117,10 @@ impl PartialEq for MemoryError {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
             (
-                Self::Invalid { rule: a, message: m },
+                Self::Invalid {
+                    rule: a,
+                    message: m,
+                },
                 Self::Invalid {
                     rule: b,
                     message: n,

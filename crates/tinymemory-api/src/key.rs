@@ -14,7 +14,10 @@ pub const MAX_KEY_LEN: usize = 1024;
 /// [`rules::KEY_TOO_LONG`].
 pub fn validate_key(key: &str) -> Result<(), MemoryError> {
     if key.is_empty() {
-        return Err(MemoryError::invalid(rules::KEY_EMPTY, "key must not be empty"));
+        return Err(MemoryError::invalid(
+            rules::KEY_EMPTY,
+            "key must not be empty",
+        ));
     }
     if key.len() > MAX_KEY_LEN {
         return Err(MemoryError::invalid(
@@ -36,7 +39,9 @@ mod tests {
         assert_eq!(validate_key(&"k".repeat(MAX_KEY_LEN)), Ok(()));
         assert_eq!(validate_key("").unwrap_err().rule(), Some(rules::KEY_EMPTY));
         assert_eq!(
-            validate_key(&"k".repeat(MAX_KEY_LEN + 1)).unwrap_err().rule(),
+            validate_key(&"k".repeat(MAX_KEY_LEN + 1))
+                .unwrap_err()
+                .rule(),
             Some(rules::KEY_TOO_LONG)
         );
     }

@@ -17,14 +17,15 @@
 mod category;
 mod entry;
 mod error;
+mod forward;
 mod key;
 mod namespace;
 mod options;
-mod forward;
 mod provider;
 pub mod rules;
 mod section;
 mod taint;
+pub mod text;
 mod timestamp;
 
 pub use category::MemoryCategory;

@@ -248,7 +248,9 @@ mod tests {
         assert_eq!(rule_of(""), Some(rules::NAMESPACE_EMPTY));
         assert_eq!(rule_of(&"a".repeat(201)), Some(rules::NAMESPACE_TOO_LONG));
         assert_eq!(rule_of(&"a".repeat(200)), None);
-        for bad in ["a b", "a'b", "a;b", "a%b", "é", "a\0b", "a*b", "a\\b", "a\"b"] {
+        for bad in [
+            "a b", "a'b", "a;b", "a%b", "é", "a\0b", "a*b", "a\\b", "a\"b",
+        ] {
             assert_eq!(rule_of(bad), Some(rules::NAMESPACE_CHARSET), "{bad:?}");
         }
         assert_eq!(rule_of("/a"), Some(rules::NAMESPACE_EDGE_SLASH));

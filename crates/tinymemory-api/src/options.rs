@@ -34,9 +34,7 @@ impl RecallOptions {
     /// The namespace to search: the one given, else `global`.
     #[must_use]
     pub fn effective_namespace(&self) -> &str {
-        self.namespace
-            .as_deref()
-            .unwrap_or(crate::GLOBAL_NAMESPACE)
+        self.namespace.as_deref().unwrap_or(crate::GLOBAL_NAMESPACE)
     }
 
     /// `true` when a hit with `score` passes [`RecallOptions::min_score`].
@@ -93,7 +91,10 @@ mod tests {
             min_score: Some(f64::NAN),
             ..RecallOptions::default()
         };
-        assert_eq!(nan.validate().unwrap_err().rule(), Some(rules::MIN_SCORE_NOT_FINITE));
+        assert_eq!(
+            nan.validate().unwrap_err().rule(),
+            Some(rules::MIN_SCORE_NOT_FINITE)
+        );
     }
 
     #[test]

@@ -2,7 +2,9 @@
 
 use async_trait::async_trait;
 
-use crate::{MemoryCategory, MemoryEntry, MemoryError, MemoryTaint, NamespaceSummary, RecallOptions};
+use crate::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryTaint, NamespaceSummary, RecallOptions,
+};
 
 /// A memory driver: stores entries in namespaces and recalls them by text.
 ///

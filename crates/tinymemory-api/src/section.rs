@@ -116,8 +116,7 @@ impl MemorySection {
 /// `[a-z0-9_-]+`, the one definition both sections and namespaces use.
 pub(crate) fn is_valid_prefix(p: &str) -> bool {
     !p.is_empty()
-        && p
-            .bytes()
+        && p.bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
 }
 
@@ -204,7 +203,10 @@ mod tests {
         }
         for bad in ["", "Bad Prefix", "a:b", "Learning", "é", "a.b"] {
             assert_eq!(
-                MemorySection::Custom(bad.into()).validate().unwrap_err().rule(),
+                MemorySection::Custom(bad.into())
+                    .validate()
+                    .unwrap_err()
+                    .rule(),
                 Some(rules::SECTION_PREFIX),
                 "{bad:?}"
             );

@@ -67,8 +67,14 @@ mod tests {
     #[test]
     fn unknown_values_fail_closed() {
         assert_eq!(MemoryTaint::from_text("internal"), MemoryTaint::Internal);
-        assert_eq!(MemoryTaint::from_text("external_sync"), MemoryTaint::ExternalSync);
-        assert_eq!(MemoryTaint::from_text("Internal"), MemoryTaint::ExternalSync);
+        assert_eq!(
+            MemoryTaint::from_text("external_sync"),
+            MemoryTaint::ExternalSync
+        );
+        assert_eq!(
+            MemoryTaint::from_text("Internal"),
+            MemoryTaint::ExternalSync
+        );
         assert_eq!(MemoryTaint::from_text(""), MemoryTaint::ExternalSync);
         assert_eq!(MemoryTaint::default(), MemoryTaint::Internal);
     }

@@ -2,9 +2,13 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use tinymemory_conformance::{RunConfig, DEFAULT_CHECK_TIMEOUT};
 
 use crate::driver::DriverSpec;
+
+/// `--timeout`'s default, in seconds: the library's [`DEFAULT_CHECK_TIMEOUT`].
+const DEFAULT_TIMEOUT_SECS: u64 = DEFAULT_CHECK_TIMEOUT.as_secs();
 
 /// Validate a tinymemory memory driver against the conformance suite.
 #[derive(Debug, Parser)]
@@ -22,13 +26,28 @@ pub(crate) enum Command {
     Run(RunArgs),
     /// List every check: id, family, description.
     List,
+    /// The self-test as a table: run every check on every mutant of
+    /// tinymemory-doubles (each wrapped around the reference driver) and
+    /// show which checks caught it. Exit 0 when every mutant is caught by
+    /// exactly the checks its catalogue entry names, 1 otherwise.
+    Mutants,
+    /// Compare two JSON reports: new failures, still failing, fixed. Exit 0
+    /// when B has no failure that A lacks, 1 when it has, 2 when a file
+    /// cannot be read.
+    Diff(DiffArgs),
+    /// Run the check of a regression bundle (written by `run --bundle`)
+    /// again, with its seed and cases. Exit 0 when it passes now, 1 when it
+    /// still fails (or was skipped), 2 for a bad bundle, 3 when the driver
+    /// cannot be opened.
+    Replay(ReplayArgs),
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// The driver: `reference`, `sqlite` (a temporary file) or
+    /// The driver: `reference`, `sqlite` (a temporary file),
     /// `sqlite:PATH` (the corpus store is written to PATH; checks use fresh
-    /// temporary files).
+    /// temporary files) or `mutant:NAME[+NAME..]` (the reference driver
+    /// broken by mutants of the `mutants` catalogue, to see checks fail).
     #[arg(long, default_value = "sqlite", value_parser = DriverSpec::parse)]
     pub(crate) driver: DriverSpec,
 
@@ -42,10 +61,85 @@ pub(crate) struct RunArgs {
     pub(crate) no_corpus: bool,
 
     /// Seconds one check may run before it fails with a timeout.
-    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT_SECS)]
     pub(crate) timeout: u64,
 
     /// Print only failures and the closing line.
     #[arg(long, short)]
     pub(crate) quiet: bool,
+
+    /// The report format. `text` prints each check as it finishes; the
+    /// others print the whole report at the end, on stdout (progress then
+    /// goes to stderr) or to `--output`.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+
+    /// Write the report to FILE instead of stdout; progress and the closing
+    /// line still go to stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+
+    /// Seed for the randomised checks; the same seed gives the same cases.
+    #[arg(long, value_name = "S", default_value_t = RunConfig::DEFAULT_SEED)]
+    pub(crate) seed: u64,
+
+    /// Cases per property check.
+    #[arg(long, value_name = "N", default_value_t = RunConfig::DEFAULT_CASES,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) cases: u32,
+
+    /// An earlier JSON report (`--format json`): print new failures, fixed
+    /// and still-failing checks, and exit 0 unless a check fails that did
+    /// not fail in it.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) baseline: Option<PathBuf>,
+
+    /// Write a regression bundle for each failing check into DIR (created
+    /// if missing), for `replay`.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) bundle: Option<PathBuf>,
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// One line per check as it finishes, then the closing line.
+    Text,
+    /// The versioned JSON report (docs/reports.md).
+    Json,
+    /// JUnit XML for CI test reporters.
+    Junit,
+    /// Markdown for an issue or pull request.
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DiffArgs {
+    /// The earlier JSON report (the baseline).
+    #[arg(value_name = "A")]
+    pub(crate) baseline: PathBuf,
+    /// The later JSON report.
+    #[arg(value_name = "B")]
+    pub(crate) current: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReplayArgs {
+    /// The bundle file.
+    #[arg(value_name = "FILE")]
+    pub(crate) bundle: PathBuf,
+
+    /// The driver to replay against (same values as `run --driver`);
+    /// defaults to the driver the bundle was recorded on.
+    #[arg(long, value_parser = DriverSpec::parse)]
+    pub(crate) driver: Option<DriverSpec>,
+
+    /// Corpus directory, for a corpus check; defaults to the bundled
+    /// corpus.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) corpus: Option<PathBuf>,
+
+    /// Seconds the check may run before it fails with a timeout.
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT_SECS)]
+    pub(crate) timeout: u64,
 }

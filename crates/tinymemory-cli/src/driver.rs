@@ -1,11 +1,14 @@
 //! Which driver to run against, and fresh stores of it.
 
+use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use tinymemory_api::{MemoryError, MemoryProvider};
 use tinymemory_conformance::{DriverFactory, FnFactory};
+use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver, ExecFactory};
+use tinymemory_postgres::{PostgresConfig, PostgresFactory};
 use tinymemory_reference::ReferenceDriver;
 use tinymemory_sqlite::SqliteDriver;
 
@@ -15,21 +18,97 @@ pub(crate) enum DriverSpec {
     Reference,
     /// `None`: a temporary file.
     Sqlite(Option<PathBuf>),
+    /// The reference driver wrapped by these mutants
+    /// (`tinymemory_doubles::mutants()`), the first innermost: one mutant
+    /// breaks one rule; stacking them breaks several at once.
+    Mutant(Vec<&'static str>),
+    /// A driver process speaking the exec protocol (docs/protocol.md),
+    /// from `exec:COMMAND ARGS`: the words split as a shell would.
+    Exec(ExecCommand),
+    /// A PostgreSQL server, from `postgres:URL` (the URL as libpq reads
+    /// it, checked when parsed). Every check, and the corpus, gets a scratch
+    /// schema of its own, dropped at the end of the run.
+    Postgres(String),
 }
 
 impl DriverSpec {
-    /// Parses `reference`, `sqlite` or `sqlite:PATH`.
+    /// Parses `reference`, `sqlite`, `sqlite:PATH`, `mutant:NAME[+NAME..]` or
+    /// `exec:COMMAND ARGS`.
     pub(crate) fn parse(s: &str) -> Result<Self, String> {
         match s.split_once(':') {
             None if s == "reference" => Ok(Self::Reference),
             None if s == "sqlite" => Ok(Self::Sqlite(None)),
             Some(("sqlite", "")) => Err("sqlite:PATH needs a path after the colon".into()),
             Some(("sqlite", path)) => Ok(Self::Sqlite(Some(PathBuf::from(path)))),
+            Some(("mutant", names)) => names
+                .split('+')
+                .map(|name| {
+                    tinymemory_doubles::mutant(name)
+                        .map(|m| m.name)
+                        .ok_or_else(|| unknown_mutant(name))
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Self::Mutant),
+            Some(("postgres", "")) => Err(
+                "postgres:URL needs a connection URL after the colon, such as \
+                 postgres:postgres://user@127.0.0.1:5432/db"
+                    .into(),
+            ),
+            Some(("postgres", url)) => PostgresConfig::from_url(url)
+                .map(|_| Self::Postgres(url.to_owned()))
+                .map_err(|e| e.to_string()),
+            Some(("exec", line)) => ExecCommand::parse(line)
+                .map(Self::Exec)
+                .map_err(|e| format!("{e}; expected exec:'COMMAND ARGS'")),
             _ => Err(format!(
-                "unknown driver {s:?}; expected reference, sqlite or sqlite:PATH"
+                "unknown driver {s:?}; expected reference, sqlite, sqlite:PATH or mutant:NAME"
             )),
         }
     }
+
+    /// The version reports record for this driver: the crate and version
+    /// that implement it (every driver here is built with this binary).
+    pub(crate) fn version(&self) -> String {
+        let v = env!("CARGO_PKG_VERSION");
+        match self {
+            Self::Reference => format!("tinymemory-reference {v}"),
+            Self::Sqlite(_) => format!("tinymemory-sqlite {v}"),
+            Self::Mutant(names) => {
+                format!("tinymemory-reference {v} with mutant {}", names.join("+"))
+            }
+            Self::Exec(command) => format!("`{command}` over tinymemory-exec {v}"),
+            Self::Postgres(_) => format!("tinymemory-postgres {v}"),
+        }
+    }
+}
+
+/// The `--driver` spelling: parsing it gives the same spec back.
+impl fmt::Display for DriverSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Reference => f.write_str("reference"),
+            Self::Sqlite(None) => f.write_str("sqlite"),
+            Self::Sqlite(Some(path)) => write!(f, "sqlite:{}", path.display()),
+            Self::Mutant(names) => write!(f, "mutant:{}", names.join("+")),
+            Self::Exec(command) => write!(f, "exec:{command}"),
+            // Never the password: reports and logs show this.
+            Self::Postgres(url) => match PostgresConfig::from_url(url) {
+                Ok(config) => write!(f, "postgres:{}", config.redacted_url()),
+                Err(_) => f.write_str("postgres:(unreadable URL)"),
+            },
+        }
+    }
+}
+
+fn unknown_mutant(name: &str) -> String {
+    format!(
+        "unknown mutant {name:?}; `tinymemory-conformance mutants` lists them: {}",
+        tinymemory_doubles::mutants()
+            .iter()
+            .map(|m| m.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// The fresh-store factory for the checks, the store the corpus goes into,
@@ -52,6 +131,70 @@ pub(crate) fn open(spec: &DriverSpec) -> Result<Opened, MemoryError> {
             description: "reference (in memory)".to_owned(),
             _scratch: None,
         }),
+        DriverSpec::Mutant(names) => {
+            let wraps = names
+                .iter()
+                .map(|name| {
+                    tinymemory_doubles::mutant(name)
+                        .map(|m| m.wrap)
+                        .ok_or_else(|| MemoryError::fault(unknown_mutant(name)))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let open = move || {
+                let base: Box<dyn MemoryProvider> = Box::new(ReferenceDriver::new());
+                wraps.iter().fold(base, |inner, wrap| wrap(inner))
+            };
+            let corpus_store = open();
+            Ok(Opened {
+                factory: Arc::new(FnFactory::new(spec.to_string(), move || Ok(open()))),
+                corpus_store,
+                description: format!(
+                    "mutant {} (the reference driver, in memory)",
+                    names.join("+")
+                ),
+                _scratch: None,
+            })
+        }
+        DriverSpec::Exec(command) => {
+            // Two processes: one reset before every check, one holding the
+            // corpus. Blocking is fine here: each process is served by a
+            // thread of its own, and nothing else runs yet.
+            let config = ExecConfig::default();
+            let factory = ExecFactory::connect_blocking(command.clone(), config)?;
+            let corpus_store = ExecDriver::spawn_blocking(command, config)?;
+            let description = format!(
+                "exec `{command}` (driver {}, protocol version {}; the corpus store is a second process)",
+                factory.driver_id(),
+                tinymemory_exec::protocol::PROTOCOL_VERSION
+            );
+            Ok(Opened {
+                factory: Arc::new(factory),
+                corpus_store: Box::new(corpus_store),
+                description,
+                _scratch: None,
+            })
+        }
+        DriverSpec::Postgres(url) => {
+            // No I/O yet: the schemas are created by their first calls, so
+            // an unreachable server fails the corpus load (or each check).
+            // The corpus store is a scratch schema too, so a run never
+            // touches the server's other schemas; all of them are dropped
+            // when the factory is, at the end of the run.
+            let config = PostgresConfig::from_url(url)?;
+            let factory = PostgresFactory::new(&config)?;
+            let corpus_store = factory.scratch();
+            let description = format!(
+                "postgres {} (scratch schemas {}_*, dropped at the end of the run)",
+                factory.server(),
+                factory.prefix()
+            );
+            Ok(Opened {
+                factory: Arc::new(factory),
+                corpus_store: Box::new(corpus_store),
+                description,
+                _scratch: None,
+            })
+        }
         DriverSpec::Sqlite(path) => {
             let scratch = tempfile::Builder::new()
                 .prefix("tinymemory-conformance-")
@@ -93,7 +236,78 @@ mod tests {
         assert!(DriverSpec::parse("sqlite:").is_err());
         assert_eq!(
             DriverSpec::parse("mongo"),
-            Err("unknown driver \"mongo\"; expected reference, sqlite or sqlite:PATH".to_owned())
+            Err(
+                "unknown driver \"mongo\"; expected reference, sqlite, sqlite:PATH or mutant:NAME"
+                    .to_owned()
+            )
         );
+        assert_eq!(
+            DriverSpec::parse("mutant:limit-plus-one"),
+            Ok(DriverSpec::Mutant(vec!["limit-plus-one"]))
+        );
+        assert_eq!(
+            DriverSpec::parse("mutant:limit-plus-one+forget-always-true"),
+            Ok(DriverSpec::Mutant(vec![
+                "limit-plus-one",
+                "forget-always-true"
+            ]))
+        );
+        assert!(DriverSpec::parse("mutant:limit-plus-one+")
+            .is_err_and(|e| e.starts_with("unknown mutant \"\"; ")));
+        assert!(DriverSpec::parse("mutant:no-such")
+            .is_err_and(|e| e.starts_with("unknown mutant \"no-such\"; ")));
+    }
+
+    #[test]
+    fn exec_specs_split_like_a_shell() {
+        assert_eq!(
+            DriverSpec::parse("exec:python3 'my driver.py' --db :memory:"),
+            Ok(DriverSpec::Exec(ExecCommand::new(
+                "python3",
+                ["my driver.py", "--db", ":memory:"]
+            )))
+        );
+        assert_eq!(
+            DriverSpec::parse("exec:"),
+            Err(
+                "failed to read the driver command: it is empty; expected exec:'COMMAND ARGS'"
+                    .to_owned()
+            )
+        );
+        assert!(
+            DriverSpec::parse("exec:python3 'x.py").is_err_and(
+                |e| e.starts_with("failed to read the driver command \"python3 'x.py\": ")
+            )
+        );
+    }
+
+    #[test]
+    fn postgres_specs_take_a_url_and_never_show_its_password() {
+        assert_eq!(
+            DriverSpec::parse("postgres:postgres://ann@127.0.0.1:5433/mem"),
+            Ok(DriverSpec::Postgres("postgres://ann@127.0.0.1:5433/mem".to_owned()))
+        );
+        assert!(DriverSpec::parse("postgres:").is_err_and(|e| e.starts_with("postgres:URL needs")));
+        assert!(DriverSpec::parse("postgres:postgres://ann:s3cret@h:notaport/db")
+            .is_err_and(|e| e.contains("postgres.url") && !e.contains("s3cret")));
+        let spec = DriverSpec::parse("postgres:postgres://ann:s3cret@127.0.0.1:5433/mem").unwrap();
+        assert_eq!(spec.to_string(), "postgres:postgres://ann@127.0.0.1:5433/mem");
+        assert_eq!(spec.version(), format!("tinymemory-postgres {}", env!("CARGO_PKG_VERSION")));
+    }
+
+    #[test]
+    fn specs_render_back_to_what_parses() {
+        for s in [
+            "reference",
+            "sqlite",
+            "sqlite:/tmp/a:b.db",
+            "mutant:limit-plus-one",
+            "mutant:limit-plus-one+forget-always-true",
+            "exec:python3 'my driver.py' --db :memory:",
+            "postgres:postgres://ann@127.0.0.1:5433/mem",
+        ] {
+            let spec = DriverSpec::parse(s).expect("parses");
+            assert_eq!(spec.to_string(), s);
+        }
     }
 }

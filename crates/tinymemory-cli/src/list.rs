@@ -6,9 +6,19 @@ use crate::exit;
 
 pub(crate) fn main() -> u8 {
     let registry = Registry::standard();
-    let width = registry.checks().iter().map(|c| c.id.len()).max().unwrap_or(0);
+    let width = registry
+        .checks()
+        .iter()
+        .map(|c| c.id.len())
+        .max()
+        .unwrap_or(0);
     for c in registry.checks() {
-        println!("{:<width$}  {:<9} {}", c.id, c.family.as_str(), c.description);
+        println!(
+            "{:<width$}  {:<9} {}",
+            c.id,
+            c.family.as_str(),
+            c.description
+        );
     }
     println!("{} checks", registry.len());
     exit::SUCCESS

@@ -12,10 +12,17 @@
 #![warn(missing_docs)]
 
 mod args;
+mod console;
+mod corpus;
+mod diff;
 mod driver;
 mod exit;
+mod files;
 mod list;
+mod mutants;
+mod replay;
 mod run;
+mod runtime;
 
 use std::process::ExitCode;
 
@@ -26,6 +33,9 @@ fn main() -> ExitCode {
     let code = match cli.command {
         args::Command::Run(run) => run::main(&run),
         args::Command::List => list::main(),
+        args::Command::Mutants => mutants::main(),
+        args::Command::Diff(diff) => diff::main(&diff),
+        args::Command::Replay(replay) => replay::main(&replay),
     };
     ExitCode::from(code)
 }

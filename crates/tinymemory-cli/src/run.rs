@@ -1,36 +1,59 @@
-//! `run`: load the corpus, show the section API on it, run every check.
+//! `run`: load the corpus, show the section API on it, run every check,
+//! then render the report, compare it with a baseline and write bundles.
 
-use std::io::Write;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
-use tinymemory_api::{MemorySection, RecallOptions};
-use tinymemory_conformance::{LoadedCorpus, Registry, Runner};
-use tinymemory_corpus::Corpus;
-use tinymemory_sections::Sections;
+use tinymemory_conformance::report::CheckEntry;
+use tinymemory_conformance::{Bundle, Comparison, Registry, Report, RunConfig, Runner};
 
-use crate::args::RunArgs;
-use crate::{driver, exit};
-
-/// The example section recall printed after loading.
-const EXAMPLE_QUERY: &str = "computer";
+use crate::args::{Format, RunArgs};
+use crate::console::{Console, Stream};
+use crate::{corpus, driver, exit, files, runtime};
 
 pub(crate) fn main(args: &RunArgs) -> u8 {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_time()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: failed to start the async runtime: {e}");
-            return exit::SETUP;
+    // Files named on the command line are checked before the run, so a
+    // typo costs nothing.
+    let baseline = match args.baseline.as_deref().map(files::read_report).transpose() {
+        Ok(b) => b,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::USAGE;
         }
     };
-    runtime.block_on(run(args))
+    if let Some(dir) = &args.bundle {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!(
+                "error: failed to create the bundle directory {}: {e}",
+                dir.display()
+            );
+            return exit::USAGE;
+        }
+    }
+    if let Some(path) = &args.output {
+        if let Err(message) = files::write(path, "") {
+            eprintln!("error: {message}");
+            return exit::USAGE;
+        }
+    }
+    match runtime::build() {
+        Ok(rt) => rt.block_on(run(args, baseline.as_ref())),
+        Err(code) => code,
+    }
 }
 
-async fn run(args: &RunArgs) -> u8 {
+/// Where the rendered report goes and where progress goes: a non-text
+/// report without `--output` owns stdout, so progress moves to stderr.
+fn progress_stream(args: &RunArgs) -> Stream {
+    if args.format != Format::Text && args.output.is_none() {
+        Stream::Stderr
+    } else {
+        Stream::Stdout
+    }
+}
+
+async fn run(args: &RunArgs, baseline: Option<&Report>) -> u8 {
+    let console = Arc::new(Console::new(progress_stream(args), args.quiet));
     let opened = match driver::open(&args.driver) {
         Ok(o) => o,
         Err(e) => {
@@ -38,16 +61,29 @@ async fn run(args: &RunArgs) -> u8 {
             return exit::SETUP;
         }
     };
-    println!(
-        "tinymemory-conformance {} against {}",
+    let config = RunConfig {
+        seed: args.seed,
+        cases: args.cases,
+    };
+    console.line(&format!(
+        "tinymemory-conformance {} against {}; seed {}, {} cases per property",
         env!("CARGO_PKG_VERSION"),
-        opened.description
-    );
+        opened.description,
+        config.seed,
+        config.cases
+    ));
     let corpus = if args.no_corpus {
-        println!("no corpus: the corpus checks will be skipped");
+        console.line("no corpus: the corpus checks will be skipped");
         None
     } else {
-        match load_corpus(args, opened.corpus_store).await {
+        let loaded = corpus::load(
+            args.corpus.as_deref(),
+            opened.corpus_store,
+            &console,
+            !args.quiet,
+        )
+        .await;
+        match loaded {
             Ok(loaded) => Some(Arc::new(loaded)),
             Err(message) => {
                 eprintln!("error: {message}");
@@ -55,80 +91,98 @@ async fn run(args: &RunArgs) -> u8 {
             }
         }
     };
-    let runner = Runner::new(Registry::standard()).with_timeout(Duration::from_secs(args.timeout));
-    let quiet = args.quiet;
+
+    let registry = Registry::standard();
+    let ids: Vec<&'static str> = registry.checks().iter().map(|c| c.id).collect();
+    let runner = Runner::new(registry)
+        .with_timeout(Duration::from_secs(args.timeout))
+        .with_config(config);
+    let started = SystemTime::now();
+    if let Some(first) = ids.first() {
+        console.running(1, ids.len(), first);
+    }
+    let ticker = console.start_ticker();
+    let mut done = 0;
     let summary = runner
         .run(opened.factory, corpus, |report| {
-            if !quiet || report.outcome.is_fail() {
-                println!("{report}");
-                let _ = std::io::stdout().flush();
+            done += 1;
+            if !args.quiet || report.outcome.is_fail() {
+                console.line(&CheckEntry::from(report).text_line(console.colour()));
+            }
+            match ids.get(done) {
+                Some(next) => console.running(done + 1, ids.len(), next),
+                None => console.idle(),
             }
         })
         .await;
-    println!("{}", summary.closing_line());
-    if summary.failed() == 0 {
-        exit::SUCCESS
-    } else {
-        exit::FAILURES
+    if let Some(t) = ticker {
+        t.abort();
     }
+    console.idle();
+
+    let report = Report::from_summary(&summary, started)
+        .with_driver_spec(args.driver.to_string())
+        .with_driver_version(args.driver.version());
+    finish(args, &report, baseline, &console)
 }
 
-/// Loads the corpus into `store` and prints what was loaded and one example
-/// section recall.
-async fn load_corpus(
-    args: &RunArgs,
-    store: Box<dyn tinymemory_api::MemoryProvider>,
-) -> Result<LoadedCorpus, String> {
-    let root = args.corpus.clone().unwrap_or_else(Corpus::default_root);
-    let corpus = Corpus::load(&root)
-        .map_err(|e| format!("failed to load the corpus at {}: {e}", root.display()))?;
-    for w in &corpus.warnings {
-        println!("warning: {w}");
-    }
-    let loaded = LoadedCorpus::load(store, &corpus)
-        .await
-        .map_err(|e| format!("failed to store the corpus: {e}"))?;
-    let report = loaded.report();
-    println!(
-        "loaded {}: {} entries in {} namespaces ({} lines skipped with a warning)",
-        root.display(),
-        report.entries(),
-        report.namespaces(),
-        corpus.warnings.len()
-    );
-    for (section, (entries, namespaces)) in &report.sections {
-        println!("  {section:<13} {entries:>6} entries in {namespaces:>4} namespaces");
-    }
-    if !args.quiet {
-        show_example(&loaded).await;
-    }
-    Ok(loaded)
-}
-
-async fn show_example(loaded: &LoadedCorpus) {
-    let section = MemorySection::Learning;
-    let result = Sections::new(loaded.provider())
-        .recall()
-        .across_section(&section, EXAMPLE_QUERY, 3, &RecallOptions::default())
-        .await;
-    match result {
-        Ok(found) => {
-            println!(
-                "example: across_section({section}, {EXAMPLE_QUERY:?}, limit 3) searched {} namespaces (truncated: {}):",
-                found.searched.len(),
-                found.truncated
-            );
-            for h in &found.hits {
-                let text: String = h.content.chars().take(70).collect();
-                let score = h.score.map_or_else(|| "-".to_owned(), |s| format!("{s:.4}"));
-                println!(
-                    "  {score:>8}  {}/{}  {text:?}",
-                    h.namespace.as_deref().unwrap_or("?"),
-                    h.key
-                );
+/// Writes the report, the bundles and the comparison; the closing line is
+/// the last line of progress.
+fn finish(args: &RunArgs, report: &Report, baseline: Option<&Report>, console: &Console) -> u8 {
+    if let Some(dir) = &args.bundle {
+        for bundle in Bundle::all_from(report) {
+            let path = dir.join(bundle.file_name());
+            if let Err(message) = files::write(&path, &bundle.to_json()) {
+                eprintln!("error: {message}");
+                return exit::USAGE;
             }
+            console.line(&format!("bundle: {}", path.display()));
         }
-        Err(e) => println!("example: across_section({section}, {EXAMPLE_QUERY:?}) failed: {e}"),
+    }
+    if let Err(message) = write_report(args, report, console) {
+        eprintln!("error: {message}");
+        return exit::USAGE;
+    }
+    console.line(&report.conformance_line());
+    let gate_fails = match baseline {
+        Some(b) => {
+            let cmp = Comparison::between(b, report);
+            for line in cmp.to_text().lines() {
+                console.line(line);
+            }
+            cmp.has_new_failures()
+        }
+        None => report.counts.failed() > 0,
+    };
+    console.line(&report.closing_line());
+    if gate_fails {
+        exit::FAILURES
+    } else {
+        exit::SUCCESS
     }
 }
 
+/// The rendered report to `--output`, or to stdout for a non-text format.
+/// A text run without `--output` has already printed its lines.
+fn write_report(args: &RunArgs, report: &Report, console: &Console) -> Result<(), String> {
+    let colour_text = args.output.is_none() && console.colour();
+    let rendered = match args.format {
+        Format::Text => report.to_text(colour_text),
+        Format::Json => report.to_json(),
+        Format::Junit => report.to_junit(),
+        Format::Markdown => report.to_markdown(),
+    };
+    match &args.output {
+        Some(path) => {
+            files::write(path, &rendered)?;
+            console.line(&format!("report: {}", path.display()));
+            Ok(())
+        }
+        None if args.format == Format::Text => Ok(()),
+        None => {
+            debug_assert!(!console.is_stdout());
+            print!("{rendered}");
+            Ok(())
+        }
+    }
+}

@@ -19,17 +19,22 @@ pub enum Family {
     Sections,
     /// The real corpus loaded into the driver; skipped without one.
     Corpus,
+    /// Randomised properties of the section API and the differential model
+    /// check, run for [`RunConfig::cases`] generated cases from
+    /// [`RunConfig::seed`], each on a fresh driver.
+    Property,
 }
 
 impl Family {
     /// The lowercase name used in ids and reports: `contract`, `sections`,
-    /// `corpus`.
+    /// `corpus`, `property`.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Contract => "contract",
             Self::Sections => "sections",
             Self::Corpus => "corpus",
+            Self::Property => "property",
         }
     }
 }

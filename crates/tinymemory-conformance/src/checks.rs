@@ -1,9 +1,13 @@
 //! The standard checks, one module per area.
 
+mod concurrency;
 mod corpus;
 mod forget;
+mod hostile;
+mod namespace_rules;
 mod namespaces;
 mod recall;
+mod section_faults;
 mod sections;
 mod store;
 mod support;
@@ -76,14 +80,50 @@ pub(crate) fn all() -> Vec<Check> {
         check!(
             "namespace.invalid_refused",
             Contract,
-            "an invalid namespace is MemoryError::Invalid on every method, and nothing is stored",
-            namespaces::invalid_refused
+            "an invalid namespace is MemoryError::Invalid naming the rule broken, on every method, and nothing is stored",
+            hostile::invalid_refused
         ),
         check!(
             "forget.idempotent",
             Contract,
             "forget returns true then false, and the entry is gone from get, list, namespaces and recall",
             forget::idempotent
+        ),
+        check!(
+            "store.hostile_text_round_trip",
+            Contract,
+            "keys and contents with SQL metacharacters, NUL, emoji, RTL and combining marks round-trip byte for byte",
+            hostile::text_round_trip
+        ),
+        check!(
+            "store.big_content_round_trip",
+            Contract,
+            "a 1 MiB content with NULs and multibyte text round-trips byte for byte and is recalled",
+            hostile::big_content_round_trip
+        ),
+        check!(
+            "recall.hostile_queries",
+            Contract,
+            "every hostile text used as a query is Ok and finds only its own namespace",
+            hostile::hostile_queries
+        ),
+        check!(
+            "store.concurrent_writes",
+            Contract,
+            "stores running at once through one driver (8 writers x 25 keys) are all kept: every key readable, counts exact",
+            concurrency::concurrent_writes
+        ),
+        check!(
+            "namespace.case_sensitive",
+            Contract,
+            "namespaces compare byte for byte: learning:Rust, learning:rust and learning:RUST are three namespaces",
+            namespace_rules::case_sensitive
+        ),
+        check!(
+            "namespace.no_wildcards",
+            Contract,
+            "a namespace argument matches only itself: _ and . in learning:a_b and learning:a.b are plain characters",
+            namespace_rules::no_wildcards
         ),
         check!(
             "sections.custom_spelling",
@@ -116,6 +156,18 @@ pub(crate) fn all() -> Vec<Check> {
             sections::namespace_filter_conflict
         ),
         check!(
+            "sections.namespaces_listed_once",
+            Sections,
+            "namespaces() lists a namespace mixing categories and sessions once, so across_section and scopes() see no driver fault",
+            section_faults::namespaces_listed_once
+        ),
+        check!(
+            "sections.pinned_hits_only",
+            Sections,
+            "a recall pinned to learning:rust answers from it alone (not learning:rust-async), so across_section sees no driver fault",
+            section_faults::pinned_hits_only
+        ),
+        check!(
             "corpus.namespace_counts",
             Corpus,
             "after loading the corpus, namespaces() reports exactly the loaded entries per namespace",
@@ -127,5 +179,13 @@ pub(crate) fn all() -> Vec<Check> {
             "in every corpus namespace, an entry is recalled by the longest word it contains",
             corpus::recall_own_words
         ),
+        crate::properties::ACROSS_ORDERING,
+        crate::properties::CAP_DETERMINISM,
+        crate::properties::CUSTOM_SPELLING,
+        crate::properties::NAMESPACE_ROUND_TRIP,
+        crate::properties::PINNING_COST,
+        crate::properties::TRUNCATION,
+        crate::properties::CONCURRENCY,
+        crate::model::DIFFERENTIAL,
     ]
 }

@@ -63,8 +63,7 @@ impl LoadedCorpus {
     ) -> Result<Self, MemoryError> {
         let mut expected: BTreeMap<String, u64> = BTreeMap::new();
         let mut samples: BTreeMap<String, Sample> = BTreeMap::new();
-        let mut per_section: BTreeMap<MemorySection, (u64, BTreeMap<String, ()>)> =
-            BTreeMap::new();
+        let mut per_section: BTreeMap<MemorySection, (u64, BTreeMap<String, ()>)> = BTreeMap::new();
         {
             let sections = Sections::new(provider.as_ref());
             for e in &corpus.entries {

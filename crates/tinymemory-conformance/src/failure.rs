@@ -30,7 +30,8 @@ pub(crate) fn outcome(step: Step) -> Outcome {
 /// Fails the check with a formatted message unless the condition holds.
 macro_rules! ensure {
     ($cond:expr, $($msg:tt)+) => {
-        if !$cond {
+        let holds: bool = $cond;
+        if !holds {
             return Err($crate::failure::Stop::Fail(format!($($msg)+)));
         }
     };

@@ -28,7 +28,12 @@ mod checks;
 mod corpus_store;
 mod factory;
 mod failure;
+pub mod hostile;
+mod harness;
+pub mod model;
+mod properties;
 mod registry;
+pub mod report;
 mod runner;
 mod summary;
 
@@ -37,7 +42,12 @@ pub use check::{
 };
 pub use corpus_store::{LoadReport, LoadedCorpus, Sample};
 pub use factory::{DriverFactory, FnFactory};
+pub use harness::{
+    ConfigError, ExpectationError, ExpectedFailures, Harness, HarnessError, CASES_ENV,
+    PROPTEST_CASES_ENV, SEED_ENV,
+};
 pub use registry::Registry;
+pub use report::{Bundle, Comparison, Report, ReportError};
 pub use runner::{Runner, DEFAULT_CHECK_TIMEOUT};
 pub use summary::{CheckReport, RunSummary};
 

@@ -88,10 +88,27 @@ mod tests {
         assert_eq!(ids.len(), r.len());
         for id in ids {
             assert!(
-                id.split_once('.').is_some_and(|(a, b)| !a.is_empty() && !b.is_empty()),
+                id.split_once('.')
+                    .is_some_and(|(a, b)| !a.is_empty() && !b.is_empty()),
                 "{id}"
             );
         }
-        assert_eq!(r.family(Family::Contract).len(), 10);
+        let sentences: Vec<_> = r.checks()[..10].iter().map(|c| c.id).collect();
+        assert_eq!(
+            sentences,
+            [
+                "store.upsert",
+                "recall.none_means_global",
+                "recall.hit_namespace",
+                "recall.scores_finite_higher_better",
+                "recall.limit",
+                "recall.plain_text_query",
+                "recall.min_score",
+                "namespaces.exact_counts",
+                "namespace.invalid_refused",
+                "forget.idempotent",
+            ],
+            "the ten contract sentences come first, in SPEC order"
+        );
     }
 }

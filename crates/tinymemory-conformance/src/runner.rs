@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::{
-    CheckContext, CheckReport, DriverFactory, LoadedCorpus, Outcome, Registry, RunConfig, RunSummary,
+    CheckContext, CheckReport, DriverFactory, LoadedCorpus, Outcome, Registry, RunConfig,
+    RunSummary,
 };
 
 /// How long one check may run before it fails with a timeout. The slowest

@@ -3,14 +3,16 @@
 use std::sync::Arc;
 
 use tinymemory_api::{MemoryProvider, MemorySection};
-use tinymemory_conformance::{FnFactory, Family, LoadedCorpus, Outcome, Registry, Runner};
+use tinymemory_conformance::{Family, FnFactory, LoadedCorpus, Outcome, Registry, Runner};
 use tinymemory_corpus::Corpus;
 use tinymemory_reference::ReferenceDriver;
 
 #[tokio::test]
 async fn the_real_corpus_loads_and_passes_the_corpus_checks() {
     let corpus = Corpus::load(&Corpus::default_root()).unwrap();
-    let loaded = LoadedCorpus::load(Box::new(ReferenceDriver::new()), &corpus).await.unwrap();
+    let loaded = LoadedCorpus::load(Box::new(ReferenceDriver::new()), &corpus)
+        .await
+        .unwrap();
     let report = loaded.report();
     assert_eq!(report.entries(), 22_688);
     assert_eq!(report.namespaces(), 272);
@@ -25,9 +27,16 @@ async fn the_real_corpus_loads_and_passes_the_corpus_checks() {
     let summary = Runner::new(Registry::standard().family(Family::Corpus))
         .run(factory, Some(Arc::new(loaded)), |_| {})
         .await;
-    let got: Vec<_> = summary.reports.iter().map(|r| (r.id, r.outcome.clone())).collect();
+    let got: Vec<_> = summary
+        .reports
+        .iter()
+        .map(|r| (r.id, r.outcome.clone()))
+        .collect();
     assert_eq!(
         got,
-        [("corpus.namespace_counts", Outcome::Pass), ("corpus.recall_own_words", Outcome::Pass)]
+        [
+            ("corpus.namespace_counts", Outcome::Pass),
+            ("corpus.recall_own_words", Outcome::Pass)
+        ]
     );
 }

@@ -8,7 +8,7 @@ use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
     RecallOptions,
 };
-use tinymemory_conformance::{FnFactory, Outcome, Registry, Runner};
+use tinymemory_conformance::{Family, FnFactory, Outcome, Registry, Runner};
 use tinymemory_reference::ReferenceDriver;
 
 /// Reads a recall with `namespace: None` as every namespace: the divergence
@@ -29,7 +29,9 @@ impl MemoryProvider for NoneMeansAll {
         session: Option<&str>,
         taint: MemoryTaint,
     ) -> Result<(), MemoryError> {
-        self.0.store(ns, key, content, category, session, taint).await
+        self.0
+            .store(ns, key, content, category, session, taint)
+            .await
     }
     async fn get(&self, ns: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
         self.0.get(ns, key).await
@@ -75,7 +77,10 @@ async fn reference_driver_passes_every_check_without_a_corpus() {
     let factory = Arc::new(FnFactory::new("reference", || {
         Ok(Box::new(ReferenceDriver::new()) as Box<dyn MemoryProvider>)
     }));
-    let summary = Runner::new(Registry::standard()).run(factory, None, |_| {}).await;
+    let registry = Registry::standard();
+    let summary = Runner::new(registry.clone())
+        .run(factory, None, |_| {})
+        .await;
     let not_passed: Vec<_> = summary
         .reports
         .iter()
@@ -85,11 +90,20 @@ async fn reference_driver_passes_every_check_without_a_corpus() {
     assert_eq!(
         not_passed,
         [
-            ("corpus.namespace_counts", Outcome::Skip("no corpus was loaded for this run (use --corpus DIR)".into())),
-            ("corpus.recall_own_words", Outcome::Skip("no corpus was loaded for this run (use --corpus DIR)".into())),
+            (
+                "corpus.namespace_counts",
+                Outcome::Skip("no corpus was loaded for this run (use --corpus DIR)".into())
+            ),
+            (
+                "corpus.recall_own_words",
+                Outcome::Skip("no corpus was loaded for this run (use --corpus DIR)".into())
+            ),
         ]
     );
-    assert_eq!(summary.closing_line(), "15 passed, 0 failed, 2 skipped");
+    assert_eq!(
+        summary.closing_line(),
+        format!("{} passed, 0 failed, 2 skipped", registry.len() - 2)
+    );
 }
 
 #[tokio::test]
@@ -97,7 +111,11 @@ async fn none_means_all_fails_exactly_the_global_check() {
     let factory = Arc::new(FnFactory::new("none-means-all", || {
         Ok(Box::new(NoneMeansAll(ReferenceDriver::new())) as Box<dyn MemoryProvider>)
     }));
-    let summary = Runner::new(Registry::standard()).run(factory, None, |_| {}).await;
+    // The example-based checks only: the differential model check compares
+    // every answer with the reference, so it catches this divergence too
+    // (the mutant self-test records that).
+    let registry = Registry::standard().filter(|c| c.family != Family::Property);
+    let summary = Runner::new(registry).run(factory, None, |_| {}).await;
     assert_eq!(summary.failed_ids(), ["recall.none_means_global"]);
     let report = summary
         .reports
@@ -106,16 +124,14 @@ async fn none_means_all_fails_exactly_the_global_check() {
         .unwrap();
     assert_eq!(
         report.outcome,
-        Outcome::fail(
-            "recall(namespace: None) hits: expected [\"g\"], got [\"c\", \"g\", \"l\"]"
-        )
+        Outcome::fail("recall(namespace: None) hits: expected [\"g\"], got [\"c\", \"g\", \"l\"]")
     );
 }
 
 #[tokio::test]
 async fn a_panicking_or_hanging_check_fails_and_the_run_goes_on() {
     use std::time::Duration;
-    use tinymemory_conformance::{Check, Family};
+    use tinymemory_conformance::Check;
 
     let registry = Registry::standard();
     let mut checks: Vec<Check> = vec![
@@ -133,16 +149,24 @@ async fn a_panicking_or_hanging_check_fails_and_the_run_goes_on() {
         },
     ];
     checks.push(*registry.get("store.upsert").unwrap());
-    let runner = Runner::new(Registry::from_checks(checks)).with_timeout(Duration::from_millis(200));
+    let runner =
+        Runner::new(Registry::from_checks(checks)).with_timeout(Duration::from_millis(200));
     let factory = Arc::new(FnFactory::new("reference", || {
         Ok(Box::new(ReferenceDriver::new()) as Box<dyn MemoryProvider>)
     }));
     let summary = runner.run(factory, None, |_| {}).await;
-    let got: Vec<_> = summary.reports.iter().map(|r| (r.id, r.outcome.clone())).collect();
+    let got: Vec<_> = summary
+        .reports
+        .iter()
+        .map(|r| (r.id, r.outcome.clone()))
+        .collect();
     assert_eq!(
         got,
         [
-            ("test.panics", Outcome::fail("check panicked: driver exploded")),
+            (
+                "test.panics",
+                Outcome::fail("check panicked: driver exploded")
+            ),
             (
                 "test.hangs",
                 Outcome::fail("timed out after 200ms (the driver hung or is too slow)")

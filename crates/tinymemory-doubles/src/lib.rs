@@ -16,11 +16,10 @@
 //! Each wraps any [`MemoryProvider`](tinymemory_api::MemoryProvider) `P`
 //! and has the tower-style `new` / `get_ref` / `get_mut` / `into_inner`.
 //! `P` may be unsized, so a `Box<Recording<ReferenceDriver>>` coerces to
-//! `Box<Recording<dyn MemoryProvider>>`. To wrap a provider you only have as
-//! a `Box<dyn MemoryProvider>`, put it in a [`BoxedProvider`] first:
-//! `Recording::new(BoxedProvider::new(boxed))` (`tinymemory-api` implements
-//! the trait for no smart pointer, and the orphan rule keeps this crate from
-//! doing it).
+//! `Box<Recording<dyn MemoryProvider>>`. `tinymemory-api` implements the
+//! trait for `Box<T>`, `Arc<T>` and `&T`, so a provider you only have as a
+//! `Box<dyn MemoryProvider>` is wrapped as it is:
+//! `Recording::new(boxed)`.
 //!
 //! | type | what it does |
 //! | --- | --- |
@@ -34,9 +33,10 @@
 //!
 //! # Mutants
 //!
-//! [`mutants::mutants`] lists one wrapper per contract sentence, each
-//! breaking exactly that sentence and named after the conformance check that
-//! must catch it.
+//! [`mutants::mutants`] lists one wrapper per rule a driver can break (the
+//! ten contract sentences, the namespace rules and the section API rules a
+//! driver can break), each breaking exactly that rule and naming the
+//! conformance check that must catch it.
 //!
 //! # Determinism
 //!
@@ -44,22 +44,44 @@
 //! sequence on every platform and in every version of this crate: a failing
 //! seed stays a reproducible regression case.
 //!
-//! # Example
+//! # Example: testing your own driver's host code
+//!
+//! Wrap your driver in [`Recording`] to see every call it receives, and in
+//! [`Faults`] to make it fail on cue; keep the [`CallLog`] and the
+//! [`FaultHandle`] to inspect and steer it after it is moved into the code
+//! under test.
 //!
 //! ```
-//! use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions};
-//! use tinymemory_doubles::{Method, Recording};
-//! use tinymemory_reference::ReferenceDriver;
+//! use tinymemory_api::{MemoryCategory, MemoryError, MemoryProvider, MemoryTaint, RecallOptions};
+//! use tinymemory_doubles::{Call, FaultKind, Faults, Method, Recording};
+//! # use tinymemory_reference::ReferenceDriver as MyDriver;
 //!
 //! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-//! let driver = Recording::new(ReferenceDriver::new());
-//! let log = driver.log();
-//! driver
-//!     .store("learning:rust", "k1", "async rust", MemoryCategory::Core, None, MemoryTaint::Internal)
+//! // Faults outside, Recording inside: the log shows what reached the driver.
+//! let driver = Faults::new(Recording::new(MyDriver::new()))
+//!     .with_namespace("learning:flaky", FaultKind::unavailable("replica lagging"));
+//! let log = driver.get_ref().log();
+//! let faults = driver.handle();
+//! let host: Box<dyn MemoryProvider> = Box::new(driver);
+//!
+//! host.store("learning:rust", "k1", "async rust", MemoryCategory::Core, None, MemoryTaint::Internal)
 //!     .await?;
-//! driver.recall("rust", 5, &RecallOptions::in_namespace("learning:rust")).await?;
+//! let hits = host.recall("rust", 5, &RecallOptions::in_namespace("learning:rust")).await?;
+//! assert_eq!(hits[0].key, "k1");
+//!
+//! // The injected failure, and the call that never reached the driver.
+//! let err = host.get("learning:flaky", "k1").await.unwrap_err();
+//! assert!(err.is_unavailable());
+//! assert_eq!(faults.struck(), 1);
 //! assert_eq!(log.methods(), [Method::Store, Method::Recall]);
-//! # Ok::<(), tinymemory_api::MemoryError>(())
+//! assert_eq!(log.calls()[1].namespace(), Some("learning:rust"));
+//!
+//! // Mid-test: from the next call on, every get fails.
+//! faults.fail_method(Method::Get, FaultKind::backend("disk on fire"));
+//! assert_eq!(host.get("learning:rust", "k1").await, Err(MemoryError::fault("disk on fire")));
+//! assert!(host.namespaces().await.is_ok());
+//! assert_eq!(log.take().last(), Some(&Call::Namespaces));
+//! # Ok::<(), MemoryError>(())
 //! # }).unwrap();
 //! ```
 #![forbid(unsafe_code)]
@@ -68,10 +90,10 @@
 #[macro_use]
 mod macros;
 
-mod boxed;
 mod faults;
 mod latency;
 mod lock;
+mod merge;
 pub mod mutants;
 mod none_means;
 mod null;
@@ -81,9 +103,9 @@ mod score_seeding;
 mod shuffled;
 mod tamper;
 
-pub use boxed::BoxedProvider;
 pub use faults::{FaultHandle, FaultKind, Faults};
 pub use latency::{Delay, Latency};
+pub use mutants::{mutant, mutants, Mutant};
 pub use none_means::{NoneMeansAll, NoneMeansGlobal};
 pub use null::NullDriver;
 pub use recording::{Call, CallLog, Method, Recording};

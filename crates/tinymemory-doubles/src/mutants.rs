@@ -1,46 +1,88 @@
-//! A catalogue of mutants: one wrapper per contract sentence, each breaking
-//! exactly that sentence.
+//! A catalogue of mutants: one wrapper per rule a driver can break, each
+//! breaking exactly that rule.
 //!
 //! A conformance suite is only as good as the faults it catches. Each
 //! [`Mutant`] wraps a conforming driver (the reference driver, in the
-//! self-test) and breaks one sentence of the contract in a way a
-//! straightforward check must notice; its [`Mutant::id`] is the id of that
-//! check. The self-test runs every check against every mutant and expects
-//! each mutant to be caught by the check it names.
+//! self-test) and breaks one rule in a way a straightforward check must
+//! notice; [`Mutant::check`] names that check, and
+//! [`Mutant::also_caught_by`] records any other check known to notice too.
+//! The self-test runs every check against every mutant and expects exactly
+//! those checks to fail; `tinymemory-conformance mutants` prints the same
+//! table.
 //!
-//! | id | wrapper | how it breaks the sentence |
-//! | --- | --- | --- |
-//! | `store.upsert` | [`DuplicatesOnStore`] | a second store under a key keeps the old entry too: both show in `list` and in the `namespaces()` count |
-//! | `recall.none_means_global` | [`NoneMeansAll`](crate::NoneMeansAll) | an unpinned recall searches every namespace |
-//! | `recall.hit_namespace` | [`TamperHits::strip`](crate::TamperHits::strip) | every recall hit has `namespace: None` |
-//! | `recall.scores_finite_higher_better` | [`NegatedScores`] | scores are negated (lower is better), like an unconverted bm25 |
-//! | `recall.limit` | [`LimitPlusOne`] | returns up to `limit + 1` hits; `limit == 0` gives one hit |
-//! | `recall.plain_text_query` | [`EngineSyntaxErrors`] | query syntax (`"`, `*`, `(`, `AND`, ...) and blank queries are a backend error |
-//! | `recall.min_score` | [`IgnoresMinScore`] | `min_score` is ignored |
-//! | `namespaces.exact_counts` | [`InflatedCounts`] | every count in `namespaces()` is one too high |
-//! | `namespace.invalid_refused` | [`SanitizesNamespaces`] | an invalid namespace is silently rewritten to a valid one |
-//! | `forget.idempotent` | [`ForgetAlwaysTrue`] | `forget` always returns `true` |
+//! | name | wrapper | check | how it breaks the rule |
+//! | --- | --- | --- | --- |
+//! | `duplicates-on-upsert` | [`DuplicatesOnStore`] | `store.upsert` | a second store under a key keeps the old entry too: both show in `list` and in the `namespaces()` count |
+//! | `drops-taint` | [`DropsTaint`] | `store.upsert` | every store is written as [`MemoryTaint::Internal`](tinymemory_api::MemoryTaint::Internal) |
+//! | `loses-concurrent-writes` | [`LosesConcurrentWrites`] | `store.concurrent_writes` | a store starting while another is in flight is acknowledged, never written |
+//! | `none-means-all` | [`NoneMeansAll`](crate::NoneMeansAll) | `recall.none_means_global` | an unpinned recall searches every namespace |
+//! | `strips-hit-namespace` | [`TamperHits::strip`](crate::TamperHits::strip) | `recall.hit_namespace` | every recall hit has `namespace: None` |
+//! | `negated-scores` | [`NegatedScores`] | `recall.scores_finite_higher_better` | scores are negated (lower is better), like an unconverted bm25 |
+//! | `nan-scores` | [`NanScores`] | `recall.scores_finite_higher_better` | the best hit of each recall scores `NaN` |
+//! | `limit-plus-one` | [`LimitPlusOne`] | `recall.limit` | returns up to `limit + 1` hits; `limit == 0` gives one hit |
+//! | `query-as-fts5-syntax` | [`EngineSyntaxErrors`] | `recall.plain_text_query` | `don't`, quotes, `*`, `(`, `AND`, ... and blank queries are a backend error |
+//! | `ignores-min-score` | [`IgnoresMinScore`] | `recall.min_score` | `min_score` is ignored |
+//! | `counts-every-store` | [`CountsEveryStore`] | `namespaces.exact_counts` | `namespaces()` counts every store of a key, upserts included |
+//! | `sanitizes-invalid-namespaces` | [`SanitizesNamespaces`] | `namespace.invalid_refused` | an invalid namespace is silently rewritten to a valid one |
+//! | `forget-always-true` | [`ForgetAlwaysTrue`] | `forget.idempotent` | `forget` always returns `true` |
+//! | `stale-recall-after-forget` | [`StaleRecallAfterForget`] | `forget.idempotent` | a forgotten entry is still recalled |
+//! | `case-folds-namespaces` | [`CaseFoldsNamespaces`] | `namespace.case_sensitive` | namespaces are lowercased, so `learning:A` is `learning:a` |
+//! | `like-wildcards` | [`LikeWildcards`] | `namespace.no_wildcards` | `list` matches its namespace filter with SQL `LIKE`, `_` as a wildcard |
+//! | `splits-namespaces-by-category` | [`SplitsNamespacesByCategory`] | `sections.namespaces_listed_once` | `namespaces()` lists a namespace once per category |
+//! | `prefix-pinned-recall` | [`PrefixPinnedRecall`] | `sections.pinned_hits_only` | a pinned recall also searches every namespace its name prefixes |
 //!
-//! Each wrapper's documentation states what else a check could see
-//! (overlap with other sentences), and every wrapper forwards `driver_id`,
-//! so a mutant reports the id of the driver it wraps.
+//! Each wrapper's documentation states exactly what it changes and what it
+//! leaves alone, and every wrapper forwards `driver_id`, so a mutant
+//! reports the id of the driver it wraps. [`InflatedCounts`] (every count
+//! one too high) is kept as a plain double: so blunt a fault fails every
+//! check that counts, and says little about any one of them.
+//!
+//! ```
+//! use tinymemory_api::MemoryProvider;
+//! use tinymemory_doubles::mutants::{mutant, mutants};
+//! use tinymemory_reference::ReferenceDriver;
+//!
+//! let m = mutant("negated-scores").unwrap();
+//! assert_eq!(m.check, "recall.scores_finite_higher_better");
+//! let driver: Box<dyn MemoryProvider> = (m.wrap)(Box::new(ReferenceDriver::new()));
+//! assert_eq!(driver.driver_id(), "reference");
+//! assert_eq!(mutants().len(), 18);
+//! ```
 
+mod case_folds;
 mod catalogue;
+mod concurrent_writes;
+mod counts_every_store;
+mod drops_taint;
 mod exact_counts;
 mod forget;
 mod invalid_refused;
 mod limit;
 mod min_score;
+mod nan_scores;
 mod plain_text_query;
+mod prefix_pin;
 mod scores;
+mod split_namespaces;
+mod stale_recall;
 mod store_upsert;
+mod wildcards;
 
+pub use case_folds::CaseFoldsNamespaces;
 pub use catalogue::{mutant, mutants, Mutant};
+pub use concurrent_writes::LosesConcurrentWrites;
+pub use counts_every_store::CountsEveryStore;
+pub use drops_taint::DropsTaint;
 pub use exact_counts::InflatedCounts;
 pub use forget::ForgetAlwaysTrue;
 pub use invalid_refused::{sanitize_namespace, SanitizesNamespaces};
 pub use limit::LimitPlusOne;
 pub use min_score::IgnoresMinScore;
+pub use nan_scores::NanScores;
 pub use plain_text_query::EngineSyntaxErrors;
+pub use prefix_pin::PrefixPinnedRecall;
 pub use scores::NegatedScores;
+pub use split_namespaces::SplitsNamespacesByCategory;
+pub use stale_recall::StaleRecallAfterForget;
 pub use store_upsert::DuplicatesOnStore;
+pub use wildcards::{like, LikeWildcards};

@@ -158,7 +158,11 @@ impl MemoryProvider for ReferenceDriver {
             .collect();
         // Entries come out in key order, and the sort is stable, so equal
         // scores stay ordered by key.
-        hits.sort_by(|a, b| b.score.partial_cmp(&a.score).unwrap_or(std::cmp::Ordering::Equal));
+        hits.sort_by(|a, b| {
+            b.score
+                .partial_cmp(&a.score)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
         hits.truncate(limit);
         Ok(hits)
     }
@@ -169,9 +173,16 @@ mod tests {
     use super::*;
 
     async fn put(d: &ReferenceDriver, ns: &str, key: &str, content: &str) {
-        d.store(ns, key, content, MemoryCategory::Core, None, MemoryTaint::Internal)
-            .await
-            .unwrap();
+        d.store(
+            ns,
+            key,
+            content,
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
+        .await
+        .unwrap();
     }
 
     #[tokio::test]
@@ -181,10 +192,15 @@ mod tests {
         put(&d, "global", "a", "rust async").await;
         put(&d, "global", "c", "rust").await;
         put(&d, "learning:x", "z", "rust async").await;
-        let hits = d.recall("rust async", 10, &RecallOptions::default()).await.unwrap();
+        let hits = d
+            .recall("rust async", 10, &RecallOptions::default())
+            .await
+            .unwrap();
         let got: Vec<_> = hits.iter().map(|h| (h.key.as_str(), h.score)).collect();
         assert_eq!(got, [("a", Some(1.0)), ("b", Some(1.0)), ("c", Some(0.5))]);
-        assert!(hits.iter().all(|h| h.namespace.as_deref() == Some("global")));
+        assert!(hits
+            .iter()
+            .all(|h| h.namespace.as_deref() == Some("global")));
     }
 
     #[tokio::test]
@@ -201,6 +217,9 @@ mod tests {
             .into_iter()
             .map(|s| (s.namespace, s.count))
             .collect();
-        assert_eq!(got, [("global".to_owned(), 2), ("learning:x".to_owned(), 1)]);
+        assert_eq!(
+            got,
+            [("global".to_owned(), 2), ("learning:x".to_owned(), 1)]
+        );
     }
 }

@@ -2,17 +2,16 @@
 
 use std::collections::BTreeSet;
 
-/// The words of `text`: maximal runs of Unicode alphanumeric characters
-/// (`char::is_alphanumeric`, which includes combining-free letters of every
-/// script), lowercased, deduplicated and sorted. Everything else, operators
+/// The words of `text` as the contract defines them
+/// ([`tinymemory_api::text::words`]: runs of alphanumerics and combining
+/// marks), lowercased, deduplicated and sorted. Everything else, operators
 /// and punctuation included, separates words.
 ///
 /// Scripts written without spaces form one word per run, so the reference
 /// driver finds Chinese or Thai text only by a query that is a whole run.
 #[must_use]
 pub fn words(text: &str) -> BTreeSet<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
+    tinymemory_api::text::words(text)
         .map(str::to_lowercase)
         .collect()
 }
@@ -30,10 +29,7 @@ pub fn score(query: &str, content: &str) -> Option<f64> {
     }
     let c = words(content);
     let matched = q.iter().filter(|w| c.contains(*w)).count();
-    #[expect(
-        clippy::cast_precision_loss,
-        reason = "word counts are far below 2^52"
-    )]
+    #[expect(clippy::cast_precision_loss, reason = "word counts are far below 2^52")]
     (matched > 0).then(|| matched as f64 / q.len() as f64)
 }
 

@@ -23,18 +23,21 @@ pub(crate) async fn namespace_counts(ctx: CheckContext) -> Step {
         .map(|s| (s.namespace, s.count))
         .collect();
     let want = corpus.expected_counts();
-    ensure_eq!(got.len(), want.len(), "number of namespaces after loading the corpus");
+    ensure_eq!(
+        got.len(),
+        want.len(),
+        "number of namespaces after loading the corpus"
+    );
     for (ns, count) in want {
         ensure_eq!(got.get(ns), Some(count), "entries in {ns}");
     }
     Ok(())
 }
 
-/// The longest run of alphanumeric characters (by characters; the first of
-/// equals), the corpus checks' notion of "a word it contains".
+/// The longest word (by characters; the first of equals), per the
+/// contract's definition ([`tinymemory_api::text::words`]).
 fn longest_word(text: &str) -> Option<&str> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
+    tinymemory_api::text::words(text)
         .fold(None, |best: Option<&str>, w| match best {
             Some(b) if b.chars().count() >= w.chars().count() => Some(b),
             _ => Some(w),
@@ -53,7 +56,11 @@ pub(crate) async fn recall_own_words(ctx: CheckContext) -> Step {
         let limit = usize::try_from(sample.namespace_count).unwrap_or(usize::MAX);
         let hits = corpus
             .provider()
-            .recall(word, limit, &RecallOptions::in_namespace(sample.namespace.clone()))
+            .recall(
+                word,
+                limit,
+                &RecallOptions::in_namespace(sample.namespace.clone()),
+            )
             .await?;
         if !hits.iter().any(|h| h.key == sample.key) {
             missed.push(format!("{}/{} by {word:?}", sample.namespace, sample.key));
@@ -64,7 +71,12 @@ pub(crate) async fn recall_own_words(ctx: CheckContext) -> Step {
         missed.is_empty(),
         "{} of {tried} entries were not recalled by their longest word, first: {}",
         missed.len(),
-        missed.iter().take(5).cloned().collect::<Vec<_>>().join("; ")
+        missed
+            .iter()
+            .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("; ")
     );
     Ok(())
 }
@@ -74,7 +86,10 @@ mod tests {
     #[test]
     fn longest_word_splits_on_non_alphanumerics() {
         assert_eq!(super::longest_word("Hi, how is it going?"), Some("going"));
-        assert_eq!(super::longest_word("人工智能是工程和科学的分支,致力于"), Some("人工智能是工程和科学的分支"));
+        assert_eq!(
+            super::longest_word("人工智能是工程和科学的分支,致力于"),
+            Some("人工智能是工程和科学的分支")
+        );
         assert_eq!(super::longest_word("?! ..."), None);
     }
 }

@@ -45,8 +45,14 @@ pub(crate) async fn hit_namespace(ctx: CheckContext) -> Step {
     }
     for (asked, opts) in [
         ("global", RecallOptions::in_namespace("global")),
-        ("conversation:t-1", RecallOptions::in_namespace("conversation:t-1")),
-        ("document:handbook", RecallOptions::in_namespace("document:handbook")),
+        (
+            "conversation:t-1",
+            RecallOptions::in_namespace("conversation:t-1"),
+        ),
+        (
+            "document:handbook",
+            RecallOptions::in_namespace("document:handbook"),
+        ),
     ] {
         let hits = d.recall("budget", 10, &opts).await?;
         ensure_eq!(hits.len(), 2, "hits for \"budget\" in {asked}");
@@ -71,7 +77,11 @@ pub(crate) async fn scores_finite_higher_better(ctx: CheckContext) -> Step {
     let hits = d
         .recall("alpha beta", 10, &RecallOptions::in_namespace(ns))
         .await?;
-    ensure_eq!(keys(&hits), ["both", "one"], "hits for \"alpha beta\", best first");
+    ensure_eq!(
+        keys(&hits),
+        ["both", "one"],
+        "hits for \"alpha beta\", best first"
+    );
     for h in &hits {
         if let Some(s) = h.score {
             ensure!(s.is_finite(), "hit {:?} has non-finite score {s}", h.key);
@@ -89,24 +99,80 @@ pub(crate) async fn scores_finite_higher_better(ctx: CheckContext) -> Step {
 pub(crate) async fn limit(ctx: CheckContext) -> Step {
     let d = fresh(&ctx).await?;
     for i in 0..5 {
-        put(d.as_ref(), "global", &format!("k{i}"), "needle in a haystack").await?;
+        put(
+            d.as_ref(),
+            "global",
+            &format!("k{i}"),
+            "needle in a haystack",
+        )
+        .await?;
     }
     let opts = RecallOptions::default();
-    ensure_eq!(d.recall("needle", 3, &opts).await?.len(), 3, "hits with limit 3 of 5 matches");
-    ensure_eq!(d.recall("needle", 10, &opts).await?.len(), 5, "hits with limit 10 of 5 matches");
-    ensure_eq!(d.recall("needle", 1, &opts).await?.len(), 1, "hits with limit 1");
-    ensure_eq!(d.recall("needle", 0, &opts).await?.len(), 0, "hits with limit 0");
+    ensure_eq!(
+        d.recall("needle", 3, &opts).await?.len(),
+        3,
+        "hits with limit 3 of 5 matches"
+    );
+    ensure_eq!(
+        d.recall("needle", 10, &opts).await?.len(),
+        5,
+        "hits with limit 10 of 5 matches"
+    );
+    ensure_eq!(
+        d.recall("needle", 1, &opts).await?.len(),
+        1,
+        "hits with limit 1"
+    );
+    ensure_eq!(
+        d.recall("needle", 0, &opts).await?.len(),
+        0,
+        "hits with limit 0"
+    );
     Ok(())
 }
 
 /// Queries that must never be an error; what they find is not asserted.
 fn hostile_queries() -> Vec<String> {
     let mut q: Vec<String> = [
-        "\"", "\"\"", "'", "don't", "multi-agent", "*", "^", ":", "a:b", "col:read", "(", ")",
-        "NEAR(", "NEAR(a b)", "NEAR(a b, 2)", "AND", "OR", "NOT", "a OR", "NOT read", "-", "--",
-        "-read", "read*", "^read", "\"unterminated", "a \"b c\" d", "{read write}", "[x]",
-        "\0", "read\0write", "\u{1}\u{7}\u{1b}[31m\u{7f}", "🦀 ✨", "%", "_", "'; DROP TABLE x; --",
-        "\\", "+read", "read + write",
+        "\"",
+        "\"\"",
+        "'",
+        "don't",
+        "multi-agent",
+        "*",
+        "^",
+        ":",
+        "a:b",
+        "col:read",
+        "(",
+        ")",
+        "NEAR(",
+        "NEAR(a b)",
+        "NEAR(a b, 2)",
+        "AND",
+        "OR",
+        "NOT",
+        "a OR",
+        "NOT read",
+        "-",
+        "--",
+        "-read",
+        "read*",
+        "^read",
+        "\"unterminated",
+        "a \"b c\" d",
+        "{read write}",
+        "[x]",
+        "\0",
+        "read\0write",
+        "\u{1}\u{7}\u{1b}[31m\u{7f}",
+        "🦀 ✨",
+        "%",
+        "_",
+        "'; DROP TABLE x; --",
+        "\\",
+        "+read",
+        "read + write",
     ]
     .into_iter()
     .map(str::to_owned)
@@ -134,11 +200,19 @@ pub(crate) async fn plain_text_query(ctx: CheckContext) -> Step {
         }
     }
     for q in ["", " ", "   \t\n "] {
-        ensure_eq!(d.recall(q, 10, &opts).await?.len(), 0, "hits for blank query {q:?}");
+        ensure_eq!(
+            d.recall(q, 10, &opts).await?.len(),
+            0,
+            "hits for blank query {q:?}"
+        );
     }
     for q in ["\"", "*", "^ ( ) : - \" *", "(((", "\"\"\""] {
         let hits = d.recall(q, 10, &opts).await?;
-        ensure_eq!(keys(&hits), Vec::<&str>::new(), "hits for punctuation-only query {q:?}");
+        ensure_eq!(
+            keys(&hits),
+            Vec::<&str>::new(),
+            "hits for punctuation-only query {q:?}"
+        );
     }
     for (q, want) in [
         ("read AND write", "lock"),
@@ -173,7 +247,11 @@ pub(crate) async fn min_score(ctx: CheckContext) -> Step {
     let scored: Vec<f64> = base.iter().filter_map(|h| h.score).collect();
     if scored.is_empty() {
         let hits = d.recall(q, 100, &with_min(f64::MIN)).await?;
-        ensure_eq!(keys(&hits), Vec::<&str>::new(), "unscored hits with min_score set");
+        ensure_eq!(
+            keys(&hits),
+            Vec::<&str>::new(),
+            "unscored hits with min_score set"
+        );
         return Ok(());
     }
     let threshold = base[1].score.unwrap_or(scored[0]);
@@ -185,8 +263,16 @@ pub(crate) async fn min_score(ctx: CheckContext) -> Step {
     let hits = d.recall(q, 100, &with_min(threshold)).await?;
     ensure_eq!(keys(&hits), expected, "hits with min_score = {threshold}");
     let top = scored.iter().copied().fold(f64::MIN, f64::max);
-    let above = if top > 0.0 { top * 2.0 + 1.0 } else { top / 2.0 + 1.0 };
+    let above = if top > 0.0 {
+        top * 2.0 + 1.0
+    } else {
+        top / 2.0 + 1.0
+    };
     let hits = d.recall(q, 100, &with_min(above)).await?;
-    ensure_eq!(keys(&hits), Vec::<&str>::new(), "hits with min_score = {above}, above every score");
+    ensure_eq!(
+        keys(&hits),
+        Vec::<&str>::new(),
+        "hits with min_score = {above}, above every score"
+    );
     Ok(())
 }

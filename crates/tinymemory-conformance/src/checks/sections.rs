@@ -18,7 +18,14 @@ pub(crate) async fn custom_spelling(ctx: CheckContext) -> Step {
     }
     sections
         .section(&MemorySection::Custom("learning".into()))
-        .put("topic", "k", "custom spelled", MemoryCategory::Core, None, MemoryTaint::Internal)
+        .put(
+            "topic",
+            "k",
+            "custom spelled",
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
         .await?;
     ensure!(
         d.get("learning:topic", "k").await?.is_some(),
@@ -43,17 +50,36 @@ pub(crate) async fn invalid_section_refused(ctx: CheckContext) -> Step {
     for bad in ["Bad Prefix", "", "a:b"] {
         let view = sections.section(&MemorySection::Custom(bad.into()));
         let got = [
-            view.put("s", "k", "c", MemoryCategory::Core, None, MemoryTaint::Internal)
+            view.put(
+                "s",
+                "k",
+                "c",
+                MemoryCategory::Core,
+                None,
+                MemoryTaint::Internal,
+            )
+            .await
+            .err()
+            .and_then(|e| e.rule()),
+            view.get("s", "k").await.err().and_then(|e| e.rule()),
+            view.forget("s", "k").await.err().and_then(|e| e.rule()),
+            view.list("s", None, None)
                 .await
                 .err()
                 .and_then(|e| e.rule()),
-            view.get("s", "k").await.err().and_then(|e| e.rule()),
-            view.forget("s", "k").await.err().and_then(|e| e.rule()),
-            view.list("s", None, None).await.err().and_then(|e| e.rule()),
-            view.recall("s", "present", 5, &opts).await.err().and_then(|e| e.rule()),
+            view.recall("s", "present", 5, &opts)
+                .await
+                .err()
+                .and_then(|e| e.rule()),
             view.scopes().await.err().and_then(|e| e.rule()),
-            view.list_section(None, None).await.err().and_then(|e| e.rule()),
-            view.across("present", 5, &opts).await.err().and_then(|e| e.rule()),
+            view.list_section(None, None)
+                .await
+                .err()
+                .and_then(|e| e.rule()),
+            view.across("present", 5, &opts)
+                .await
+                .err()
+                .and_then(|e| e.rule()),
         ];
         ensure_eq!(
             got,
@@ -88,7 +114,11 @@ pub(crate) async fn across_merge_order(ctx: CheckContext) -> Step {
             ["learning:a", "learning:b", "learning:c"],
             "namespaces searched"
         );
-        ensure_eq!(got.hits.len(), limit.min(4), "hits with limit {limit} of 4 matches");
+        ensure_eq!(
+            got.hits.len(),
+            limit.min(4),
+            "hits with limit {limit} of 4 matches"
+        );
         for pair in got.hits.windows(2) {
             ensure!(
                 compare_hits(&pair[0], &pair[1]).is_lt(),
@@ -118,7 +148,13 @@ pub(crate) async fn cap_and_truncation(ctx: CheckContext) -> Step {
     let d = fresh(&ctx).await?;
     for (scope, n) in [("c", 2), ("a", 1), ("b", 2), ("d", 3)] {
         for i in 0..n {
-            put(d.as_ref(), &format!("learning:{scope}"), &format!("k{i}"), "shared words").await?;
+            put(
+                d.as_ref(),
+                &format!("learning:{scope}"),
+                &format!("k{i}"),
+                "shared words",
+            )
+            .await?;
         }
     }
     let recall = Sections::new(d.as_ref()).recall();
@@ -126,8 +162,16 @@ pub(crate) async fn cap_and_truncation(ctx: CheckContext) -> Step {
     for (cap, want, truncated) in [
         (2, vec!["learning:d", "learning:b"], true),
         (3, vec!["learning:d", "learning:b", "learning:c"], true),
-        (4, vec!["learning:d", "learning:b", "learning:c", "learning:a"], false),
-        (64, vec!["learning:d", "learning:b", "learning:c", "learning:a"], false),
+        (
+            4,
+            vec!["learning:d", "learning:b", "learning:c", "learning:a"],
+            false,
+        ),
+        (
+            64,
+            vec!["learning:d", "learning:b", "learning:c", "learning:a"],
+            false,
+        ),
     ] {
         let got = recall
             .with_cap(cap)

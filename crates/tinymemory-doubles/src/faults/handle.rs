@@ -4,6 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use super::FaultKind;
 use crate::lock::lock;
+use crate::Method;
 
 /// When a rule fires.
 #[derive(Debug, Clone)]
@@ -12,6 +13,28 @@ enum Trigger {
     Nth(u64),
     /// Every call addressed to this namespace.
     Namespace(String),
+    /// Every call to this method.
+    Method(Method),
+    /// Every call that starts after a call to `method` started.
+    After {
+        /// The method whose call arms the rule.
+        method: Method,
+        /// Whether such a call has started.
+        armed: bool,
+    },
+}
+
+impl Trigger {
+    /// Whether the call numbered `n`, to `method`, addressed to `namespace`
+    /// fires this trigger.
+    fn fires(&self, n: u64, method: Method, namespace: Option<&str>) -> bool {
+        match self {
+            Self::Nth(k) => *k == n,
+            Self::Namespace(ns) => namespace == Some(ns.as_str()),
+            Self::Method(m) => *m == method,
+            Self::After { armed, .. } => *armed,
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -34,6 +57,43 @@ struct State {
 /// addressed to no namespace. Rules are tried in the order they were added;
 /// the first that matches strikes, and the call never reaches the wrapped
 /// provider.
+///
+/// # Changing behaviour mid-test
+///
+/// Like a `tower-test` handle, a clone held by the test drives the double
+/// while the code under test owns it: add a rule between two calls, or
+/// arm one that fires on its own partway through a host's call. For
+/// example [`FaultHandle::fail_after`] with [`Method::Namespaces`] lets a
+/// section recall enumerate its namespaces, then fails every recall it
+/// fans out:
+///
+/// ```
+/// use tinymemory_api::{MemoryCategory, MemorySection, MemoryTaint, RecallOptions};
+/// use tinymemory_doubles::{FaultKind, Faults, Method};
+/// use tinymemory_reference::ReferenceDriver;
+/// use tinymemory_sections::Sections;
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let driver = Faults::new(ReferenceDriver::new());
+/// let handle = driver.handle();
+/// let sections = Sections::new(&driver);
+/// sections
+///     .learnings()
+///     .put("rust", "k1", "async rust", MemoryCategory::Core, None, MemoryTaint::Internal)
+///     .await?;
+///
+/// handle.fail_after(Method::Namespaces, FaultKind::unavailable("connection lost"));
+/// let err = sections
+///     .recall()
+///     .across_section(&MemorySection::Learning, "rust", 5, &RecallOptions::default())
+///     .await
+///     .unwrap_err();
+/// assert!(err.is_unavailable());
+/// // The namespaces() call went through; the one recall after it did not.
+/// assert_eq!((handle.calls(), handle.struck()), (3, 1));
+/// # Ok::<(), tinymemory_api::MemoryError>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct FaultHandle {
     state: Arc<Mutex<State>>,
@@ -67,6 +127,28 @@ impl FaultHandle {
             .push((Trigger::Namespace(namespace.into()), kind));
     }
 
+    /// Fails every call to `method` with `kind`, until
+    /// [`FaultHandle::clear`].
+    pub fn fail_method(&self, method: Method, kind: FaultKind) {
+        lock(&self.state)
+            .rules
+            .push((Trigger::Method(method), kind));
+    }
+
+    /// Fails every call that starts after a call to `method` started, with
+    /// `kind`, until [`FaultHandle::clear`]. The arming call itself is not
+    /// struck by this rule; calls to `method` before the rule was added do
+    /// not arm it.
+    pub fn fail_after(&self, method: Method, kind: FaultKind) {
+        lock(&self.state).rules.push((
+            Trigger::After {
+                method,
+                armed: false,
+            },
+            kind,
+        ));
+    }
+
     /// Removes every rule; the call counter is kept.
     pub fn clear(&self) {
         lock(&self.state).rules.clear();
@@ -84,20 +166,23 @@ impl FaultHandle {
         lock(&self.state).struck
     }
 
-    /// Counts one call addressed to `namespace` and returns the fault to
-    /// inject, if a rule matches.
-    pub(crate) fn on_call(&self, namespace: Option<&str>) -> Option<FaultKind> {
+    /// Counts one call to `method` addressed to `namespace` and returns the
+    /// fault to inject, if a rule matches; then arms the
+    /// [`FaultHandle::fail_after`] rules waiting for `method`.
+    pub(crate) fn on_call(&self, method: Method, namespace: Option<&str>) -> Option<FaultKind> {
         let mut state = lock(&self.state);
         state.calls += 1;
         let n = state.calls;
         let kind = state
             .rules
             .iter()
-            .find(|(trigger, _)| match trigger {
-                Trigger::Nth(k) => *k == n,
-                Trigger::Namespace(ns) => namespace == Some(ns.as_str()),
-            })
+            .find(|(trigger, _)| trigger.fires(n, method, namespace))
             .map(|(_, kind)| kind.clone());
+        for (trigger, _) in &mut state.rules {
+            if let Trigger::After { method: m, armed } = trigger {
+                *armed |= *m == method;
+            }
+        }
         if kind.is_some() {
             state.struck += 1;
         }

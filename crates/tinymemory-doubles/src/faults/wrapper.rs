@@ -7,9 +7,11 @@ use tinymemory_api::{
 };
 
 use super::{FaultHandle, FaultKind};
+use crate::Method;
 
-/// Injects faults: fails the n-th call, or every call addressed to one
-/// namespace, with a chosen [`FaultKind`]; calls no rule matches are
+/// Injects faults: fails the n-th call, every call addressed to one
+/// namespace, every call to one method, or every call after a call to one
+/// method, with a chosen [`FaultKind`]; calls no rule matches are
 /// forwarded unchanged. Rules are set with the builder methods or, at any
 /// time, through the [`FaultHandle`] (see it for how calls are counted and
 /// matched).
@@ -66,6 +68,22 @@ impl<P> Faults<P> {
         self
     }
 
+    /// Adds a rule failing every call to `method` with `kind`; see
+    /// [`FaultHandle::fail_method`].
+    #[must_use]
+    pub fn with_method(self, method: Method, kind: FaultKind) -> Self {
+        self.handle.fail_method(method, kind);
+        self
+    }
+
+    /// Adds a rule failing every call that starts after a call to `method`,
+    /// with `kind`; see [`FaultHandle::fail_after`].
+    #[must_use]
+    pub fn with_after(self, method: Method, kind: FaultKind) -> Self {
+        self.handle.fail_after(method, kind);
+        self
+    }
+
     /// Unwraps the provider.
     #[must_use]
     pub fn into_inner(self) -> P {
@@ -93,8 +111,8 @@ impl<P: ?Sized> Faults<P> {
     }
 
     /// Counts a call; `Err` when a rule strikes it.
-    fn check(&self, namespace: Option<&str>) -> Result<(), MemoryError> {
-        match self.handle.on_call(namespace) {
+    fn check(&self, method: Method, namespace: Option<&str>) -> Result<(), MemoryError> {
+        match self.handle.on_call(method, namespace) {
             Some(kind) => Err(FaultKind::strike(&kind)),
             None => Ok(()),
         }
@@ -119,19 +137,19 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for Faults<P> {
         session_id: Option<&str>,
         taint: MemoryTaint,
     ) -> Result<(), MemoryError> {
-        self.check(Some(namespace))?;
+        self.check(Method::Store, Some(namespace))?;
         self.inner
             .store(namespace, key, content, category, session_id, taint)
             .await
     }
 
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.check(Some(namespace))?;
+        self.check(Method::Get, Some(namespace))?;
         self.inner.get(namespace, key).await
     }
 
     async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.check(Some(namespace))?;
+        self.check(Method::Forget, Some(namespace))?;
         self.inner.forget(namespace, key).await
     }
 
@@ -141,12 +159,12 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for Faults<P> {
         category: Option<&MemoryCategory>,
         session_id: Option<&str>,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.check(namespace)?;
+        self.check(Method::List, namespace)?;
         self.inner.list(namespace, category, session_id).await
     }
 
     async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.check(None)?;
+        self.check(Method::Namespaces, None)?;
         self.inner.namespaces().await
     }
 
@@ -156,7 +174,7 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for Faults<P> {
         limit: usize,
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.check(Some(opts.effective_namespace()))?;
+        self.check(Method::Recall, Some(opts.effective_namespace()))?;
         self.inner.recall(query, limit, opts).await
     }
 }

@@ -5,95 +5,224 @@ use std::fmt;
 use tinymemory_api::MemoryProvider;
 
 use super::{
-    DuplicatesOnStore, EngineSyntaxErrors, ForgetAlwaysTrue, IgnoresMinScore, InflatedCounts,
-    LimitPlusOne, NegatedScores, SanitizesNamespaces,
+    CaseFoldsNamespaces, CountsEveryStore, DropsTaint, DuplicatesOnStore, EngineSyntaxErrors,
+    ForgetAlwaysTrue, IgnoresMinScore, LikeWildcards, LimitPlusOne, LosesConcurrentWrites,
+    NanScores, NegatedScores, PrefixPinnedRecall, SanitizesNamespaces, SplitsNamespacesByCategory,
+    StaleRecallAfterForget,
 };
-use crate::{BoxedProvider, NoneMeansAll, TamperHits};
+use crate::{NoneMeansAll, TamperHits};
 
-/// One entry of the catalogue: a way to break one contract sentence.
+/// One entry of the catalogue: a way to break exactly one rule, and the
+/// conformance check that must notice.
+///
+/// Fields are public for reading; entries are built by this crate only.
 #[derive(Clone, Copy)]
+#[non_exhaustive]
 pub struct Mutant {
+    /// Unique, kebab-case, saying what the driver does wrong, such as
+    /// `negated-scores`.
+    pub name: &'static str,
+    /// The rule broken, one line: `contract N: ...` for a sentence of the
+    /// `MemoryProvider` contract, `namespaces: ...` for a namespace rule,
+    /// `section API: ...` for a rule of the section API that a driver can
+    /// break.
+    pub rule: &'static str,
     /// The id of the conformance check that must catch this mutant, such
     /// as `recall.limit`.
-    pub id: &'static str,
+    pub check: &'static str,
+    /// Other checks known to fail on this mutant too, in registry order;
+    /// empty when none. The self-test fails on any failing check that is
+    /// neither [`Mutant::check`] nor listed here, so a new overlap is
+    /// written down, not discovered later.
+    pub also_caught_by: &'static [&'static str],
     /// One line: how the wrapped driver misbehaves.
     pub description: &'static str,
-    /// Wraps a (conforming) driver into the mutant.
+    /// Wraps a (conforming) driver into the mutant. The result reports the
+    /// wrapped driver's `driver_id`.
     pub wrap: fn(Box<dyn MemoryProvider>) -> Box<dyn MemoryProvider>,
 }
 
-/// Shows `id` and `description`.
+impl Mutant {
+    /// The ids of every check expected to fail on this mutant:
+    /// [`Mutant::check`], then [`Mutant::also_caught_by`].
+    #[must_use]
+    pub fn expected_failures(&self) -> Vec<&'static str> {
+        let mut ids = vec![self.check];
+        ids.extend_from_slice(self.also_caught_by);
+        ids
+    }
+}
+
+/// Shows every field but `wrap`.
 impl fmt::Debug for Mutant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Mutant")
-            .field("id", &self.id)
+            .field("name", &self.name)
+            .field("rule", &self.rule)
+            .field("check", &self.check)
+            .field("also_caught_by", &self.also_caught_by)
             .field("description", &self.description)
             .finish_non_exhaustive()
     }
 }
 
-static MUTANTS: [Mutant; 10] = [
+static MUTANTS: [Mutant; 18] = [
     Mutant {
-        id: "store.upsert",
-        description: "a second store under the same key keeps the old entry too (duplicates in list and namespaces)",
-        wrap: |p| Box::new(DuplicatesOnStore::new(BoxedProvider::new(p))),
+        name: "duplicates-on-upsert",
+        rule: "contract 1: a second store at (namespace, key) replaces the first, never duplicates",
+        check: "store.upsert",
+        also_caught_by: &["namespaces.exact_counts", "model.differential"],
+        description: "a second store under a key keeps the old entry too: both show in list and in the namespaces() count",
+        wrap: |p| Box::new(DuplicatesOnStore::new(p)),
     },
     Mutant {
-        id: "recall.none_means_global",
+        name: "drops-taint",
+        rule: "contract 1: taint, category and session are stored as given",
+        check: "store.upsert",
+        also_caught_by: &["model.differential"],
+        description: "every store is written as MemoryTaint::Internal, so externally synced entries read back as internal",
+        wrap: |p| Box::new(DropsTaint::new(p)),
+    },
+    Mutant {
+        name: "loses-concurrent-writes",
+        rule: "contract 1: every store that returned Ok is kept, however many run at once",
+        check: "store.concurrent_writes",
+        also_caught_by: &[],
+        description: "a store that starts while another store is in flight returns Ok but is never written",
+        wrap: |p| Box::new(LosesConcurrentWrites::new(p)),
+    },
+    Mutant {
+        name: "none-means-all",
+        rule: "contract 2: recall with namespace None searches global only, never every namespace",
+        check: "recall.none_means_global",
+        also_caught_by: &["model.differential"],
         description: "recall with namespace None searches every namespace",
-        wrap: |p| Box::new(NoneMeansAll::new(BoxedProvider::new(p))),
+        wrap: |p| Box::new(NoneMeansAll::new(p)),
     },
     Mutant {
-        id: "recall.hit_namespace",
+        name: "strips-hit-namespace",
+        rule: "contract 3: every recall hit carries Some(the namespace it lives in)",
+        check: "recall.hit_namespace",
+        also_caught_by: &["recall.hostile_queries", "model.differential"],
         description: "recall hits carry namespace None",
-        wrap: |p| Box::new(TamperHits::strip(BoxedProvider::new(p))),
+        wrap: |p| Box::new(TamperHits::strip(p)),
     },
     Mutant {
-        id: "recall.scores_finite_higher_better",
+        name: "negated-scores",
+        rule: "contract 4: scores are higher-is-better; an engine ranking lower-is-better converts",
+        check: "recall.scores_finite_higher_better",
+        also_caught_by: &["model.differential"],
         description: "recall scores are negated: lower is better, like an unconverted bm25",
-        wrap: |p| Box::new(NegatedScores::new(BoxedProvider::new(p))),
+        wrap: |p| Box::new(NegatedScores::new(p)),
     },
     Mutant {
-        id: "recall.limit",
+        name: "nan-scores",
+        rule: "contract 4: scores, when present, are finite",
+        check: "recall.scores_finite_higher_better",
+        also_caught_by: &["model.differential"],
+        description: "the best hit of every recall scores NaN, as a 0/0 normalisation would give",
+        wrap: |p| Box::new(NanScores::new(p)),
+    },
+    Mutant {
+        name: "limit-plus-one",
+        rule: "contract 5: at most limit hits; limit 0 returns Ok(empty)",
+        check: "recall.limit",
+        also_caught_by: &["model.differential"],
         description: "recall returns up to limit + 1 hits, and one hit for limit 0",
-        wrap: |p| Box::new(LimitPlusOne::new(BoxedProvider::new(p))),
+        wrap: |p| Box::new(LimitPlusOne::new(p)),
     },
     Mutant {
-        id: "recall.plain_text_query",
-        description: "query syntax (quotes, *, (, AND, ...) and blank queries fail with an fts5 syntax error",
-        wrap: |p| Box::new(EngineSyntaxErrors::new(BoxedProvider::new(p))),
+        name: "query-as-fts5-syntax",
+        rule: "contract 6: a query is plain text, never engine syntax; a blank query is Ok(empty)",
+        check: "recall.plain_text_query",
+        also_caught_by: &["recall.hostile_queries", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
+        description: "the query goes to FTS5 MATCH unescaped: don't, quotes, *, (, AND and blank queries fail with a syntax error",
+        wrap: |p| Box::new(EngineSyntaxErrors::new(p)),
     },
     Mutant {
-        id: "recall.min_score",
+        name: "ignores-min-score",
+        rule: "contract 7: min_score drops hits below it, and unscored hits when set",
+        check: "recall.min_score",
+        also_caught_by: &[],
         description: "recall ignores min_score",
-        wrap: |p| Box::new(IgnoresMinScore::new(BoxedProvider::new(p))),
+        wrap: |p| Box::new(IgnoresMinScore::new(p)),
     },
     Mutant {
-        id: "namespaces.exact_counts",
-        description: "namespaces() reports every count one too high",
-        wrap: |p| Box::new(InflatedCounts::new(BoxedProvider::new(p))),
+        name: "counts-every-store",
+        rule: "contract 8: namespaces() gives every non-empty namespace its exact count",
+        check: "namespaces.exact_counts",
+        also_caught_by: &["store.upsert", "model.differential"],
+        description: "namespaces() counts every store of a key, upserts included, like a full-text table gaining a row per write",
+        wrap: |p| Box::new(CountsEveryStore::new(p)),
     },
     Mutant {
-        id: "namespace.invalid_refused",
+        name: "sanitizes-invalid-namespaces",
+        rule: "contract 9: an invalid namespace is MemoryError::Invalid on every method",
+        check: "namespace.invalid_refused",
+        also_caught_by: &["properties.namespace_round_trip", "model.differential"],
         description: "an invalid namespace is silently rewritten to a valid one instead of refused",
-        wrap: |p| Box::new(SanitizesNamespaces::new(BoxedProvider::new(p))),
+        wrap: |p| Box::new(SanitizesNamespaces::new(p)),
     },
     Mutant {
-        id: "forget.idempotent",
+        name: "forget-always-true",
+        rule: "contract 10: forget is idempotent: true, then false",
+        check: "forget.idempotent",
+        also_caught_by: &["model.differential"],
         description: "forget always returns true, even when nothing was there",
-        wrap: |p| Box::new(ForgetAlwaysTrue::new(BoxedProvider::new(p))),
+        wrap: |p| Box::new(ForgetAlwaysTrue::new(p)),
+    },
+    Mutant {
+        name: "stale-recall-after-forget",
+        rule: "contract 10: a forgotten entry is gone from get, list, namespaces and recall",
+        check: "forget.idempotent",
+        also_caught_by: &["model.differential"],
+        description: "forget leaves the entry in the recall index, like a full-text table with no delete trigger",
+        wrap: |p| Box::new(StaleRecallAfterForget::new(p)),
+    },
+    Mutant {
+        name: "case-folds-namespaces",
+        rule: "namespaces: names compare byte for byte, so learning:A and learning:a are two namespaces",
+        check: "namespace.case_sensitive",
+        also_caught_by: &["model.differential"],
+        description: "every namespace is lowercased before use, like a case-insensitive collation",
+        wrap: |p| Box::new(CaseFoldsNamespaces::new(p)),
+    },
+    Mutant {
+        name: "like-wildcards",
+        rule: "namespaces: a namespace filter matches that one name; _ and . are plain characters",
+        check: "namespace.no_wildcards",
+        also_caught_by: &[],
+        description: "list filters with namespace LIKE ?, so learning:a_b also lists learning:axb",
+        wrap: |p| Box::new(LikeWildcards::new(p)),
+    },
+    Mutant {
+        name: "splits-namespaces-by-category",
+        rule: "section API: a namespace listed twice by namespaces() is a driver fault (contract 8: once each)",
+        check: "sections.namespaces_listed_once",
+        also_caught_by: &["model.differential"],
+        description: "namespaces() groups by (namespace, category), listing a mixed namespace once per category",
+        wrap: |p| Box::new(SplitsNamespacesByCategory::new(p)),
+    },
+    Mutant {
+        name: "prefix-pinned-recall",
+        rule: "section API: a hit from another namespace than the one a recall was pinned to is a driver fault",
+        check: "sections.pinned_hits_only",
+        also_caught_by: &["properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
+        description: "a recall pinned to learning:rust also searches learning:rust-async (namespace LIKE ? || '%')",
+        wrap: |p| Box::new(PrefixPinnedRecall::new(p)),
     },
 ];
 
-/// Every mutant, one per contract sentence, in the order of the sentences
-/// (`store.upsert` first, `forget.idempotent` last). Ids are unique.
+/// Every mutant: the sentences of the contract in order, then the
+/// namespace rules, then the section API rules. Names are unique; several
+/// mutants may name the same check.
 #[must_use]
 pub fn mutants() -> &'static [Mutant] {
     &MUTANTS
 }
 
-/// The mutant whose [`Mutant::id`] is `id`, if any.
+/// The mutant named `name`, if any.
 #[must_use]
-pub fn mutant(id: &str) -> Option<&'static Mutant> {
-    MUTANTS.iter().find(|m| m.id == id)
+pub fn mutant(name: &str) -> Option<&'static Mutant> {
+    MUTANTS.iter().find(|m| m.name == name)
 }

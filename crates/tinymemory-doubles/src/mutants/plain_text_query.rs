@@ -6,19 +6,28 @@ use tinymemory_api::{
     NamespaceSummary, RecallOptions,
 };
 
-/// Characters FTS5 reads as syntax outside a string.
-const SYNTAX_CHARS: &[char] = &['"', '*', '(', ')', ':', '-', '^', '+', '{', '}'];
-
 /// FTS5 operators, which are case-sensitive.
 const OPERATORS: &[&str] = &["AND", "OR", "NOT", "NEAR"];
 
-/// The first piece of `query` FTS5 would read as syntax: a blank query (as
-/// `""`), a syntax character, or an operator word.
+/// `true` for a character FTS5 accepts in a bareword: ASCII letters and
+/// digits, `_`, the substitute character U+001A, and every non-ASCII
+/// character.
+fn is_bareword_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '\u{1a}' || !c.is_ascii()
+}
+
+/// The first piece of `query` FTS5 would read as syntax or refuse: a blank
+/// query (as `""`), an ASCII character that is neither whitespace nor part
+/// of a bareword (`"`, `*`, `'`, `(`, `.`, a control character, ...), or an
+/// operator word.
 fn syntax_token(query: &str) -> Option<String> {
     if query.trim().is_empty() {
         return Some(String::new());
     }
-    if let Some(c) = query.chars().find(|c| SYNTAX_CHARS.contains(c)) {
+    if let Some(c) = query
+        .chars()
+        .find(|c| !c.is_whitespace() && !is_bareword_char(*c))
+    {
         return Some(c.to_string());
     }
     query
@@ -29,10 +38,14 @@ fn syntax_token(query: &str) -> Option<String> {
 
 /// Breaks contract sentence 6 (`recall.plain_text_query`): the query is
 /// handed to the engine as syntax, like a driver that passes it to FTS5
-/// `MATCH` unescaped. A query that is empty or whitespace-only, holds any of
-/// `" * ( ) : - ^ + { }`, or has a whitespace-separated word `AND`, `OR`,
-/// `NOT` or `NEAR` fails with [`MemoryError::Backend`] whose message is
-/// `fts5: syntax error near "<token>"`. Any other query is forwarded.
+/// `MATCH` unescaped. A query that is empty or whitespace-only, holds an
+/// ASCII character that is neither whitespace, a letter, a digit nor `_`
+/// (so the syntax characters `" * ( ) : - ^ + { }`, but also the `'` of
+/// `don't`, `.`, `,` or a control character), or has a
+/// whitespace-separated word `AND`, `OR`, `NOT` or `NEAR` fails with
+/// [`MemoryError::Backend`] whose message is
+/// `fts5: syntax error near "<token>"`. Any other query, non-ASCII text
+/// included, is forwarded.
 ///
 /// Namespace and `min_score` are validated first, so invalid input is still
 /// [`MemoryError::Invalid`]. Checks of the other sentences that recall with

@@ -1,12 +1,12 @@
 //! The divergent reading of `namespace: None`.
 
-use std::cmp::Ordering;
-
 use async_trait::async_trait;
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
     RecallOptions,
 };
+
+use crate::merge::merge_order;
 
 /// Reads a recall with `opts.namespace == None` as "all namespaces",
 /// breaking contract sentence 2 (`recall.none_means_global`) the way a real
@@ -64,18 +64,6 @@ impl<P: ?Sized> NoneMeansAll<P> {
     pub fn get_mut(&mut self) -> &mut P {
         &mut self.inner
     }
-}
-
-fn merge_order(a: &MemoryEntry, b: &MemoryEntry) -> Ordering {
-    let by_score = match (a.score, b.score) {
-        (Some(x), Some(y)) => y.total_cmp(&x),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => Ordering::Equal,
-    };
-    by_score
-        .then_with(|| a.namespace.cmp(&b.namespace))
-        .then_with(|| a.key.cmp(&b.key))
 }
 
 /// Forwards every method; an unpinned `recall` fans out over every

@@ -131,3 +131,78 @@ fn fault_kinds_build_their_errors() {
 fn nth_zero_is_refused() {
     let _ = Faults::new(ReferenceDriver::new()).with_nth(0, FaultKind::backend("never"));
 }
+
+#[tokio::test]
+async fn fails_every_call_to_one_method() {
+    let d = Faults::new(ReferenceDriver::new())
+        .with_method(Method::List, FaultKind::backend("no list"));
+    put(&d, "global", "k", "x").await;
+    assert_eq!(
+        d.list(None, None, None).await,
+        Err(MemoryError::fault("no list"))
+    );
+    assert_eq!(
+        d.list(Some("global"), None, None).await,
+        Err(MemoryError::fault("no list"))
+    );
+    assert!(d.get("global", "k").await.unwrap().is_some());
+    assert_eq!((d.handle().calls(), d.handle().struck()), (4, 2));
+}
+
+/// The tower-test style: the test keeps the handle while the section API
+/// owns the driver, and the fault arms itself partway through one
+/// `across_section` call, after its `namespaces()` and before its recalls.
+#[tokio::test]
+async fn starts_failing_after_the_namespaces_call() {
+    use tinymemory_api::MemorySection;
+    use tinymemory_sections::Sections;
+
+    let d = Faults::new(Recording::new(ReferenceDriver::new()));
+    let handle = d.handle();
+    let log = d.get_ref().log();
+    for ns in ["learning:a", "learning:b"] {
+        put(&d, ns, "k", "rust").await;
+    }
+    let sections = Sections::new(&d);
+    let opts = RecallOptions::default();
+    let before = sections
+        .recall()
+        .across_section(&MemorySection::Learning, "rust", 5, &opts)
+        .await
+        .unwrap();
+    assert_eq!(before.searched, ["learning:a", "learning:b"]);
+    log.clear();
+
+    handle.fail_after(
+        Method::Namespaces,
+        FaultKind::unavailable("connection lost"),
+    );
+    let err = sections
+        .recall()
+        .with_concurrency(1)
+        .across_section(&MemorySection::Learning, "rust", 5, &opts)
+        .await
+        .unwrap_err();
+    assert!(err.is_unavailable(), "{err:?}");
+    // namespaces() reached the driver; the first recall after it was struck
+    // and the fan-out stopped there.
+    assert_eq!(log.methods(), [Method::Namespaces]);
+    assert_eq!((handle.calls(), handle.struck()), (7, 1));
+    // Still armed: every later call fails, until cleared.
+    assert_eq!(
+        d.namespaces().await,
+        Err(MemoryError::unavailable("connection lost"))
+    );
+    handle.clear();
+    assert_eq!(d.namespaces().await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn an_after_rule_is_armed_only_by_calls_made_after_it_was_added() {
+    let d = Faults::new(ReferenceDriver::new());
+    assert!(d.namespaces().await.is_ok());
+    let d = d.with_after(Method::Namespaces, FaultKind::backend("late"));
+    assert!(d.get("global", "k").await.is_ok());
+    assert!(d.namespaces().await.is_ok());
+    assert_eq!(d.get("global", "k").await, Err(MemoryError::fault("late")));
+}

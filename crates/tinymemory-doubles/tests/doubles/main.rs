@@ -1,7 +1,5 @@
 //! Tests of every double, decorator and mutant, through the public API only.
 
-mod boxed;
-mod checks;
 mod faults;
 mod latency;
 mod mutants;

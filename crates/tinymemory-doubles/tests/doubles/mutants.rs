@@ -1,64 +1,363 @@
-//! The mutant catalogue: each mutant caught by its own check only, and each
-//! broken behaviour shown with exact values.
+//! The mutant catalogue: every mutant differs from the reference driver on
+//! a concrete input, and each broken behaviour is shown with exact values.
+//! (That each is caught by the check it names is the conformance crate's
+//! self-test.)
 
-use tinymemory_api::{MemoryError, MemoryProvider, RecallOptions};
+use std::collections::BTreeSet;
+
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, RecallOptions,
+};
 use tinymemory_doubles::mutants::{
-    mutant, mutants, sanitize_namespace, DuplicatesOnStore, EngineSyntaxErrors, ForgetAlwaysTrue,
-    IgnoresMinScore, InflatedCounts, LimitPlusOne, NegatedScores, SanitizesNamespaces,
+    like, mutant, mutants, sanitize_namespace, CaseFoldsNamespaces, CountsEveryStore,
+    DuplicatesOnStore, EngineSyntaxErrors, ForgetAlwaysTrue, IgnoresMinScore, InflatedCounts,
+    LikeWildcards, LimitPlusOne, LosesConcurrentWrites, NanScores, NegatedScores,
+    PrefixPinnedRecall, SanitizesNamespaces, SplitsNamespacesByCategory, StaleRecallAfterForget,
 };
 use tinymemory_reference::ReferenceDriver;
 
-use crate::checks::{self, CHECK_IDS};
 use crate::support::{counts, keys, put, scored};
 
 fn reference() -> Box<dyn MemoryProvider> {
     Box::new(ReferenceDriver::new())
 }
 
-/// The ids of the checks `make()` fails, each run on a fresh provider.
-async fn failing_checks(make: impl Fn() -> Box<dyn MemoryProvider>) -> Vec<&'static str> {
-    let mut failing = Vec::new();
-    for id in CHECK_IDS {
-        if checks::run(id, &*make()).await.is_err() {
-            failing.push(id);
+async fn put_as(
+    d: &dyn MemoryProvider,
+    ns: &str,
+    key: &str,
+    category: MemoryCategory,
+    taint: MemoryTaint,
+) {
+    d.store(ns, key, "note", category, None, taint)
+        .await
+        .unwrap_or_else(|e| panic!("failed to store {ns}/{key}: {e}"));
+}
+
+fn key_ns(entries: &[MemoryEntry]) -> Vec<(&str, Option<&str>)> {
+    entries
+        .iter()
+        .map(|e| (e.key.as_str(), e.namespace.as_deref()))
+        .collect()
+}
+
+/// Runs the witness scenario of mutant `name` on `d` (a fresh store) and
+/// renders what it observed.
+async fn observe(name: &str, d: &dyn MemoryProvider) -> String {
+    let any = RecallOptions::default;
+    match name {
+        "duplicates-on-upsert" => {
+            put(d, "global", "k", "alpha").await;
+            put(d, "global", "k", "beta").await;
+            let list = d.list(None, None, None).await.unwrap();
+            let got: Vec<_> = list
+                .iter()
+                .map(|e| (e.key.as_str(), e.content.as_str()))
+                .collect();
+            format!("{got:?}")
         }
+        "drops-taint" => {
+            put_as(
+                d,
+                "global",
+                "k",
+                MemoryCategory::Core,
+                MemoryTaint::ExternalSync,
+            )
+            .await;
+            format!("{:?}", d.get("global", "k").await.unwrap().map(|e| e.taint))
+        }
+        "loses-concurrent-writes" => {
+            let (a, b) = tokio::join!(put(d, "global", "a", "x"), put(d, "global", "b", "y"));
+            let ((), ()) = (a, b);
+            format!("{:?}", keys(&d.list(None, None, None).await.unwrap()))
+        }
+        "none-means-all" => {
+            put(d, "global", "g", "zebra").await;
+            put(d, "learning:x", "l", "zebra").await;
+            format!("{:?}", keys(&d.recall("zebra", 10, &any()).await.unwrap()))
+        }
+        "strips-hit-namespace" => {
+            put(d, "global", "k", "zebra").await;
+            format!(
+                "{:?}",
+                key_ns(&d.recall("zebra", 10, &any()).await.unwrap())
+            )
+        }
+        "negated-scores" | "nan-scores" => {
+            put(d, "global", "full", "rust async").await;
+            put(d, "global", "half", "rust tokio").await;
+            format!(
+                "{:?}",
+                scored(&d.recall("rust async", 10, &any()).await.unwrap())
+            )
+        }
+        "limit-plus-one" => {
+            for k in ["a", "b", "c"] {
+                put(d, "global", k, "rust").await;
+            }
+            let zero = d.recall("rust", 0, &any()).await.unwrap().len();
+            let two = d.recall("rust", 2, &any()).await.unwrap().len();
+            format!("{:?}", (zero, two))
+        }
+        "query-as-fts5-syntax" => {
+            put(d, "global", "k", "don't panic").await;
+            let got = d.recall("don't", 10, &any()).await;
+            format!("{:?}", got.as_deref().map(keys))
+        }
+        "ignores-min-score" => {
+            put(d, "global", "full", "rust async").await;
+            put(d, "global", "half", "rust tokio").await;
+            let opts = RecallOptions {
+                min_score: Some(0.9),
+                ..any()
+            };
+            format!(
+                "{:?}",
+                scored(&d.recall("rust async", 10, &opts).await.unwrap())
+            )
+        }
+        "counts-every-store" => {
+            put(d, "global", "a", "x").await;
+            put(d, "global", "a", "y").await;
+            put(d, "global", "b", "x").await;
+            format!("{:?}", counts(&d.namespaces().await.unwrap()))
+        }
+        "sanitizes-invalid-namespaces" => {
+            let got = d
+                .store(
+                    "a b",
+                    "k",
+                    "x",
+                    MemoryCategory::Core,
+                    None,
+                    MemoryTaint::Internal,
+                )
+                .await;
+            format!("{:?}", got.map_err(|e| e.rule()))
+        }
+        "forget-always-true" => {
+            put(d, "global", "k", "x").await;
+            let first = d.forget("global", "k").await.unwrap();
+            let second = d.forget("global", "k").await.unwrap();
+            format!("{:?}", (first, second))
+        }
+        "stale-recall-after-forget" => {
+            put(d, "global", "k", "zebra").await;
+            d.forget("global", "k").await.unwrap();
+            format!("{:?}", keys(&d.recall("zebra", 10, &any()).await.unwrap()))
+        }
+        "case-folds-namespaces" => {
+            put(d, "learning:A", "k", "upper").await;
+            put(d, "learning:a", "k", "lower").await;
+            let got = d.get("learning:A", "k").await.unwrap();
+            format!("{:?}", got.map(|e| (e.namespace, e.content)))
+        }
+        "like-wildcards" => {
+            put(d, "learning:a_b", "k1", "x").await;
+            put(d, "learning:axb", "k2", "x").await;
+            format!(
+                "{:?}",
+                keys(&d.list(Some("learning:a_b"), None, None).await.unwrap())
+            )
+        }
+        "splits-namespaces-by-category" => {
+            put_as(
+                d,
+                "learning:m",
+                "k1",
+                MemoryCategory::Core,
+                MemoryTaint::Internal,
+            )
+            .await;
+            put_as(
+                d,
+                "learning:m",
+                "k2",
+                MemoryCategory::Daily,
+                MemoryTaint::Internal,
+            )
+            .await;
+            format!("{:?}", counts(&d.namespaces().await.unwrap()))
+        }
+        "prefix-pinned-recall" => {
+            put(d, "learning:rust", "k1", "borrow").await;
+            put(d, "learning:rust-async", "k2", "borrow").await;
+            let opts = RecallOptions::in_namespace("learning:rust");
+            format!(
+                "{:?}",
+                key_ns(&d.recall("borrow", 10, &opts).await.unwrap())
+            )
+        }
+        other => panic!("no witness scenario for mutant {other:?}: add one"),
     }
-    failing
+}
+
+/// `(mutant, what the reference driver gives, what the mutant gives)` on
+/// the mutant's witness scenario.
+const WITNESSES: [(&str, &str, &str); 18] = [
+    (
+        "duplicates-on-upsert",
+        r#"[("k", "beta")]"#,
+        r#"[("k", "beta"), ("k", "alpha")]"#,
+    ),
+    ("drops-taint", "Some(ExternalSync)", "Some(Internal)"),
+    ("loses-concurrent-writes", r#"["a", "b"]"#, r#"["a"]"#),
+    ("none-means-all", r#"["g"]"#, r#"["g", "l"]"#),
+    (
+        "strips-hit-namespace",
+        r#"[("k", Some("global"))]"#,
+        r#"[("k", None)]"#,
+    ),
+    (
+        "negated-scores",
+        r#"[("full", Some(1.0)), ("half", Some(0.5))]"#,
+        r#"[("full", Some(-1.0)), ("half", Some(-0.5))]"#,
+    ),
+    (
+        "nan-scores",
+        r#"[("full", Some(1.0)), ("half", Some(0.5))]"#,
+        r#"[("full", Some(NaN)), ("half", Some(0.5))]"#,
+    ),
+    ("limit-plus-one", "(0, 2)", "(1, 3)"),
+    (
+        "query-as-fts5-syntax",
+        r#"Ok(["k"])"#,
+        r#"Err(Backend { message: "fts5: syntax error near \"'\"", source: None })"#,
+    ),
+    (
+        "ignores-min-score",
+        r#"[("full", Some(1.0))]"#,
+        r#"[("full", Some(1.0)), ("half", Some(0.5))]"#,
+    ),
+    (
+        "counts-every-store",
+        r#"[("global", 2)]"#,
+        r#"[("global", 3)]"#,
+    ),
+    (
+        "sanitizes-invalid-namespaces",
+        r#"Err(Some("namespace.charset"))"#,
+        "Ok(())",
+    ),
+    ("forget-always-true", "(true, false)", "(true, true)"),
+    ("stale-recall-after-forget", "[]", r#"["k"]"#),
+    (
+        "case-folds-namespaces",
+        r#"Some((Some("learning:A"), "upper"))"#,
+        r#"Some((Some("learning:a"), "lower"))"#,
+    ),
+    ("like-wildcards", r#"["k1"]"#, r#"["k1", "k2"]"#),
+    (
+        "splits-namespaces-by-category",
+        r#"[("learning:m", 2)]"#,
+        r#"[("learning:m", 1), ("learning:m", 1)]"#,
+    ),
+    (
+        "prefix-pinned-recall",
+        r#"[("k1", Some("learning:rust"))]"#,
+        r#"[("k1", Some("learning:rust")), ("k2", Some("learning:rust-async"))]"#,
+    ),
+];
+
+#[tokio::test]
+async fn every_mutant_differs_from_the_reference_on_its_witness() {
+    let names: Vec<&str> = mutants().iter().map(|m| m.name).collect();
+    let witnessed: Vec<&str> = WITNESSES.iter().map(|w| w.0).collect();
+    assert_eq!(
+        witnessed, names,
+        "one witness per mutant, in catalogue order"
+    );
+    for (m, (name, want_reference, want_mutant)) in mutants().iter().zip(WITNESSES) {
+        assert_ne!(
+            want_reference, want_mutant,
+            "{name}: a witness must tell them apart"
+        );
+        let plain = observe(name, &*reference()).await;
+        assert_eq!(plain, want_reference, "reference on the witness of {name}");
+        let mutated = observe(name, &*(m.wrap)(reference())).await;
+        assert_eq!(mutated, want_mutant, "mutant {name} on its witness");
+    }
 }
 
 #[test]
-fn catalogue_lists_one_mutant_per_check_in_sentence_order() {
-    let ids: Vec<&str> = mutants().iter().map(|m| m.id).collect();
-    assert_eq!(ids, CHECK_IDS);
-    assert!(mutants().iter().all(|m| !m.description.is_empty()));
-    assert_eq!(mutant("recall.limit").map(|m| m.id), Some("recall.limit"));
-    assert!(mutant("recall.nope").is_none());
-    assert!(format!("{:?}", mutants()[0]).contains("store.upsert"));
-}
-
-#[tokio::test]
-async fn reference_passes_every_check() {
-    for id in CHECK_IDS {
-        assert_eq!(
-            checks::run(id, &ReferenceDriver::new()).await,
-            Ok(()),
-            "{id}"
-        );
-    }
-}
-
-#[tokio::test]
-async fn every_mutant_is_caught_by_its_own_check_only() {
+fn catalogue_entries_are_unique_and_complete() {
+    let names: BTreeSet<&str> = mutants().iter().map(|m| m.name).collect();
+    assert_eq!(names.len(), mutants().len(), "mutant names are unique");
     for m in mutants() {
-        let failing = failing_checks(|| (m.wrap)(reference())).await;
-        assert_eq!(failing, [m.id], "mutant {}", m.id);
+        assert!(
+            m.name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+            "{} is kebab-case",
+            m.name
+        );
+        assert!(
+            m.check
+                .split_once('.')
+                .is_some_and(|(a, b)| !a.is_empty() && !b.is_empty()),
+            "{}: check id {:?}",
+            m.name,
+            m.check
+        );
+        assert!(
+            !m.rule.is_empty() && !m.rule.contains('\n'),
+            "{}: one-line rule",
+            m.name
+        );
+        assert!(
+            !m.description.is_empty() && !m.description.contains('\n'),
+            "{}",
+            m.name
+        );
+        assert!(!m.also_caught_by.contains(&m.check), "{}", m.name);
+        assert_eq!(m.expected_failures()[0], m.check, "{}", m.name);
     }
+    let checks: BTreeSet<&str> = mutants().iter().map(|m| m.check).collect();
+    assert_eq!(
+        checks.into_iter().collect::<Vec<_>>(),
+        [
+            "forget.idempotent",
+            "namespace.case_sensitive",
+            "namespace.invalid_refused",
+            "namespace.no_wildcards",
+            "namespaces.exact_counts",
+            "recall.hit_namespace",
+            "recall.limit",
+            "recall.min_score",
+            "recall.none_means_global",
+            "recall.plain_text_query",
+            "recall.scores_finite_higher_better",
+            "sections.namespaces_listed_once",
+            "sections.pinned_hits_only",
+            "store.concurrent_writes",
+            "store.upsert",
+        ]
+    );
+}
+
+#[test]
+fn mutants_are_found_by_name() {
+    let m = mutant("limit-plus-one").unwrap();
+    assert_eq!((m.name, m.check), ("limit-plus-one", "recall.limit"));
+    assert_eq!(
+        m.expected_failures(),
+        ["recall.limit", "model.differential"]
+    );
+    assert!(mutant("recall.limit").is_none());
+    assert!(mutant("nope").is_none());
+    assert_eq!(
+        format!("{m:?}"),
+        "Mutant { name: \"limit-plus-one\", rule: \"contract 5: at most limit hits; limit 0 returns Ok(empty)\", \
+         check: \"recall.limit\", also_caught_by: [\"model.differential\"], \
+         description: \"recall returns up to limit + 1 hits, and one hit for limit 0\", .. }"
+    );
 }
 
 #[tokio::test]
 async fn mutants_keep_the_wrapped_driver_id() {
     for m in mutants() {
-        assert_eq!((m.wrap)(reference()).driver_id(), "reference", "{}", m.id);
+        assert_eq!((m.wrap)(reference()).driver_id(), "reference", "{}", m.name);
     }
 }
 
@@ -139,6 +438,10 @@ async fn plain_text_query_mutant_fails_like_unescaped_fts5() {
         ("rust*", "*"),
         ("col:read", ":"),
         ("-read", "-"),
+        ("don't read", "'"),
+        ("read.", "."),
+        ("a,b", ","),
+        ("\u{1}read", "\u{1}"),
         ("", ""),
         ("  \t", ""),
     ] {
@@ -155,8 +458,8 @@ async fn plain_text_query_mutant_fails_like_unescaped_fts5() {
         ["k"]
     );
     assert_eq!(
-        keys(&d.recall("don't read", 10, &opts).await.unwrap()),
-        ["k"]
+        keys(&d.recall("lése Größe 読む", 10, &opts).await.unwrap()),
+        Vec::<&str>::new()
     );
     let bad = RecallOptions::in_namespace("a b");
     assert!(d.recall("\"", 10, &bad).await.unwrap_err().is_invalid());
@@ -247,4 +550,257 @@ async fn forget_mutant_always_says_true() {
     assert_eq!(d.forget("global", "never").await, Ok(true));
     assert_eq!(d.get("global", "k").await, Ok(None));
     assert!(d.forget("a b", "k").await.unwrap_err().is_invalid());
+}
+
+#[tokio::test]
+async fn drops_taint_keeps_category_and_session() {
+    let d = tinymemory_doubles::mutants::DropsTaint::new(ReferenceDriver::new());
+    d.store(
+        "global",
+        "k",
+        "x",
+        MemoryCategory::Daily,
+        Some("s1"),
+        MemoryTaint::ExternalSync,
+    )
+    .await
+    .unwrap();
+    let e = d.get("global", "k").await.unwrap().unwrap();
+    assert_eq!(
+        (e.category, e.session_id.as_deref(), e.taint),
+        (MemoryCategory::Daily, Some("s1"), MemoryTaint::Internal)
+    );
+}
+
+#[tokio::test]
+async fn concurrent_writes_mutant_keeps_sequential_writes_and_refuses_bad_input() {
+    let d = LosesConcurrentWrites::new(ReferenceDriver::new());
+    for k in ["a", "b", "c"] {
+        put(&d, "global", k, "x").await;
+    }
+    assert_eq!(
+        keys(&d.list(None, None, None).await.unwrap()),
+        ["a", "b", "c"]
+    );
+    let bad_ns = d
+        .store(
+            "a b",
+            "k",
+            "x",
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
+        .await;
+    assert_eq!(
+        bad_ns.unwrap_err().rule(),
+        Some(tinymemory_api::rules::NAMESPACE_CHARSET)
+    );
+    let bad_key = d
+        .store(
+            "global",
+            "",
+            "x",
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
+        .await;
+    assert_eq!(
+        bad_key.unwrap_err().rule(),
+        Some(tinymemory_api::rules::KEY_EMPTY)
+    );
+    // Four at once: the first is written, the three that overlap it are lost;
+    // afterwards nothing is in flight, so the next store lands again.
+    tokio::join!(
+        put(&d, "learning:w", "1", "x"),
+        put(&d, "learning:w", "2", "x"),
+        put(&d, "learning:w", "3", "x"),
+        put(&d, "learning:w", "4", "x"),
+    );
+    put(&d, "learning:w", "5", "x").await;
+    let got = d.list(Some("learning:w"), None, None).await.unwrap();
+    assert_eq!(keys(&got), ["1", "5"]);
+}
+
+#[tokio::test]
+async fn nan_scores_mutant_drops_the_nan_hit_under_min_score() {
+    let d = NanScores::new(ReferenceDriver::new());
+    put(&d, "global", "full", "rust async").await;
+    put(&d, "global", "half", "rust tokio").await;
+    let opts = RecallOptions {
+        min_score: Some(0.1),
+        ..RecallOptions::default()
+    };
+    let hits = d.recall("rust async", 10, &opts).await.unwrap();
+    assert_eq!(scored(&hits), [("half", Some(0.5))]);
+    let bad = RecallOptions {
+        min_score: Some(f64::NAN),
+        ..RecallOptions::default()
+    };
+    assert!(d.recall("rust", 10, &bad).await.unwrap_err().is_invalid());
+}
+
+#[tokio::test]
+async fn stale_recall_mutant_forgets_the_ghost_once_the_key_is_stored_again() {
+    let d = StaleRecallAfterForget::new(ReferenceDriver::new());
+    put(&d, "global", "k", "zebra crossing").await;
+    put(&d, "global", "j", "zebra").await;
+    assert_eq!(d.forget("global", "k").await, Ok(true));
+    assert_eq!(d.forget("global", "k").await, Ok(false));
+    assert_eq!(d.get("global", "k").await, Ok(None));
+    assert_eq!(counts(&d.namespaces().await.unwrap()), [("global", 1)]);
+    let opts = RecallOptions::default();
+    let hits = d.recall("zebra crossing", 10, &opts).await.unwrap();
+    assert_eq!(scored(&hits), [("k", Some(1.0)), ("j", Some(0.5))]);
+    assert_eq!(keys(&d.recall("zebra", 1, &opts).await.unwrap()), ["j"]);
+    let other = RecallOptions::in_namespace("learning:x");
+    assert!(d.recall("zebra", 10, &other).await.unwrap().is_empty());
+    put(&d, "global", "k", "horse").await;
+    assert_eq!(keys(&d.recall("zebra", 10, &opts).await.unwrap()), ["j"]);
+}
+
+#[tokio::test]
+async fn case_folding_mutant_lowercases_every_namespace_but_refuses_invalid_ones() {
+    let d = CaseFoldsNamespaces::new(ReferenceDriver::new());
+    put(&d, "learning:Rust", "k", "borrow").await;
+    assert_eq!(
+        counts(&d.namespaces().await.unwrap()),
+        [("learning:rust", 1)]
+    );
+    assert_eq!(
+        keys(&d.list(Some("learning:RUST"), None, None).await.unwrap()),
+        ["k"]
+    );
+    let opts = RecallOptions::in_namespace("LEARNING:rust");
+    assert_eq!(
+        key_ns(&d.recall("borrow", 5, &opts).await.unwrap()),
+        [("k", Some("learning:rust"))]
+    );
+    assert_eq!(d.forget("Learning:RUST", "k").await, Ok(true));
+    assert!(d.get("Bad Name", "k").await.unwrap_err().is_invalid());
+}
+
+#[test]
+fn like_matches_sql_like_patterns() {
+    for (pattern, value, want) in [
+        ("learning:a_b", "learning:a_b", true),
+        ("learning:a_b", "learning:axb", true),
+        ("learning:a_b", "learning:ab", false),
+        ("learning:a_b", "learning:axxb", false),
+        ("learning:a%", "learning:a", true),
+        ("learning:a%", "learning:abc", true),
+        ("%:a", "learning:a", true),
+        ("%b%", "abc", true),
+        ("%b%", "ac", false),
+        ("a", "A", false),
+        ("", "", true),
+        ("_", "é", true),
+    ] {
+        assert_eq!(like(pattern, value), want, "like({pattern:?}, {value:?})");
+    }
+}
+
+#[tokio::test]
+async fn wildcard_mutant_widens_list_only() {
+    let d = LikeWildcards::new(ReferenceDriver::new());
+    put(&d, "learning:a_b", "k1", "borrow").await;
+    put(&d, "learning:axb", "k2", "borrow").await;
+    assert_eq!(
+        keys(&d.list(Some("learning:axb"), None, None).await.unwrap()),
+        ["k2"]
+    );
+    let opts = RecallOptions::in_namespace("learning:a_b");
+    assert_eq!(keys(&d.recall("borrow", 5, &opts).await.unwrap()), ["k1"]);
+    assert_eq!(d.get("learning:a_b", "k2").await, Ok(None));
+    assert!(d
+        .list(Some("a b"), None, None)
+        .await
+        .unwrap_err()
+        .is_invalid());
+    assert_eq!(d.list(None, None, None).await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn split_namespaces_mutant_sums_to_the_true_count() {
+    let d = SplitsNamespacesByCategory::new(ReferenceDriver::new());
+    for (key, category) in [
+        ("k1", MemoryCategory::Core),
+        ("k2", MemoryCategory::Daily),
+        ("k3", MemoryCategory::Core),
+        ("k4", MemoryCategory::Custom("projects".into())),
+    ] {
+        put_as(&d, "learning:m", key, category, MemoryTaint::Internal).await;
+    }
+    put(&d, "global", "g", "x").await;
+    let listed = d.namespaces().await.unwrap();
+    assert_eq!(
+        counts(&listed),
+        [
+            ("global", 1),
+            ("learning:m", 2),
+            ("learning:m", 1),
+            ("learning:m", 1)
+        ]
+    );
+    let newest = d.get("learning:m", "k3").await.unwrap().unwrap().timestamp;
+    assert_eq!(listed[1].last_updated.as_deref(), Some(newest.as_str()));
+}
+
+#[tokio::test]
+async fn prefix_mutant_merges_every_namespace_the_pin_prefixes() {
+    let d = PrefixPinnedRecall::new(ReferenceDriver::new());
+    put(&d, "learning:rust", "k1", "borrow checker").await;
+    put(&d, "learning:rust-async", "k2", "borrow").await;
+    put(&d, "learning:rust/tokio", "k3", "borrow checker").await;
+    put(&d, "learning:ru", "k4", "borrow").await;
+    let opts = RecallOptions::in_namespace("learning:rust");
+    let hits = d.recall("borrow checker", 10, &opts).await.unwrap();
+    assert_eq!(
+        key_ns(&hits),
+        [
+            ("k1", Some("learning:rust")),
+            ("k3", Some("learning:rust/tokio")),
+            ("k2", Some("learning:rust-async")),
+        ]
+    );
+    assert_eq!(
+        keys(&d.recall("borrow checker", 1, &opts).await.unwrap()),
+        ["k1"]
+    );
+    let exact = RecallOptions::in_namespace("learning:rust/tokio");
+    assert_eq!(keys(&d.recall("borrow", 10, &exact).await.unwrap()), ["k3"]);
+    assert!(d
+        .recall("x", 1, &RecallOptions::in_namespace("a b"))
+        .await
+        .unwrap_err()
+        .is_invalid());
+}
+
+#[tokio::test]
+async fn counts_every_store_mutant_counts_upserts_until_forgotten() {
+    let d = CountsEveryStore::new(ReferenceDriver::new());
+    put(&d, "learning:a", "k1", "x").await;
+    put(&d, "learning:a", "k1", "y").await;
+    put(&d, "learning:a", "k1", "z").await;
+    put(&d, "learning:a", "k2", "x").await;
+    put(&d, "global", "g", "x").await;
+    assert_eq!(
+        counts(&d.namespaces().await.unwrap()),
+        [("global", 1), ("learning:a", 4)]
+    );
+    assert_eq!(
+        d.list(Some("learning:a"), None, None).await.unwrap().len(),
+        2
+    );
+    assert_eq!(d.forget("learning:a", "k1").await, Ok(true));
+    assert_eq!(
+        counts(&d.namespaces().await.unwrap()),
+        [("global", 1), ("learning:a", 1)]
+    );
+    put(&d, "learning:a", "k1", "again").await;
+    assert_eq!(
+        counts(&d.namespaces().await.unwrap()),
+        [("global", 1), ("learning:a", 2)]
+    );
 }

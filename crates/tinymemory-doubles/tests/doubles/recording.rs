@@ -1,7 +1,7 @@
 //! Recording and CallLog.
 
 use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions};
-use tinymemory_doubles::{BoxedProvider, Call, CallLog, Method, Recording};
+use tinymemory_doubles::{Call, CallLog, Method, Recording};
 use tinymemory_reference::ReferenceDriver;
 
 use crate::support::put;
@@ -161,9 +161,9 @@ async fn one_log_can_be_shared_and_outlives_the_wrapper() {
 #[tokio::test]
 async fn wraps_boxed_and_unsized_providers() {
     let boxed: Box<dyn MemoryProvider> = Box::new(ReferenceDriver::new());
-    let d = Recording::new(BoxedProvider::new(boxed));
+    let d = Recording::new(boxed);
     put(&d, "global", "k", "x").await;
-    assert_eq!(d.get_ref().get_ref().driver_id(), "reference");
+    assert_eq!(d.get_ref().driver_id(), "reference");
     assert_eq!(d.log().methods(), [Method::Store]);
 
     // Unsizing: a recording of any provider as `Recording<dyn MemoryProvider>`.

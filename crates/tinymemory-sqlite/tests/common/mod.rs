@@ -3,7 +3,6 @@
 
 pub mod corpus;
 pub mod hit_rate;
-pub mod hostile;
 
 use tempfile::TempDir;
 use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint};

@@ -1,0 +1,105 @@
+//! The score merge of `across_section` by total hits (10 to 100,000), for
+//! three score mixes (distinct finite, heavy ties, half NaN/±inf/None),
+//! against sorting the same scores as plain `f64` (the floor).
+//!
+//! Inputs are shaped as a fan-out at the default cap returns them
+//! (`tinymemory_benches::fan_out_shape`): 10 hits per namespace up to 64
+//! namespaces, then longer lists and a larger `limit`, so 100,000 hits are
+//! 64 lists of 1,563 merged down to 1,563.
+//!
+//! - `merge` is what `across_section`'s default merge does (the function is
+//!   private to `tinymemory-sections`; this is a copy, line for line):
+//!   flatten the lists, sort by `tinymemory_sections::compare_hits`, keep
+//!   the first `limit`.
+//! - `select` is a candidate replacement with the same output: flatten,
+//!   `select_nth_unstable_by` to find the first `limit` in linear time,
+//!   then sort only those.
+//! - `floor` sorts the scores, `None` as NaN, descending by
+//!   `f64::total_cmp`.
+//!
+//! Inputs are cloned outside the timing; the hits cut by the limit are
+//! dropped inside it, as in the merge.
+#![forbid(unsafe_code)]
+#![expect(missing_docs, reason = "criterion_group! makes an undocumented `pub fn`")]
+
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
+use tinymemory_api::MemoryEntry;
+use tinymemory_benches::{
+    criterion_config, fan_out_shape, flatten_floats, hit_lists, scores, sizes, ScoreMix,
+};
+use tinymemory_sections::{compare_hits, MAX_SECTION_NAMESPACES};
+
+const HITS: [usize; 5] = [10, 100, 1_000, 10_000, 100_000];
+const SEED: u64 = 0x7e57_5eed;
+
+/// `tinymemory_sections`'s `merge::by_score`, line for line.
+fn merge_by_score(per_namespace: Vec<Vec<MemoryEntry>>, limit: usize) -> Vec<MemoryEntry> {
+    let mut all: Vec<MemoryEntry> = per_namespace.into_iter().flatten().collect();
+    all.sort_by(compare_hits);
+    all.truncate(limit);
+    all
+}
+
+/// The same result in `O(total + limit log limit)` comparisons:
+/// `compare_hits` is a total order on hits with distinct
+/// `(namespace, key)`, so the first `limit` are the same set whichever
+/// algorithm finds them.
+fn merge_by_selection(per_namespace: Vec<Vec<MemoryEntry>>, limit: usize) -> Vec<MemoryEntry> {
+    let mut all: Vec<MemoryEntry> = per_namespace.into_iter().flatten().collect();
+    if limit == 0 {
+        all.clear();
+        return all;
+    }
+    if all.len() > limit {
+        all.select_nth_unstable_by(limit - 1, compare_hits);
+        all.truncate(limit);
+    }
+    all.sort_by(compare_hits);
+    all
+}
+
+fn merge(c: &mut Criterion) {
+    for mix in ScoreMix::ALL {
+        let mut group = c.benchmark_group(format!("merge/{}", mix.name()));
+        for n in sizes(&HITS, 100_000) {
+            let (_, limit) = fan_out_shape(n, MAX_SECTION_NAMESPACES);
+            let lists = hit_lists(&scores(mix, n, SEED), limit);
+            let floats = flatten_floats(&lists);
+            let batch = if n <= 1_000 { BatchSize::SmallInput } else { BatchSize::LargeInput };
+
+            // Checked once: the candidate gives the merge's exact output,
+            // and that output is in merge order.
+            let merged = merge_by_score(lists.clone(), limit);
+            let key = |h: &MemoryEntry| (h.namespace.clone(), h.key.clone());
+            let selected = merge_by_selection(lists.clone(), limit);
+            assert_eq!(merged.iter().map(key).collect::<Vec<_>>(), selected.iter().map(key).collect::<Vec<_>>());
+            assert_eq!(merged.len(), limit.min(n));
+            assert!(merged.windows(2).all(|w| compare_hits(&w[0], &w[1]).is_lt()));
+
+            group.bench_function(BenchmarkId::new("floor", n), |b| {
+                b.iter_batched(
+                    || floats.clone(),
+                    |mut v| {
+                        v.sort_by(|a, b| b.total_cmp(a));
+                        v
+                    },
+                    batch,
+                );
+            });
+            group.bench_function(BenchmarkId::new("merge", n), |b| {
+                b.iter_batched(|| lists.clone(), |l| merge_by_score(l, limit), batch);
+            });
+            group.bench_function(BenchmarkId::new("select", n), |b| {
+                b.iter_batched(|| lists.clone(), |l| merge_by_selection(l, limit), batch);
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = criterion_config();
+    targets = merge
+}
+criterion_main!(benches);

@@ -1,0 +1,158 @@
+//! `mutants`: the self-test as a table. Every mutant of the
+//! `tinymemory-doubles` catalogue is wrapped around a fresh reference
+//! driver per check and run against the whole standard registry (no
+//! corpus); each row says which checks caught it.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::sync::Arc;
+
+use tinymemory_api::MemoryProvider;
+use tinymemory_conformance::{FnFactory, Registry, Runner};
+use tinymemory_doubles::{mutants, Mutant};
+use tinymemory_reference::ReferenceDriver;
+
+use crate::{exit, runtime};
+
+/// What running the registry on one mutant showed, against what its
+/// catalogue entry records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// Exactly [`Mutant::check`] and [`Mutant::also_caught_by`] failed.
+    Caught,
+    /// [`Mutant::check`] passed: the mutant escaped the check named after it.
+    Missed,
+    /// [`Mutant::check`] failed, but the other failing checks differ from
+    /// [`Mutant::also_caught_by`]: an overlap appeared or went away, and the
+    /// catalogue entry must say so.
+    Surprise,
+}
+
+impl Verdict {
+    fn of(m: &Mutant, failed: &[&'static str]) -> Self {
+        let got: BTreeSet<&str> = failed.iter().copied().collect();
+        let want: BTreeSet<&str> = m.expected_failures().into_iter().collect();
+        if got == want {
+            Self::Caught
+        } else if got.contains(m.check) {
+            Self::Surprise
+        } else {
+            Self::Missed
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Self::Caught => "caught",
+            Self::Missed => "MISSED",
+            Self::Surprise => "SURPRISE",
+        }
+    }
+}
+
+pub(crate) fn main() -> u8 {
+    match runtime::build() {
+        Ok(rt) => rt.block_on(run()),
+        Err(code) => code,
+    }
+}
+
+async fn run() -> u8 {
+    match table(&mut std::io::stdout().lock()).await {
+        Ok(0) => exit::SUCCESS,
+        Ok(_) => exit::FAILURES,
+        Err(e) => {
+            eprintln!("error: failed to write the table to stdout: {e}");
+            exit::SETUP
+        }
+    }
+}
+
+/// Runs every mutant and writes the table to `out`, returning how many
+/// mutants were not caught exactly as their catalogue entry records.
+async fn table(out: &mut impl Write) -> std::io::Result<usize> {
+    let registry = Registry::standard();
+    let catalogue = mutants();
+    let name_w = catalogue.iter().map(|m| m.name.len()).max().unwrap_or(0);
+    let check_w = registry
+        .checks()
+        .iter()
+        .map(|c| c.id.len())
+        .max()
+        .unwrap_or(0);
+    writeln!(
+        out,
+        "{} mutants of tinymemory-doubles, each wrapped around the reference driver, against {} checks",
+        catalogue.len(),
+        registry.len()
+    )?;
+    // Two lines a mutant: the result row, then the rule it breaks under
+    // the mutant's name. Column widths come from the catalogue and the
+    // registry, so rows print as each mutant finishes (the progress).
+    writeln!(
+        out,
+        "{:<8}  {:<name_w$}  {:<check_w$}  caught by",
+        "result", "mutant", "expected check"
+    )?;
+    writeln!(out, "{:<8}  rule", "")?;
+    let mut escaped = 0usize;
+    for m in catalogue {
+        let failed = failing_checks(&registry, m).await;
+        let verdict = Verdict::of(m, &failed);
+        if verdict != Verdict::Caught {
+            escaped += 1;
+        }
+        let caught_by = if failed.is_empty() {
+            "-".to_owned()
+        } else {
+            failed.join(", ")
+        };
+        writeln!(
+            out,
+            "{:<8}  {:<name_w$}  {:<check_w$}  {caught_by}",
+            verdict.label(),
+            m.name,
+            m.check
+        )?;
+        writeln!(out, "{:<8}  {}", "", m.rule)?;
+        out.flush()?;
+    }
+    writeln!(
+        out,
+        "{} passed, {escaped} failed",
+        catalogue.len() - escaped
+    )?;
+    Ok(escaped)
+}
+
+/// The ids of the checks that fail on `m` over fresh reference drivers, in
+/// registry order.
+async fn failing_checks(registry: &Registry, m: &'static Mutant) -> Vec<&'static str> {
+    let wrap = m.wrap;
+    let factory = Arc::new(FnFactory::new(format!("mutant:{}", m.name), move || {
+        Ok(wrap(
+            Box::new(ReferenceDriver::new()) as Box<dyn MemoryProvider>
+        ))
+    }));
+    Runner::new(registry.clone())
+        .run(factory, None, |_| {})
+        .await
+        .failed_ids()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_compare_with_the_catalogue_entry() {
+        let m = tinymemory_doubles::mutant("limit-plus-one").unwrap();
+        assert_eq!(Verdict::of(m, &["recall.limit"]), Verdict::Caught);
+        assert_eq!(Verdict::of(m, &[]), Verdict::Missed);
+        assert_eq!(Verdict::of(m, &["store.upsert"]), Verdict::Missed);
+        assert_eq!(
+            Verdict::of(m, &["recall.limit", "store.upsert"]),
+            Verdict::Surprise
+        );
+    }
+}

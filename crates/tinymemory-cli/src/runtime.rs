@@ -1,0 +1,16 @@
+//! The async runtime every command that runs checks uses.
+
+use crate::exit;
+
+/// A two-worker runtime with time enabled (the per-check timeout needs
+/// it), or [`exit::SETUP`] after saying why not.
+pub(crate) fn build() -> Result<tokio::runtime::Runtime, u8> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_time()
+        .build()
+        .map_err(|e| {
+            eprintln!("error: failed to start the async runtime: {e}");
+            exit::SETUP
+        })
+}

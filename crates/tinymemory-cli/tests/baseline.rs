@@ -1,0 +1,221 @@
+//! `run --baseline` and `diff`: the CI gate.
+
+mod support {
+    pub mod bin;
+}
+
+use std::ffi::OsStr;
+use std::path::Path;
+
+use support::bin::{run, scratch, Ran};
+use tinymemory_conformance::Report;
+
+/// Runs against `driver` without a corpus, writing the JSON report to
+/// `json`, with `extra` arguments.
+fn run_to(driver: &str, json: &Path, extra: &[&OsStr]) -> Ran {
+    let mut args: Vec<&OsStr> = vec![
+        "run".as_ref(),
+        "--driver".as_ref(),
+        driver.as_ref(),
+        "--no-corpus".as_ref(),
+        "--quiet".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        "--output".as_ref(),
+        json.as_os_str(),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+/// The ids of the checks that failed in the JSON report at `path`.
+fn failing(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).expect("the report was written");
+    let report = Report::from_json(&text).expect("a report");
+    report.failures().map(|c| c.id.clone()).collect()
+}
+
+/// `still failing  ID: ...` (or `new failure    ID: ...`) for each id.
+fn lines(label: &str, ids: &[String]) -> Vec<String> {
+    ids.iter().map(|id| format!("{label}  {id}: ")).collect()
+}
+
+#[test]
+fn a_baseline_with_known_failures_exits_0_and_1_when_another_check_fails() {
+    let dir = scratch();
+    let baseline = dir.path().join("baseline.json");
+    let first = run_to("mutant:limit-plus-one", &baseline, &[]);
+    assert_eq!(first.code, 1, "{}", first.dump());
+    // The mutant's own check fails; other checks that notice the same
+    // fault (the property checks may) are known failures too.
+    let known = failing(&baseline);
+    assert!(known.iter().any(|id| id == "recall.limit"), "{known:?}");
+
+    // The same failures again: known, so the gate passes.
+    let again_json = dir.path().join("again.json");
+    let again = run_to(
+        "mutant:limit-plus-one",
+        &again_json,
+        &["--baseline".as_ref(), baseline.as_os_str()],
+    );
+    assert_eq!(again.code, 0, "{}", again.dump());
+    assert_eq!(failing(&again_json), known);
+    for line in lines("still failing", &known) {
+        assert!(again.stdout.contains(&line), "{line}\n{}", again.dump());
+    }
+    let summary = format!(
+        "baseline: 0 new failures, {} still failing, 0 fixed\n",
+        known.len()
+    );
+    assert!(again.stdout.contains(&summary), "{}", again.dump());
+    // The closing line still counts the failures, and stays last.
+    let failed = format!(" passed, {} failed", known.len());
+    assert!(again.last_line().contains(&failed), "{}", again.dump());
+
+    // Another check starts failing: the gate fails, naming it.
+    let worse_json = dir.path().join("worse.json");
+    let worse = run_to(
+        "mutant:limit-plus-one+ignores-min-score",
+        &worse_json,
+        &["--baseline".as_ref(), baseline.as_os_str()],
+    );
+    assert_eq!(worse.code, 1, "{}", worse.dump());
+    let new: Vec<String> = failing(&worse_json)
+        .into_iter()
+        .filter(|id| !known.contains(id))
+        .collect();
+    assert!(new.iter().any(|id| id == "recall.min_score"), "{new:?}");
+    for line in lines("new failure  ", &new) {
+        assert!(worse.stdout.contains(&line), "{line}\n{}", worse.dump());
+    }
+    let summary = format!(
+        "baseline: {} new failure{}, {} still failing, 0 fixed\n",
+        new.len(),
+        if new.len() == 1 { "" } else { "s" },
+        known.len()
+    );
+    assert!(worse.stdout.contains(&summary), "{}", worse.dump());
+
+    // The fix shows as fixed, and passes.
+    let fixed = run_to(
+        "reference",
+        &dir.path().join("fixed.json"),
+        &["--baseline".as_ref(), baseline.as_os_str()],
+    );
+    assert_eq!(fixed.code, 0, "{}", fixed.dump());
+    assert!(
+        fixed.stdout.contains("fixed          recall.limit\n"),
+        "{}",
+        fixed.dump()
+    );
+    assert!(
+        fixed.stdout.contains(
+            "note: the baseline is a report on driver \"mutant:limit-plus-one\", this one on \"reference\"\n"
+        ),
+        "{}",
+        fixed.dump()
+    );
+
+    // diff A B prints the same and exits the same way.
+    let diff = run(&[
+        "diff".as_ref(),
+        baseline.as_os_str(),
+        worse_json.as_os_str(),
+    ]);
+    assert_eq!(diff.code, 1, "{}", diff.dump());
+    assert!(
+        diff.stdout
+            .starts_with("note: the baseline is a report on driver "),
+        "{}",
+        diff.dump()
+    );
+    for line in lines("new failure  ", &new) {
+        assert!(diff.stdout.contains(&line), "{line}\n{}", diff.dump());
+    }
+    assert_eq!(format!("{}\n", diff.last_line()), summary);
+    let same = run(&["diff".as_ref(), baseline.as_os_str(), baseline.as_os_str()]);
+    assert_eq!(same.code, 0, "{}", same.dump());
+}
+
+fn bad_baseline(content: &str) -> (Ran, String) {
+    let dir = scratch();
+    let path = dir.path().join("baseline.json");
+    std::fs::write(&path, content).expect("written");
+    let ran = run(&[
+        "run".as_ref(),
+        "--driver".as_ref(),
+        "reference".as_ref(),
+        "--no-corpus".as_ref(),
+        "--baseline".as_ref(),
+        path.as_os_str(),
+    ]);
+    (ran, path.display().to_string())
+}
+
+#[test]
+fn a_malformed_baseline_is_a_usage_error_naming_the_file() {
+    let (ran, path) = bad_baseline("{\"schema_version\": 1, \"run\": ");
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr.starts_with(&format!(
+            "error: {path}: failed to read the report: not JSON: "
+        )),
+        "{}",
+        ran.dump()
+    );
+    // Refused before anything ran.
+    assert_eq!(ran.stdout, "");
+    assert!(!ran.stderr.contains("panicked"), "{}", ran.dump());
+}
+
+#[test]
+fn a_future_version_baseline_is_a_usage_error_saying_so() {
+    let (ran, path) = bad_baseline("{\"schema_version\": 2, \"checks\": {}}");
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: {path}: failed to read the report: it has schema_version 2, and this build \
+             reads version 1 at most; use a tinymemory-conformance at least as new as the one \
+             that wrote it\n"
+        )
+    );
+    assert_eq!(ran.stdout, "");
+}
+
+#[test]
+fn a_missing_baseline_is_a_usage_error() {
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--baseline",
+        "/nonexistent/base.json",
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr
+            .starts_with("error: failed to read /nonexistent/base.json: "),
+        "{}",
+        ran.dump()
+    );
+}
+
+#[test]
+fn diff_of_a_bad_file_is_a_usage_error() {
+    let dir = scratch();
+    let good = dir.path().join("good.json");
+    let made = run_to("reference", &good, &[]);
+    assert_eq!(made.code, 0, "{}", made.dump());
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "[]").expect("written");
+    let ran = run(&["diff".as_ref(), good.as_os_str(), bad.as_os_str()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: {}: failed to read the report: expected a JSON object\n",
+            bad.display()
+        )
+    );
+}

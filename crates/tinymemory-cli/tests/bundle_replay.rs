@@ -1,0 +1,147 @@
+//! `run --bundle` and `replay`: a failure becomes a file that reproduces
+//! it.
+
+mod support {
+    pub mod bin;
+}
+
+use support::bin::{repo, run, scratch};
+
+/// The bundle committed from a run against `mutant:limit-plus-one`.
+const COMMITTED: &str = "fixtures/regressions/mutant_limit-plus-one--recall.limit.json";
+
+#[test]
+fn a_bundle_written_from_a_mutant_failure_replays_to_the_same_failure() {
+    let dir = scratch();
+    let ran = run(&[
+        "run".as_ref(),
+        "--driver".as_ref(),
+        "mutant:limit-plus-one".as_ref(),
+        "--no-corpus".as_ref(),
+        "--quiet".as_ref(),
+        "--seed".as_ref(),
+        "9".as_ref(),
+        "--bundle".as_ref(),
+        dir.path().as_os_str(),
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let bundle = dir.path().join("mutant_limit-plus-one--recall.limit.json");
+    assert!(
+        ran.stdout
+            .contains(&format!("bundle: {}\n", bundle.display())),
+        "{}",
+        ran.dump()
+    );
+    // One bundle per failing check (property checks may notice the mutant
+    // too), each announced.
+    let files = std::fs::read_dir(dir.path()).expect("listable").count();
+    let failing = ran
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("FAIL  "))
+        .count();
+    let announced = ran
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("bundle: "))
+        .count();
+    assert_eq!((files, announced), (failing, failing), "{}", ran.dump());
+
+    let replayed = run(&["replay".as_ref(), bundle.as_os_str()]);
+    assert_eq!(replayed.code, 1, "{}", replayed.dump());
+    assert!(
+        replayed.stdout.starts_with(
+            "replaying recall.limit (contract) against mutant:limit-plus-one, seed 9, 32 cases; \
+             recorded against mutant:limit-plus-one by tinymemory-conformance "
+        ),
+        "{}",
+        replayed.dump()
+    );
+    assert_eq!(
+        replayed.last_line(),
+        "reproduced: the check fails as recorded"
+    );
+
+    let on_reference = run(&[
+        "replay".as_ref(),
+        bundle.as_os_str(),
+        "--driver".as_ref(),
+        "reference".as_ref(),
+    ]);
+    assert_eq!(on_reference.code, 0, "{}", on_reference.dump());
+    assert!(
+        on_reference.stdout.contains("\nnow:      pass\n"),
+        "{}",
+        on_reference.dump()
+    );
+    assert_eq!(on_reference.last_line(), "fixed: the check passes now");
+}
+
+#[test]
+fn the_committed_bundle_replays() {
+    let path = repo(COMMITTED);
+    let on_mutant = run(&["replay".as_ref(), path.as_os_str()]);
+    assert_eq!(on_mutant.code, 1, "{}", on_mutant.dump());
+    assert!(
+        on_mutant
+            .stdout
+            .contains("\nrecorded: hits with limit 3 of 5 matches: expected 3, got 4\n"),
+        "{}",
+        on_mutant.dump()
+    );
+    let on_reference = run(&[
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--driver".as_ref(),
+        "reference".as_ref(),
+    ]);
+    assert_eq!(on_reference.code, 0, "{}", on_reference.dump());
+    assert_eq!(on_reference.last_line(), "fixed: the check passes now");
+}
+
+#[test]
+fn a_bad_bundle_is_a_usage_error() {
+    let dir = scratch();
+    let path = dir.path().join("bundle.json");
+    std::fs::write(&path, "{\"schema_version\": 5}").expect("written");
+    let ran = run(&["replay".as_ref(), path.as_os_str()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr.starts_with(&format!(
+            "error: {}: failed to read the bundle: it has schema_version 5",
+            path.display()
+        )),
+        "{}",
+        ran.dump()
+    );
+}
+
+#[test]
+fn a_bundle_without_a_driver_needs_one_given() {
+    let dir = scratch();
+    let path = dir.path().join("bundle.json");
+    let text = std::fs::read_to_string(repo(COMMITTED)).expect("readable");
+    let stripped = text.replacen(
+        "\"driver_spec\": \"mutant:limit-plus-one\"",
+        "\"driver_spec\": null",
+        1,
+    );
+    assert_ne!(stripped, text);
+    std::fs::write(&path, stripped).expect("written");
+    let ran = run(&["replay".as_ref(), path.as_os_str()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: {}: the bundle records no driver spec; pass --driver\n",
+            path.display()
+        )
+    );
+    let given = run(&[
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--driver".as_ref(),
+        "mutant:limit-plus-one".as_ref(),
+    ]);
+    assert_eq!(given.code, 1, "{}", given.dump());
+}

@@ -1,0 +1,133 @@
+//! Namespace matching: byte for byte, no case folding, no wildcards.
+
+use tinymemory_api::{MemoryEntry, MemoryProvider, RecallOptions};
+
+use super::support::{fresh, put};
+use crate::failure::{ensure_eq, Step};
+use crate::CheckContext;
+
+/// `(key, content)` of each entry, in the order given. The hit namespace
+/// is `recall.hit_namespace`'s business, so it is not compared here.
+fn pairs(entries: &[MemoryEntry]) -> Vec<(String, String)> {
+    entries
+        .iter()
+        .map(|e| (e.key.clone(), e.content.clone()))
+        .collect()
+}
+
+fn pair(key: &str, content: &str) -> (String, String) {
+    (key.to_owned(), content.to_owned())
+}
+
+/// `namespaces()` as `(namespace, count)`, sorted (its order is
+/// unspecified).
+async fn sorted_counts(d: &dyn MemoryProvider) -> Result<Vec<(String, u64)>, crate::failure::Stop> {
+    let mut counts: Vec<_> = d
+        .namespaces()
+        .await?
+        .into_iter()
+        .map(|s| (s.namespace, s.count))
+        .collect();
+    counts.sort();
+    Ok(counts)
+}
+
+/// Each namespace of `data` holds exactly its own entry, through `get`,
+/// `list` and a pinned `recall` of `word` (which every content holds).
+async fn each_sees_only_itself(
+    d: &dyn MemoryProvider,
+    data: &[(&str, &str, &str)],
+    word: &str,
+) -> Step {
+    for &(ns, key, text) in data {
+        let got = d.get(ns, key).await?;
+        ensure_eq!(
+            got.map(|e| e.content),
+            Some(text.to_owned()),
+            "content of get({ns:?}, {key:?})"
+        );
+        let listed = d.list(Some(ns), None, None).await?;
+        ensure_eq!(pairs(&listed), [pair(key, text)], "list(Some({ns:?}))");
+        let hits = d.recall(word, 10, &RecallOptions::in_namespace(ns)).await?;
+        ensure_eq!(
+            pairs(&hits),
+            [pair(key, text)],
+            "recall({word:?}) pinned to {ns:?}"
+        );
+    }
+    Ok(())
+}
+
+pub(crate) async fn case_sensitive(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    // The same key in each, so a driver folding case overwrites one with
+    // another instead of keeping both.
+    let data = [
+        ("learning:Rust", "k", "upper case scope"),
+        ("learning:rust", "k", "lower case scope"),
+        ("learning:RUST", "k", "shouting scope"),
+        ("Global", "k", "the Global scope, unsectioned"),
+        ("global", "k", "the global scope"),
+    ];
+    for (ns, key, text) in data {
+        put(d.as_ref(), ns, key, text).await?;
+    }
+    each_sees_only_itself(d.as_ref(), &data, "scope").await?;
+    ensure_eq!(
+        sorted_counts(d.as_ref()).await?,
+        [
+            ("Global".to_owned(), 1),
+            ("global".to_owned(), 1),
+            ("learning:RUST".to_owned(), 1),
+            ("learning:Rust".to_owned(), 1),
+            ("learning:rust".to_owned(), 1),
+        ],
+        "namespaces() after one store in each of five names differing in case"
+    );
+    // Forgetting in a spelling never written touches nothing.
+    d.forget("learning:rUST", "k").await?;
+    each_sees_only_itself(d.as_ref(), &data, "scope").await?;
+    Ok(())
+}
+
+pub(crate) async fn no_wildcards(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    // `_` is SQL LIKE's any-character, `.` a regex's; both are valid in a
+    // namespace and must match only themselves.
+    let data = [
+        (
+            "learning:a_b",
+            "underscore",
+            "name with a literal underscore",
+        ),
+        (
+            "learning:axb",
+            "letter",
+            "name with a letter where the underscore was",
+        ),
+        ("learning:a.b", "dot", "name with a literal dot"),
+        ("learning:a-b", "dash", "name with a dash where the dot was"),
+        ("learning:a__", "two", "name with two underscores"),
+    ];
+    for (ns, key, text) in data {
+        put(d.as_ref(), ns, key, text).await?;
+    }
+    each_sees_only_itself(d.as_ref(), &data, "name").await?;
+    ensure_eq!(
+        sorted_counts(d.as_ref()).await?,
+        [
+            ("learning:a-b".to_owned(), 1),
+            ("learning:a.b".to_owned(), 1),
+            ("learning:a__".to_owned(), 1),
+            ("learning:a_b".to_owned(), 1),
+            ("learning:axb".to_owned(), 1),
+        ],
+        "namespaces() after one store in each of five names"
+    );
+    // Forgetting a neighbour's key through a pattern-like name touches
+    // nothing.
+    d.forget("learning:a_b", "letter").await?;
+    d.forget("learning:a.b", "dash").await?;
+    each_sees_only_itself(d.as_ref(), &data, "name").await?;
+    Ok(())
+}

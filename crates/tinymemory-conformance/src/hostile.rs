@@ -1,0 +1,128 @@
+//! The hostile-input table: inputs that have broken storage engines.
+//!
+//! One table, shared by every driver: the conformance checks
+//! `store.hostile_text_round_trip`, `store.big_content_round_trip`,
+//! `recall.hostile_queries` and `namespace.invalid_refused` run it through
+//! the registry on every driver, and drivers' own tests (SQLite, PostgreSQL)
+//! import the same constants rather than copying them.
+
+use tinymemory_api::rules;
+
+/// Text that is awkward for SQL, `LIKE`, full-text engines, terminals or
+/// UTF-8 handling, as `(name, value)`. Used as keys, contents and queries;
+/// every value is a valid key (1..=1024 bytes).
+pub const HOSTILE_TEXT: &[(&str, &str)] = &[
+    ("apostrophe", "it's"),
+    ("sql injection", "'; DROP TABLE memory_entries; --"),
+    ("sql comment", "/* comment */ -- tail"),
+    ("semicolons", ";;;"),
+    ("percent", "%"),
+    ("underscore", "_"),
+    ("like pattern", "%_%"),
+    ("like escape", "\\%\\_"),
+    ("double quote", "\""),
+    ("fts5 syntax", "NEAR(\"a\" b, 2) AND c* OR ^d NOT e:f"),
+    ("tsquery syntax", "a & !b | (c <-> d):*"),
+    ("nul inside", "before\0after"),
+    ("nul only", "\0"),
+    ("trailing nul", "key\0"),
+    ("emoji", "🦀 crab, 👩‍👩‍👧 family, 🏳️‍🌈 flag"),
+    ("right-to-left", "שלום עולם مرحبا بالعالم"),
+    ("bidi override", "\u{202E}txt.exe"),
+    (
+        "combining marks",
+        "e\u{301}\u{302}\u{303}\u{304} Z\u{36B}\u{36C}",
+    ),
+    ("zero width", "a\u{200B}b\u{200D}c\u{FEFF}d"),
+    ("line breaks", "line\nbreak\r\n\ttab\u{2028}sep"),
+    ("controls", "\u{1}\u{7}\u{1b}[31m\u{7f}"),
+    ("max code point", "\u{10FFFF}"),
+    ("math letters", "ℌ𝔢𝔩𝔩𝔬"),
+    ("cjk", "机器人と日本語のテキスト"),
+    ("spaces only", "   "),
+];
+
+/// Namespaces that are valid but look like patterns or syntax; each is its
+/// own namespace, matched exactly (`a_b` is never `axb`).
+pub const TRICKY_VALID_NAMESPACES: &[&str] = &[
+    "a_b",
+    "axb",
+    "a-b",
+    "a.b",
+    "A_B",
+    "_",
+    "__",
+    "a",
+    "ab",
+    "learning:a_b",
+    "learning:axb",
+    "a/b",
+    "a@b+c",
+    "..x",
+    "x:y:z",
+];
+
+/// Invalid namespaces, each with the id of the rule its refusal must name
+/// (see [`tinymemory_api::rules`]).
+#[must_use]
+pub fn invalid_namespaces() -> Vec<(String, &'static str)> {
+    vec![
+        (String::new(), rules::NAMESPACE_EMPTY),
+        ("a".repeat(201), rules::NAMESPACE_TOO_LONG),
+        ("a%b".into(), rules::NAMESPACE_CHARSET),
+        ("a'b".into(), rules::NAMESPACE_CHARSET),
+        (
+            "'; DROP TABLE memory_entries; --".into(),
+            rules::NAMESPACE_CHARSET,
+        ),
+        ("a;b".into(), rules::NAMESPACE_CHARSET),
+        ("a b".into(), rules::NAMESPACE_CHARSET),
+        ("a\0b".into(), rules::NAMESPACE_CHARSET),
+        ("🦀".into(), rules::NAMESPACE_CHARSET),
+        ("שלום".into(), rules::NAMESPACE_CHARSET),
+        ("e\u{301}".into(), rules::NAMESPACE_CHARSET),
+        ("a\"b".into(), rules::NAMESPACE_CHARSET),
+        ("/a".into(), rules::NAMESPACE_EDGE_SLASH),
+        ("a/".into(), rules::NAMESPACE_EDGE_SLASH),
+        ("a/../b".into(), rules::NAMESPACE_DOT_DOT),
+        ("learning:".into(), rules::SCOPE_EMPTY),
+    ]
+}
+
+/// A little over 1 MiB of mixed one-to-four-byte UTF-8 with NULs, quotes
+/// and SQL metacharacters; the word `机` stands alone in it, so a recall of
+/// `机` finds it on every driver.
+#[must_use]
+pub fn big_content() -> String {
+    let unit = "ascii é ש 机 🦀 \0 '\"%_;-- ";
+    let mut s = String::with_capacity((1 << 20) + unit.len());
+    while s.len() < (1 << 20) {
+        s.push_str(unit);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use tinymemory_api::{validate_key, Namespace};
+
+    use super::*;
+
+    #[test]
+    fn the_table_is_what_it_claims() {
+        for (name, text) in HOSTILE_TEXT {
+            assert_eq!(validate_key(text), Ok(()), "{name}");
+        }
+        for ns in TRICKY_VALID_NAMESPACES {
+            assert!(Namespace::parse(ns).is_ok(), "{ns}");
+        }
+        for (ns, rule) in invalid_namespaces() {
+            assert_eq!(
+                Namespace::parse(&ns).unwrap_err().rule(),
+                Some(rule),
+                "{ns:?}"
+            );
+        }
+        assert_eq!(big_content().len(), 1_048_606);
+    }
+}

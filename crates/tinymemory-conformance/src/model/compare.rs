@@ -1,0 +1,343 @@
+//! One step of a sequence: the same call on the driver and on the model,
+//! the answers compared as [`replay`](super::replay) documents.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemorySection, MemoryTaint,
+    RecallOptions,
+};
+use tinymemory_sections::{compare_hits, SectionHits, SectionRecall, Sections};
+
+use super::Op;
+
+type Step = Result<(), String>;
+
+/// An error as compared: its kind and rule, never its message.
+#[derive(PartialEq, Eq)]
+struct ErrorShape {
+    kind: &'static str,
+    rule: Option<&'static str>,
+}
+
+/// `invalid (namespace.charset)` or `backend`.
+impl fmt::Debug for ErrorShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.rule {
+            Some(rule) => write!(f, "{} ({rule})", self.kind),
+            None => f.write_str(self.kind),
+        }
+    }
+}
+
+fn shape<T>(r: Result<T, MemoryError>) -> Result<T, ErrorShape> {
+    r.map_err(|e| ErrorShape {
+        kind: e.kind(),
+        rule: e.rule(),
+    })
+}
+
+/// An entry as compared: everything but the driver's id and timestamp.
+/// The score is kept as its `{:?}` text, so that NaN equals NaN.
+#[derive(Debug, PartialEq, Eq)]
+struct Stored {
+    namespace: Option<String>,
+    key: String,
+    content: String,
+    category: MemoryCategory,
+    session_id: Option<String>,
+    taint: MemoryTaint,
+    score: Option<String>,
+}
+
+impl Stored {
+    fn of(e: &MemoryEntry) -> Self {
+        Self {
+            namespace: e.namespace.clone(),
+            key: e.key.clone(),
+            content: e.content.clone(),
+            category: e.category.clone(),
+            session_id: e.session_id.clone(),
+            taint: e.taint,
+            score: e.score.map(|s| format!("{s:?}")),
+        }
+    }
+
+    /// The same entry with its score dropped: recall scores are the
+    /// driver's own formula.
+    fn unscored(e: &MemoryEntry) -> Self {
+        Self {
+            score: None,
+            ..Self::of(e)
+        }
+    }
+}
+
+/// `Ok(())` when the answers are equal, else both.
+fn same<T: PartialEq + fmt::Debug>(got: T, want: T) -> Step {
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!("the driver answered {got:?}, the model {want:?}"))
+    }
+}
+
+/// Compares the outcome kinds when either side failed; `None` when both
+/// succeeded and the answers need comparing.
+fn both_ok<T, U>(got: Result<T, ErrorShape>, want: Result<U, ErrorShape>) -> Result<Option<(T, U)>, String> {
+    match (got, want) {
+        (Ok(g), Ok(w)) => Ok(Some((g, w))),
+        (Err(g), Err(w)) if g == w => Ok(None),
+        (Err(g), Err(w)) => Err(format!("the driver failed with {g:?}, the model with {w:?}")),
+        (Ok(_), Err(w)) => Err(format!("the driver succeeded, the model failed with {w:?}")),
+        (Err(g), Ok(_)) => Err(format!("the driver failed with {g:?}, the model succeeded")),
+    }
+}
+
+/// Applies `op` to both and compares the answers.
+pub(crate) async fn step(driver: &dyn MemoryProvider, model: &dyn MemoryProvider, op: &Op) -> Step {
+    match op {
+        Op::Store {
+            namespace,
+            key,
+            content,
+            category,
+            session_id,
+            taint,
+        } => {
+            let session = session_id.as_deref();
+            same(
+                shape(driver.store(namespace, key, content, category.clone(), session, *taint).await),
+                shape(model.store(namespace, key, content, category.clone(), session, *taint).await),
+            )
+        }
+        Op::Get { namespace, key } => {
+            let of = |r: Option<MemoryEntry>| r.as_ref().map(Stored::of);
+            same(
+                shape(driver.get(namespace, key).await).map(of),
+                shape(model.get(namespace, key).await).map(of),
+            )
+        }
+        Op::Forget { namespace, key } => same(
+            shape(driver.forget(namespace, key).await),
+            shape(model.forget(namespace, key).await),
+        ),
+        Op::List {
+            namespace,
+            category,
+            session_id,
+        } => {
+            let (ns, cat, session) = (namespace.as_deref(), category.as_ref(), session_id.as_deref());
+            let of = |v: Vec<MemoryEntry>| v.iter().map(Stored::of).collect::<Vec<_>>();
+            same(
+                shape(driver.list(ns, cat, session).await).map(of),
+                shape(model.list(ns, cat, session).await).map(of),
+            )
+        }
+        Op::Namespaces => {
+            let of = |v: Vec<tinymemory_api::NamespaceSummary>| {
+                let mut pairs: Vec<(String, u64)> = v.into_iter().map(|s| (s.namespace, s.count)).collect();
+                pairs.sort();
+                pairs
+            };
+            same(shape(driver.namespaces().await).map(of), shape(model.namespaces().await).map(of))
+        }
+        Op::Scopes { section } => {
+            let of = |v: Vec<tinymemory_sections::SectionScope>| {
+                v.into_iter().map(|s| (s.scope, s.namespace, s.count)).collect::<Vec<_>>()
+            };
+            same(
+                shape(Sections::new(driver).section(section).scopes().await).map(of),
+                shape(Sections::new(model).section(section).scopes().await).map(of),
+            )
+        }
+        Op::Recall {
+            query,
+            limit,
+            namespace,
+            category,
+            session_id,
+        } => {
+            let opts = RecallOptions {
+                namespace: namespace.clone(),
+                category: category.clone(),
+                session_id: session_id.clone(),
+                min_score: None,
+            };
+            recall(driver, model, query, *limit, &opts).await
+        }
+        Op::AcrossSection {
+            section,
+            query,
+            limit,
+            cap,
+        } => across(driver, model, section, query, *limit, *cap).await,
+    }
+}
+
+/// A hit for messages: `learning:a/k1 (score 0.5)`.
+fn show(h: &MemoryEntry) -> String {
+    let ns = h.namespace.as_deref().unwrap_or("<no namespace>");
+    match h.score {
+        Some(s) => format!("{ns}/{} (score {s:?})", h.key),
+        None => format!("{ns}/{} (no score)", h.key),
+    }
+}
+
+async fn recall(
+    driver: &dyn MemoryProvider,
+    model: &dyn MemoryProvider,
+    query: &str,
+    limit: usize,
+    opts: &RecallOptions,
+) -> Step {
+    let Some((got, matches)) = both_ok(
+        shape(driver.recall(query, limit, opts).await),
+        shape(model.recall(query, usize::MAX, opts).await),
+    )?
+    else {
+        return Ok(());
+    };
+    let searched = opts.effective_namespace();
+    let shown: Vec<String> = got.iter().map(show).collect();
+    let want_keys: Vec<&str> = matches.iter().map(|m| m.key.as_str()).collect();
+    if got.len() != limit.min(matches.len()) {
+        return Err(format!(
+            "the driver returned {} hits {shown:?}, expected min(limit {limit}, {} matches {want_keys:?})",
+            got.len(),
+            matches.len()
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    for h in &got {
+        if h.namespace.as_deref() != Some(searched) {
+            return Err(format!("hit {} does not carry the namespace searched, {searched:?}", show(h)));
+        }
+        if !seen.insert(h.key.as_str()) {
+            return Err(format!("the driver returned key {:?} twice: {shown:?}", h.key));
+        }
+        let Some(m) = matches.iter().find(|m| m.key == h.key) else {
+            return Err(format!(
+                "hit {} is not a match: the model matches {want_keys:?}",
+                show(h)
+            ));
+        };
+        same(Stored::unscored(h), Stored::unscored(m)).map_err(|e| format!("hit {}: {e}", show(h)))?;
+        if let Some(s) = h.score {
+            if !s.is_finite() {
+                return Err(format!("hit {} has a non-finite score", show(h)));
+            }
+        }
+    }
+    for pair in got.windows(2) {
+        if let (Some(a), Some(b)) = (pair[0].score, pair[1].score) {
+            if a < b {
+                return Err(format!("hits are not best first: {shown:?}"));
+            }
+        }
+    }
+    if limit < matches.len() {
+        top_of_all(driver, query, opts, &got, matches.len()).await?;
+    }
+    Ok(())
+}
+
+/// With `limit` below the number of matches, the hits returned must score
+/// at least every match left out, by the driver's own scores (read from an
+/// unlimited recall).
+async fn top_of_all(
+    driver: &dyn MemoryProvider,
+    query: &str,
+    opts: &RecallOptions,
+    got: &[MemoryEntry],
+    all: usize,
+) -> Step {
+    let everything = driver
+        .recall(query, all, opts)
+        .await
+        .map_err(|e| format!("a second recall with limit {all} failed: {e}"))?;
+    if everything.len() != all {
+        return Err(format!(
+            "a second recall with limit {all} returned {} hits, expected all {all} matches",
+            everything.len()
+        ));
+    }
+    let lowest_kept = got.iter().filter_map(|h| h.score).fold(f64::INFINITY, f64::min);
+    for left_out in everything.iter().filter(|e| got.iter().all(|h| h.key != e.key)) {
+        if left_out.score.is_some_and(|s| s > lowest_kept) {
+            return Err(format!(
+                "with limit {}, the driver left out {} although it scores above the lowest hit kept ({lowest_kept:?})",
+                got.len(),
+                show(left_out)
+            ));
+        }
+    }
+    Ok(())
+}
+
+async fn across_of(
+    provider: &dyn MemoryProvider,
+    section: &MemorySection,
+    query: &str,
+    limit: usize,
+    cap: usize,
+) -> Result<SectionHits, ErrorShape> {
+    shape(
+        SectionRecall::new(provider)
+            .with_cap(cap)
+            .across_section(section, query, limit, &RecallOptions::default())
+            .await,
+    )
+}
+
+async fn across(
+    driver: &dyn MemoryProvider,
+    model: &dyn MemoryProvider,
+    section: &MemorySection,
+    query: &str,
+    limit: usize,
+    cap: usize,
+) -> Step {
+    let Some((got, want)) = both_ok(
+        across_of(driver, section, query, limit, cap).await,
+        across_of(model, section, query, limit, cap).await,
+    )?
+    else {
+        return Ok(());
+    };
+    same(&got.searched, &want.searched).map_err(|e| format!("namespaces searched: {e}"))?;
+    same(got.truncated, want.truncated).map_err(|e| format!("truncated: {e}"))?;
+    let shown: Vec<String> = got.hits.iter().map(show).collect();
+    for pair in got.hits.windows(2) {
+        if !compare_hits(&pair[0], &pair[1]).is_lt() {
+            return Err(format!("hits are not in the merge order: {shown:?}"));
+        }
+    }
+    let mut total = 0;
+    let mut matches: Vec<MemoryEntry> = Vec::new();
+    for ns in &want.searched {
+        let m = model
+            .recall(query, usize::MAX, &RecallOptions::in_namespace(ns.as_str()))
+            .await
+            .map_err(|e| format!("the model failed to recall in {ns:?}: {e}"))?;
+        total += limit.min(m.len());
+        matches.extend(m);
+    }
+    if got.hits.len() != limit.min(total) {
+        return Err(format!(
+            "the driver returned {} hits {shown:?}, expected min(limit {limit}, {total})",
+            got.hits.len()
+        ));
+    }
+    for h in &got.hits {
+        let Some(m) = matches
+            .iter()
+            .find(|m| m.namespace == h.namespace && m.key == h.key)
+        else {
+            return Err(format!("hit {} is not a match in the namespaces searched", show(h)));
+        };
+        same(Stored::unscored(h), Stored::unscored(m)).map_err(|e| format!("hit {}: {e}", show(h)))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,25 @@
+//! Where a driver and the model first disagreed.
+
+use std::fmt;
+
+use super::Op;
+
+/// The first step at which a driver's answer differed from the model's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Divergence {
+    /// The 1-based position of the step in the sequence.
+    pub step: usize,
+    /// The call made at that step.
+    pub op: Op,
+    /// What differed: the driver's answer and the model's.
+    pub message: String,
+}
+
+/// `step 3 (list): <message>`.
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "step {} ({}): {}", self.step, self.op.name(), self.message)
+    }
+}
+
+impl std::error::Error for Divergence {}

@@ -1,0 +1,52 @@
+//! Applying a sequence to a driver and to the model.
+
+use tinymemory_api::MemoryProvider;
+use tinymemory_reference::ReferenceDriver;
+
+use super::compare::step;
+use super::{Divergence, Op};
+
+/// Applies `ops` in order to `driver` and to a fresh
+/// [`ReferenceDriver`] (the model), comparing every answer.
+///
+/// `driver` must be fresh and empty, as the model is. Answers are compared
+/// so that any conforming driver agrees with the model, whatever its
+/// scoring formula:
+///
+/// - **errors**: by kind and rule id (`invalid (namespace.charset)`), never
+///   by message;
+/// - **`store`, `forget`**: the result exactly;
+/// - **`get`, `list`**: the entries exactly (namespace, key, content,
+///   category, session, taint, score), in order; ids and timestamps are the
+///   driver's own and not compared;
+/// - **`namespaces`**: the set of `(namespace, count)`, since the order is
+///   unspecified; `last_updated` is not compared;
+/// - **`scopes`**: `(scope, namespace, count)` in order;
+/// - **`recall`**: with `M` the model's hits for an unlimited limit, the
+///   driver returns `min(limit, |M|)` distinct hits, each an entry of `M`
+///   with its stored fields and `namespace: Some(the one searched)`, scores
+///   finite and non-increasing; all of `M` when `limit >= |M|`; and when
+///   `limit < |M|`, hits scoring at least every entry of `M` left out (by
+///   the driver's own scores, from a second, unlimited recall). The
+///   model's score values and its order are never required: a driver with
+///   another formula (SQLite's bm25) may rank the same matches differently;
+/// - **`across_section`**: `searched` and `truncated` exactly (they depend
+///   on the stored data alone); hits in the merge order, `min(limit,
+///   total)` of them, where `total` sums `min(limit, |M_ns|)` over the
+///   searched namespaces, each an entry of its namespace's `M_ns`, and all
+///   of them when no namespace had more than `limit` matches.
+///
+/// # Errors
+///
+/// The first [`Divergence`]: its step, call and what differed.
+pub async fn replay(driver: &dyn MemoryProvider, ops: &[Op]) -> Result<(), Divergence> {
+    let model = ReferenceDriver::new();
+    for (i, op) in ops.iter().enumerate() {
+        step(driver, &model, op).await.map_err(|message| Divergence {
+            step: i + 1,
+            op: op.clone(),
+            message,
+        })?;
+    }
+    Ok(())
+}

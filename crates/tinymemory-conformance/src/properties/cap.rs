@@ -1,0 +1,77 @@
+//! Cap determinism: which namespaces are visited, and what is found, is a
+//! function of the stored data alone.
+
+use proptest::prelude::any;
+use tinymemory_api::{MemoryProvider, RecallOptions};
+use tinymemory_doubles::ShuffledNamespaces;
+use tinymemory_sections::Sections;
+
+use super::data::{dataset, open_with, section_query, Across, Dataset, SectionQuery};
+use super::engine::CaseResult;
+use super::run::{property, require_eq, Needs};
+use crate::{Check, CheckContext, Family};
+
+pub(crate) const CHECK: Check = Check {
+    id: "properties.cap_determinism",
+    family: Family::Property,
+    description: "for any data and cap, the visited namespaces and the hits do not depend on namespaces() order, \
+                  on insertion order or on repetition",
+    run: |ctx| {
+        Box::pin(property(
+            ctx,
+            CHECK.id,
+            Needs::StoredData,
+            (dataset(), section_query(1..=8), any::<u64>(), any::<u64>()),
+            case,
+        ))
+    },
+};
+
+/// The generated case: data, call and two `namespaces()` shuffle seeds.
+type Input = (Dataset, SectionQuery, u64, u64);
+
+async fn across(d: &dyn MemoryProvider, q: &SectionQuery) -> Result<Across, String> {
+    Sections::new(d)
+        .recall()
+        .with_cap(q.cap)
+        .across_section(&q.section, &q.query, q.limit, &RecallOptions::default())
+        .await
+        .map(|h| Across::from(&h))
+        .map_err(|e| format!("{q:?} failed: {e}"))
+}
+
+async fn case(ctx: CheckContext, (data, q, shuffle_a, shuffle_b): Input) -> CaseResult {
+    let (want_searched, want_truncated) = data.expected_visit(&q.section, q.cap);
+    let first_store = open_with(&ctx, &data.entries).await?;
+    // Reversed rather than shuffled: every pair of entries is stored in the
+    // other order, and dropping an entry while shrinking keeps that true.
+    let order: Vec<_> = data.entries.iter().rev().cloned().collect();
+    let second_store = open_with(&ctx, &order).await?;
+    let shuffled_a = ShuffledNamespaces::new(first_store.as_ref(), shuffle_a);
+    let shuffled_b = ShuffledNamespaces::new(second_store.as_ref(), shuffle_b);
+    // The generated limit, and the small limits that cut ties most often.
+    let mut limits = vec![q.limit, 1, 2];
+    limits.dedup();
+    for limit in limits {
+        let q = SectionQuery { limit, ..q.clone() };
+        let first = across(&shuffled_a, &q).await?;
+        require_eq!(
+            first.searched,
+            want_searched,
+            "namespaces {q:?} visited (count descending, then name, the first {})",
+            q.cap
+        );
+        require_eq!(first.truncated, want_truncated, "truncated of {q:?}");
+        // The shuffle generator advances, so the repetition sees another order.
+        let again = across(&shuffled_a, &q).await?;
+        require_eq!(again, first, "{q:?} repeated on the same store");
+        let other = across(&shuffled_b, &q).await?;
+        require_eq!(
+            other,
+            first,
+            "{q:?} on the same data stored in reverse order ({:?})",
+            order.iter().map(|e| format!("{}/{}", e.namespace, e.key)).collect::<Vec<_>>()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,292 @@
+//! The case loop every property shares: generate a case, run it against
+//! the driver, and on the first failure shrink it to a minimal one.
+//!
+//! proptest's own `TestRunner::run` takes a synchronous closure, and the
+//! cases here are async driver calls on the caller's Tokio runtime. Rather
+//! than block a runtime thread (or nest runtimes), this loop drives
+//! proptest's value trees directly: `new_tree` for each case, then
+//! `simplify`/`complicate` to shrink, exactly the algorithm of
+//! `TestRunner::run`, with the case awaited in between.
+
+use std::any::Any;
+use std::fmt::Debug;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::time::{Duration, Instant};
+
+use futures::FutureExt;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+use crate::{Counterexample, Failure, Outcome, RunConfig};
+
+/// What one case gives: `Err` with what went wrong.
+pub(crate) type CaseResult = Result<(), String>;
+
+/// The future of one case.
+pub(crate) type CaseFuture = Pin<Box<dyn Future<Output = CaseResult> + Send>>;
+
+/// Most shrink steps (re-runs of a simplified case) after a failure. Each
+/// step opens a fresh driver, so this bounds the time a failing property
+/// takes; the vector strategies here shrink in far fewer steps.
+pub(crate) const MAX_SHRINK_STEPS: u32 = 1024;
+
+/// Shrinking stops after this long even below [`MAX_SHRINK_STEPS`], so a
+/// slow driver's failure is still reported well inside the check timeout.
+/// The counterexample is then less minimal, never wrong: it failed.
+pub(crate) const MAX_SHRINK_TIME: Duration = Duration::from_secs(20);
+
+/// One property: how its cases are generated, run and shown.
+pub(crate) struct Property<S, F, R> {
+    /// The check id, mixed into the seed so that properties draw
+    /// independent cases from one run seed.
+    pub(crate) id: &'static str,
+    /// Generates the cases.
+    pub(crate) strategy: S,
+    /// Runs one case on a fresh driver.
+    pub(crate) test: F,
+    /// Renders the shrunk counterexample, given the failure message of
+    /// that case.
+    pub(crate) render: R,
+}
+
+/// The generator of a property's cases: ChaCha seeded with the run seed
+/// and a hash of the check id. The same `(seed, id)` gives the same cases
+/// in every run of the same build.
+pub(crate) fn rng(seed: u64, id: &str) -> TestRng {
+    let mut bytes = [0_u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8..16].copy_from_slice(&fnv1a(id).to_le_bytes());
+    TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
+}
+
+/// 64-bit FNV-1a: a fixed, documented hash, so a check id maps to the same
+/// stream in every version.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Runs `config.cases` cases of `property`; the first failure is shrunk and
+/// reported with its seed. Zero cases is a skip, never a pass.
+pub(crate) async fn run<S, F, R>(config: RunConfig, property: Property<S, F, R>) -> Outcome
+where
+    S: Strategy,
+    S::Tree: Send,
+    S::Value: Debug + Send,
+    F: Fn(S::Value) -> CaseFuture,
+    R: Fn(&S::Value, &str) -> String,
+{
+    if config.cases == 0 {
+        return Outcome::Skip("the run asked for 0 cases, so no case was generated".to_owned());
+    }
+    let proptest_config = Config {
+        cases: config.cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new_with_rng(proptest_config, rng(config.seed, property.id));
+    for case in 1..=config.cases {
+        let tree = match property.strategy.new_tree(&mut runner) {
+            Ok(tree) => tree,
+            Err(reason) => {
+                return Outcome::fail(format!(
+                    "failed to generate case {case} of property {}: {reason}",
+                    property.id
+                ))
+            }
+        };
+        if let Err(message) = run_case(&property.test, tree.current()).await {
+            return shrink(config, &property, tree, case, message).await;
+        }
+    }
+    Outcome::Pass
+}
+
+/// Runs one case, turning a panic (of the driver or of the case) into a
+/// failure of the case, so that it shrinks like any other.
+async fn run_case<V, F>(test: &F, value: V) -> CaseResult
+where
+    F: Fn(V) -> CaseFuture,
+{
+    match AssertUnwindSafe(test(value)).catch_unwind().await {
+        Ok(result) => result,
+        Err(payload) => Err(format!("panicked: {}", panic_message(payload.as_ref()))),
+    }
+}
+
+/// proptest's shrink loop: simplify while the case still fails, step back
+/// (`complicate`) when it passes; the last failing value is the minimum.
+async fn shrink<S, F, R>(
+    config: RunConfig,
+    property: &Property<S, F, R>,
+    mut tree: S::Tree,
+    case: u32,
+    first_message: String,
+) -> Outcome
+where
+    S: Strategy,
+    S::Tree: Send,
+    S::Value: Debug + Send,
+    F: Fn(S::Value) -> CaseFuture,
+    R: Fn(&S::Value, &str) -> String,
+{
+    let started = Instant::now();
+    let mut minimal = tree.current();
+    let mut message = first_message;
+    let mut steps = 0_u32;
+    let mut stopped_early = false;
+    if tree.simplify() {
+        loop {
+            if steps >= MAX_SHRINK_STEPS || started.elapsed() >= MAX_SHRINK_TIME {
+                stopped_early = true;
+                break;
+            }
+            steps += 1;
+            let candidate = tree.current();
+            match run_case(&property.test, tree.current()).await {
+                Err(m) => {
+                    minimal = candidate;
+                    message = m;
+                    if !tree.simplify() {
+                        break;
+                    }
+                }
+                Ok(()) => {
+                    if !tree.complicate() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let limit_note = if stopped_early {
+        " (shrinking stopped at its step or time limit)"
+    } else {
+        ""
+    };
+    let input = (property.render)(&minimal, &message);
+    Outcome::Fail(Failure {
+        message: format!(
+            "{message} [case {case} of {cases} failed with seed {seed}; shrunk in {steps} steps{limit_note}; \
+             rerun with --seed {seed} --cases {cases}]",
+            cases = config.cases,
+            seed = config.seed,
+        ),
+        counterexample: Some(Counterexample {
+            seed: config.seed,
+            input,
+        }),
+    })
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "non-string panic payload".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::collection::vec;
+
+    fn property_over_vecs(
+        fails_when: fn(&[u32]) -> bool,
+    ) -> Property<
+        proptest::collection::VecStrategy<std::ops::Range<u32>>,
+        impl Fn(Vec<u32>) -> CaseFuture,
+        impl Fn(&Vec<u32>, &str) -> String,
+    > {
+        Property {
+            id: "test.vecs",
+            strategy: vec(0_u32..100, 0..20),
+            test: move |v: Vec<u32>| -> CaseFuture {
+                Box::pin(async move {
+                    if fails_when(&v) {
+                        Err(format!("bad vector of {}", v.len()))
+                    } else {
+                        Ok(())
+                    }
+                })
+            },
+            render: |v: &Vec<u32>, _: &str| format!("{v:?}"),
+        }
+    }
+
+    fn config(cases: u32) -> RunConfig {
+        RunConfig {
+            seed: 42,
+            cases,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_failure_shrinks_to_the_minimal_case_and_names_the_seed() {
+        let outcome = run(config(64), property_over_vecs(|v| v.iter().any(|x| *x >= 50))).await;
+        let Outcome::Fail(failure) = outcome else {
+            panic!("expected a failure, got {outcome:?}");
+        };
+        assert_eq!(
+            failure.counterexample,
+            Some(Counterexample {
+                seed: 42,
+                input: "[50]".to_owned()
+            })
+        );
+        assert!(failure.message.starts_with("bad vector of 1 [case "), "{}", failure.message);
+        assert!(failure.message.ends_with("rerun with --seed 42 --cases 64]"), "{}", failure.message);
+    }
+
+    #[tokio::test]
+    async fn the_same_seed_gives_the_same_failure() {
+        let a = run(config(64), property_over_vecs(|v| v.len() > 3)).await;
+        let b = run(config(64), property_over_vecs(|v| v.len() > 3)).await;
+        assert_eq!(a, b);
+        let Outcome::Fail(failure) = a else {
+            panic!("expected a failure, got {a:?}");
+        };
+        assert_eq!(failure.counterexample.map(|c| c.input), Some("[0, 0, 0, 0]".to_owned()));
+    }
+
+    #[tokio::test]
+    async fn a_panic_is_a_failing_case() {
+        let property = Property {
+            id: "test.panics",
+            strategy: vec(0_u32..100, 0..20),
+            test: |v: Vec<u32>| -> CaseFuture {
+                Box::pin(async move {
+                    assert!(v.len() < 2, "driver exploded");
+                    Ok(())
+                })
+            },
+            render: |v: &Vec<u32>, _: &str| format!("{v:?}"),
+        };
+        let Outcome::Fail(failure) = run(config(64), property).await else {
+            panic!("expected a failure");
+        };
+        assert!(failure.message.starts_with("panicked: driver exploded [case "), "{}", failure.message);
+        assert_eq!(failure.counterexample.map(|c| c.input), Some("[0, 0]".to_owned()));
+    }
+
+    #[tokio::test]
+    async fn passing_and_zero_cases() {
+        assert_eq!(run(config(16), property_over_vecs(|_| false)).await, Outcome::Pass);
+        assert_eq!(
+            run(config(0), property_over_vecs(|_| true)).await,
+            Outcome::Skip("the run asked for 0 cases, so no case was generated".to_owned())
+        );
+    }
+
+    #[test]
+    fn fnv1a_matches_the_published_vectors() {
+        assert_eq!(fnv1a(""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a("a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}

@@ -1,0 +1,27 @@
+//! Reports of a run: a serialisable model, renderers (text, JSON, JUnit
+//! XML, Markdown), the conformance level, baseline comparison and
+//! regression bundles. The formats are documented in `docs/reports.md`.
+
+mod build;
+mod bundle;
+mod compare;
+mod conformance;
+mod error;
+mod escape;
+mod json;
+mod junit;
+mod markdown;
+mod model;
+mod replay;
+mod seed;
+mod text;
+
+pub use build::{TOOL_NAME, TOOL_VERSION};
+pub use bundle::{Bundle, BUNDLE_SCHEMA_VERSION};
+pub use compare::{Compared, Comparison};
+pub use conformance::{Conformance, FamilyLevel, FamilyStatus, Level};
+pub use error::ReportError;
+pub use model::{
+    CheckEntry, CounterexampleRecord, Counts, OutcomeKind, Report, RunMeta, SCHEMA_VERSION,
+};
+pub use replay::{Replay, Verdict};

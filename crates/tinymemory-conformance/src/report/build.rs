@@ -1,0 +1,145 @@
+//! A [`Report`] from a [`RunSummary`].
+
+use std::time::{Duration, SystemTime};
+
+use super::{CheckEntry, Conformance, CounterexampleRecord, Counts, OutcomeKind, Report, RunMeta};
+use crate::{CheckReport, Counterexample, Outcome, RunSummary};
+
+/// The tool name reports carry.
+pub const TOOL_NAME: &str = "tinymemory-conformance";
+
+/// The version of this conformance suite, which reports carry as the tool
+/// version.
+pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+impl Report {
+    /// The report of `summary`, a run that started at `started_at`.
+    ///
+    /// The driver spec and version are unknown until set with
+    /// [`Report::with_driver_spec`] and [`Report::with_driver_version`].
+    #[must_use]
+    pub fn from_summary(summary: &RunSummary, started_at: SystemTime) -> Self {
+        let checks: Vec<CheckEntry> = summary.reports.iter().map(CheckEntry::from).collect();
+        Self {
+            schema_version: super::SCHEMA_VERSION,
+            run: RunMeta {
+                tool: TOOL_NAME.to_owned(),
+                tool_version: TOOL_VERSION.to_owned(),
+                driver_id: summary.driver_id.clone(),
+                driver_spec: None,
+                driver_version: None,
+                seed: summary.config.seed,
+                cases: summary.config.cases,
+                started_at: humantime::format_rfc3339_seconds(started_at).to_string(),
+                duration_ms: millis(summary.duration),
+            },
+            conformance: Conformance::of(&checks),
+            counts: Counts::of(&checks),
+            checks,
+        }
+    }
+
+    /// Records the `--driver` value that opens the same driver again.
+    #[must_use]
+    pub fn with_driver_spec(mut self, spec: impl Into<String>) -> Self {
+        self.run.driver_spec = Some(spec.into());
+        self
+    }
+
+    /// Records the driver's version.
+    #[must_use]
+    pub fn with_driver_version(mut self, version: impl Into<String>) -> Self {
+        self.run.driver_version = Some(version.into());
+        self
+    }
+
+    /// A copy with every duration set to zero and the start time set to
+    /// the epoch, so two runs of the same build compare byte for byte (for
+    /// snapshots).
+    #[must_use]
+    pub fn redacted(&self) -> Self {
+        let mut r = self.clone();
+        r.run.started_at = "1970-01-01T00:00:00Z".to_owned();
+        r.run.duration_ms = 0.0;
+        for c in &mut r.checks {
+            c.duration_ms = 0.0;
+        }
+        r
+    }
+
+    /// The closing line of the run: `N passed, N failed[, N skipped]`.
+    #[must_use]
+    pub fn closing_line(&self) -> String {
+        self.counts.closing_line()
+    }
+
+    /// The entries that fail the run, in run order.
+    pub fn failures(&self) -> impl Iterator<Item = &CheckEntry> {
+        self.checks.iter().filter(|c| c.outcome.is_fail())
+    }
+}
+
+impl From<&CheckReport> for CheckEntry {
+    fn from(r: &CheckReport) -> Self {
+        let (outcome, message, reason, counterexample) = match &r.outcome {
+            Outcome::Pass => (OutcomeKind::Pass, None, None, None),
+            Outcome::Fail(f) => (
+                OutcomeKind::Fail,
+                Some(f.message.clone()),
+                None,
+                f.counterexample.as_ref(),
+            ),
+            Outcome::Skip(why) => (OutcomeKind::Skip, Some(why.clone()), None, None),
+            Outcome::ExpectedFailure { reason, failure } => (
+                OutcomeKind::ExpectedFailure,
+                Some(failure.message.clone()),
+                Some(reason.clone()),
+                failure.counterexample.as_ref(),
+            ),
+            Outcome::UnexpectedPass { reason } => (
+                OutcomeKind::UnexpectedlyPassing,
+                None,
+                Some(reason.clone()),
+                None,
+            ),
+        };
+        Self {
+            id: r.id.to_owned(),
+            family: r.family.as_str().to_owned(),
+            description: r.description.to_owned(),
+            outcome,
+            duration_ms: millis(r.duration),
+            message,
+            reason,
+            counterexample: counterexample.map(CounterexampleRecord::from),
+        }
+    }
+}
+
+impl From<&Counterexample> for CounterexampleRecord {
+    fn from(c: &Counterexample) -> Self {
+        Self {
+            seed: c.seed,
+            input: c.input.clone(),
+        }
+    }
+}
+
+/// Milliseconds, rounded to the microsecond so reports do not carry
+/// nanosecond noise.
+pub(crate) fn millis(d: Duration) -> f64 {
+    // Why u64 is enough: 2^64 microseconds is half a million years.
+    let micros = u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+    // Exact below 2^53 µs (285 years).
+    micros as f64 / 1000.0
+}
+
+/// A duration in milliseconds as `Duration`, for display. Negative,
+/// non-finite or absurd values (a hand-edited report) show as zero.
+pub(crate) fn duration(ms: f64) -> Duration {
+    if ms.is_finite() && ms >= 0.0 {
+        Duration::try_from_secs_f64(ms / 1000.0).unwrap_or_default()
+    } else {
+        Duration::ZERO
+    }
+}

@@ -1,0 +1,137 @@
+//! Regression bundles: one failing check, with everything needed to run it
+//! again.
+
+use serde::{Deserialize, Serialize};
+
+use super::json::{from_versioned, to_pretty};
+use super::seed;
+use super::{CheckEntry, CounterexampleRecord, OutcomeKind, Report, ReportError};
+
+/// The version of the bundle schema this build writes and reads.
+pub const BUNDLE_SCHEMA_VERSION: u32 = 1;
+
+/// One failing check, self-contained: which driver, which build, which
+/// seed and case count, what the check requires and what happened.
+///
+/// Replaying ([`Bundle::replay`](super::Bundle::replay)) runs the same check
+/// with the same seed and cases; the counterexample is for people (the
+/// property re-derives it from the seed).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bundle {
+    /// Always [`BUNDLE_SCHEMA_VERSION`] when written by this build.
+    pub schema_version: u32,
+    /// The tool that recorded it: `tinymemory-conformance`.
+    pub tool: String,
+    /// Its version.
+    pub tool_version: String,
+    /// The driver id of the run.
+    pub driver_id: String,
+    /// The `--driver` value that opens the same driver again, when known;
+    /// `replay` uses it unless given another.
+    pub driver_spec: Option<String>,
+    /// The driver's version, when known.
+    pub driver_version: Option<String>,
+    /// The check id, such as `recall.limit`.
+    pub check: String,
+    /// Its family.
+    pub family: String,
+    /// The run seed (a decimal string in JSON).
+    #[serde(with = "seed")]
+    pub seed: u64,
+    /// Cases per property check.
+    pub cases: u32,
+    /// When the failing run started (RFC 3339, UTC).
+    pub recorded_at: String,
+    /// How the check ended: `fail` or `unexpectedly-passing`.
+    pub outcome: OutcomeKind,
+    /// What the driver must do: the check's description.
+    pub expected: String,
+    /// What happened: the failure message (with the expected and actual
+    /// values the check saw).
+    pub actual: String,
+    /// For property checks: the shrunk input and its seed.
+    pub counterexample: Option<CounterexampleRecord>,
+}
+
+impl Bundle {
+    /// The bundle of `entry`, a check of `report`; `None` unless the check
+    /// failed the run.
+    #[must_use]
+    pub fn from_entry(report: &Report, entry: &CheckEntry) -> Option<Self> {
+        if !entry.outcome.is_fail() {
+            return None;
+        }
+        let actual = match entry.outcome {
+            OutcomeKind::UnexpectedlyPassing => format!(
+                "passed, but was declared an expected failure: {}",
+                entry.reason.as_deref().unwrap_or_default()
+            ),
+            _ => entry.message.clone().unwrap_or_default(),
+        };
+        let r = &report.run;
+        Some(Self {
+            schema_version: BUNDLE_SCHEMA_VERSION,
+            tool: r.tool.clone(),
+            tool_version: r.tool_version.clone(),
+            driver_id: r.driver_id.clone(),
+            driver_spec: r.driver_spec.clone(),
+            driver_version: r.driver_version.clone(),
+            check: entry.id.clone(),
+            family: entry.family.clone(),
+            seed: r.seed,
+            cases: r.cases,
+            recorded_at: r.started_at.clone(),
+            outcome: entry.outcome,
+            expected: entry.description.clone(),
+            actual,
+            counterexample: entry.counterexample.clone(),
+        })
+    }
+
+    /// One bundle per check that failed the run, in run order.
+    #[must_use]
+    pub fn all_from(report: &Report) -> Vec<Self> {
+        report
+            .failures()
+            .filter_map(|e| Self::from_entry(report, e))
+            .collect()
+    }
+
+    /// A file name for the bundle: `DRIVER--CHECK.json`, with every
+    /// character other than ASCII letters, digits, `.`, `-` and `_`
+    /// replaced by `_` (so `mutant:recall.limit` becomes
+    /// `mutant_recall.limit`). Unique per driver and check.
+    #[must_use]
+    pub fn file_name(&self) -> String {
+        let driver = self.driver_spec.as_deref().unwrap_or(&self.driver_id);
+        format!("{}--{}.json", safe(driver), safe(&self.check))
+    }
+
+    /// The bundle as pretty-printed JSON with a trailing newline.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        to_pretty(self)
+    }
+
+    /// Reads a bundle written by [`Bundle::to_json`].
+    ///
+    /// # Errors
+    ///
+    /// [`ReportError::UnsupportedVersion`] for a bundle from a newer schema;
+    /// [`ReportError::Malformed`] for anything that is not a bundle.
+    pub fn from_json(text: &str) -> Result<Self, ReportError> {
+        from_versioned(text, "bundle", BUNDLE_SCHEMA_VERSION)
+    }
+}
+
+fn safe(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}

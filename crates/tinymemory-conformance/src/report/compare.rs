@@ -1,0 +1,144 @@
+//! A report against a baseline: what newly fails, what was fixed, what
+//! still fails.
+
+use std::fmt::Write as _;
+
+use super::escape::visible;
+use super::{OutcomeKind, Report};
+
+/// One check in a [`Comparison`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compared {
+    /// The check id.
+    pub id: String,
+    /// How it ended in the current report (`None`: not in it).
+    pub now: Option<OutcomeKind>,
+    /// Its message in the current report, else in the baseline.
+    pub message: Option<String>,
+}
+
+/// The difference between a baseline report and a current one, each list
+/// in the current report's run order (then the baseline's, for checks the
+/// current report lacks).
+///
+/// A check *fails* when its outcome is `fail` or `unexpectedly-passing`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Comparison {
+    /// Fails now, and did not fail in the baseline (or was not in it).
+    pub new_failures: Vec<Compared>,
+    /// Failed in the baseline and fails now.
+    pub still_failing: Vec<Compared>,
+    /// Failed in the baseline and passes now (`pass` or
+    /// `expected-failure`).
+    pub fixed: Vec<Compared>,
+    /// Failed in the baseline but was skipped now or is not in the current
+    /// report: neither fixed nor failing.
+    pub not_run: Vec<Compared>,
+    /// The baseline's and the current report's driver ids, when they
+    /// differ.
+    pub different_drivers: Option<(String, String)>,
+}
+
+impl Comparison {
+    /// Compares `current` against `baseline`.
+    #[must_use]
+    pub fn between(baseline: &Report, current: &Report) -> Self {
+        let failed_before = |id: &str| {
+            baseline
+                .checks
+                .iter()
+                .any(|c| c.id == id && c.outcome.is_fail())
+        };
+        let mut cmp = Self::default();
+        for c in &current.checks {
+            let entry = Compared {
+                id: c.id.clone(),
+                now: Some(c.outcome),
+                message: c.message.clone().or_else(|| c.reason.clone()),
+            };
+            match (failed_before(&c.id), c.outcome) {
+                (false, k) if k.is_fail() => cmp.new_failures.push(entry),
+                (true, k) if k.is_fail() => cmp.still_failing.push(entry),
+                (true, OutcomeKind::Skip) => cmp.not_run.push(entry),
+                (true, _) => cmp.fixed.push(entry),
+                (false, _) => {}
+            }
+        }
+        for b in baseline.failures() {
+            if !current.checks.iter().any(|c| c.id == b.id) {
+                cmp.not_run.push(Compared {
+                    id: b.id.clone(),
+                    now: None,
+                    message: b.message.clone().or_else(|| b.reason.clone()),
+                });
+            }
+        }
+        if baseline.run.driver_id != current.run.driver_id {
+            cmp.different_drivers = Some((
+                baseline.run.driver_id.clone(),
+                current.run.driver_id.clone(),
+            ));
+        }
+        cmp
+    }
+
+    /// `true` when a check fails that did not fail in the baseline: the
+    /// gate fails.
+    #[must_use]
+    pub fn has_new_failures(&self) -> bool {
+        !self.new_failures.is_empty()
+    }
+
+    /// `baseline: N new failures, N still failing, N fixed[, N not run]`.
+    #[must_use]
+    pub fn summary_line(&self) -> String {
+        let mut line = format!(
+            "baseline: {} new {}, {} still failing, {} fixed",
+            self.new_failures.len(),
+            if self.new_failures.len() == 1 {
+                "failure"
+            } else {
+                "failures"
+            },
+            self.still_failing.len(),
+            self.fixed.len()
+        );
+        if !self.not_run.is_empty() {
+            let _ = write!(line, ", {} not run", self.not_run.len());
+        }
+        line
+    }
+
+    /// The comparison as text: a note when the drivers differ, one line per
+    /// compared check (`new failure   recall.limit: message`,
+    /// `still failing ...`, `fixed ...`, `not run ...`), then
+    /// [`Comparison::summary_line`]; every line ends with a newline.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        if let Some((before, now)) = &self.different_drivers {
+            let _ = writeln!(
+                out,
+                "note: the baseline is a report on driver {before:?}, this one on {now:?}"
+            );
+        }
+        let groups = [
+            ("new failure  ", &self.new_failures),
+            ("still failing", &self.still_failing),
+            ("fixed        ", &self.fixed),
+            ("not run      ", &self.not_run),
+        ];
+        for (label, list) in groups {
+            for c in list {
+                let _ = write!(out, "{label}  {}", c.id);
+                if let Some(m) = c.message.as_deref().and_then(|m| m.lines().next()) {
+                    let _ = write!(out, ": {}", visible(m));
+                }
+                out.push('\n');
+            }
+        }
+        out.push_str(&self.summary_line());
+        out.push('\n');
+        out
+    }
+}

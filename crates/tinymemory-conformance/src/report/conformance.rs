@@ -1,0 +1,125 @@
+//! The conformance level a driver's README can state.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{CheckEntry, OutcomeKind};
+
+/// `FULL`, `PARTIAL` or `NONE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Every check of the run passed: no failure, no skip, no expected
+    /// failure.
+    Full,
+    /// Some families passed completely, not all.
+    Partial,
+    /// No family passed completely.
+    None,
+}
+
+/// How one family fared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FamilyStatus {
+    /// Every check of the family passed.
+    Pass,
+    /// At least one check failed, unexpectedly passed or is an expected
+    /// failure: the driver does not meet the family, declared or not.
+    Fail,
+    /// Nothing failed, but a check was skipped, so the family was not
+    /// shown to pass.
+    Incomplete,
+}
+
+/// One family's status.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FamilyLevel {
+    /// The family name (`contract`, `sections`, ...).
+    pub family: String,
+    /// How it fared.
+    pub status: FamilyStatus,
+}
+
+/// The level of a run, and the status of each family in order of first
+/// appearance in the run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conformance {
+    /// The overall level.
+    pub level: Level,
+    /// Per family, in order of first appearance.
+    pub families: Vec<FamilyLevel>,
+}
+
+impl Conformance {
+    /// The level of a run whose checks are `checks`.
+    ///
+    /// A family passes when every one of its checks passed. The level is
+    /// [`Level::Full`] when every family passes (an empty run is `None`:
+    /// nothing was shown), [`Level::Partial`] when some do.
+    #[must_use]
+    pub fn of(checks: &[CheckEntry]) -> Self {
+        let mut families: Vec<FamilyLevel> = Vec::new();
+        for check in checks {
+            let status = match check.outcome {
+                OutcomeKind::Pass => FamilyStatus::Pass,
+                OutcomeKind::Skip => FamilyStatus::Incomplete,
+                OutcomeKind::Fail
+                | OutcomeKind::ExpectedFailure
+                | OutcomeKind::UnexpectedlyPassing => FamilyStatus::Fail,
+            };
+            match families.iter_mut().find(|f| f.family == check.family) {
+                None => families.push(FamilyLevel {
+                    family: check.family.clone(),
+                    status,
+                }),
+                Some(f) => f.status = worse(f.status, status),
+            }
+        }
+        let passing = families
+            .iter()
+            .filter(|f| f.status == FamilyStatus::Pass)
+            .count();
+        let level = if passing == 0 {
+            Level::None
+        } else if passing == families.len() {
+            Level::Full
+        } else {
+            Level::Partial
+        };
+        Self { level, families }
+    }
+
+    /// The families that passed completely, in order.
+    pub fn passing(&self) -> impl Iterator<Item = &str> {
+        self.families
+            .iter()
+            .filter(|f| f.status == FamilyStatus::Pass)
+            .map(|f| f.family.as_str())
+    }
+}
+
+fn worse(a: FamilyStatus, b: FamilyStatus) -> FamilyStatus {
+    use FamilyStatus::{Fail, Incomplete, Pass};
+    match (a, b) {
+        (Fail, _) | (_, Fail) => Fail,
+        (Incomplete, _) | (_, Incomplete) => Incomplete,
+        (Pass, Pass) => Pass,
+    }
+}
+
+/// `FULL`, `PARTIAL (contract, sections)` (the families that passed), or
+/// `NONE`.
+impl fmt::Display for Conformance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.level {
+            Level::Full => f.write_str("FULL"),
+            Level::None => f.write_str("NONE"),
+            Level::Partial => {
+                let passing: Vec<&str> = self.passing().collect();
+                write!(f, "PARTIAL ({})", passing.join(", "))
+            }
+        }
+    }
+}

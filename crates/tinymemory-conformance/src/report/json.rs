@@ -1,0 +1,77 @@
+//! The JSON form of reports and bundles, with the schema version checked
+//! before anything else is read.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::{Report, ReportError, SCHEMA_VERSION};
+
+impl Report {
+    /// The report as pretty-printed JSON (two-space indent, fields in
+    /// schema order, trailing newline). The schema is in `docs/reports.md`.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        to_pretty(self)
+    }
+
+    /// Reads a report written by [`Report::to_json`].
+    ///
+    /// # Errors
+    ///
+    /// [`ReportError::UnsupportedVersion`] when `schema_version` is higher
+    /// than [`SCHEMA_VERSION`]; [`ReportError::Malformed`] when the text is
+    /// not JSON, has no numeric `schema_version`, or lacks a field.
+    pub fn from_json(text: &str) -> Result<Self, ReportError> {
+        from_versioned(text, "report", SCHEMA_VERSION)
+    }
+}
+
+pub(crate) fn to_pretty<T: Serialize>(value: &T) -> String {
+    // Cannot fail: every field is a string, number, bool, option, vector or
+    // struct of those (no maps with non-string keys), which serde_json
+    // always serialises; a non-finite f64 becomes null.
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_else(|e| {
+        unreachable!("report types always serialise: {e}");
+    });
+    text.push('\n');
+    text
+}
+
+/// Parses `text` as a `what` of schema version at most `supported`: the
+/// version is read first, so a future file is refused with a version error,
+/// not with whatever field happens to differ.
+pub(crate) fn from_versioned<T: DeserializeOwned>(
+    text: &str,
+    what: &'static str,
+    supported: u32,
+) -> Result<T, ReportError> {
+    let malformed = |detail: String| ReportError::Malformed { what, detail };
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| malformed(format!("not JSON: {e}")))?;
+    let Some(object) = value.as_object() else {
+        return Err(malformed("expected a JSON object".to_owned()));
+    };
+    let version = match object.get("schema_version") {
+        None => return Err(malformed("no schema_version field".to_owned())),
+        Some(v) => v.as_u64().ok_or_else(|| {
+            malformed(format!(
+                "schema_version must be a non-negative integer, found {v}"
+            ))
+        })?,
+    };
+    if version > u64::from(supported) {
+        return Err(ReportError::UnsupportedVersion {
+            what,
+            found: version,
+            supported,
+        });
+    }
+    if version == 0 {
+        return Err(malformed(
+            "schema_version 0 does not exist; versions start at 1".to_owned(),
+        ));
+    }
+    // Parsed again from the text (not the value) so errors carry a line
+    // and column.
+    serde_json::from_str(text).map_err(|e| malformed(e.to_string()))
+}

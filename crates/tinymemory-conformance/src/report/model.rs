@@ -1,0 +1,206 @@
+//! The serialisable report: what a run did, in a form every renderer and
+//! the baseline comparison read.
+
+use serde::{Deserialize, Serialize};
+
+use super::conformance::Conformance;
+use super::seed;
+
+/// The version of the JSON report schema this build writes and reads.
+///
+/// Bumped whenever a field is removed or changes meaning; adding an optional
+/// field keeps the version. A report with a higher version is refused
+/// ([`ReportError::UnsupportedVersion`](super::ReportError::UnsupportedVersion)),
+/// never half-read. The schema is documented in `docs/reports.md`.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A whole run: metadata, the conformance level, counts, and one entry per
+/// check in run order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Always [`SCHEMA_VERSION`] when written by this build.
+    pub schema_version: u32,
+    /// How, when and against what the run went.
+    pub run: RunMeta,
+    /// Which families passed completely.
+    pub conformance: Conformance,
+    /// Checks per outcome kind.
+    pub counts: Counts,
+    /// One entry per check, in run order.
+    pub checks: Vec<CheckEntry>,
+}
+
+/// Run metadata.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunMeta {
+    /// The tool that ran the checks: `tinymemory-conformance`.
+    pub tool: String,
+    /// Its version, such as `0.1.0`.
+    pub tool_version: String,
+    /// The driver id the factory reported, such as `sqlite`.
+    pub driver_id: String,
+    /// The `--driver` value that opens the same driver again (`sqlite`,
+    /// `mutant:recall.limit`), when the run came from the command line.
+    pub driver_spec: Option<String>,
+    /// The driver's version, when known.
+    pub driver_version: Option<String>,
+    /// The run seed; written as a decimal string because JSON readers lose
+    /// precision on integers above 2^53.
+    #[serde(with = "seed")]
+    pub seed: u64,
+    /// Cases per property check.
+    pub cases: u32,
+    /// When the run started, RFC 3339 in UTC with seconds
+    /// (`2025-01-31T12:00:00Z`).
+    pub started_at: String,
+    /// Wall time of the whole run, in milliseconds.
+    pub duration_ms: f64,
+}
+
+/// How many checks ended in each outcome kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Every check in the report.
+    pub total: usize,
+    /// [`OutcomeKind::Pass`].
+    pub pass: usize,
+    /// [`OutcomeKind::Fail`].
+    pub fail: usize,
+    /// [`OutcomeKind::Skip`].
+    pub skip: usize,
+    /// [`OutcomeKind::ExpectedFailure`].
+    pub expected_failure: usize,
+    /// [`OutcomeKind::UnexpectedlyPassing`].
+    pub unexpectedly_passing: usize,
+}
+
+impl Counts {
+    /// Counts the outcome kinds of `checks`.
+    #[must_use]
+    pub fn of(checks: &[CheckEntry]) -> Self {
+        let mut c = Self {
+            total: checks.len(),
+            ..Self::default()
+        };
+        for check in checks {
+            match check.outcome {
+                OutcomeKind::Pass => c.pass += 1,
+                OutcomeKind::Fail => c.fail += 1,
+                OutcomeKind::Skip => c.skip += 1,
+                OutcomeKind::ExpectedFailure => c.expected_failure += 1,
+                OutcomeKind::UnexpectedlyPassing => c.unexpectedly_passing += 1,
+            }
+        }
+        c
+    }
+
+    /// Checks that went as declared: passes and expected failures (the
+    /// `N passed` of the closing line).
+    #[must_use]
+    pub fn passed(&self) -> usize {
+        self.pass + self.expected_failure
+    }
+
+    /// Checks that fail the run: failures and unexpected passes.
+    #[must_use]
+    pub fn failed(&self) -> usize {
+        self.fail + self.unexpectedly_passing
+    }
+
+    /// `N passed, N failed`, then `, N skipped` when any were skipped: the
+    /// same line as [`RunSummary::closing_line`](crate::RunSummary::closing_line).
+    #[must_use]
+    pub fn closing_line(&self) -> String {
+        let mut line = format!("{} passed, {} failed", self.passed(), self.failed());
+        if self.skip > 0 {
+            line.push_str(&format!(", {} skipped", self.skip));
+        }
+        line
+    }
+}
+
+/// The kind of a check's outcome, as the JSON spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OutcomeKind {
+    /// `pass`.
+    Pass,
+    /// `fail`.
+    Fail,
+    /// `skip`.
+    Skip,
+    /// `expected-failure`: failed as declared; not counted as a failure.
+    ExpectedFailure,
+    /// `unexpectedly-passing`: declared an expected failure, but passed;
+    /// counted as a failure.
+    UnexpectedlyPassing,
+}
+
+impl OutcomeKind {
+    /// The JSON spelling: `pass`, `fail`, `skip`, `expected-failure`,
+    /// `unexpectedly-passing` (the same as
+    /// [`Outcome::label`](crate::Outcome::label)).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pass => "pass",
+            Self::Fail => "fail",
+            Self::Skip => "skip",
+            Self::ExpectedFailure => "expected-failure",
+            Self::UnexpectedlyPassing => "unexpectedly-passing",
+        }
+    }
+
+    /// The five-letter tag of text reports: `PASS`, `FAIL`, `SKIP`,
+    /// `XFAIL`, `XPASS`.
+    #[must_use]
+    pub fn tag(self) -> &'static str {
+        match self {
+            Self::Pass => "PASS",
+            Self::Fail => "FAIL",
+            Self::Skip => "SKIP",
+            Self::ExpectedFailure => "XFAIL",
+            Self::UnexpectedlyPassing => "XPASS",
+        }
+    }
+
+    /// `true` for the kinds that fail a run.
+    #[must_use]
+    pub fn is_fail(self) -> bool {
+        matches!(self, Self::Fail | Self::UnexpectedlyPassing)
+    }
+}
+
+/// One check's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckEntry {
+    /// The check id, such as `recall.limit`.
+    pub id: String,
+    /// Its family: `contract`, `sections`, `corpus`, ...
+    pub family: String,
+    /// One line: what the driver must do.
+    pub description: String,
+    /// How it ended.
+    pub outcome: OutcomeKind,
+    /// Wall time of the check, in milliseconds.
+    pub duration_ms: f64,
+    /// What was expected and what happened (fail, expected-failure), or why
+    /// the check was skipped (skip); `None` for pass and
+    /// unexpectedly-passing.
+    pub message: Option<String>,
+    /// The declared reason of an expected failure (expected-failure,
+    /// unexpectedly-passing); `None` otherwise.
+    pub reason: Option<String>,
+    /// For property checks that failed: the shrunk input and its seed.
+    pub counterexample: Option<CounterexampleRecord>,
+}
+
+/// The smallest failing input of a property check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CounterexampleRecord {
+    /// The seed that reproduces it, as a decimal string in JSON.
+    #[serde(with = "seed")]
+    pub seed: u64,
+    /// The shrunk input, as the property rendered it.
+    pub input: String,
+}

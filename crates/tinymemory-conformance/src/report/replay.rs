@@ -1,0 +1,127 @@
+//! Running a bundle's check again.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::escape::visible;
+use super::{Bundle, ReportError};
+use crate::{CheckReport, DriverFactory, LoadedCorpus, Outcome, Registry, RunConfig, Runner};
+
+/// What a replay found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The check fails again with the recorded message.
+    Reproduced,
+    /// The check fails again, with another message.
+    FailsDifferently,
+    /// The check passes now (or fails only as declared).
+    Fixed,
+    /// The check was skipped; the report says why.
+    NotRun,
+}
+
+/// The result of [`Bundle::replay`].
+#[derive(Debug, Clone)]
+pub struct Replay {
+    /// What it found.
+    pub verdict: Verdict,
+    /// The check's new result.
+    pub report: CheckReport,
+}
+
+impl Replay {
+    /// `true` when the check still fails ([`Verdict::Reproduced`] or
+    /// [`Verdict::FailsDifferently`]).
+    #[must_use]
+    pub fn still_fails(&self) -> bool {
+        matches!(
+            self.verdict,
+            Verdict::Reproduced | Verdict::FailsDifferently
+        )
+    }
+
+    /// Expected (recorded) against actual (now), then the verdict, one
+    /// line each, every line ending with a newline.
+    #[must_use]
+    pub fn to_text(&self, bundle: &Bundle) -> String {
+        let now = match &self.report.outcome {
+            Outcome::Pass => "pass".to_owned(),
+            other => format!(
+                "{}: {}",
+                other.label(),
+                visible(other.message().unwrap_or_default())
+            ),
+        };
+        let verdict = match self.verdict {
+            Verdict::Reproduced => "reproduced: the check fails as recorded",
+            Verdict::FailsDifferently => "still failing, with a different message",
+            Verdict::Fixed => "fixed: the check passes now",
+            Verdict::NotRun => "not run: the check was skipped",
+        };
+        format!(
+            "expected: {}\nrecorded: {}\nnow:      {now}\n{verdict}\n",
+            visible(&bundle.expected),
+            visible(&bundle.actual)
+        )
+    }
+}
+
+impl Bundle {
+    /// Runs the bundle's check again, with its seed and case count, against
+    /// `factory` (and `corpus`, for a corpus check), failing it after
+    /// `timeout`.
+    ///
+    /// # Errors
+    ///
+    /// [`ReportError::UnknownCheck`] when `registry` has no check with the
+    /// bundle's id.
+    ///
+    /// # Panics
+    ///
+    /// Must be called inside a tokio runtime with time enabled.
+    pub async fn replay(
+        &self,
+        registry: &Registry,
+        factory: Arc<dyn DriverFactory>,
+        corpus: Option<Arc<LoadedCorpus>>,
+        timeout: Duration,
+    ) -> Result<Replay, ReportError> {
+        let one = registry.filter(|c| c.id == self.check);
+        if one.is_empty() {
+            return Err(ReportError::UnknownCheck {
+                id: self.check.clone(),
+            });
+        }
+        let summary = Runner::new(one)
+            .with_timeout(timeout)
+            .with_config(RunConfig {
+                seed: self.seed,
+                cases: self.cases,
+            })
+            .run(factory, corpus, |_| {})
+            .await;
+        let Some(report) = summary.reports.into_iter().next() else {
+            return Err(ReportError::UnknownCheck {
+                id: self.check.clone(),
+            });
+        };
+        let verdict = match &report.outcome {
+            Outcome::Pass | Outcome::ExpectedFailure { .. } => Verdict::Fixed,
+            Outcome::Skip(_) => Verdict::NotRun,
+            failed => {
+                let actual = match failed {
+                    Outcome::UnexpectedPass { reason } => {
+                        format!("passed, but was declared an expected failure: {reason}")
+                    }
+                    other => other.message().unwrap_or_default().to_owned(),
+                };
+                if actual == self.actual {
+                    Verdict::Reproduced
+                } else {
+                    Verdict::FailsDifferently
+                }
+            }
+        };
+        Ok(Replay { verdict, report })
+    }
+}

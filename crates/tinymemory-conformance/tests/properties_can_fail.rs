@@ -1,0 +1,125 @@
+//! The property checks fail, with a shrunk counterexample and its seed, on
+//! drivers that break what they check.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
+    RecallOptions,
+};
+use tinymemory_conformance::{FnFactory, Outcome, Registry, RunConfig, Runner};
+use tinymemory_doubles::mutants::mutant;
+use tinymemory_reference::ReferenceDriver;
+
+/// Breaks ties between equal scores by insertion order instead of by key,
+/// so which of several equally good hits survives a limit depends on the
+/// order the data was stored in.
+pub struct TiesByInsertion(pub ReferenceDriver);
+
+fn insertion(e: &MemoryEntry) -> u64 {
+    e.id.trim_start_matches("ref-").parse().unwrap_or(u64::MAX)
+}
+
+#[deny(clippy::missing_trait_methods)]
+#[async_trait]
+impl MemoryProvider for TiesByInsertion {
+    fn driver_id(&self) -> &str {
+        "ties-by-insertion"
+    }
+
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        self.0.store(namespace, key, content, category, session_id, taint).await
+    }
+
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        self.0.get(namespace, key).await
+    }
+
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        self.0.forget(namespace, key).await
+    }
+
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        self.0.list(namespace, category, session_id).await
+    }
+
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        self.0.namespaces().await
+    }
+
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let mut hits = self.0.recall(query, usize::MAX, opts).await?;
+        hits.sort_by(|a, b| {
+            b.score
+                .partial_cmp(&a.score)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then_with(|| insertion(a).cmp(&insertion(b)))
+        });
+        hits.truncate(limit);
+        Ok(hits)
+    }
+}
+
+async fn outcome(id: &str, open: impl Fn() -> Box<dyn MemoryProvider> + Send + Sync + 'static) -> Outcome {
+    let check = *Registry::standard().get(id).unwrap();
+    let factory = Arc::new(FnFactory::new("faulty", move || Ok(open())));
+    let summary = Runner::new(Registry::from_checks(vec![check]))
+        .with_config(RunConfig::default())
+        .run(factory, None, |_| {})
+        .await;
+    summary.reports[0].outcome.clone()
+}
+
+#[tokio::test]
+async fn cap_determinism_catches_ties_broken_by_insertion_order() {
+    let got = outcome("properties.cap_determinism", || Box::new(TiesByInsertion(ReferenceDriver::new()))).await;
+    let Outcome::Fail(failure) = got else {
+        panic!("expected a failure, got {got:?}");
+    };
+    assert!(failure.message.contains("on the same data stored in reverse order"), "{}", failure.message);
+    let counterexample = failure.counterexample.expect("a shrunk counterexample");
+    assert_eq!(counterexample.seed, RunConfig::DEFAULT_SEED);
+    assert!(
+        failure.message.contains(&format!("rerun with --seed {}", RunConfig::DEFAULT_SEED)),
+        "{}",
+        failure.message
+    );
+}
+
+#[tokio::test]
+async fn ordering_catches_a_recall_that_answers_from_other_namespaces() {
+    let wrap = mutant("prefix-pinned-recall").unwrap().wrap;
+    let got = outcome("properties.across_ordering", move || wrap(Box::new(ReferenceDriver::new()))).await;
+    let Outcome::Fail(failure) = got else {
+        panic!("expected a failure, got {got:?}");
+    };
+    assert!(failure.message.contains("answered a recall pinned to"), "{}", failure.message);
+    assert!(failure.counterexample.is_some());
+}
+
+#[tokio::test]
+async fn the_same_seed_gives_the_same_counterexample() {
+    let first = outcome("properties.cap_determinism", || Box::new(TiesByInsertion(ReferenceDriver::new()))).await;
+    let again = outcome("properties.cap_determinism", || Box::new(TiesByInsertion(ReferenceDriver::new()))).await;
+    assert!(first.is_fail());
+    assert_eq!(first, again);
+}

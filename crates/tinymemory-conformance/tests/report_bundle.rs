@@ -1,0 +1,174 @@
+//! Regression bundles: a mutant's failure, bundled, replays to the same
+//! failure; committed bundles under `fixtures/regressions/` replay.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use tinymemory_api::MemoryProvider;
+use tinymemory_conformance::report::{OutcomeKind, Verdict, BUNDLE_SCHEMA_VERSION};
+use tinymemory_conformance::{
+    Bundle, DriverFactory, FnFactory, Registry, Report, ReportError, RunConfig, Runner,
+};
+use tinymemory_reference::ReferenceDriver;
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn reference() -> Arc<dyn DriverFactory> {
+    Arc::new(FnFactory::new("reference", || {
+        Ok(Box::new(ReferenceDriver::new()) as Box<dyn MemoryProvider>)
+    }))
+}
+
+/// The reference driver broken by the mutant `name`.
+fn mutant(name: &str) -> Arc<dyn DriverFactory> {
+    let m = tinymemory_doubles::mutant(name).unwrap_or_else(|| panic!("no mutant {name:?}"));
+    let wrap = m.wrap;
+    Arc::new(FnFactory::new(format!("mutant:{name}"), move || {
+        Ok(wrap(Box::new(ReferenceDriver::new())))
+    }))
+}
+
+/// The report of running `check` against `factory` with `config`.
+async fn run_one(check: &str, factory: Arc<dyn DriverFactory>, config: RunConfig) -> Report {
+    let registry = Registry::standard().filter(|c| c.id == check);
+    assert_eq!(registry.len(), 1, "no check {check:?}");
+    let summary = Runner::new(registry)
+        .with_config(config)
+        .run(factory, None, |_| {})
+        .await;
+    Report::from_summary(&summary, SystemTime::now())
+}
+
+#[tokio::test]
+async fn a_bundle_from_a_mutant_failure_replays_to_the_same_failure() {
+    let config = RunConfig { seed: 7, cases: 4 };
+    let report = run_one("recall.limit", mutant("limit-plus-one"), config)
+        .await
+        .with_driver_spec("mutant:limit-plus-one");
+    let bundles = Bundle::all_from(&report);
+    assert_eq!(bundles.len(), 1);
+    let written = bundles[0].to_json();
+    let bundle = Bundle::from_json(&written).expect("reads back");
+    assert_eq!(bundle, bundles[0]);
+    assert_eq!(bundle.check, "recall.limit");
+    assert_eq!(bundle.outcome, OutcomeKind::Fail);
+    assert_eq!((bundle.seed, bundle.cases), (7, 4));
+    assert_eq!(bundle.expected, report.checks[0].description);
+    assert_eq!(Some(&bundle.actual), report.checks[0].message.as_ref());
+    assert_eq!(
+        bundle.file_name(),
+        "mutant_limit-plus-one--recall.limit.json"
+    );
+
+    let again = bundle
+        .replay(
+            &Registry::standard(),
+            mutant("limit-plus-one"),
+            None,
+            TIMEOUT,
+        )
+        .await
+        .expect("the check exists");
+    assert_eq!(again.verdict, Verdict::Reproduced);
+    assert!(again.still_fails());
+
+    let fixed = bundle
+        .replay(&Registry::standard(), reference(), None, TIMEOUT)
+        .await
+        .expect("the check exists");
+    assert_eq!(fixed.verdict, Verdict::Fixed);
+    assert!(!fixed.still_fails());
+}
+
+#[tokio::test]
+async fn only_failing_checks_get_bundles() {
+    let report = run_one("recall.limit", reference(), RunConfig::default()).await;
+    assert_eq!(report.counts.pass, 1);
+    assert!(Bundle::all_from(&report).is_empty());
+}
+
+fn regressions_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/regressions")
+}
+
+/// Every committed bundle: recorded against a mutant, it still fails on
+/// that mutant and passes on the reference driver.
+#[tokio::test]
+async fn committed_bundles_replay() {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(regressions_dir())
+        .expect("fixtures/regressions exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    // A glob that matches nothing must not pass.
+    assert!(!paths.is_empty(), "no bundle under fixtures/regressions");
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let bundle = Bundle::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let spec = bundle
+            .driver_spec
+            .as_deref()
+            .expect("a recorded driver spec");
+        let name = spec
+            .strip_prefix("mutant:")
+            .expect("recorded against a mutant");
+        let on_mutant = bundle
+            .replay(&Registry::standard(), mutant(name), None, TIMEOUT)
+            .await
+            .expect("the check exists");
+        // A reworded check message shows as FailsDifferently: still a
+        // reproduction of the bug, so both count.
+        assert!(
+            on_mutant.still_fails(),
+            "{}: {:?}",
+            path.display(),
+            on_mutant.report
+        );
+        let on_reference = bundle
+            .replay(&Registry::standard(), reference(), None, TIMEOUT)
+            .await
+            .expect("the check exists");
+        assert_eq!(on_reference.verdict, Verdict::Fixed, "{}", path.display());
+    }
+}
+
+fn a_bundle() -> Bundle {
+    let text =
+        std::fs::read_to_string(regressions_dir().join("mutant_limit-plus-one--recall.limit.json"))
+            .expect("the committed bundle");
+    Bundle::from_json(&text).expect("a bundle")
+}
+
+#[tokio::test]
+async fn a_bundle_naming_an_unknown_check_is_an_error() {
+    let mut bundle = a_bundle();
+    bundle.check = "recall.no_such_check".to_owned();
+    let err = bundle
+        .replay(&Registry::standard(), reference(), None, TIMEOUT)
+        .await
+        .expect_err("no such check");
+    assert!(matches!(err, ReportError::UnknownCheck { ref id } if id == "recall.no_such_check"));
+}
+
+#[test]
+fn a_future_bundle_is_refused() {
+    let text = a_bundle().to_json().replacen(
+        &format!("\"schema_version\": {BUNDLE_SCHEMA_VERSION}"),
+        "\"schema_version\": 9",
+        1,
+    );
+    assert!(matches!(
+        Bundle::from_json(&text),
+        Err(ReportError::UnsupportedVersion {
+            what: "bundle",
+            found: 9,
+            ..
+        })
+    ));
+    assert!(matches!(
+        Bundle::from_json("{\"schema_version\": 1}"),
+        Err(ReportError::Malformed { what: "bundle", .. })
+    ));
+}

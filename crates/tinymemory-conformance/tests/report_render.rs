@@ -1,0 +1,117 @@
+//! Snapshots of every renderer over a fixed report holding every outcome
+//! kind (durations, seed and start time are fixed, so nothing needs
+//! redacting), and the report model's own rules.
+
+mod support {
+    pub mod fixed_report;
+}
+
+use support::fixed_report::report;
+use tinymemory_conformance::report::{Counts, FamilyStatus, Level, OutcomeKind};
+
+#[test]
+fn text_render() {
+    insta::assert_snapshot!("text", report().to_text(false));
+}
+
+#[test]
+fn text_render_in_colour() {
+    insta::assert_snapshot!("text_colour", report().to_text(true));
+}
+
+#[test]
+fn json_render() {
+    insta::assert_snapshot!("json", report().to_json());
+}
+
+#[test]
+fn junit_render() {
+    insta::assert_snapshot!("junit", report().to_junit());
+}
+
+#[test]
+fn markdown_render() {
+    insta::assert_snapshot!("markdown", report().to_markdown());
+}
+
+#[test]
+fn the_fixed_report_holds_every_outcome_kind_once_or_more() {
+    let r = report();
+    assert_eq!(
+        r.counts,
+        Counts {
+            total: 7,
+            pass: 2,
+            fail: 2,
+            skip: 1,
+            expected_failure: 1,
+            unexpectedly_passing: 1,
+        }
+    );
+    assert_eq!(r.closing_line(), "3 passed, 3 failed, 1 skipped");
+    let failing: Vec<&str> = r.failures().map(|c| c.id.as_str()).collect();
+    assert_eq!(
+        failing,
+        ["recall.limit", "recall.min_score", "sections.merge_order"]
+    );
+    assert_eq!(r.checks[2].outcome, OutcomeKind::UnexpectedlyPassing);
+}
+
+#[test]
+fn the_level_names_the_families_that_pass() {
+    let r = report();
+    assert_eq!(r.conformance.level, Level::Partial);
+    let statuses: Vec<(&str, FamilyStatus)> = r
+        .conformance
+        .families
+        .iter()
+        .map(|f| (f.family.as_str(), f.status))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("contract", FamilyStatus::Fail),
+            ("sections", FamilyStatus::Fail),
+            ("corpus", FamilyStatus::Pass),
+        ]
+    );
+    assert_eq!(r.conformance.to_string(), "PARTIAL (corpus)");
+}
+
+#[test]
+fn json_round_trips_exactly() {
+    let r = report();
+    let text = r.to_json();
+    assert_eq!(
+        tinymemory_conformance::Report::from_json(&text).expect("reads back"),
+        r
+    );
+    // The seed is a string: 18446744073709551557 does not survive a double.
+    assert!(
+        text.contains("\"seed\": \"18446744073709551557\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn redacting_zeroes_every_duration_and_the_start_time() {
+    let r = report().redacted();
+    assert_eq!(r.run.started_at, "1970-01-01T00:00:00Z");
+    assert_eq!(r.run.duration_ms, 0.0);
+    assert!(r.checks.iter().all(|c| c.duration_ms == 0.0));
+    assert_eq!(r.checks, {
+        let mut checks = report().checks;
+        for c in &mut checks {
+            c.duration_ms = 0.0;
+        }
+        checks
+    });
+}
+
+#[test]
+fn durations_are_milliseconds_to_the_microsecond() {
+    let r = report();
+    assert_eq!(r.run.duration_ms, 2345.0);
+    assert_eq!(r.checks[0].duration_ms, 1.234);
+    assert_eq!(r.run.started_at, "2025-01-31T12:00:00Z");
+}

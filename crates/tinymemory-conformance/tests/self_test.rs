@@ -1,0 +1,166 @@
+//! The self-test: the standard registry catches every mutant of the
+//! catalogue with exactly the checks the mutant names, the reference and
+//! SQLite drivers pass every check, and no check disappears quietly.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use tinymemory_api::MemoryProvider;
+use tinymemory_conformance::{FnFactory, Outcome, Registry, RunSummary, Runner};
+use tinymemory_doubles::mutants::{mutants, Mutant};
+use tinymemory_reference::ReferenceDriver;
+use tinymemory_sqlite::SqliteDriver;
+
+/// Every check of the standard registry, in run order. A check renamed or
+/// deleted fails `the_registry_holds_exactly_the_committed_checks`; a new
+/// one is added here in the same change.
+const STANDARD_CHECK_IDS: &[&str] = &[
+    "store.upsert",
+    "recall.none_means_global",
+    "recall.hit_namespace",
+    "recall.scores_finite_higher_better",
+    "recall.limit",
+    "recall.plain_text_query",
+    "recall.min_score",
+    "namespaces.exact_counts",
+    "namespace.invalid_refused",
+    "forget.idempotent",
+    "store.hostile_text_round_trip",
+    "store.big_content_round_trip",
+    "recall.hostile_queries",
+    "store.concurrent_writes",
+    "namespace.case_sensitive",
+    "namespace.no_wildcards",
+    "sections.custom_spelling",
+    "sections.invalid_section_refused",
+    "sections.across_merge_order",
+    "sections.cap_and_truncation",
+    "sections.namespace_filter_conflict",
+    "sections.namespaces_listed_once",
+    "sections.pinned_hits_only",
+    "corpus.namespace_counts",
+    "corpus.recall_own_words",
+    "properties.across_ordering",
+    "properties.cap_determinism",
+    "properties.custom_spelling",
+    "properties.namespace_round_trip",
+    "properties.pinning_cost",
+    "properties.truncation",
+    "properties.concurrent_equals_sequential",
+    "model.differential",
+];
+
+const NO_CORPUS: &str = "no corpus was loaded for this run (use --corpus DIR)";
+
+async fn run_standard(
+    factory: Arc<FnFactory<impl Fn() -> OpenResult + Send + Sync + 'static>>,
+) -> RunSummary {
+    Runner::new(Registry::standard())
+        .run(factory, None, |_| {})
+        .await
+}
+
+type OpenResult = Result<Box<dyn MemoryProvider>, tinymemory_api::MemoryError>;
+
+/// Fresh reference drivers wrapped in `m`.
+fn mutant_factory(
+    m: &'static Mutant,
+) -> Arc<FnFactory<impl Fn() -> OpenResult + Send + Sync + 'static>> {
+    Arc::new(FnFactory::new(format!("mutant:{}", m.name), move || {
+        Ok((m.wrap)(Box::new(ReferenceDriver::new())))
+    }))
+}
+
+/// `(check id, outcome)` of every check that did not pass.
+fn not_passed(summary: &RunSummary) -> Vec<(&'static str, Outcome)> {
+    summary
+        .reports
+        .iter()
+        .filter(|r| r.outcome != Outcome::Pass)
+        .map(|r| (r.id, r.outcome.clone()))
+        .collect()
+}
+
+fn skipped_corpus_checks() -> Vec<(&'static str, Outcome)> {
+    vec![
+        ("corpus.namespace_counts", Outcome::Skip(NO_CORPUS.into())),
+        ("corpus.recall_own_words", Outcome::Skip(NO_CORPUS.into())),
+    ]
+}
+
+#[test]
+fn the_registry_holds_exactly_the_committed_checks() {
+    let ids: Vec<&str> = Registry::standard().checks().iter().map(|c| c.id).collect();
+    assert_eq!(ids, STANDARD_CHECK_IDS);
+}
+
+#[test]
+fn every_check_a_mutant_names_is_in_the_registry_in_order() {
+    let ids: Vec<&str> = Registry::standard().checks().iter().map(|c| c.id).collect();
+    let position = |m: &Mutant, id: &str| {
+        ids.iter().position(|c| *c == id).unwrap_or_else(|| {
+            panic!(
+                "mutant {} names check {id}, which the registry lacks",
+                m.name
+            )
+        })
+    };
+    for m in mutants() {
+        position(m, m.check);
+        let also: Vec<usize> = m.also_caught_by.iter().map(|id| position(m, id)).collect();
+        assert!(
+            also.windows(2).all(|w| w[0] < w[1]),
+            "mutant {}: also_caught_by is in registry order, without repeats",
+            m.name
+        );
+    }
+}
+
+/// Every mutant, wrapped around the reference driver, against the whole
+/// registry (no corpus): the failing checks are exactly its
+/// `expected_failures()`. A mismatch names the mutant and both sets, so
+/// the fix (a check that stopped catching it, or an overlap to record in
+/// `also_caught_by`) is plain.
+#[tokio::test]
+async fn every_mutant_is_caught_by_exactly_the_checks_it_names() {
+    let mut mismatches = Vec::new();
+    for m in mutants() {
+        let summary = run_standard(mutant_factory(m)).await;
+        let mut failed = summary.failed_ids();
+        failed.sort_unstable();
+        let mut expected = m.expected_failures();
+        expected.sort_unstable();
+        if failed != expected {
+            mismatches.push(format!(
+                "mutant {}: its entry expects {expected:?} to fail, the registry failed {failed:?}",
+                m.name
+            ));
+        }
+    }
+    assert_eq!(mismatches, Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn the_reference_driver_passes_every_check() {
+    let factory = Arc::new(FnFactory::new("reference", || {
+        Ok(Box::new(ReferenceDriver::new()) as Box<dyn MemoryProvider>)
+    }));
+    let summary = run_standard(factory).await;
+    assert_eq!(not_passed(&summary), skipped_corpus_checks());
+}
+
+#[tokio::test]
+async fn the_sqlite_driver_passes_every_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_owned();
+    let next = AtomicU64::new(0);
+    let factory = Arc::new(FnFactory::new("sqlite", move || {
+        let n = next.fetch_add(1, Ordering::Relaxed);
+        Ok(
+            Box::new(SqliteDriver::open(path.join(format!("check-{n}.db")))?)
+                as Box<dyn MemoryProvider>,
+        )
+    }));
+    let summary = run_standard(factory).await;
+    assert_eq!(not_passed(&summary), skipped_corpus_checks());
+}

@@ -1,0 +1,92 @@
+//! Mutant `case-folds-namespaces`, for `namespace.case_sensitive`.
+
+use async_trait::async_trait;
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
+    NamespaceSummary, RecallOptions,
+};
+
+/// Breaks "namespaces are compared byte for byte" (check
+/// `namespace.case_sensitive`): every namespace argument is validated as
+/// given, then ASCII-lowercased before it is forwarded, like a driver
+/// keying namespaces through a case-insensitive collation. `learning:A`
+/// and `learning:a` become one namespace: a store in either replaces the
+/// other's entry of the same key, and entries come back under the
+/// lowercase name.
+///
+/// Namespaces that are already lowercase, which every other check uses,
+/// behave exactly as in the wrapped driver. Invalid namespaces are still
+/// [`MemoryError::Invalid`].
+#[derive(Debug, Clone, Default)]
+pub struct CaseFoldsNamespaces<P: ?Sized> {
+    inner: P,
+}
+
+inner_only_accessors!(CaseFoldsNamespaces);
+
+/// `namespace` validated, then lowercased.
+fn fold(namespace: &str) -> Result<String, MemoryError> {
+    Namespace::parse(namespace)?;
+    Ok(namespace.to_ascii_lowercase())
+}
+
+/// Forwards every method with its namespace lowercased.
+#[deny(clippy::missing_trait_methods)]
+#[async_trait]
+impl<P: MemoryProvider + ?Sized> MemoryProvider for CaseFoldsNamespaces<P> {
+    fn driver_id(&self) -> &str {
+        self.inner.driver_id()
+    }
+
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        let namespace = fold(namespace)?;
+        self.inner
+            .store(&namespace, key, content, category, session_id, taint)
+            .await
+    }
+
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        self.inner.get(&fold(namespace)?, key).await
+    }
+
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        self.inner.forget(&fold(namespace)?, key).await
+    }
+
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let namespace = namespace.map(fold).transpose()?;
+        self.inner
+            .list(namespace.as_deref(), category, session_id)
+            .await
+    }
+
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        self.inner.namespaces().await
+    }
+
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let folded = RecallOptions {
+            namespace: opts.namespace.as_deref().map(fold).transpose()?,
+            ..opts.clone()
+        };
+        self.inner.recall(query, limit, &folded).await
+    }
+}

@@ -1,0 +1,133 @@
+//! Mutant `loses-concurrent-writes`, for `store.concurrent_writes`.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use async_trait::async_trait;
+use tinymemory_api::{
+    validate_key, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
+    NamespaceSummary, RecallOptions,
+};
+
+/// Breaks "every acknowledged store is kept, however many run at once"
+/// (contract sentence 1 under concurrency, check `store.concurrent_writes`):
+/// a `store` that *starts* while another `store` is in flight is
+/// acknowledged with `Ok(())` but never reaches the wrapped driver, like a
+/// driver whose write buffer holds one pending write and silently replaces
+/// it.
+///
+/// Deterministic: each `store` validates its namespace and key (invalid
+/// input is still [`MemoryError::Invalid`]), registers itself as in flight,
+/// yields to the executor once ([`tokio::task::yield_now`], standing in for
+/// the I/O a real write waits on), then writes, unless another store was
+/// already in flight when it started. Stores awaited one after another
+/// never overlap, so every check that writes sequentially passes; stores
+/// polled together (`join!`, `join_all`, spawned tasks) lose all but the
+/// first of each overlapping run.
+#[derive(Debug, Default)]
+pub struct LosesConcurrentWrites<P: ?Sized> {
+    in_flight: AtomicUsize,
+    inner: P,
+}
+
+impl<P> LosesConcurrentWrites<P> {
+    /// Wraps `inner`.
+    #[must_use]
+    pub fn new(inner: P) -> Self {
+        Self {
+            in_flight: AtomicUsize::new(0),
+            inner,
+        }
+    }
+
+    /// Unwraps the provider.
+    #[must_use]
+    pub fn into_inner(self) -> P {
+        self.inner
+    }
+}
+
+impl<P: ?Sized> LosesConcurrentWrites<P> {
+    /// The wrapped provider.
+    #[must_use]
+    pub fn get_ref(&self) -> &P {
+        &self.inner
+    }
+
+    /// The wrapped provider, mutably.
+    #[must_use]
+    pub fn get_mut(&mut self) -> &mut P {
+        &mut self.inner
+    }
+}
+
+/// Marks one store in flight until dropped, so a cancelled store (its
+/// future dropped mid-yield) does not leave the counter raised forever.
+struct InFlight<'a>(&'a AtomicUsize);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Forwards every method; `store` drops writes that overlap another, as
+/// described on the type.
+#[deny(clippy::missing_trait_methods)]
+#[async_trait]
+impl<P: MemoryProvider + ?Sized> MemoryProvider for LosesConcurrentWrites<P> {
+    fn driver_id(&self) -> &str {
+        self.inner.driver_id()
+    }
+
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        Namespace::parse(namespace)?;
+        validate_key(key)?;
+        let overlapped = self.in_flight.fetch_add(1, Ordering::SeqCst) > 0;
+        let _in_flight = InFlight(&self.in_flight);
+        tokio::task::yield_now().await;
+        if overlapped {
+            return Ok(());
+        }
+        self.inner
+            .store(namespace, key, content, category, session_id, taint)
+            .await
+    }
+
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        self.inner.get(namespace, key).await
+    }
+
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        self.inner.forget(namespace, key).await
+    }
+
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        self.inner.list(namespace, category, session_id).await
+    }
+
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        self.inner.namespaces().await
+    }
+
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        self.inner.recall(query, limit, opts).await
+    }
+}

@@ -1,0 +1,137 @@
+//! Mutant `counts-every-store`, for `namespaces.exact_counts`.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
+    RecallOptions,
+};
+
+use crate::lock::lock;
+
+/// Breaks contract sentence 8's "exact count" (check
+/// `namespaces.exact_counts`): `namespaces()` counts every `store` of a
+/// key still present, upserts included, instead of its entries, like a
+/// driver counting the rows of a full-text table that gains a row on each
+/// write and loses them only on `forget`.
+///
+/// Entries themselves are untouched: `get`, `list` and `recall` see one
+/// entry per key. A namespace whose keys were each stored once has its
+/// exact count, so only a check that stores a key twice and then counts
+/// sees the fault. `forget` drops the key's stores from the count, so an
+/// emptied namespace still disappears.
+///
+/// Overlap: `store.upsert` also counts through `namespaces()` after its
+/// second store.
+#[derive(Debug, Default)]
+pub struct CountsEveryStore<P: ?Sized> {
+    /// `(namespace, key)` → stores beyond the first, for keys present.
+    extra: Mutex<BTreeMap<(String, String), u64>>,
+    inner: P,
+}
+
+impl<P> CountsEveryStore<P> {
+    /// Wraps `inner`.
+    #[must_use]
+    pub fn new(inner: P) -> Self {
+        Self {
+            extra: Mutex::new(BTreeMap::new()),
+            inner,
+        }
+    }
+
+    /// Unwraps the provider; the store counts are dropped.
+    #[must_use]
+    pub fn into_inner(self) -> P {
+        self.inner
+    }
+}
+
+impl<P: ?Sized> CountsEveryStore<P> {
+    /// The wrapped provider.
+    #[must_use]
+    pub fn get_ref(&self) -> &P {
+        &self.inner
+    }
+
+    /// The wrapped provider, mutably.
+    #[must_use]
+    pub fn get_mut(&mut self) -> &mut P {
+        &mut self.inner
+    }
+}
+
+/// Forwards every method; `namespaces()` adds the repeated stores of each
+/// present key to its namespace's count.
+#[deny(clippy::missing_trait_methods)]
+#[async_trait]
+impl<P: MemoryProvider + ?Sized> MemoryProvider for CountsEveryStore<P> {
+    fn driver_id(&self) -> &str {
+        self.inner.driver_id()
+    }
+
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        let present = self.inner.get(namespace, key).await?.is_some();
+        self.inner
+            .store(namespace, key, content, category, session_id, taint)
+            .await?;
+        if present {
+            *lock(&self.extra)
+                .entry((namespace.to_owned(), key.to_owned()))
+                .or_insert(0) += 1;
+        }
+        Ok(())
+    }
+
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        self.inner.get(namespace, key).await
+    }
+
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        let removed = self.inner.forget(namespace, key).await?;
+        lock(&self.extra).remove(&(namespace.to_owned(), key.to_owned()));
+        Ok(removed)
+    }
+
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        self.inner.list(namespace, category, session_id).await
+    }
+
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        let mut summaries = self.inner.namespaces().await?;
+        let extra = lock(&self.extra);
+        for summary in &mut summaries {
+            let more: u64 = extra
+                .iter()
+                .filter(|((ns, _), _)| *ns == summary.namespace)
+                .map(|(_, n)| *n)
+                .sum();
+            summary.count += more;
+        }
+        Ok(summaries)
+    }
+
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        self.inner.recall(query, limit, opts).await
+    }
+}

@@ -1,0 +1,114 @@
+//! Mutant `like-wildcards`, for `namespace.no_wildcards`.
+
+use async_trait::async_trait;
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
+    NamespaceSummary, RecallOptions,
+};
+
+/// `true` when `value` matches the SQL `LIKE` `pattern`, case-sensitively
+/// and with no escape character: `_` matches any one character, `%` any
+/// run of characters (none included), every other character itself.
+///
+/// `like("learning:a_b", "learning:axb")` is `true`;
+/// `like("learning:a%", "learning:abc")` is `true`;
+/// `like("learning:a_b", "learning:ab")` is `false`.
+#[must_use]
+pub fn like(pattern: &str, value: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let v: Vec<char> = value.chars().collect();
+    // matched[j]: the pattern so far matches v[..j]. One row per pattern
+    // character keeps it O(|p| * |v|), with no backtracking blow-up.
+    let mut matched = vec![false; v.len() + 1];
+    matched[0] = true;
+    for &pc in &p {
+        let mut next = vec![false; v.len() + 1];
+        for j in 0..=v.len() {
+            next[j] = match pc {
+                '%' => matched[j] || (j > 0 && next[j - 1]),
+                '_' => j > 0 && matched[j - 1],
+                c => j > 0 && matched[j - 1] && v[j - 1] == c,
+            };
+        }
+        matched = next;
+    }
+    matched[v.len()]
+}
+
+/// Breaks "a namespace filter matches that namespace only" (check
+/// `namespace.no_wildcards`): `list(Some(ns), ..)` returns the entries of
+/// every namespace that `ns` matches as a SQL `LIKE` pattern (see [`like`]),
+/// like a driver filtering with `WHERE namespace LIKE ?` instead of `=`.
+/// `_` is valid in namespaces, so `list(Some("learning:a_b"))` also returns
+/// the entries of `learning:axb`.
+///
+/// The filter is validated first (an invalid namespace is still
+/// [`MemoryError::Invalid`]), and entries come in the wrapped driver's
+/// `list(None, ..)` order. Every other method, `recall`'s pin included, is
+/// forwarded unchanged, so only names holding `_` behave differently.
+#[derive(Debug, Clone, Default)]
+pub struct LikeWildcards<P: ?Sized> {
+    inner: P,
+}
+
+inner_only_accessors!(LikeWildcards);
+
+/// Forwards every method; `list` matches its namespace filter as a `LIKE`
+/// pattern.
+#[deny(clippy::missing_trait_methods)]
+#[async_trait]
+impl<P: MemoryProvider + ?Sized> MemoryProvider for LikeWildcards<P> {
+    fn driver_id(&self) -> &str {
+        self.inner.driver_id()
+    }
+
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        self.inner
+            .store(namespace, key, content, category, session_id, taint)
+            .await
+    }
+
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        self.inner.get(namespace, key).await
+    }
+
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        self.inner.forget(namespace, key).await
+    }
+
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let Some(pattern) = namespace else {
+            return self.inner.list(None, category, session_id).await;
+        };
+        Namespace::parse(pattern)?;
+        let mut entries = self.inner.list(None, category, session_id).await?;
+        entries.retain(|e| e.namespace.as_deref().is_some_and(|ns| like(pattern, ns)));
+        Ok(entries)
+    }
+
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        self.inner.namespaces().await
+    }
+
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        self.inner.recall(query, limit, opts).await
+    }
+}

@@ -1,0 +1,54 @@
+//! Limits applied to a driver process.
+
+use std::time::Duration;
+
+/// How long the suite waits for one answer before it stops the process. Ten
+/// seconds is far above any answer of the examples (they answer in well
+/// under a millisecond) and well below the runner's default check timeout
+/// (60 s), so a hung driver fails with this error, which names the request,
+/// rather than with the runner's, which cannot.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How many of the process's last stderr lines an error quotes.
+pub const DEFAULT_STDERR_LINES: usize = 20;
+
+/// The longest answer line accepted, in bytes. A `list` of the whole bundled
+/// corpus is about 7 MiB; anything past this is a runaway driver.
+pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Limits for one driver process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExecConfig {
+    /// How long one request may take, from writing it to reading its answer
+    /// (the `hello` handshake included). When it runs out the process is
+    /// stopped and the request fails with `MemoryError::Unavailable`.
+    pub request_timeout: Duration,
+    /// How many of the last stderr lines an error quotes.
+    pub stderr_lines: usize,
+}
+
+impl ExecConfig {
+    /// The defaults with another request timeout.
+    #[must_use]
+    pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// The defaults with another number of stderr lines quoted.
+    #[must_use]
+    pub fn with_stderr_lines(mut self, lines: usize) -> Self {
+        self.stderr_lines = lines;
+        self
+    }
+}
+
+impl Default for ExecConfig {
+    /// [`DEFAULT_REQUEST_TIMEOUT`] and [`DEFAULT_STDERR_LINES`].
+    fn default() -> Self {
+        Self {
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            stderr_lines: DEFAULT_STDERR_LINES,
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! Validate a memory driver written in any language.
+//!
+//! The suite starts the driver as a child process and talks to it over its
+//! stdin and stdout, one JSON object per line: a request per contract method
+//! (`store`, `get`, `forget`, `list`, `namespaces`, `recall`), plus `hello`
+//! (protocol version and driver id) when the process starts and `reset` (an
+//! empty store) before every check. A driver answers each request with one
+//! line, `{"id":…,"result":…}` or `{"id":…,"error":{"kind":…,"rule":…,"message":…}}`,
+//! where the error kinds are those of [`tinymemory_api::MemoryError`]. The
+//! [`protocol`] module holds the message types; `docs/protocol.md` is the
+//! specification and `fixtures/protocol/` a JSON Schema for every message.
+//!
+//! - [`ExecDriver`] is a [`MemoryProvider`](tinymemory_api::MemoryProvider)
+//!   over one process.
+//! - [`ExecFactory`] is a
+//!   [`DriverFactory`](tinymemory_conformance::DriverFactory) for the
+//!   conformance runner: one process, reset before each check, replaced by a
+//!   new one after it dies, hangs or garbles its output.
+//!
+//! ```
+//! use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions};
+//! use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver};
+//!
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/python/memory_driver.py");
+//! let driver = ExecDriver::spawn(&ExecCommand::new("python3", [script]), ExecConfig::default()).await?;
+//! assert_eq!(driver.driver_id(), "python-memory");
+//! driver
+//!     .store("global", "k1", "async fn returns a future", MemoryCategory::Core, None, MemoryTaint::Internal)
+//!     .await?;
+//! let hits = driver.recall("future", 10, &RecallOptions::default()).await?;
+//! assert_eq!(hits[0].key, "k1");
+//! let bad = driver.get("has space", "k1").await.unwrap_err();
+//! assert_eq!(bad.rule(), Some(tinymemory_api::rules::NAMESPACE_CHARSET));
+//! # Ok::<(), tinymemory_api::MemoryError>(())
+//! # }).unwrap();
+//! ```
+//!
+//! # Failures of the process
+//!
+//! | the process… | the request fails with | and then |
+//! |---|---|---|
+//! | answers after the request timeout ([`ExecConfig::request_timeout`]) | `Unavailable`, naming the timeout | it is stopped |
+//! | exits, or closes its stdout | `Backend`, with the exit status | it is gone |
+//! | prints a line that is not JSON, or answers another request's id | `Backend`, quoting the line (first 200 characters) | it is stopped |
+//! | answers with a malformed result or error | `Backend`, saying what is wrong | it keeps running |
+//! | answers `hello` with another protocol version | `Backend` from [`ExecFactory::connect`] | it is stopped |
+//!
+//! Every error that stops the process quotes the last lines of its stderr
+//! (which is captured, never shown directly); an error answer of kind
+//! `backend` or `unavailable` also gets the stderr lines written while the
+//! request ran, as far as they have arrived. A stopped process fails every
+//! later request on it; [`ExecFactory`] starts a new one at the next check.
+//!
+//! Each process is served by a thread with its own current-thread tokio
+//! runtime, so callers need no particular runtime: the CLI's, which has
+//! time but no I/O driver, works, and the `*_blocking` constructors work
+//! outside any.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod command;
+mod config;
+mod decode;
+mod driver;
+mod factory;
+mod process;
+pub mod protocol;
+
+pub use command::{CommandLineError, ExecCommand};
+pub use config::{ExecConfig, DEFAULT_REQUEST_TIMEOUT, DEFAULT_STDERR_LINES, MAX_LINE_BYTES};
+pub use driver::ExecDriver;
+pub use factory::ExecFactory;

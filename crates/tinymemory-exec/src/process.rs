@@ -1,0 +1,131 @@
+//! One driver process, served by a thread of its own.
+//!
+//! Each process gets a thread running a current-thread tokio runtime that
+//! owns the child and its pipes (the *actor*). Callers hand it requests over
+//! a channel and wait for the answer on another, so:
+//!
+//! - requests to one process are answered one at a time, in order, however
+//!   many tasks call at once;
+//! - a caller that stops waiting (its future dropped by a timeout) does not
+//!   cut a request in half: the actor still reads that answer, so the next
+//!   request gets its own;
+//! - callers need no tokio I/O or process driver (the CLI's runtime has
+//!   neither), and set-up code can wait for an answer without a runtime.
+
+mod actor;
+mod session;
+mod stderr;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use serde_json::Value;
+use tinymemory_api::MemoryError;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::protocol::Request;
+use crate::{ExecCommand, ExecConfig};
+
+/// Where the actor sends one answer.
+enum Reply {
+    Async(oneshot::Sender<Result<Value, MemoryError>>),
+    Blocking(std::sync::mpsc::SyncSender<Result<Value, MemoryError>>),
+}
+
+impl Reply {
+    fn send(self, answer: Result<Value, MemoryError>) {
+        // A caller that stopped waiting does not want the answer.
+        let _ = match self {
+            Self::Async(tx) => tx.send(answer).map_err(drop),
+            Self::Blocking(tx) => tx.send(answer).map_err(drop),
+        };
+    }
+}
+
+/// One request for the actor.
+struct Job {
+    request: Request,
+    reply: Reply,
+}
+
+/// A handle on one driver process.
+pub(crate) struct Connection {
+    jobs: mpsc::UnboundedSender<Job>,
+    /// Set by the actor once the process can no longer answer.
+    dead: Arc<AtomicBool>,
+    /// Bumped by every `reset`; stores handed out before it are stale.
+    generation: AtomicU64,
+    command: String,
+}
+
+impl Connection {
+    /// Starts the actor, which starts the process. A process that cannot be
+    /// started fails the first request (the `hello`), with the reason.
+    pub(crate) fn start(command: &ExecCommand, config: ExecConfig) -> Result<Self, MemoryError> {
+        let (jobs, rx) = mpsc::unbounded_channel();
+        let dead = Arc::new(AtomicBool::new(false));
+        actor::spawn(command.clone(), config, rx, Arc::clone(&dead)).map_err(|e| {
+            MemoryError::backend(format!("failed to start a thread for `{command}`"), e)
+        })?;
+        Ok(Self {
+            jobs,
+            dead,
+            generation: AtomicU64::new(0),
+            command: command.to_string(),
+        })
+    }
+
+    /// Sends `request` and waits for its answer.
+    pub(crate) async fn call(&self, request: Request) -> Result<Value, MemoryError> {
+        let op = request.op();
+        let (tx, rx) = oneshot::channel();
+        self.jobs
+            .send(Job {
+                request,
+                reply: Reply::Async(tx),
+            })
+            .map_err(|_| self.gone(op))?;
+        rx.await.map_err(|_| self.gone(op))?
+    }
+
+    /// [`Connection::call`], blocking the calling thread; for set-up code
+    /// outside (or at the edge of) an async context.
+    pub(crate) fn call_blocking(&self, request: Request) -> Result<Value, MemoryError> {
+        let op = request.op();
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        self.jobs
+            .send(Job {
+                request,
+                reply: Reply::Blocking(tx),
+            })
+            .map_err(|_| self.gone(op))?;
+        rx.recv().map_err(|_| self.gone(op))?
+    }
+
+    fn gone(&self, op: &str) -> MemoryError {
+        MemoryError::fault(format!(
+            "failed to send `{op}` to `{}`: the thread serving the process has stopped",
+            self.command
+        ))
+    }
+
+    /// `false` once the process died, hung or garbled its output.
+    pub(crate) fn is_usable(&self) -> bool {
+        !self.dead.load(Ordering::Acquire)
+    }
+
+    /// The command line, quoted, for messages.
+    pub(crate) fn command(&self) -> &str {
+        &self.command
+    }
+
+    /// The current store generation.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    /// Starts a new store generation (before a `reset`) and returns it.
+    pub(crate) fn advance_generation(&self) -> u64 {
+        self.generation.fetch_add(1, Ordering::AcqRel) + 1
+    }
+}

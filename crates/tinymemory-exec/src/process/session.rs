@@ -1,0 +1,272 @@
+//! The child process, its pipes, and one request/answer exchange.
+
+use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use tinymemory_api::MemoryError;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::task::JoinHandle;
+use tokio::time::timeout;
+
+use super::stderr::StderrTail;
+use crate::config::MAX_LINE_BYTES;
+use crate::protocol::{parse_answer, Answer, Request, RequestLine, WireErrorKind};
+use crate::{ExecCommand, ExecConfig};
+
+/// How long a stopping process gets to exit, and its stderr to reach its
+/// end, before the suite stops waiting. Only failure paths wait on it.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// Why the process can no longer be used; every later request fails with it.
+#[derive(Debug, Clone)]
+struct Failure {
+    /// `true` for a timeout (`Unavailable`); else `Backend`.
+    unavailable: bool,
+    reason: String,
+}
+
+impl Failure {
+    fn error(&self, message: String) -> MemoryError {
+        if self.unavailable {
+            MemoryError::unavailable(message)
+        } else {
+            MemoryError::fault(message)
+        }
+    }
+}
+
+/// What one attempt to read a line gave.
+enum Read {
+    Line(Vec<u8>),
+    /// Stdout reached its end, or a pipe broke: the process is gone.
+    Ended,
+    TooLong,
+}
+
+pub(super) struct Session {
+    command: String,
+    config: ExecConfig,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    stderr: StderrTail,
+    stderr_task: Option<JoinHandle<()>>,
+    failed: Option<Failure>,
+    dead: Arc<AtomicBool>,
+}
+
+impl Session {
+    /// Starts the process with piped stdin, stdout and stderr.
+    pub(super) fn spawn(
+        command: &ExecCommand,
+        config: ExecConfig,
+        dead: Arc<AtomicBool>,
+    ) -> Result<Self, String> {
+        let mut child = tokio::process::Command::new(command.program())
+            .args(command.args())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| format!("failed to start `{command}`: {e}"))?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            return Err(format!(
+                "failed to start `{command}`: a pipe to it was not opened"
+            ));
+        };
+        let tail = StderrTail::new(config.stderr_lines);
+        let stderr_task = tokio::spawn(tail.clone().capture(stderr));
+        Ok(Self {
+            command: command.to_string(),
+            config,
+            child,
+            stdin: Some(stdin),
+            stdout: BufReader::new(stdout),
+            stderr: tail,
+            stderr_task: Some(stderr_task),
+            failed: None,
+            dead,
+        })
+    }
+
+    /// Writes request `id` and reads its answer, within the request timeout.
+    pub(super) async fn exchange(
+        &mut self,
+        id: u64,
+        request: Request,
+    ) -> Result<Value, MemoryError> {
+        let op = request.op();
+        if let Some(f) = &self.failed {
+            return Err(f.error(format!(
+                "failed to send `{op}` to `{}`: the process is no longer usable: {}",
+                self.command, f.reason
+            )));
+        }
+        let line = RequestLine { id, request }.to_line();
+        let mark = self.stderr.mark();
+        let limit = self.config.request_timeout;
+        match timeout(limit, self.round_trip(line)).await {
+            Err(_elapsed) => {
+                self.kill().await;
+                Err(self.fail(
+                    true,
+                    op,
+                    format!(
+                        "no answer within {limit:?} (the request timeout), so the process was stopped; \
+                         a driver must answer every request with one line and flush stdout after it"
+                    ),
+                ))
+            }
+            Ok(Read::Ended) => {
+                let how = self.reap().await;
+                Err(self.fail(false, op, how))
+            }
+            Ok(Read::TooLong) => {
+                self.kill().await;
+                Err(self.fail(
+                    false,
+                    op,
+                    format!("the answer is longer than {MAX_LINE_BYTES} bytes, so the process was stopped"),
+                ))
+            }
+            Ok(Read::Line(bytes)) => self.answer(op, id, &bytes, mark).await,
+        }
+    }
+
+    async fn answer(
+        &mut self,
+        op: &str,
+        id: u64,
+        bytes: &[u8],
+        mark: u64,
+    ) -> Result<Value, MemoryError> {
+        match parse_answer(bytes, id) {
+            Ok(Answer::Result(value)) => Ok(value),
+            Ok(Answer::Error(mut wire)) => {
+                if wire.kind != WireErrorKind::Invalid {
+                    // Best effort: lines the driver wrote while failing,
+                    // typically a traceback, if they have arrived yet.
+                    wire.message.push_str(&self.stderr.render_since(mark));
+                }
+                Err(wire.into_memory_error().unwrap_or_else(|reason| {
+                    MemoryError::fault(format!(
+                        "failed to read the answer to `{op}` from `{}`: {reason}",
+                        self.command
+                    ))
+                }))
+            }
+            Err(e) if e.desynchronised() => {
+                self.kill().await;
+                Err(self.fail(
+                    false,
+                    op,
+                    format!(
+                        "{e}; the process was stopped, since the suite can no longer tell which line \
+                         answers which request (a driver must write only answers to stdout, and log to stderr)"
+                    ),
+                ))
+            }
+            Err(e) => Err(MemoryError::fault(format!(
+                "failed to read the answer to `{op}` from `{}`: {e}",
+                self.command
+            ))),
+        }
+    }
+
+    /// Marks the process unusable and builds the error for request `op`,
+    /// quoting the end of its stderr.
+    fn fail(&mut self, unavailable: bool, op: &str, reason: String) -> MemoryError {
+        let failure = Failure {
+            unavailable,
+            reason,
+        };
+        let error = failure.error(format!(
+            "failed to get an answer to `{op}` from `{}`: {}{}",
+            self.command,
+            failure.reason,
+            self.stderr.render()
+        ));
+        self.failed = Some(failure);
+        self.dead.store(true, Ordering::Release);
+        error
+    }
+
+    async fn round_trip(&mut self, mut line: String) -> Read {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Read::Ended;
+        };
+        line.push('\n');
+        if stdin.write_all(line.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
+            return Read::Ended;
+        }
+        let mut buf = Vec::new();
+        let limit = u64::try_from(MAX_LINE_BYTES)
+            .unwrap_or(u64::MAX)
+            .saturating_add(1);
+        match (&mut self.stdout)
+            .take(limit)
+            .read_until(b'\n', &mut buf)
+            .await
+        {
+            Err(_) | Ok(0) => Read::Ended,
+            Ok(_) if buf.ends_with(b"\n") => {
+                buf.pop();
+                if buf.ends_with(b"\r") {
+                    buf.pop();
+                }
+                Read::Line(buf)
+            }
+            Ok(_) if buf.len() > MAX_LINE_BYTES => Read::TooLong,
+            // The last line, without a newline, before the end of stdout.
+            Ok(_) => Read::Line(buf),
+        }
+    }
+
+    /// After stdout ended: how the process ended, once it has (it is
+    /// stopped if it lingers past [`GRACE`]).
+    async fn reap(&mut self) -> String {
+        self.stdin = None;
+        let how = match timeout(GRACE, self.child.wait()).await {
+            Ok(Ok(status)) => format!("the process exited ({status})"),
+            Ok(Err(e)) => format!("the process ended, and its status could not be read ({e})"),
+            Err(_elapsed) => {
+                let _ = self.child.start_kill();
+                let _ = timeout(GRACE, self.child.wait()).await;
+                "the process closed its stdout, so it was stopped".to_owned()
+            }
+        };
+        self.drain_stderr().await;
+        how
+    }
+
+    /// Stops the process and waits for it and for the end of its stderr.
+    async fn kill(&mut self) {
+        self.stdin = None;
+        let _ = self.child.start_kill();
+        let _ = timeout(GRACE, self.child.wait()).await;
+        self.drain_stderr().await;
+    }
+
+    async fn drain_stderr(&mut self) {
+        if let Some(task) = self.stderr_task.take() {
+            let _ = timeout(GRACE, task).await;
+        }
+    }
+
+    /// Closes stdin (a driver exits at its end) and waits for the process,
+    /// stopping it if it lingers past [`GRACE`].
+    pub(super) async fn shutdown(mut self) {
+        self.stdin = None;
+        if timeout(GRACE, self.child.wait()).await.is_err() {
+            let _ = self.child.start_kill();
+            let _ = timeout(GRACE, self.child.wait()).await;
+        }
+    }
+}

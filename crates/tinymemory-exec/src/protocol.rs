@@ -1,0 +1,17 @@
+//! The wire format: one JSON object per line, requests on the driver's
+//! stdin, answers on its stdout. `docs/protocol.md` is the specification;
+//! `fixtures/protocol/*.schema.json` hold a JSON Schema for every message.
+
+mod answer;
+mod request;
+mod rule;
+mod wire;
+
+pub(crate) use answer::quote;
+pub use answer::{parse_answer, Answer, AnswerError};
+pub use request::{Request, RequestLine};
+pub use wire::{HelloResult, WireEntry, WireError, WireErrorKind, WireSummary};
+
+/// The protocol version this crate speaks. The suite sends it in `hello`;
+/// a driver answering with any other version is refused at start-up.
+pub const PROTOCOL_VERSION: u32 = 1;

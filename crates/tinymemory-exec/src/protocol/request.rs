@@ -1,0 +1,186 @@
+//! Requests, as the suite writes them.
+
+use serde::{Deserialize, Serialize};
+use tinymemory_api::{MemoryCategory, MemoryTaint};
+
+/// One request: the `op` field names it, the other fields are its
+/// arguments. Optional arguments are always written, as `null` when absent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Request {
+    /// The first request to every process: the suite's protocol version.
+    /// Answer: [`HelloResult`](crate::protocol::HelloResult).
+    Hello {
+        /// The version the suite speaks, [`PROTOCOL_VERSION`](crate::protocol::PROTOCOL_VERSION).
+        protocol: u32,
+    },
+    /// Empty the store: every entry of every namespace goes. Sent after
+    /// `hello` and before every check. Answer: `null`.
+    Reset,
+    /// `MemoryProvider::store`. Answer: `null`.
+    Store {
+        /// The namespace, unvalidated: the driver validates it.
+        namespace: String,
+        /// The key.
+        key: String,
+        /// The content.
+        content: String,
+        /// The category's text form (`core`, `daily`, `conversation`,
+        /// `custom:<text>`).
+        category: MemoryCategory,
+        /// The session, or `null`.
+        session_id: Option<String>,
+        /// `internal` or `external_sync`.
+        taint: MemoryTaint,
+    },
+    /// `MemoryProvider::get`. Answer: an entry or `null`.
+    Get {
+        /// The namespace.
+        namespace: String,
+        /// The key.
+        key: String,
+    },
+    /// `MemoryProvider::forget`. Answer: `true` when an entry was removed.
+    Forget {
+        /// The namespace.
+        namespace: String,
+        /// The key.
+        key: String,
+    },
+    /// `MemoryProvider::list`. Answer: entries ordered by `(namespace, key)`.
+    List {
+        /// One namespace, or `null` for every namespace.
+        namespace: Option<String>,
+        /// Only this category (text form), or `null`.
+        category: Option<MemoryCategory>,
+        /// Only this session, or `null`.
+        session_id: Option<String>,
+    },
+    /// `MemoryProvider::namespaces`. Answer: summaries, in any order.
+    Namespaces,
+    /// `MemoryProvider::recall`. Answer: at most `limit` entries, best first.
+    Recall {
+        /// The plain-text query.
+        query: String,
+        /// The most hits wanted; `0` wants none.
+        limit: u64,
+        /// The one namespace to search; `null` means `global`.
+        namespace: Option<String>,
+        /// Only this category (text form), or `null`.
+        category: Option<MemoryCategory>,
+        /// Only this session, or `null`.
+        session_id: Option<String>,
+        /// Drop hits scoring below this (and unscored hits), or `null`.
+        /// Always finite: JSON cannot carry NaN or infinities, so the suite
+        /// refuses a non-finite `min_score` itself.
+        min_score: Option<f64>,
+    },
+}
+
+impl Request {
+    /// The `op` name: `hello`, `reset`, `store`, `get`, `forget`, `list`,
+    /// `namespaces` or `recall`.
+    #[must_use]
+    pub fn op(&self) -> &'static str {
+        match self {
+            Self::Hello { .. } => "hello",
+            Self::Reset => "reset",
+            Self::Store { .. } => "store",
+            Self::Get { .. } => "get",
+            Self::Forget { .. } => "forget",
+            Self::List { .. } => "list",
+            Self::Namespaces => "namespaces",
+            Self::Recall { .. } => "recall",
+        }
+    }
+}
+
+/// A request with its id, as one line: `{"id":7,"op":"get",...}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RequestLine {
+    /// Numbers the requests to one process, from 1 upwards; the answer
+    /// carries the same id.
+    pub id: u64,
+    /// The request.
+    #[serde(flatten)]
+    pub request: Request,
+}
+
+impl RequestLine {
+    /// The line, without its newline. Strings are escaped so the line is
+    /// pure ASCII.
+    #[must_use]
+    pub fn to_line(&self) -> String {
+        // Serialising these types cannot fail: every map key is a string
+        // and the only float, `min_score`, becomes `null` if not finite.
+        let json = serde_json::to_string(self).unwrap_or_default();
+        ascii_only(&json)
+    }
+}
+
+/// `json` with every non-ASCII character written as `\uXXXX` escapes, so a
+/// driver reading its stdin in any 8-bit encoding still parses it. Non-ASCII
+/// characters only occur inside JSON strings, where the escape is valid.
+fn ascii_only(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_carry_id_op_and_every_argument() {
+        let line = RequestLine {
+            id: 3,
+            request: Request::Recall {
+                query: "zebra é 🦀".into(),
+                limit: 10,
+                namespace: None,
+                category: Some(MemoryCategory::Custom("x".into())),
+                session_id: None,
+                min_score: Some(0.5),
+            },
+        };
+        assert_eq!(
+            line.to_line(),
+            r#"{"id":3,"op":"recall","query":"zebra \u00e9 \ud83e\udd80","limit":10,"namespace":null,"category":"custom:x","session_id":null,"min_score":0.5}"#
+        );
+        let back: RequestLine = serde_json::from_str(&line.to_line()).unwrap();
+        assert_eq!(back, line);
+        assert_eq!(
+            RequestLine {
+                id: 1,
+                request: Request::Reset
+            }
+            .to_line(),
+            r#"{"id":1,"op":"reset"}"#
+        );
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        let line = RequestLine {
+            id: 2,
+            request: Request::Get {
+                namespace: "nul\0".into(),
+                key: "a\nb".into(),
+            },
+        };
+        assert_eq!(
+            line.to_line(),
+            r#"{"id":2,"op":"get","namespace":"nul\u0000","key":"a\nb"}"#
+        );
+    }
+}

@@ -1,0 +1,233 @@
+//! The results and errors a driver answers with.
+//!
+//! Decoding is strict: every field is required (optional values are written
+//! as `null`), unknown fields are refused, and taint is exactly `internal`
+//! or `external_sync`. A validation tool that guessed at a malformed answer
+//! would hide the driver's mistake.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use tinymemory_api::{MemoryCategory, MemoryEntry, MemoryError, MemoryTaint, NamespaceSummary};
+
+use super::rule;
+
+/// The answer to `hello`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HelloResult {
+    /// The protocol version the driver speaks; must equal
+    /// [`PROTOCOL_VERSION`](crate::protocol::PROTOCOL_VERSION).
+    pub protocol: u32,
+    /// The driver's id for reports, such as `python-memory`.
+    pub driver: String,
+}
+
+/// One entry, as `get`, `list` and `recall` answer it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WireEntry {
+    /// Driver-assigned id.
+    pub id: String,
+    /// The key.
+    pub key: String,
+    /// The content.
+    pub content: String,
+    /// The namespace the entry lives in (`null` only from a faulty driver).
+    #[serde(deserialize_with = "required")]
+    pub namespace: Option<String>,
+    /// The category's text form.
+    pub category: MemoryCategory,
+    /// When it was last stored, RFC 3339.
+    pub timestamp: String,
+    /// The session, or `null`.
+    #[serde(deserialize_with = "required")]
+    pub session_id: Option<String>,
+    /// The recall score (finite, higher is better), or `null`.
+    #[serde(deserialize_with = "required")]
+    pub score: Option<f64>,
+    /// `internal` or `external_sync`.
+    #[serde(deserialize_with = "strict_taint")]
+    pub taint: MemoryTaint,
+}
+
+impl From<WireEntry> for MemoryEntry {
+    fn from(w: WireEntry) -> Self {
+        Self {
+            id: w.id,
+            key: w.key,
+            content: w.content,
+            namespace: w.namespace,
+            category: w.category,
+            timestamp: w.timestamp,
+            session_id: w.session_id,
+            score: w.score,
+            taint: w.taint,
+        }
+    }
+}
+
+/// One namespace, as `namespaces` answers it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WireSummary {
+    /// The namespace.
+    pub namespace: String,
+    /// Its exact entry count.
+    pub count: u64,
+    /// Its newest timestamp, or `null`.
+    #[serde(deserialize_with = "required")]
+    pub last_updated: Option<String>,
+}
+
+impl From<WireSummary> for NamespaceSummary {
+    fn from(w: WireSummary) -> Self {
+        Self {
+            namespace: w.namespace,
+            count: w.count,
+            last_updated: w.last_updated,
+        }
+    }
+}
+
+/// The kind of a driver's error, one per `MemoryError` variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WireErrorKind {
+    /// `MemoryError::Invalid`: the input broke a rule; needs `rule`.
+    Invalid,
+    /// `MemoryError::Unavailable`: transient, a retry may succeed.
+    Unavailable,
+    /// `MemoryError::Backend`: the engine failed.
+    Backend,
+}
+
+/// A driver's error answer: `{"kind":"invalid","rule":"namespace.charset","message":"…"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WireError {
+    /// Which `MemoryError` variant.
+    pub kind: WireErrorKind,
+    /// The rule id; required for `invalid`, ignored otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// What went wrong, for people.
+    pub message: String,
+}
+
+impl WireError {
+    /// The `MemoryError` this answer stands for. Contract rule ids come back
+    /// as the constants of `tinymemory_api::rules`; a driver's own ids are
+    /// kept as they are.
+    ///
+    /// # Errors
+    ///
+    /// Why the answer is not a valid error: `invalid` without a `rule`, or a
+    /// malformed rule id.
+    pub fn into_memory_error(self) -> Result<MemoryError, String> {
+        match self.kind {
+            WireErrorKind::Invalid => {
+                let raw = self
+                    .rule
+                    .ok_or_else(|| "an error of kind invalid has no rule".to_owned())?;
+                Ok(MemoryError::invalid(rule::intern(&raw)?, self.message))
+            }
+            WireErrorKind::Unavailable => Ok(MemoryError::unavailable(self.message)),
+            WireErrorKind::Backend => Ok(MemoryError::fault(self.message)),
+        }
+    }
+}
+
+/// An `Option` field that must be present, as `null` or a value. (Serde
+/// treats a missing `Option` field as `None` unless `deserialize_with` is
+/// given.)
+fn required<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    Option::<T>::deserialize(d)
+}
+
+fn strict_taint<'de, D: Deserializer<'de>>(d: D) -> Result<MemoryTaint, D::Error> {
+    let text = String::deserialize(d)?;
+    match text.as_str() {
+        "internal" => Ok(MemoryTaint::Internal),
+        "external_sync" => Ok(MemoryTaint::ExternalSync),
+        other => Err(serde::de::Error::custom(format!(
+            "unknown taint {other:?}, expected \"internal\" or \"external_sync\""
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use tinymemory_api::rules;
+
+    use super::*;
+
+    fn entry() -> serde_json::Value {
+        json!({
+            "id": "1", "key": "k", "content": "c", "namespace": "global",
+            "category": "custom:x", "timestamp": "2026-01-01T00:00:00.000000Z",
+            "session_id": null, "score": 0.5, "taint": "external_sync"
+        })
+    }
+
+    #[test]
+    fn entries_decode_into_memory_entries() {
+        let e: MemoryEntry = serde_json::from_value::<WireEntry>(entry()).unwrap().into();
+        assert_eq!(e.category, MemoryCategory::Custom("x".into()));
+        assert_eq!(e.taint, MemoryTaint::ExternalSync);
+        assert_eq!(e.score, Some(0.5));
+        assert_eq!(e.session_id, None);
+    }
+
+    #[test]
+    fn entries_are_decoded_strictly() {
+        let mut missing = entry();
+        missing.as_object_mut().unwrap().remove("session_id");
+        let err = serde_json::from_value::<WireEntry>(missing).unwrap_err();
+        assert_eq!(err.to_string(), "missing field `session_id`");
+
+        let mut extra = entry();
+        extra["ns"] = json!("global");
+        assert!(serde_json::from_value::<WireEntry>(extra).is_err());
+
+        let mut taint = entry();
+        taint["taint"] = json!("Internal");
+        let err = serde_json::from_value::<WireEntry>(taint).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown taint \"Internal\", expected \"internal\" or \"external_sync\""
+        );
+
+        let mut score = entry();
+        score["score"] = json!("0.5");
+        assert!(serde_json::from_value::<WireEntry>(score).is_err());
+    }
+
+    #[test]
+    fn errors_map_onto_memory_error_kinds() {
+        let e: WireError = serde_json::from_value(json!({
+            "kind": "invalid", "rule": "namespace.charset", "message": "bad"
+        }))
+        .unwrap();
+        let e = e.into_memory_error().unwrap();
+        assert_eq!(e.rule(), Some(rules::NAMESPACE_CHARSET));
+        assert_eq!(e, MemoryError::invalid(rules::NAMESPACE_CHARSET, "bad"));
+
+        let e: WireError =
+            serde_json::from_value(json!({"kind": "unavailable", "message": "busy"})).unwrap();
+        assert_eq!(e.into_memory_error().unwrap().kind(), "unavailable");
+
+        let e: WireError =
+            serde_json::from_value(json!({"kind": "backend", "message": "disk"})).unwrap();
+        assert_eq!(e.into_memory_error().unwrap().kind(), "backend");
+
+        let e: WireError =
+            serde_json::from_value(json!({"kind": "invalid", "message": "no rule"})).unwrap();
+        assert_eq!(
+            e.into_memory_error(),
+            Err("an error of kind invalid has no rule".to_owned())
+        );
+        assert!(
+            serde_json::from_value::<WireError>(json!({"kind": "oops", "message": "x"})).is_err()
+        );
+    }
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""The in-memory example driver, misbehaving on cue, for the exec tests.
+
+    misbehave.py MODE [WORD]
+
+Modes (WORD: a query word that triggers it; every other request is answered
+normally):
+  hang WORD       recall of WORD never answers
+  slow WORD       recall of WORD answers after 0.3 s
+  exit WORD       recall of WORD writes to stderr and exits with status 7
+  garbage WORD    recall of WORD prints a line that is not JSON
+  wrong-id WORD   recall of WORD answers with the id of another request
+  bad-entry WORD  recall of WORD answers entries without a timestamp
+  nan WORD        recall of WORD answers a NaN score, as json.dumps allows
+  traceback WORD  recall of WORD raises inside the driver (a backend error)
+  no-rule         invalid errors come without a rule
+  version         hello answers protocol version 2
+  crash           writes to stderr and exits with status 3 before hello
+  exit-on-reset   the second reset exits with status 5
+"""
+
+import json
+import os
+import sys
+import time
+
+sys.dont_write_bytecode = True  # leave no __pycache__ in examples/
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "examples", "python"))
+
+import tinymemory_protocol as tp  # noqa: E402
+from memory_driver import MemoryStore  # noqa: E402
+
+mode = sys.argv[1]
+word = sys.argv[2] if len(sys.argv) > 2 else None
+store = MemoryStore()
+resets = 0
+
+
+def out(line):
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+if mode == "crash":
+    print("misbehave: cannot open the store: simulated", file=sys.stderr)
+    sys.exit(3)
+
+for raw in sys.stdin:
+    r = json.loads(raw)
+    op = r["op"]
+    cued = op == "recall" and word is not None and word in tp.words(r["query"])
+    if op == "hello" and mode == "version":
+        out(json.dumps({"id": r["id"], "result": {"protocol": 2, "driver": "misbehave"}}))
+    elif op == "reset" and mode == "exit-on-reset":
+        resets += 1
+        if resets == 2:
+            print("misbehave: reset failed: simulated", file=sys.stderr)
+            sys.exit(5)
+        out(tp.encode(tp.handle(store, "misbehave", r)))
+    elif cued and mode == "hang":
+        time.sleep(3600)
+    elif cued and mode == "slow":
+        time.sleep(0.3)
+        out(tp.encode(tp.handle(store, "misbehave", r)))
+    elif cued and mode == "exit":
+        print("misbehave: segfault in the recall engine: simulated", file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(7)
+    elif cued and mode == "garbage":
+        out("debug: recall called with " + r["query"])
+    elif cued and mode == "wrong-id":
+        out(json.dumps({"id": r["id"] + 100, "result": []}))
+    elif cued and mode == "bad-entry":
+        answer = tp.handle(store, "misbehave", r)
+        for hit in answer["result"]:
+            del hit["timestamp"]
+        out(json.dumps(answer))
+    elif cued and mode == "nan":
+        answer = tp.handle(store, "misbehave", r)
+        for hit in answer["result"]:
+            hit["score"] = float("nan")
+        out(json.dumps(answer))
+    elif cued and mode == "traceback":
+        answer = tp.handle(store, "misbehave", {"id": r["id"], "op": "recall"})
+        out(tp.encode(answer))
+    else:
+        answer = tp.handle(store, "misbehave", r)
+        if mode == "no-rule" and "error" in answer:
+            answer["error"].pop("rule", None)
+        out(tp.encode(answer))

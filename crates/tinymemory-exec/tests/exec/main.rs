@@ -1,0 +1,10 @@
+//! The exec driver against real processes: the Python examples through the
+//! whole suite, drivers that misbehave, and the JSON Schemas against both
+//! sides of the wire. Every test needs `python3` on `PATH` (`.ci/run`
+//! checks for it).
+
+mod examples;
+mod misbehaving;
+mod schema_check;
+mod schemas;
+mod support;

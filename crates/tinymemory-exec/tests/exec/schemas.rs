@@ -1,0 +1,352 @@
+//! The JSON Schemas of `fixtures/protocol` against both sides of the wire:
+//! the requests this crate writes, the answers the Python examples give,
+//! and a table of malformed answers that the schemas and the Rust decoder
+//! must refuse alike.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+use tinymemory_api::{MemoryCategory, MemoryTaint};
+use tinymemory_exec::protocol::{
+    parse_answer, Answer, HelloResult, Request, RequestLine, WireEntry, WireSummary,
+    PROTOCOL_VERSION,
+};
+
+use crate::schema_check::Schemas;
+use crate::support::examples_dir;
+
+const OPS: [&str; 8] = [
+    "hello",
+    "reset",
+    "store",
+    "get",
+    "forget",
+    "list",
+    "namespaces",
+    "recall",
+];
+
+#[test]
+fn there_is_a_schema_for_every_message() {
+    let mut want: Vec<String> = vec![
+        "answer.error.schema.json".into(),
+        "entry.schema.json".into(),
+        "namespace-summary.schema.json".into(),
+    ];
+    for op in OPS {
+        want.push(format!("request.{op}.schema.json"));
+        want.push(format!("answer.{op}.schema.json"));
+    }
+    want.sort();
+    assert_eq!(Schemas::load().names(), want);
+}
+
+/// One request of every op, with optional fields both set and unset.
+fn requests() -> Vec<Request> {
+    let s = |x: &str| x.to_owned();
+    vec![
+        Request::Hello {
+            protocol: PROTOCOL_VERSION,
+        },
+        Request::Reset,
+        Request::Store {
+            namespace: s("global"),
+            key: s("k1"),
+            content: s("zebra crossing at dawn"),
+            category: MemoryCategory::Core,
+            session_id: None,
+            taint: MemoryTaint::Internal,
+        },
+        Request::Store {
+            namespace: s("learning:rust"),
+            key: s("k2"),
+            content: s("zebra é 🦀 with \"quotes\" and \0 NUL"),
+            category: MemoryCategory::Custom(s("projects")),
+            session_id: Some(s("session-7")),
+            taint: MemoryTaint::ExternalSync,
+        },
+        Request::Get {
+            namespace: s("global"),
+            key: s("k1"),
+        },
+        Request::Get {
+            namespace: s("global"),
+            key: s("missing"),
+        },
+        Request::Get {
+            namespace: s("has space"),
+            key: s("k1"),
+        },
+        Request::List {
+            namespace: None,
+            category: None,
+            session_id: None,
+        },
+        Request::List {
+            namespace: Some(s("learning:rust")),
+            category: Some(MemoryCategory::Custom(s("projects"))),
+            session_id: Some(s("session-7")),
+        },
+        Request::Namespaces,
+        Request::Recall {
+            query: s("zebra"),
+            limit: 10,
+            namespace: None,
+            category: None,
+            session_id: None,
+            min_score: None,
+        },
+        Request::Recall {
+            query: s("zebra NEAR( \"x"),
+            limit: 0,
+            namespace: Some(s("learning:rust")),
+            category: Some(MemoryCategory::Custom(s("projects"))),
+            session_id: Some(s("session-7")),
+            min_score: Some(0.25),
+        },
+        Request::Recall {
+            query: s("zebra"),
+            limit: 5,
+            namespace: Some(s("learning:")),
+            category: None,
+            session_id: None,
+            min_score: None,
+        },
+        Request::Forget {
+            namespace: s("global"),
+            key: s("k1"),
+        },
+        Request::Forget {
+            namespace: s("global"),
+            key: s("k1"),
+        },
+    ]
+}
+
+fn lines() -> Vec<(&'static str, String)> {
+    requests()
+        .into_iter()
+        .zip(1..)
+        .map(|(request, id)| (request.op(), RequestLine { id, request }.to_line()))
+        .collect()
+}
+
+#[test]
+fn every_request_the_suite_writes_matches_its_schema_only() {
+    let schemas = Schemas::load();
+    for (op, line) in lines() {
+        let value: Value = serde_json::from_str(&line).unwrap();
+        schemas
+            .validate(&format!("request.{op}.schema.json"), &value)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        for other in OPS.iter().filter(|o| **o != op) {
+            assert!(
+                schemas
+                    .validate(&format!("request.{other}.schema.json"), &value)
+                    .is_err(),
+                "{line} also matches request.{other}"
+            );
+        }
+    }
+}
+
+/// Runs `script` over every request line and returns each answer with the
+/// op it answers.
+fn transcript(script: &str) -> Vec<(&'static str, Value)> {
+    let mut child = Command::new("python3")
+        .arg(examples_dir().join(script))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    let lines = lines();
+    {
+        let mut stdin = child.stdin.take().unwrap();
+        for (_, line) in &lines {
+            writeln!(stdin, "{line}").unwrap();
+        }
+    }
+    let answers: Vec<Value> = BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).expect("an answer is JSON"))
+        .collect();
+    assert!(child.wait().unwrap().success());
+    assert_eq!(answers.len(), lines.len());
+    lines.into_iter().map(|(op, _)| op).zip(answers).collect()
+}
+
+#[test]
+fn every_answer_of_the_examples_matches_its_schema() {
+    let schemas = Schemas::load();
+    for script in ["memory_driver.py", "sqlite_driver.py"] {
+        let answers = transcript(script);
+        let mut errors = 0;
+        for (op, answer) in &answers {
+            let schema = if answer.get("error").is_some() {
+                errors += 1;
+                "answer.error.schema.json".to_owned()
+            } else {
+                format!("answer.{op}.schema.json")
+            };
+            schemas
+                .validate(&schema, answer)
+                .unwrap_or_else(|e| panic!("{script}: {answer} against {schema}: {e}"));
+        }
+        // The two invalid namespaces, and nothing else, were refused.
+        assert_eq!(errors, 2, "{script}: {answers:?}");
+    }
+}
+
+/// Whether the Rust side takes `answer` as a valid answer to `op`
+/// (request id 1).
+fn rust_accepts(op: &str, answer: &Value) -> bool {
+    match parse_answer(answer.to_string().as_bytes(), 1) {
+        Err(_) => false,
+        Ok(Answer::Error(e)) => e.into_memory_error().is_ok(),
+        Ok(Answer::Result(v)) => match op {
+            "hello" => {
+                serde_json::from_value::<HelloResult>(v).is_ok_and(|h| !h.driver.trim().is_empty())
+            }
+            "reset" | "store" => v.is_null(),
+            "get" => serde_json::from_value::<Option<WireEntry>>(v).is_ok(),
+            "forget" => serde_json::from_value::<bool>(v).is_ok(),
+            "list" | "recall" => serde_json::from_value::<Vec<WireEntry>>(v).is_ok(),
+            "namespaces" => serde_json::from_value::<Vec<WireSummary>>(v).is_ok(),
+            other => panic!("unknown op {other}"),
+        },
+    }
+}
+
+fn entry() -> Value {
+    json!({
+        "id": "1", "key": "k", "content": "c", "namespace": "global", "category": "core",
+        "timestamp": "2026-01-01T00:00:00.000000Z", "session_id": null, "score": null,
+        "taint": "internal"
+    })
+}
+
+fn with(mut value: Value, field: &str, new: Option<Value>) -> Value {
+    let object = value.as_object_mut().unwrap();
+    match new {
+        Some(v) => object.insert(field.to_owned(), v),
+        None => object.remove(field),
+    };
+    value
+}
+
+#[test]
+fn the_schemas_and_the_decoder_accept_and_refuse_alike() {
+    let schemas = Schemas::load();
+    let ok = |result: Value| json!({"id": 1, "result": result});
+    let err = |error: Value| json!({"id": 1, "error": error});
+    let cases: Vec<(&str, Value, bool)> = vec![
+        ("hello", ok(json!({"protocol": 1, "driver": "d"})), true),
+        ("hello", ok(json!({"protocol": 1, "driver": ""})), false),
+        ("hello", ok(json!({"protocol": 1})), false),
+        ("reset", ok(Value::Null), true),
+        ("store", ok(json!(1)), false),
+        ("get", ok(entry()), true),
+        ("get", ok(Value::Null), true),
+        ("get", ok(with(entry(), "timestamp", None)), false),
+        ("get", ok(with(entry(), "ns", Some(json!("global")))), false),
+        (
+            "get",
+            ok(with(entry(), "taint", Some(json!("Internal")))),
+            false,
+        ),
+        ("get", ok(with(entry(), "score", Some(json!("0.5")))), false),
+        ("get", ok(with(entry(), "session_id", None)), false),
+        (
+            "recall",
+            ok(json!([with(entry(), "score", Some(json!(0.5)))])),
+            true,
+        ),
+        (
+            "recall",
+            ok(json!([with(entry(), "namespace", Some(Value::Null))])),
+            true,
+        ),
+        ("list", ok(entry()), false),
+        ("forget", ok(json!(true)), true),
+        ("forget", ok(json!("true")), false),
+        (
+            "namespaces",
+            ok(json!([{"namespace": "global", "count": 2, "last_updated": null}])),
+            true,
+        ),
+        (
+            "namespaces",
+            ok(json!([{"namespace": "global", "count": 0, "last_updated": null}])),
+            true,
+        ),
+        (
+            "namespaces",
+            ok(json!([{"namespace": "global", "count": -1, "last_updated": null}])),
+            false,
+        ),
+        (
+            "namespaces",
+            ok(json!([{"namespace": "global", "count": 1}])),
+            false,
+        ),
+        (
+            "get",
+            err(json!({"kind": "invalid", "rule": "namespace.charset", "message": "m"})),
+            true,
+        ),
+        (
+            "get",
+            err(json!({"kind": "invalid", "rule": "mydriver.own-rule", "message": "m"})),
+            true,
+        ),
+        (
+            "get",
+            err(json!({"kind": "invalid", "message": "m"})),
+            false,
+        ),
+        (
+            "get",
+            err(json!({"kind": "invalid", "rule": "Bad Rule", "message": "m"})),
+            false,
+        ),
+        ("get", err(json!({"kind": "backend", "message": "m"})), true),
+        (
+            "get",
+            err(json!({"kind": "unavailable", "message": "m", "rule": "x.y"})),
+            true,
+        ),
+        ("get", err(json!({"kind": "oops", "message": "m"})), false),
+        ("get", err(json!({"kind": "backend"})), false),
+        (
+            "get",
+            err(json!({"kind": "backend", "message": "m", "trace": "t"})),
+            false,
+        ),
+        (
+            "get",
+            json!({"id": 1, "result": null, "error": {"kind": "backend", "message": "m"}}),
+            false,
+        ),
+        ("get", json!({"id": 1, "result": null, "extra": 1}), false),
+        ("get", json!({"id": 1}), false),
+    ];
+    for (op, answer, accepted) in cases {
+        let schema = if answer.get("error").is_some() && answer.get("result").is_none() {
+            "answer.error.schema.json".to_owned()
+        } else {
+            format!("answer.{op}.schema.json")
+        };
+        let by_schema = schemas.validate(&schema, &answer);
+        assert_eq!(
+            by_schema.is_ok(),
+            accepted,
+            "{schema} on {answer}: {by_schema:?}"
+        );
+        assert_eq!(
+            rust_accepts(op, &answer),
+            accepted,
+            "the decoder on {op}: {answer}"
+        );
+    }
+}

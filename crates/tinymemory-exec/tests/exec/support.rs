@@ -1,0 +1,95 @@
+//! Paths and commands shared by the exec tests.
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use tinymemory_conformance::{LoadedCorpus, Registry, RunConfig, RunSummary, Runner};
+use tinymemory_corpus::Corpus;
+use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver, ExecFactory};
+
+/// `examples/python` in the repository.
+pub fn examples_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/python")
+}
+
+/// `python3 examples/python/<script> <args>`.
+pub fn example(script: &str, args: &[&str]) -> ExecCommand {
+    let path = examples_dir().join(script).to_string_lossy().into_owned();
+    ExecCommand::new(
+        "python3",
+        std::iter::once(path).chain(args.iter().map(|a| (*a).to_owned())),
+    )
+}
+
+/// `python3 tests/drivers/misbehave.py <mode> [word]`.
+pub fn misbehave(mode: &str, word: Option<&str>) -> ExecCommand {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/drivers/misbehave.py")
+        .to_string_lossy()
+        .into_owned();
+    ExecCommand::new(
+        "python3",
+        [path, mode.to_owned()]
+            .into_iter()
+            .chain(word.map(str::to_owned)),
+    )
+}
+
+/// A request timeout short enough for the hang tests, long enough that a
+/// loaded CI machine never trips it on a healthy request.
+pub fn short_timeout() -> ExecConfig {
+    ExecConfig::default().with_request_timeout(Duration::from_secs(2))
+}
+
+/// Cases per property check in these tests: the suite's default, stated
+/// here so a change of default is a visible change of cost.
+pub const CASES: u32 = 32;
+
+/// The run configuration of every suite run here.
+pub fn config() -> RunConfig {
+    RunConfig {
+        seed: RunConfig::DEFAULT_SEED,
+        cases: CASES,
+    }
+}
+
+/// The bundled corpus, parsed once per test binary.
+pub fn corpus() -> &'static Corpus {
+    static CORPUS: OnceLock<Corpus> = OnceLock::new();
+    CORPUS.get_or_init(|| Corpus::load(&Corpus::default_root()).expect("the bundled corpus loads"))
+}
+
+/// Runs the standard registry over `command`: a factory for the checks and,
+/// when `with_corpus`, a second process holding the bundled corpus.
+pub async fn run_suite(command: &ExecCommand, exec: ExecConfig, with_corpus: bool) -> RunSummary {
+    let factory = ExecFactory::connect(command.clone(), exec)
+        .await
+        .expect("the driver starts");
+    let corpus = if with_corpus {
+        let store = ExecDriver::spawn(command, exec)
+            .await
+            .expect("the corpus store starts");
+        let loaded = LoadedCorpus::load(Box::new(store), corpus())
+            .await
+            .expect("the corpus loads");
+        Some(Arc::new(loaded))
+    } else {
+        None
+    };
+    Runner::new(Registry::standard())
+        .with_config(config())
+        .run(Arc::new(factory), corpus, |_| {})
+        .await
+}
+
+/// `id: message` for every failed check, for assertion messages.
+pub fn failures(summary: &RunSummary) -> String {
+    summary
+        .reports
+        .iter()
+        .filter(|r| r.outcome.is_fail())
+        .map(|r| format!("{}: {}", r.id, r.outcome.message().unwrap_or_default()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

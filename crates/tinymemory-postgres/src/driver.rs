@@ -1,0 +1,286 @@
+//! [`PostgresDriver`]: validation, then one statement on a pooled
+//! connection.
+
+use std::fmt;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use deadpool_postgres::{Client, Object, Pool};
+use tinymemory_api::{
+    validate_key, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint,
+    Namespace, NamespaceSummary, RecallOptions,
+};
+use tokio::sync::OnceCell;
+
+use crate::error::Error;
+use crate::ops::{self, NewEntry, RecallQuery};
+use crate::sql::Sql;
+use crate::tsearch::{tsquery_text, tsvector_text};
+use crate::{pool, schema, PostgresConfig, DRIVER_ID};
+
+/// Contents longer than this are cut into words on Tokio's blocking pool,
+/// so a 1 MiB store does not stall a runtime worker.
+const INLINE_INDEX_BYTES: usize = 64 * 1024;
+
+/// The PostgreSQL [`MemoryProvider`].
+///
+/// A handle to one schema of one database, through a pool of connections.
+/// Clones are cheap and share the pool. See the [crate documentation](crate)
+/// for the layout, recall, scores and error mapping.
+///
+/// Every method validates its input first (so an invalid namespace is
+/// `MemoryError::Invalid` even while the server is down), then makes sure
+/// the schema exists and has a version this driver supports (once per
+/// handle), then runs one statement.
+#[derive(Clone)]
+pub struct PostgresDriver {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    pool: Pool,
+    sql: Sql,
+    server: String,
+    /// Set once the schema was created or checked.
+    ready: OnceCell<()>,
+}
+
+impl PostgresDriver {
+    /// Connects to the server at `url` (see [`PostgresConfig::from_url`]),
+    /// with the tables in the schema [`DEFAULT_SCHEMA`](crate::DEFAULT_SCHEMA),
+    /// creating them when missing.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Invalid`] with [`rules::URL`](crate::rules::URL) for a
+    /// connection string that does not parse; otherwise as
+    /// [`PostgresDriver::connect_with`].
+    pub async fn connect(url: &str) -> Result<Self, MemoryError> {
+        Self::connect_with(&PostgresConfig::from_url(url)?).await
+    }
+
+    /// Connects as `config` says, creating the schema and its tables when
+    /// missing and checking their version otherwise.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Unavailable`] when the server cannot be reached
+    /// (refused, timed out, shutting down); [`MemoryError::Backend`] when it
+    /// refuses the login or the schema (no permission to create it), when
+    /// the schema records a version newer than
+    /// [`SCHEMA_VERSION`](crate::SCHEMA_VERSION) (the message names both,
+    /// and nothing is written), or when its tinymemory tables are not ones
+    /// this driver wrote.
+    pub async fn connect_with(config: &PostgresConfig) -> Result<Self, MemoryError> {
+        let driver = Self::connect_lazy(config)?;
+        driver.ensure_schema().await?;
+        Ok(driver)
+    }
+
+    /// A driver for `config` that connects on its first call: no I/O
+    /// happens here, and the schema is created or checked by the first
+    /// method called (whose error then says what
+    /// [`PostgresDriver::connect_with`] would have). Use it where no async
+    /// context is at hand; call [`PostgresDriver::ensure_schema`] to connect
+    /// early.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Backend`] when the pool cannot be built (which does
+    /// not happen with a configuration [`PostgresConfig::from_url`] made).
+    pub fn connect_lazy(config: &PostgresConfig) -> Result<Self, MemoryError> {
+        let pool = pool::build(config)?;
+        Ok(Self::on_pool(pool, config.schema(), config.redacted_url()))
+    }
+
+    /// A driver for `schema` (already validated) over an existing pool.
+    pub(crate) fn on_pool(pool: Pool, schema: &str, server: String) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                pool,
+                sql: Sql::new(schema),
+                server,
+                ready: OnceCell::new(),
+            }),
+        }
+    }
+
+    /// Creates the schema and its tables if missing, or checks their
+    /// version, once per handle (and its clones); later calls return at
+    /// once. Every method calls it first.
+    ///
+    /// # Errors
+    ///
+    /// As [`PostgresDriver::connect_with`]. A failed check is tried again
+    /// by the next call.
+    pub async fn ensure_schema(&self) -> Result<(), MemoryError> {
+        self.inner
+            .ready
+            .get_or_try_init(|| async {
+                let mut c = self.pooled("check the schema").await?;
+                let result = schema::ensure(&mut c, &self.inner.sql).await;
+                self.finish(c, result)
+            })
+            .await
+            .copied()
+    }
+
+    /// The PostgreSQL schema holding this driver's tables.
+    #[must_use]
+    pub fn schema(&self) -> &str {
+        self.inner.sql.schema()
+    }
+
+    /// The server, as [`PostgresConfig::redacted_url`] shows it (no
+    /// password).
+    #[must_use]
+    pub fn server(&self) -> &str {
+        &self.inner.server
+    }
+
+    /// A pooled connection, once the schema is ready.
+    async fn client(&self, context: &'static str) -> Result<Client, MemoryError> {
+        self.ensure_schema().await?;
+        self.pooled(context).await
+    }
+
+    /// A pooled connection.
+    async fn pooled(&self, context: &'static str) -> Result<Client, MemoryError> {
+        self.inner
+            .pool
+            .get()
+            .await
+            .map_err(|source| Error::Pool { context, source }.into())
+    }
+
+    /// Converts the result of a call on `c`, first discarding `c` (and
+    /// every idle connection) when the call found the connection lost:
+    /// a connection whose backend is gone may not yet know it is closed,
+    /// and would otherwise be handed to the next call. After a server
+    /// restart every idle connection is dead too, so the next call opens a
+    /// new one instead of failing on the next dead one.
+    fn finish<T>(&self, c: Client, result: Result<T, Error>) -> Result<T, MemoryError> {
+        if let Err(e) = &result {
+            if e.is_connection_lost() {
+                drop(Object::take(c));
+                self.inner.pool.retain(|_, _| false);
+            }
+        }
+        result.map_err(MemoryError::from)
+    }
+}
+
+impl fmt::Debug for PostgresDriver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PostgresDriver")
+            .field("server", &self.inner.server)
+            .field("schema", &self.schema())
+            .finish_non_exhaustive()
+    }
+}
+
+#[async_trait]
+impl MemoryProvider for PostgresDriver {
+    fn driver_id(&self) -> &str {
+        DRIVER_ID
+    }
+
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        Namespace::parse(namespace)?;
+        validate_key(key)?;
+        let body = if content.len() > INLINE_INDEX_BYTES {
+            let owned = content.to_owned();
+            tokio::task::spawn_blocking(move || tsvector_text(&owned))
+                .await
+                .map_err(|e| MemoryError::fault(format!("failed to index a content: {e}")))?
+        } else {
+            tsvector_text(content)
+        };
+        let entry = NewEntry {
+            namespace,
+            key,
+            content,
+            category: category.as_text(),
+            session_id,
+            taint,
+            body,
+        };
+        let c = self.client("store an entry").await?;
+        let result = ops::store(&c, &self.inner.sql, &entry).await;
+        self.finish(c, result)
+    }
+
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        Namespace::parse(namespace)?;
+        let c = self.client("get an entry").await?;
+        let result = ops::get(&c, &self.inner.sql, namespace, key).await;
+        self.finish(c, result)
+    }
+
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        Namespace::parse(namespace)?;
+        let c = self.client("forget an entry").await?;
+        let result = ops::forget(&c, &self.inner.sql, namespace, key).await;
+        self.finish(c, result)
+    }
+
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        if let Some(ns) = namespace {
+            Namespace::parse(ns)?;
+        }
+        let category = category.map(MemoryCategory::as_text);
+        let c = self.client("list entries").await?;
+        let result = ops::list(&c, &self.inner.sql, namespace, category.as_deref(), session_id).await;
+        self.finish(c, result)
+    }
+
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        let c = self.client("count namespaces").await?;
+        let result = ops::namespaces(&c, &self.inner.sql).await;
+        self.finish(c, result)
+    }
+
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let namespace = opts.effective_namespace();
+        Namespace::parse(namespace)?;
+        opts.validate()?;
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let Some(tsquery) = tsquery_text(query) else {
+            return Ok(Vec::new());
+        };
+        let q = RecallQuery {
+            tsquery,
+            namespace,
+            category: opts.category.as_ref().map(MemoryCategory::as_text),
+            session_id: opts.session_id.as_deref(),
+            limit: i64::try_from(limit).unwrap_or(i64::MAX),
+        };
+        let c = self.client("recall entries").await?;
+        let result = ops::recall(&c, &self.inner.sql, &q).await;
+        let mut hits = self.finish(c, result)?;
+        // Hits are sorted best first, so dropping those below `min_score`
+        // after the limit keeps exactly the hits a filter-then-limit would.
+        hits.retain(|h| opts.admits(h.score));
+        Ok(hits)
+    }
+}

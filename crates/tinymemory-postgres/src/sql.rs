@@ -1,0 +1,120 @@
+//! The SQL text of every statement, built once per driver for its schema.
+//!
+//! The schema name is the only thing ever formatted into SQL: it passed
+//! [`validate_schema`](crate::config::validate_schema) (`[a-z0-9_]` only)
+//! and is double-quoted besides. Every value — namespaces, keys, contents,
+//! the `tsvector` and `tsquery` texts, limits — is a bound parameter, cast
+//! to its column's type in the SQL so that the server never has to guess.
+//! Comparisons are `=` on `TEXT COLLATE "C"` and `BYTEA`, both bytewise,
+//! never `LIKE`, so `%` and `_` are ordinary characters.
+
+/// The columns every entry query selects, in the order
+/// [`crate::ops::entry`] reads them.
+const ENTRY_COLUMNS: &str = "id, namespace, key, content, category, session_id, taint, timestamp";
+
+/// Statement texts for one schema.
+#[derive(Debug, Clone)]
+pub(crate) struct Sql {
+    schema: String,
+    quoted: String,
+    pub(crate) upsert: String,
+    pub(crate) get: String,
+    pub(crate) forget: String,
+    pub(crate) list_one: String,
+    pub(crate) list_all: String,
+    pub(crate) namespaces: String,
+    pub(crate) recall: String,
+}
+
+impl Sql {
+    /// The statements for `schema`, which must already be validated.
+    pub(crate) fn new(schema: &str) -> Self {
+        let quoted = format!("\"{schema}\"");
+        let t = format!("{quoted}.memory_entries");
+        Self {
+            upsert: format!(
+                "INSERT INTO {t} (namespace, key, content, category, session_id, taint, timestamp, body)
+                 VALUES ($1::text, $2::bytea, $3::bytea, $4::bytea, $5::bytea, $6::text, $7::text,
+                         $8::text::tsvector)
+                 ON CONFLICT (namespace, key) DO UPDATE SET
+                     content = EXCLUDED.content,
+                     category = EXCLUDED.category,
+                     session_id = EXCLUDED.session_id,
+                     taint = EXCLUDED.taint,
+                     timestamp = EXCLUDED.timestamp,
+                     body = EXCLUDED.body"
+            ),
+            get: format!(
+                "SELECT {ENTRY_COLUMNS} FROM {t} WHERE namespace = $1::text AND key = $2::bytea"
+            ),
+            forget: format!("DELETE FROM {t} WHERE namespace = $1::text AND key = $2::bytea"),
+            list_one: format!(
+                "SELECT {ENTRY_COLUMNS} FROM {t}
+                 WHERE namespace = $1::text
+                   AND ($2::bytea IS NULL OR category = $2::bytea)
+                   AND ($3::bytea IS NULL OR session_id = $3::bytea)
+                 ORDER BY key"
+            ),
+            list_all: format!(
+                "SELECT {ENTRY_COLUMNS} FROM {t}
+                 WHERE ($1::bytea IS NULL OR category = $1::bytea)
+                   AND ($2::bytea IS NULL OR session_id = $2::bytea)
+                 ORDER BY namespace, key"
+            ),
+            namespaces: format!(
+                "SELECT namespace, COUNT(*), MAX(timestamp) FROM {t}
+                 GROUP BY namespace ORDER BY namespace"
+            ),
+            // ts_rank is computed once per row in the select list and
+            // ordered on; ties go by key so the order is a function of the
+            // data alone.
+            recall: format!(
+                "SELECT {ENTRY_COLUMNS}, ts_rank(body, $1::text::tsquery) AS rank FROM {t}
+                 WHERE namespace = $2::text
+                   AND body @@ $1::text::tsquery
+                   AND ($3::bytea IS NULL OR category = $3::bytea)
+                   AND ($4::bytea IS NULL OR session_id = $4::bytea)
+                 ORDER BY rank DESC, key
+                 LIMIT $5::bigint"
+            ),
+            schema: schema.to_owned(),
+            quoted,
+        }
+    }
+
+    /// The schema name, unquoted.
+    pub(crate) fn schema(&self) -> &str {
+        &self.schema
+    }
+
+    /// The schema name, double-quoted for SQL.
+    pub(crate) fn quoted_schema(&self) -> &str {
+        &self.quoted
+    }
+
+    /// A DDL script with `{s}` replaced by the quoted schema name.
+    pub(crate) fn ddl(&self, script: &str) -> String {
+        script.replace("{s}", &self.quoted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_quoted_schema_is_formatted_in() {
+        let sql = Sql::new("my_schema");
+        assert_eq!(sql.quoted_schema(), "\"my_schema\"");
+        assert_eq!(
+            sql.get,
+            "SELECT id, namespace, key, content, category, session_id, taint, timestamp \
+             FROM \"my_schema\".memory_entries WHERE namespace = $1::text AND key = $2::bytea"
+        );
+        assert_eq!(sql.ddl("CREATE SCHEMA {s}; DROP {s}"), "CREATE SCHEMA \"my_schema\"; DROP \"my_schema\"");
+        for stmt in [&sql.upsert, &sql.forget, &sql.list_one, &sql.list_all, &sql.namespaces, &sql.recall] {
+            assert!(stmt.contains("\"my_schema\".memory_entries"), "{stmt}");
+            assert!(!stmt.contains("LIKE"), "{stmt}");
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! The PostgreSQL driver against a real server: the server's URL comes from
+//! `TINYMEMORY_POSTGRES_URL` (`.ci/run` starts a throwaway server and sets
+//! it). Without it each test prints `SKIPPED <test>: needs a PostgreSQL
+//! server …` to stderr and returns; with `CI` set, it fails instead.
+//!
+//! Every test works in scratch schemas of its own (a `PostgresFactory`
+//! each), so tests running at once, and runs sharing a server, never see
+//! each other's data; the schemas are dropped at the end.
+
+mod common;
+mod concurrency;
+mod conformance;
+mod connection;
+mod contract;
+mod hostile;
+mod schema;
+
+/// The SQLite driver's hostile-input table, shared unchanged.
+#[path = "../../../tinymemory-sqlite/tests/common/hostile.rs"]
+mod hostile_table;

@@ -5,13 +5,20 @@
 //! Floor: the one `namespaces()` call, which every enumeration must make.
 //! `visit` is `across_section`'s enumeration alone (`with_cap(0)`:
 //! `namespaces()`, the section filter with its namespace checks, the visit
-//! order, and no recall); `scopes` is `SectionView::scopes`.
+//! order, and no recall); `scopes` is `SectionView::scopes`. Their ratios
+//! are paired: floor and subject alternate in the same samples.
 #![forbid(unsafe_code)]
-#![expect(missing_docs, reason = "criterion_group! makes an undocumented `pub fn`")]
+#![expect(
+    missing_docs,
+    reason = "criterion_group! makes an undocumented `pub fn`"
+)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use tinymemory_api::{MemoryProvider, MemorySection, RecallOptions};
-use tinymemory_benches::{criterion_config, fill_section, iter_async, runtime, sizes, texts_with_word, QUERY, QUERY_WORD};
+use tinymemory_benches::{
+    bench_paired_async, criterion_config, fill_section, iter_async, runtime, sizes,
+    texts_with_word, QUERY, QUERY_WORD,
+};
 use tinymemory_reference::ReferenceDriver;
 use tinymemory_sections::{SectionRecall, Sections};
 
@@ -22,30 +29,49 @@ const OTHER: MemorySection = MemorySection::Conversation;
 fn enumerate(c: &mut Criterion) {
     let rt = runtime();
     let texts = texts_with_word(QUERY_WORD);
-    let mut group = c.benchmark_group("enumerate/reference");
+    let group_id = "enumerate/reference";
+    let mut group = c.benchmark_group(group_id);
     for n in sizes(&STORED, 100_000) {
         let driver = ReferenceDriver::new();
         let provider: &dyn MemoryProvider = &driver;
         let half = n / 2;
-        rt.block_on(fill_section(provider, &SECTION, half, 1, &texts)).expect("fill the section");
-        rt.block_on(fill_section(provider, &OTHER, n - half, 1, &texts)).expect("fill the other section");
-        let scopes = rt.block_on(Sections::new(provider).learnings().scopes()).expect("scopes");
+        rt.block_on(fill_section(provider, &SECTION, half, 1, &texts))
+            .expect("fill the section");
+        rt.block_on(fill_section(provider, &OTHER, n - half, 1, &texts))
+            .expect("fill the other section");
+        let scopes = rt
+            .block_on(Sections::new(provider).learnings().scopes())
+            .expect("scopes");
         assert_eq!(scopes.len(), half);
         let opts = RecallOptions::default();
         let visit = SectionRecall::new(provider).with_cap(0);
-        let none = rt.block_on(visit.across_section(&SECTION, QUERY, 10, &opts)).expect("visit");
+        let none = rt
+            .block_on(visit.across_section(&SECTION, QUERY, 10, &opts))
+            .expect("visit");
         assert!(none.searched.is_empty() && none.truncated);
 
         group.bench_function(BenchmarkId::new("floor", n), |b| {
             iter_async(b, &rt, || provider.namespaces());
         });
-        group.bench_function(BenchmarkId::new("visit", n), |b| {
-            iter_async(b, &rt, || visit.across_section(&SECTION, QUERY, 10, &opts));
-        });
+        bench_paired_async(
+            &mut group,
+            group_id,
+            "visit",
+            n,
+            &rt,
+            || provider.namespaces(),
+            || visit.across_section(&SECTION, QUERY, 10, &opts),
+        );
         let view = Sections::new(provider).learnings();
-        group.bench_function(BenchmarkId::new("scopes", n), |b| {
-            iter_async(b, &rt, || view.scopes());
-        });
+        bench_paired_async(
+            &mut group,
+            group_id,
+            "scopes",
+            n,
+            &rt,
+            || provider.namespaces(),
+            || view.scopes(),
+        );
     }
     group.finish();
 }

@@ -6,14 +6,19 @@
 //! so at most the cap of 64), pinned, `limit` 10, issued one after another
 //! and awaited: the sum of the direct recalls. The section recall adds one
 //! `namespaces()` call, the filtering, the concurrency machinery and the
-//! merge. `section` runs with the defaults (cap 64, `DEFAULT_CONCURRENCY`).
+//! merge. The ratio of `section` is paired: floor and section alternate
+//! in the same samples (`tinymemory_benches::Paired`). `section` runs with the defaults (cap 64, `DEFAULT_CONCURRENCY`).
 #![forbid(unsafe_code)]
-#![expect(missing_docs, reason = "criterion_group! makes an undocumented `pub fn`")]
+#![expect(
+    missing_docs,
+    reason = "criterion_group! makes an undocumented `pub fn`"
+)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use tinymemory_api::{MemoryError, MemoryProvider, MemorySection, RecallOptions};
 use tinymemory_benches::{
-    criterion_config, fill_section, iter_async, runtime, sizes, texts_with_word, HITS_PER_NAMESPACE, QUERY, QUERY_WORD,
+    bench_paired_async, criterion_config, fill_section, iter_async, runtime, sizes,
+    texts_with_word, HITS_PER_NAMESPACE, QUERY, QUERY_WORD,
 };
 use tinymemory_reference::ReferenceDriver;
 use tinymemory_sections::{SectionRecall, DEFAULT_CONCURRENCY, MAX_SECTION_NAMESPACES};
@@ -43,10 +48,22 @@ async fn direct(provider: &dyn MemoryProvider, visited: &[String]) -> Result<usi
 /// exactly those namespaces.
 fn check(rt: &Runtime, provider: &dyn MemoryProvider, names: &[String]) -> Vec<String> {
     let visited: Vec<String> = names.iter().take(MAX_SECTION_NAMESPACES).cloned().collect();
-    let direct_hits = rt.block_on(direct(provider, &visited)).expect("direct recalls");
-    assert_eq!(direct_hits, visited.len() * HITS_PER_NAMESPACE, "{}", provider.driver_id());
+    let direct_hits = rt
+        .block_on(direct(provider, &visited))
+        .expect("direct recalls");
+    assert_eq!(
+        direct_hits,
+        visited.len() * HITS_PER_NAMESPACE,
+        "{}",
+        provider.driver_id()
+    );
     let found = rt
-        .block_on(SectionRecall::new(provider).across_section(&SECTION, QUERY, LIMIT, &RecallOptions::default()))
+        .block_on(SectionRecall::new(provider).across_section(
+            &SECTION,
+            QUERY,
+            LIMIT,
+            &RecallOptions::default(),
+        ))
         .expect("section recall");
     assert_eq!(found.searched, visited);
     assert_eq!(found.hits.len(), LIMIT);
@@ -54,14 +71,26 @@ fn check(rt: &Runtime, provider: &dyn MemoryProvider, names: &[String]) -> Vec<S
     visited
 }
 
-fn bench_driver(c: &mut Criterion, rt: &Runtime, name: &str, open: &dyn Fn() -> Box<dyn MemoryProvider>) {
+fn bench_driver(
+    c: &mut Criterion,
+    rt: &Runtime,
+    name: &str,
+    open: &dyn Fn() -> Box<dyn MemoryProvider>,
+) {
     let texts = texts_with_word(QUERY_WORD);
-    let mut group = c.benchmark_group(format!("fan_out/{name}"));
+    let group_id = format!("fan_out/{name}");
+    let mut group = c.benchmark_group(&group_id);
     for n in sizes(&NAMESPACES, 64) {
         let provider = open();
         let provider = provider.as_ref();
         let names = rt
-            .block_on(fill_section(provider, &SECTION, n, HITS_PER_NAMESPACE, &texts))
+            .block_on(fill_section(
+                provider,
+                &SECTION,
+                n,
+                HITS_PER_NAMESPACE,
+                &texts,
+            ))
             .expect("fill the store");
         let visited = check(rt, provider, &names);
         let opts = RecallOptions::default();
@@ -69,9 +98,15 @@ fn bench_driver(c: &mut Criterion, rt: &Runtime, name: &str, open: &dyn Fn() -> 
             iter_async(b, rt, || direct(provider, &visited));
         });
         let recall = SectionRecall::new(provider);
-        group.bench_function(BenchmarkId::new("section", n), |b| {
-            iter_async(b, rt, || recall.across_section(&SECTION, QUERY, LIMIT, &opts));
-        });
+        bench_paired_async(
+            &mut group,
+            &group_id,
+            "section",
+            n,
+            rt,
+            || direct(provider, &visited),
+            || recall.across_section(&SECTION, QUERY, LIMIT, &opts),
+        );
     }
     group.finish();
 }
@@ -83,7 +118,13 @@ fn bench_sqlite_bounds(c: &mut Criterion, rt: &Runtime, dir: &std::path::Path) {
     let n = 64;
     let driver = SqliteDriver::open(dir.join("bounds.db")).expect("open sqlite");
     let names = rt
-        .block_on(fill_section(&driver, &SECTION, n, HITS_PER_NAMESPACE, &texts))
+        .block_on(fill_section(
+            &driver,
+            &SECTION,
+            n,
+            HITS_PER_NAMESPACE,
+            &texts,
+        ))
         .expect("fill the store");
     let visited = check(rt, &driver, &names);
     let opts = RecallOptions::default();
@@ -91,15 +132,22 @@ fn bench_sqlite_bounds(c: &mut Criterion, rt: &Runtime, dir: &std::path::Path) {
     bounds.push(DEFAULT_CONCURRENCY);
     bounds.sort_unstable();
     bounds.dedup();
-    let mut group = c.benchmark_group("fan_out_bound/sqlite");
+    let group_id = "fan_out_bound/sqlite";
+    let mut group = c.benchmark_group(group_id);
     group.bench_function(BenchmarkId::new("floor", n), |b| {
         iter_async(b, rt, || direct(&driver, &visited));
     });
     for bound in bounds {
         let recall = SectionRecall::new(&driver).with_concurrency(bound);
-        group.bench_function(BenchmarkId::new(format!("bound_{bound}"), n), |b| {
-            iter_async(b, rt, || recall.across_section(&SECTION, QUERY, LIMIT, &opts));
-        });
+        bench_paired_async(
+            &mut group,
+            group_id,
+            &format!("bound_{bound}"),
+            n,
+            rt,
+            || direct(&driver, &visited),
+            || recall.across_section(&SECTION, QUERY, LIMIT, &opts),
+        );
     }
     group.finish();
 }

@@ -9,7 +9,10 @@
 //! delayed recall, which shows what one delay costs on Tokio's
 //! millisecond timer.
 #![forbid(unsafe_code)]
-#![expect(missing_docs, reason = "criterion_group! makes an undocumented `pub fn`")]
+#![expect(
+    missing_docs,
+    reason = "criterion_group! makes an undocumented `pub fn`"
+)]
 
 use std::time::Duration;
 
@@ -65,13 +68,21 @@ fn fan_out_latency(c: &mut Criterion) {
             // Filled directly, so the set-up does not sleep.
             let inner = ReferenceDriver::new();
             let names = rt
-                .block_on(fill_section(&inner, &SECTION, n, HITS_PER_NAMESPACE, &texts))
+                .block_on(fill_section(
+                    &inner,
+                    &SECTION,
+                    n,
+                    HITS_PER_NAMESPACE,
+                    &texts,
+                ))
                 .expect("fill the store");
             let provider = Latency::fixed(inner, latency);
             let provider = &provider;
             let opts = RecallOptions::default();
             let found = rt
-                .block_on(SectionRecall::new(provider).across_section(&SECTION, QUERY, LIMIT, &opts))
+                .block_on(
+                    SectionRecall::new(provider).across_section(&SECTION, QUERY, LIMIT, &opts),
+                )
                 .expect("section recall");
             assert_eq!(found.searched, names);
 
@@ -81,7 +92,9 @@ fn fan_out_latency(c: &mut Criterion) {
             for bound in bounds(n) {
                 let recall = SectionRecall::new(provider).with_concurrency(bound);
                 group.bench_function(BenchmarkId::new(LatencyCase::Bound(bound).id(), n), |b| {
-                    iter_async(b, &rt, || recall.across_section(&SECTION, QUERY, LIMIT, &opts));
+                    iter_async(b, &rt, || {
+                        recall.across_section(&SECTION, QUERY, LIMIT, &opts)
+                    });
                 });
             }
         }

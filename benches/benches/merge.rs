@@ -18,14 +18,21 @@
 //!   `f64::total_cmp`.
 //!
 //! Inputs are cloned outside the timing; the hits cut by the limit are
-//! dropped inside it, as in the merge.
+//! dropped inside it, as in the merge. The ratios of `merge` and `select`
+//! are paired: the floor sort and the merge alternate in the same samples
+//! (`tinymemory_benches::Paired`), a hundred inputs at a time up to 1,000
+//! hits and one at a time above.
 #![forbid(unsafe_code)]
-#![expect(missing_docs, reason = "criterion_group! makes an undocumented `pub fn`")]
+#![expect(
+    missing_docs,
+    reason = "criterion_group! makes an undocumented `pub fn`"
+)]
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use tinymemory_api::MemoryEntry;
 use tinymemory_benches::{
-    criterion_config, fan_out_shape, flatten_floats, hit_lists, scores, sizes, ScoreMix,
+    criterion_config, criterion_home, fan_out_shape, flatten_floats, hit_lists, scores, sizes,
+    Paired, ScoreMix,
 };
 use tinymemory_sections::{compare_hits, MAX_SECTION_NAMESPACES};
 
@@ -58,6 +65,12 @@ fn merge_by_selection(per_namespace: Vec<Vec<MemoryEntry>>, limit: usize) -> Vec
     all
 }
 
+/// The floor: the scores as plain floats, sorted best first.
+fn sort_floats(mut v: Vec<f64>) -> Vec<f64> {
+    v.sort_by(|a, b| b.total_cmp(a));
+    v
+}
+
 fn merge(c: &mut Criterion) {
     for mix in ScoreMix::ALL {
         let mut group = c.benchmark_group(format!("merge/{}", mix.name()));
@@ -65,33 +78,51 @@ fn merge(c: &mut Criterion) {
             let (_, limit) = fan_out_shape(n, MAX_SECTION_NAMESPACES);
             let lists = hit_lists(&scores(mix, n, SEED), limit);
             let floats = flatten_floats(&lists);
-            let batch = if n <= 1_000 { BatchSize::SmallInput } else { BatchSize::LargeInput };
+            // Small inputs are timed a hundred at a time, so the clock's
+            // own cost does not count; large ones one at a time.
+            let (batch, criterion_batch) = if n <= 1_000 {
+                (100, BatchSize::SmallInput)
+            } else {
+                (1, BatchSize::PerIteration)
+            };
 
             // Checked once: the candidate gives the merge's exact output,
             // and that output is in merge order.
             let merged = merge_by_score(lists.clone(), limit);
             let key = |h: &MemoryEntry| (h.namespace.clone(), h.key.clone());
             let selected = merge_by_selection(lists.clone(), limit);
-            assert_eq!(merged.iter().map(key).collect::<Vec<_>>(), selected.iter().map(key).collect::<Vec<_>>());
+            assert_eq!(
+                merged.iter().map(key).collect::<Vec<_>>(),
+                selected.iter().map(key).collect::<Vec<_>>()
+            );
             assert_eq!(merged.len(), limit.min(n));
-            assert!(merged.windows(2).all(|w| compare_hits(&w[0], &w[1]).is_lt()));
+            assert!(merged
+                .windows(2)
+                .all(|w| compare_hits(&w[0], &w[1]).is_lt()));
 
             group.bench_function(BenchmarkId::new("floor", n), |b| {
-                b.iter_batched(
-                    || floats.clone(),
-                    |mut v| {
-                        v.sort_by(|a, b| b.total_cmp(a));
-                        v
-                    },
-                    batch,
-                );
+                b.iter_batched(|| floats.clone(), sort_floats, criterion_batch);
             });
-            group.bench_function(BenchmarkId::new("merge", n), |b| {
-                b.iter_batched(|| lists.clone(), |l| merge_by_score(l, limit), batch);
-            });
-            group.bench_function(BenchmarkId::new("select", n), |b| {
-                b.iter_batched(|| lists.clone(), |l| merge_by_selection(l, limit), batch);
-            });
+            let group_id = format!("merge/{}", mix.name());
+            let home = criterion_home();
+            let candidates: [(&str, fn(Vec<Vec<MemoryEntry>>, usize) -> Vec<MemoryEntry>); 2] =
+                [("merge", merge_by_score), ("select", merge_by_selection)];
+            for (name, merge) in candidates {
+                let paired = Paired::new();
+                group.bench_function(BenchmarkId::new(name, n), |b| {
+                    paired.iter_batched(
+                        b,
+                        batch,
+                        || floats.clone(),
+                        sort_floats,
+                        || lists.clone(),
+                        |l| merge(l, limit),
+                    );
+                });
+                paired
+                    .save(&home, &group_id, name, &n.to_string())
+                    .expect("failed to write the paired ratio");
+            }
         }
         group.finish();
     }

@@ -12,6 +12,9 @@
 //!   size). Floor: the same upsert and FTS5 write in one `IMMEDIATE`
 //!   transaction, `synchronous = FULL` as the driver sets it.
 //!
+//! Each driver ratio is paired: floor and driver alternate in the same
+//! samples (`tinymemory_benches::Paired`).
+//!
 //! The database is a file, in WAL mode, as the driver opens it, in a
 //! temporary directory on `/dev/shm` (tmpfs, so `fsync` is free and
 //! filling 100,000 entries one `store` at a time takes seconds, not
@@ -19,16 +22,20 @@
 //! at 1,000 entries on a file in the ordinary temporary directory, where
 //! every commit waits for the disk (`synchronous = FULL`).
 #![forbid(unsafe_code)]
-#![expect(missing_docs, reason = "criterion_group! makes an undocumented `pub fn`")]
+#![expect(
+    missing_docs,
+    reason = "criterion_group! makes an undocumented `pub fn`"
+)]
 
+use std::cell::{Cell, RefCell};
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use tinymemory_api::{MemoryCategory, MemoryProvider, MemorySection, MemoryTaint, RecallOptions};
 use tinymemory_benches::{
-    corpus_texts, criterion_config, fill_section, iter_async, runtime, shuffled, sizes, texts_with_word, QUERY,
-    QUERY_WORD,
+    bench_paired_async, corpus_texts, criterion_config, fill_section, runtime, shuffled, sizes,
+    texts_with_word, QUERY, QUERY_WORD,
 };
 use tinymemory_sqlite::SqliteDriver;
 use tokio::runtime::Runtime;
@@ -53,23 +60,36 @@ const RECALL_SQL: &str = "SELECT e.id, e.namespace, e.key, e.content, e.category
     ORDER BY bm25_rank, e.key
     LIMIT ?5";
 
-type Row = (i64, String, String, String, String, Option<String>, String, String, f64);
+type Row = (
+    i64,
+    String,
+    String,
+    String,
+    String,
+    Option<String>,
+    String,
+    String,
+    f64,
+);
 
 fn bare_recall(conn: &Connection, namespace: &str) -> Vec<Row> {
     let mut stmt = conn.prepare_cached(RECALL_SQL).expect("prepare the recall");
-    stmt.query_map(rusqlite::params![MATCH, namespace, None::<String>, None::<String>, LIMIT], |r| {
-        Ok((
-            r.get(0)?,
-            r.get(1)?,
-            r.get(2)?,
-            r.get(3)?,
-            r.get(4)?,
-            r.get(5)?,
-            r.get(6)?,
-            r.get(7)?,
-            r.get(8)?,
-        ))
-    })
+    stmt.query_map(
+        rusqlite::params![MATCH, namespace, None::<String>, None::<String>, LIMIT],
+        |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(8)?,
+            ))
+        },
+    )
     .expect("run the recall")
     .collect::<Result<_, _>>()
     .expect("read the recall")
@@ -104,8 +124,10 @@ fn bare_store(conn: &mut Connection, namespace: &str, key: &str, content: &str) 
 
 fn open_bare(path: &Path, flags: OpenFlags) -> Connection {
     let conn = Connection::open_with_flags(path, flags).expect("open the file with rusqlite");
-    conn.busy_timeout(std::time::Duration::from_secs(5)).expect("busy timeout");
-    conn.pragma_update(None, "synchronous", "FULL").expect("synchronous");
+    conn.busy_timeout(std::time::Duration::from_secs(5))
+        .expect("busy timeout");
+    conn.pragma_update(None, "synchronous", "FULL")
+        .expect("synchronous");
     conn
 }
 
@@ -117,24 +139,44 @@ fn bench_size(c: &mut Criterion, rt: &Runtime, dir: &Path, n: usize, suffix: &st
     // Every language in every namespace.
     let texts = shuffled(corpus_texts(), 0x5eed);
     let names = rt
-        .block_on(fill_section(&driver, &MemorySection::Conversation, NAMESPACES, n / NAMESPACES, &texts))
+        .block_on(fill_section(
+            &driver,
+            &MemorySection::Conversation,
+            NAMESPACES,
+            n / NAMESPACES,
+            &texts,
+        ))
         .expect("fill the store");
     let ns = names[0].clone();
     let opts = RecallOptions::in_namespace(ns.clone());
 
-    let reader = open_bare(&path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX);
+    let reader = open_bare(
+        &path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    );
     let floor_rows = bare_recall(&reader, &ns);
-    let hits = rt.block_on(driver.recall(QUERY, LIMIT, &opts)).expect("driver recall");
+    let hits = rt
+        .block_on(driver.recall(QUERY, LIMIT, &opts))
+        .expect("driver recall");
     assert!(!hits.is_empty(), "the query finds nothing in {ns}");
     let floor_scores: Vec<Option<f64>> = floor_rows.iter().map(|r| Some(-r.8)).collect();
     let scores: Vec<Option<f64>> = hits.iter().map(|h| h.score).collect();
     assert_eq!(scores, floor_scores, "driver and floor disagree");
 
-    let mut group = c.benchmark_group(format!("sqlite_recall{suffix}"));
-    group.bench_function(BenchmarkId::new("floor", n), |b| b.iter(|| bare_recall(&reader, &ns)));
-    group.bench_function(BenchmarkId::new("driver", n), |b| {
-        iter_async(b, rt, || driver.recall(QUERY, LIMIT, &opts));
+    let group_id = format!("sqlite_recall{suffix}");
+    let mut group = c.benchmark_group(&group_id);
+    group.bench_function(BenchmarkId::new("floor", n), |b| {
+        b.iter(|| bare_recall(&reader, &ns))
     });
+    bench_paired_async(
+        &mut group,
+        &group_id,
+        "driver",
+        n,
+        rt,
+        || async { bare_recall(&reader, &ns) },
+        || driver.recall(QUERY, LIMIT, &opts),
+    );
     group.finish();
 
     // Upserts of existing keys in two namespaces of their own.
@@ -142,35 +184,59 @@ fn bench_size(c: &mut Criterion, rt: &Runtime, dir: &Path, n: usize, suffix: &st
     let (store_ns, floor_ns) = ("conversation:store-driver", "conversation:store-floor");
     for k in 0..STORE_KEYS {
         for target in [store_ns, floor_ns] {
-            rt.block_on(driver.store(target, &format!("k{k:03}"), &english[k % english.len()], MemoryCategory::Core, None, MemoryTaint::Internal))
-                .expect("pre-store");
+            rt.block_on(driver.store(
+                target,
+                &format!("k{k:03}"),
+                &english[k % english.len()],
+                MemoryCategory::Core,
+                None,
+                MemoryTaint::Internal,
+            ))
+            .expect("pre-store");
         }
     }
-    let mut writer = open_bare(&path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX);
-    let mut group = c.benchmark_group(format!("sqlite_store{suffix}"));
-    let mut i = 0;
-    group.bench_function(BenchmarkId::new("floor", n), |b| {
-        b.iter(|| {
-            i += 1;
-            let k = i % STORE_KEYS;
-            bare_store(&mut writer, floor_ns, &format!("k{k:03}"), &english[(k + i) % english.len()]);
-        });
-    });
-    let mut i = 0;
-    group.bench_function(BenchmarkId::new("driver", n), |b| {
-        iter_async(b, rt, || {
-            i += 1;
-            let k = i % STORE_KEYS;
-            let content = &english[(k + i) % english.len()];
-            let key = format!("k{k:03}");
-            let driver = &driver;
+    let writer = RefCell::new(open_bare(
+        &path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    ));
+    let group_id = format!("sqlite_store{suffix}");
+    let mut group = c.benchmark_group(&group_id);
+    let i = Cell::new(0);
+    // The next key (of STORE_KEYS, cycling) and a content to store in it.
+    let next = || {
+        i.set(i.get() + 1);
+        let k = i.get() % STORE_KEYS;
+        (format!("k{k:03}"), &english[(k + i.get()) % english.len()])
+    };
+    let floor = || {
+        let (key, content) = next();
+        bare_store(&mut writer.borrow_mut(), floor_ns, &key, content);
+    };
+    group.bench_function(BenchmarkId::new("floor", n), |b| b.iter(floor));
+    let driver = &driver;
+    bench_paired_async(
+        &mut group,
+        &group_id,
+        "driver",
+        n,
+        rt,
+        || async { floor() },
+        || {
+            let (key, content) = next();
             async move {
                 driver
-                    .store(store_ns, &key, content, MemoryCategory::Core, None, MemoryTaint::Internal)
+                    .store(
+                        store_ns,
+                        &key,
+                        content,
+                        MemoryCategory::Core,
+                        None,
+                        MemoryTaint::Internal,
+                    )
                     .await
             }
-        });
-    });
+        },
+    );
     group.finish();
 }
 

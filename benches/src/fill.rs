@@ -1,6 +1,8 @@
 //! Filling a store with a section of equal namespaces.
 
-use tinymemory_api::{MemoryCategory, MemoryError, MemoryProvider, MemorySection, MemoryTaint, Namespace};
+use tinymemory_api::{
+    MemoryCategory, MemoryError, MemoryProvider, MemorySection, MemoryTaint, Namespace,
+};
 
 /// Hits per namespace in the fan-out benches: every entry
 /// [`fill_section`] stores from [`texts_with_word`](crate::texts_with_word)
@@ -44,7 +46,14 @@ pub async fn fill_section(
             let text = &texts[next % texts.len()];
             next += 1;
             provider
-                .store(&ns, &format!("k{k:06}"), text, MemoryCategory::Core, None, MemoryTaint::Internal)
+                .store(
+                    &ns,
+                    &format!("k{k:06}"),
+                    text,
+                    MemoryCategory::Core,
+                    None,
+                    MemoryTaint::Internal,
+                )
                 .await?;
         }
         names.push(ns);
@@ -66,14 +75,31 @@ mod tests {
         let d = ReferenceDriver::new();
         let texts = texts_with_word(QUERY_WORD);
         let names = rt
-            .block_on(fill_section(&d, &MemorySection::Learning, 3, HITS_PER_NAMESPACE, &texts))
+            .block_on(fill_section(
+                &d,
+                &MemorySection::Learning,
+                3,
+                HITS_PER_NAMESPACE,
+                &texts,
+            ))
             .unwrap();
-        assert_eq!(names, ["learning:topic-000000", "learning:topic-000001", "learning:topic-000002"]);
+        assert_eq!(
+            names,
+            [
+                "learning:topic-000000",
+                "learning:topic-000001",
+                "learning:topic-000002"
+            ]
+        );
         let listed: Vec<(String, u64)> = rt
             .block_on(d.namespaces())
             .unwrap()
             .into_iter()
-            .map(|NamespaceSummary { namespace, count, .. }| (namespace, count))
+            .map(
+                |NamespaceSummary {
+                     namespace, count, ..
+                 }| (namespace, count),
+            )
             .collect();
         assert_eq!(
             listed,

@@ -56,7 +56,9 @@ impl LatencyCase {
     /// The latency of a group id made by [`LatencyCase::group`].
     #[must_use]
     pub fn parse_group(group: &str) -> Option<Duration> {
-        let ms = group.strip_prefix(LATENCY_GROUP_PREFIX)?.strip_suffix("ms")?;
+        let ms = group
+            .strip_prefix(LATENCY_GROUP_PREFIX)?
+            .strip_suffix("ms")?;
         ms.parse().ok().map(Duration::from_millis)
     }
 }
@@ -90,17 +92,36 @@ mod tests {
 
     #[test]
     fn floors() {
-        assert_eq!(latency_floor(MS5, 64, LatencyCase::Sequential), Duration::from_millis(325));
-        assert_eq!(latency_floor(MS5, 64, LatencyCase::Bound(16)), Duration::from_millis(25));
-        assert_eq!(latency_floor(MS5, 64, LatencyCase::Bound(64)), Duration::from_millis(10));
-        assert_eq!(latency_floor(MS5, 8, LatencyCase::Bound(3)), Duration::from_millis(20));
-        assert_eq!(latency_floor(MS5, 8, LatencyCase::Bound(0)), Duration::from_millis(45));
+        assert_eq!(
+            latency_floor(MS5, 64, LatencyCase::Sequential),
+            Duration::from_millis(325)
+        );
+        assert_eq!(
+            latency_floor(MS5, 64, LatencyCase::Bound(16)),
+            Duration::from_millis(25)
+        );
+        assert_eq!(
+            latency_floor(MS5, 64, LatencyCase::Bound(64)),
+            Duration::from_millis(10)
+        );
+        assert_eq!(
+            latency_floor(MS5, 8, LatencyCase::Bound(3)),
+            Duration::from_millis(20)
+        );
+        assert_eq!(
+            latency_floor(MS5, 8, LatencyCase::Bound(0)),
+            Duration::from_millis(45)
+        );
         assert_eq!(latency_floor(MS5, 8, LatencyCase::OneCall), MS5);
     }
 
     #[test]
     fn ids_round_trip() {
-        for case in [LatencyCase::Sequential, LatencyCase::Bound(16), LatencyCase::OneCall] {
+        for case in [
+            LatencyCase::Sequential,
+            LatencyCase::Bound(16),
+            LatencyCase::OneCall,
+        ] {
             assert_eq!(LatencyCase::parse(&case.id()), Some(case));
         }
         assert_eq!(LatencyCase::id(LatencyCase::Bound(4)), "bound_4");

@@ -7,13 +7,15 @@
 //! | bench | what it times | floor |
 //! | --- | --- | --- |
 //! | `fan_out` | `across_section` over N namespaces, reference and SQLite | the same pinned recalls issued one after another |
-//! | `fan_out_latency` | the fan-out under [`Latency`](https://docs.rs/) (1 ms, 5 ms), sequential and at several bounds | [`latency_floor`] |
+//! | `fan_out_latency` | the fan-out under `tinymemory_doubles::Latency` (1 ms, 5 ms per call), sequential and at several bounds | [`latency_floor`] |
 //! | `merge` | the score merge by total hits | sorting the same scores as plain `f64` |
 //! | `enumerate` | the section's namespace filtering | one `namespaces()` call |
 //! | `sqlite` | SQLite store and recall at 1k, 10k, 100k entries | the same SQL through bare `rusqlite` |
 //!
 //! Every group names its floor [`FLOOR`], or has a computed floor
-//! ([`latency_floor`]); [`report`] pairs each median with its floor.
+//! ([`latency_floor`]); [`report`] pairs each median with its floor. Where
+//! a floor is measured, the subject is timed alternately with it in the
+//! same samples ([`Paired`]), so the ratio holds on a busy machine.
 //!
 //! Run them all and print the tables with `benches/run.sh` (see
 //! `docs/benchmarks.md`); `cargo test -p tinymemory-benches --benches` runs
@@ -26,6 +28,7 @@ mod config;
 mod fill;
 mod ids;
 mod mode;
+mod paired;
 pub mod report;
 mod scores;
 mod texts;
@@ -34,6 +37,9 @@ pub use async_iter::{iter_async, runtime};
 pub use config::criterion_config;
 pub use fill::{fill_section, scope_name, HITS_PER_NAMESPACE};
 pub use ids::{latency_floor, LatencyCase, FLOOR, LATENCY_GROUP_PREFIX};
-pub use mode::{smoke_from_args, smoke_run, sizes};
-pub use scores::{fan_out_shape, flatten_floats, hit_lists, scores, shuffled, ScoreMix, SplitMix64};
+pub use mode::{sizes, smoke_from_args, smoke_run};
+pub use paired::{bench_paired_async, criterion_home, Paired, PAIRED_DIR};
+pub use scores::{
+    fan_out_shape, flatten_floats, hit_lists, scores, shuffled, ScoreMix, SplitMix64,
+};
 pub use texts::{corpus_texts, texts_with_word, QUERY, QUERY_WORD};

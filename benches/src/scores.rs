@@ -204,11 +204,18 @@ mod tests {
     fn mixes_have_their_shape() {
         let n = 10_000;
         let finite = scores(ScoreMix::Finite, n, 7);
-        assert!(finite.iter().all(|s| s.is_some_and(|x| (0.0..30.0).contains(&x))));
+        assert!(finite
+            .iter()
+            .all(|s| s.is_some_and(|x| (0.0..30.0).contains(&x))));
         let ties = scores(ScoreMix::Ties, n, 7);
-        assert!(ties.iter().all(|s| [1.0 / 3.0, 2.0 / 3.0, 1.0].contains(&s.unwrap())));
+        assert!(ties
+            .iter()
+            .all(|s| [1.0 / 3.0, 2.0 / 3.0, 1.0].contains(&s.unwrap())));
         let heavy = scores(ScoreMix::NanNoneHeavy, n, 7);
-        let odd = heavy.iter().filter(|s| !s.is_some_and(f64::is_finite)).count();
+        let odd = heavy
+            .iter()
+            .filter(|s| !s.is_some_and(f64::is_finite))
+            .count();
         // 5 of 10 outcomes are non-finite or None: about half.
         assert!((4_500..5_500).contains(&odd), "{odd}");
         assert_eq!(scores(ScoreMix::Finite, 5, 7), finite[..5]);
@@ -216,12 +223,28 @@ mod tests {
 
     #[test]
     fn lists_split_by_namespace_best_first() {
-        let s = [Some(1.0), None, Some(3.0), Some(f64::NAN), Some(2.0), Some(0.5), Some(0.1), Some(0.2), Some(0.3), Some(0.4), Some(9.0), Some(8.0)];
+        let s = [
+            Some(1.0),
+            None,
+            Some(3.0),
+            Some(f64::NAN),
+            Some(2.0),
+            Some(0.5),
+            Some(0.1),
+            Some(0.2),
+            Some(0.3),
+            Some(0.4),
+            Some(9.0),
+            Some(8.0),
+        ];
         let lists = hit_lists(&s, 10);
         assert_eq!(lists.len(), 2);
         assert_eq!(lists[0].len(), 10);
         assert_eq!(lists[1].len(), 2);
-        assert_eq!(lists[1][0].namespace.as_deref(), Some("learning:topic-000001"));
+        assert_eq!(
+            lists[1][0].namespace.as_deref(),
+            Some("learning:topic-000001")
+        );
         assert_eq!(lists[1][1].key, "k000001");
         let firsts: Vec<Option<f64>> = lists[0].iter().take(3).map(|e| e.score).collect();
         assert_eq!(firsts, [Some(3.0), Some(2.0), Some(1.0)]);

@@ -25,7 +25,11 @@ pub fn corpus_texts() -> Vec<String> {
     let corpus = Corpus::load(&root)
         .unwrap_or_else(|e| panic!("failed to load the corpus at {}: {e}", root.display()));
     let texts: Vec<String> = corpus.entries.into_iter().map(|e| e.content).collect();
-    assert!(!texts.is_empty(), "failed to find any entry in the corpus at {}", root.display());
+    assert!(
+        !texts.is_empty(),
+        "failed to find any entry in the corpus at {}",
+        root.display()
+    );
     texts
 }
 
@@ -51,7 +55,10 @@ pub fn texts_with_word(word: &str) -> Vec<String> {
         .filter(|c| words(c).contains(&word))
         .collect();
     texts.dedup();
-    assert!(!texts.is_empty(), "failed to find an English turn holding {word:?}");
+    assert!(
+        !texts.is_empty(),
+        "failed to find an English turn holding {word:?}"
+    );
     texts
 }
 

@@ -3,18 +3,19 @@
 module, speaking the exec protocol.
 
     tinymemory-conformance run --driver "exec:python3 examples/python/sqlite_driver.py"
-    tinymemory-conformance run --driver "exec:python3 examples/python/sqlite_driver.py /tmp/memory.db"
 
-The database is in memory unless a path is given; `reset` empties it either
-way. Requires SQLite 3.35 or newer with FTS5 (the script says so on stderr
+The database is in memory unless a path is given (`sqlite_driver.py PATH`);
+`reset` empties it either way. Do not give a path when validating: the
+suite runs several processes of a driver at once (one holds the corpus
+while others serve the checks), and they must not share a database. Requires SQLite 3.35 or newer with FTS5 (the script says so on stderr
 and exits 3 when this Python's sqlite3 lacks either).
 
 Recall: the query is cut into words exactly as
-tinymemory_protocol.split_words cuts text (letters and numbers), each word
-becomes an FTS5 string ("..." with inner quotes doubled), and the strings
-are joined with OR, so no user text is ever FTS5 syntax. The index uses the
-same word characters (`unicode61` with categories 'L* N*', diacritics
-kept; FTS5 folds case on both sides). Scores are -bm25():
+tinymemory_protocol.split_words cuts text (letters, numbers, combining
+marks), each word becomes an FTS5 string ("..." with inner quotes
+doubled), and the strings are joined with OR, so no user text is ever FTS5
+syntax. The index uses the same word characters (`unicode61` with
+categories 'L* N* M*', diacritics kept; FTS5 folds case on both sides). Scores are -bm25():
 FTS5 ranks lower-is-better, the contract wants higher-is-better. Ties are
 ordered by key.
 """
@@ -43,7 +44,7 @@ CREATE TABLE entries (
 );
 CREATE VIRTUAL TABLE entries_fts USING fts5(
     content,
-    tokenize = "unicode61 categories 'L* N*' remove_diacritics 0"
+    tokenize = "unicode61 categories 'L* N* M*' remove_diacritics 0"
 );
 """
 

@@ -103,18 +103,18 @@ def now_rfc3339():
 
 
 def _is_word_char(c):
-    # Letters and numbers. Combining marks separate words: Rust's
-    # char::is_alphanumeric, which the suite uses to pick words out of a
-    # text, is false for viramas, nuktas and tone marks, so a word the suite
-    # cuts from a text must be a whole word (or whole words) here too.
-    return unicodedata.category(c)[0] in "LN"
+    # The contract's word characters (tinymemory_api::text::is_word_char):
+    # letters, numbers and combining marks. Marks matter: without them a
+    # Hindi or Bengali word would split at every vowel sign and virama.
+    return unicodedata.category(c)[0] in "LNM"
 
 
 def split_words(text):
-    """The maximal runs of letters and numbers (Unicode categories L* and
-    N*) in `text`, in order, as written. Everything else (spaces,
-    punctuation, operators, combining marks, control characters) separates
-    words. Queries are plain text: this is the only thing done to them."""
+    """The maximal runs of letters, numbers and combining marks (Unicode
+    categories L*, N*, M*) in `text`, in order, as written: the contract's
+    words. Everything else (spaces, punctuation, operators, emoji, control
+    characters) separates words. Queries are plain text: this is the only
+    thing done to them."""
     out, run = [], []
     for c in text:
         if _is_word_char(c):

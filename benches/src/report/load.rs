@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::PAIRED_DIR;
+
 /// One measured benchmark: its id and the median time of one iteration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Measurement {
@@ -21,6 +23,10 @@ pub struct Measurement {
     pub lower_ns: f64,
     /// The upper bound of that interval, in nanoseconds.
     pub upper_ns: f64,
+    /// The median over samples of this benchmark's time over its floor's,
+    /// timed alternately in the same samples ([`Paired`](crate::Paired)),
+    /// when the bench saved one.
+    pub paired_ratio: Option<f64>,
 }
 
 /// Why a criterion directory could not be read.
@@ -49,8 +55,9 @@ pub enum ReportError {
 }
 
 /// Every measurement under `dir` (criterion's home directory), read from
-/// each `new/benchmark.json` and the `new/estimates.json` beside it,
-/// sorted by `(group, function, value)`.
+/// each `new/benchmark.json` and the `new/estimates.json` beside it, with
+/// the paired ratios of `dir/`[`PAIRED_DIR`]`/*.json` attached, sorted by
+/// `(group, function, value)`.
 ///
 /// # Errors
 ///
@@ -63,9 +70,8 @@ pub fn load(dir: &Path) -> Result<Vec<Measurement>, ReportError> {
     if found.is_empty() {
         return Err(ReportError::Empty(dir.to_owned()));
     }
-    found.sort_by(|a, b| {
-        (&a.group, &a.function, &a.value).cmp(&(&b.group, &b.function, &b.value))
-    });
+    attach_paired(&dir.join(PAIRED_DIR), &mut found)?;
+    found.sort_by(|a, b| (&a.group, &a.function, &a.value).cmp(&(&b.group, &b.function, &b.value)));
     Ok(found)
 }
 
@@ -92,6 +98,40 @@ fn walk(dir: &Path, found: &mut Vec<Measurement>) -> Result<(), ReportError> {
             }
         } else {
             walk(&path, found)?;
+        }
+    }
+    Ok(())
+}
+
+fn attach_paired(dir: &Path, found: &mut [Measurement]) -> Result<(), ReportError> {
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    let io = |source| ReportError::Io {
+        path: dir.to_owned(),
+        source,
+    };
+    for entry in fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let p = read_json(&path)?;
+        let text = |key: &str| {
+            p.get(key)
+                .and_then(Value::as_str)
+                .ok_or_else(|| ReportError::Format {
+                    path: path.clone(),
+                    message: format!("no {key}"),
+                })
+        };
+        let (group, function, value) = (text("group")?, text("function")?, text("value")?);
+        let ratio = p.get("median_ratio").and_then(Value::as_f64);
+        if let Some(m) = found
+            .iter_mut()
+            .find(|m| m.group == group && m.function == function && m.value == value)
+        {
+            m.paired_ratio = ratio;
         }
     }
     Ok(())
@@ -128,6 +168,7 @@ fn read_one(bench: &Path, estimates: &Path) -> Result<Measurement, ReportError> 
         median_ns: number("/median/point_estimate")?,
         lower_ns: number("/median/confidence_interval/lower_bound")?,
         upper_ns: number("/median/confidence_interval/upper_bound")?,
+        paired_ratio: None,
     })
 }
 
@@ -167,6 +208,13 @@ mod tests {
             r#"{"group_id":"merge/finite","function_id":"merge","value_str":"10"}"#,
             7.5,
         );
+        let paired = dir.path().join(PAIRED_DIR);
+        fs::create_dir_all(&paired).unwrap();
+        fs::write(
+            paired.join("x.json"),
+            r#"{"group":"merge/finite","function":"merge","value":"10","median_ratio":1.5}"#,
+        )
+        .unwrap();
         // A baseline copy is not this run.
         let base = dir.path().join("merge_finite/merge/10/base");
         fs::create_dir_all(&base).unwrap();
@@ -182,6 +230,7 @@ mod tests {
                     median_ns: 100.0,
                     lower_ns: 99.0,
                     upper_ns: 101.0,
+                    paired_ratio: None,
                 },
                 Measurement {
                     group: "merge/finite".into(),
@@ -190,6 +239,7 @@ mod tests {
                     median_ns: 7.5,
                     lower_ns: 6.5,
                     upper_ns: 8.5,
+                    paired_ratio: Some(1.5),
                 },
             ]
         );

@@ -7,13 +7,15 @@ use std::fmt::Write as _;
 use crate::report::Measurement;
 use crate::{latency_floor, LatencyCase, FLOOR};
 
-/// The floor of `m` and the ratio `m / floor`, both medians, or `None`
-/// when `m` has no floor (or is one).
+/// The floor of `m` (a median, or computed) and the ratio of `m` to it, or
+/// `None` when `m` has no floor (or is one).
 ///
 /// The floor is the [`FLOOR`] function of the same group at the same
-/// parameter; for a latency group ([`LatencyCase::group`]) it is computed
-/// by [`latency_floor`] from the group's latency, the parameter (the
-/// number of namespaces, capped at `cap`) and the function's case.
+/// parameter, and the ratio is `m`'s paired ratio when it has one
+/// ([`Measurement::paired_ratio`]), else the ratio of the two medians. For
+/// a latency group ([`LatencyCase::group`]) the floor is computed by
+/// [`latency_floor`] from the group's latency, the parameter (the number
+/// of namespaces, capped at `cap`) and the function's case.
 #[must_use]
 pub fn ratio_to_floor(all: &[Measurement], m: &Measurement, cap: usize) -> Option<(f64, f64)> {
     if m.function == FLOOR {
@@ -22,7 +24,10 @@ pub fn ratio_to_floor(all: &[Measurement], m: &Measurement, cap: usize) -> Optio
     let floor_ns = if let Some(latency) = LatencyCase::parse_group(&m.group) {
         let case = LatencyCase::parse(&m.function)?;
         let n: usize = m.value.parse().ok()?;
-        #[expect(clippy::cast_precision_loss, reason = "bench floors are far below 2^52 ns")]
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "bench floors are far below 2^52 ns"
+        )]
         let ns = latency_floor(latency, n.min(cap), case).as_nanos() as f64;
         ns
     } else {
@@ -30,6 +35,9 @@ pub fn ratio_to_floor(all: &[Measurement], m: &Measurement, cap: usize) -> Optio
             .find(|f| f.group == m.group && f.value == m.value && f.function == FLOOR)?
             .median_ns
     };
+    if let Some(paired) = m.paired_ratio {
+        return Some((floor_ns, paired));
+    }
     (floor_ns > 0.0).then(|| (floor_ns, m.median_ns / floor_ns))
 }
 
@@ -77,7 +85,12 @@ pub fn render(all: &[Measurement], cap: usize) -> String {
         values.dedup();
 
         let _ = writeln!(out, "#### `{group}`\n");
-        let _ = writeln!(out, "| {} | {} |", parameter_label(group), functions.join(" | "));
+        let _ = writeln!(
+            out,
+            "| {} | {} |",
+            parameter_label(group),
+            functions.join(" | ")
+        );
         let _ = writeln!(out, "|---:|{}", "---:|".repeat(functions.len()));
         for value in values {
             let cells: Vec<String> = functions
@@ -142,6 +155,7 @@ mod tests {
             median_ns,
             lower_ns: median_ns,
             upper_ns: median_ns,
+            paired_ratio: None,
         }
     }
 
@@ -170,6 +184,11 @@ mod tests {
         assert_eq!(ratio_to_floor(&all, &all[3], 64), Some((25e6, 1.2)));
         // 256 namespaces, of which the cap visits 64: the same floor.
         assert_eq!(ratio_to_floor(&all, &all[4], 64), Some((25e6, 4.0)));
+        let paired = Measurement {
+            paired_ratio: Some(1.02),
+            ..all[1].clone()
+        };
+        assert_eq!(ratio_to_floor(&all, &paired, 64), Some((200.0, 1.02)));
     }
 
     #[test]

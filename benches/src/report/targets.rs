@@ -102,6 +102,7 @@ mod tests {
             median_ns,
             lower_ns: median_ns,
             upper_ns: median_ns,
+            paired_ratio: None,
         }
     }
 
@@ -129,6 +130,8 @@ mod tests {
     fn unmeasured_targets_say_so() {
         let got = targets(&[], 8, 64);
         assert!(got.iter().all(|t| t.met.is_none() && t.figure.is_none()));
-        assert!(got[1].to_string().starts_with("- not measured: concurrent fan-out at the default bound (8)"));
+        assert!(got[1]
+            .to_string()
+            .starts_with("- not measured: concurrent fan-out at the default bound (8)"));
     }
 }

@@ -163,7 +163,7 @@ pub(crate) fn open(spec: &DriverSpec) -> Result<Opened, MemoryError> {
             let factory = ExecFactory::connect_blocking(command.clone(), config)?;
             let corpus_store = ExecDriver::spawn_blocking(command, config)?;
             let description = format!(
-                "exec `{command}` (driver {}, protocol version {}; the corpus store is a second process)",
+                "exec `{command}` (driver {}, protocol version {}; the corpus store is a process of its own)",
                 factory.driver_id(),
                 tinymemory_exec::protocol::PROTOCOL_VERSION
             );

@@ -28,8 +28,8 @@ mod checks;
 mod corpus_store;
 mod factory;
 mod failure;
-pub mod hostile;
 mod harness;
+pub mod hostile;
 pub mod model;
 mod properties;
 mod registry;
@@ -44,7 +44,7 @@ pub use corpus_store::{LoadReport, LoadedCorpus, Sample};
 pub use factory::{DriverFactory, FnFactory};
 pub use harness::{
     ConfigError, ExpectationError, ExpectedFailures, Harness, HarnessError, CASES_ENV,
-    PROPTEST_CASES_ENV, SEED_ENV,
+    PROPERTY_TIME_PER_CASE, PROPTEST_CASES_ENV, SEED_ENV,
 };
 pub use registry::Registry;
 pub use report::{Bundle, Comparison, Report, ReportError};

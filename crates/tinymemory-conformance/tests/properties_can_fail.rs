@@ -37,7 +37,9 @@ impl MemoryProvider for TiesByInsertion {
         session_id: Option<&str>,
         taint: MemoryTaint,
     ) -> Result<(), MemoryError> {
-        self.0.store(namespace, key, content, category, session_id, taint).await
+        self.0
+            .store(namespace, key, content, category, session_id, taint)
+            .await
     }
 
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
@@ -79,7 +81,10 @@ impl MemoryProvider for TiesByInsertion {
     }
 }
 
-async fn outcome(id: &str, open: impl Fn() -> Box<dyn MemoryProvider> + Send + Sync + 'static) -> Outcome {
+async fn outcome(
+    id: &str,
+    open: impl Fn() -> Box<dyn MemoryProvider> + Send + Sync + 'static,
+) -> Outcome {
     let check = *Registry::standard().get(id).unwrap();
     let factory = Arc::new(FnFactory::new("faulty", move || Ok(open())));
     let summary = Runner::new(Registry::from_checks(vec![check]))
@@ -91,15 +96,26 @@ async fn outcome(id: &str, open: impl Fn() -> Box<dyn MemoryProvider> + Send + S
 
 #[tokio::test]
 async fn cap_determinism_catches_ties_broken_by_insertion_order() {
-    let got = outcome("properties.cap_determinism", || Box::new(TiesByInsertion(ReferenceDriver::new()))).await;
+    let got = outcome("properties.cap_determinism", || {
+        Box::new(TiesByInsertion(ReferenceDriver::new()))
+    })
+    .await;
     let Outcome::Fail(failure) = got else {
         panic!("expected a failure, got {got:?}");
     };
-    assert!(failure.message.contains("on the same data stored in reverse order"), "{}", failure.message);
+    assert!(
+        failure
+            .message
+            .contains("on the same data stored in reverse order"),
+        "{}",
+        failure.message
+    );
     let counterexample = failure.counterexample.expect("a shrunk counterexample");
     assert_eq!(counterexample.seed, RunConfig::DEFAULT_SEED);
     assert!(
-        failure.message.contains(&format!("rerun with --seed {}", RunConfig::DEFAULT_SEED)),
+        failure
+            .message
+            .contains(&format!("rerun with --seed {}", RunConfig::DEFAULT_SEED)),
         "{}",
         failure.message
     );
@@ -108,18 +124,31 @@ async fn cap_determinism_catches_ties_broken_by_insertion_order() {
 #[tokio::test]
 async fn ordering_catches_a_recall_that_answers_from_other_namespaces() {
     let wrap = mutant("prefix-pinned-recall").unwrap().wrap;
-    let got = outcome("properties.across_ordering", move || wrap(Box::new(ReferenceDriver::new()))).await;
+    let got = outcome("properties.across_ordering", move || {
+        wrap(Box::new(ReferenceDriver::new()))
+    })
+    .await;
     let Outcome::Fail(failure) = got else {
         panic!("expected a failure, got {got:?}");
     };
-    assert!(failure.message.contains("answered a recall pinned to"), "{}", failure.message);
+    assert!(
+        failure.message.contains("answered a recall pinned to"),
+        "{}",
+        failure.message
+    );
     assert!(failure.counterexample.is_some());
 }
 
 #[tokio::test]
 async fn the_same_seed_gives_the_same_counterexample() {
-    let first = outcome("properties.cap_determinism", || Box::new(TiesByInsertion(ReferenceDriver::new()))).await;
-    let again = outcome("properties.cap_determinism", || Box::new(TiesByInsertion(ReferenceDriver::new()))).await;
+    let first = outcome("properties.cap_determinism", || {
+        Box::new(TiesByInsertion(ReferenceDriver::new()))
+    })
+    .await;
+    let again = outcome("properties.cap_determinism", || {
+        Box::new(TiesByInsertion(ReferenceDriver::new()))
+    })
+    .await;
     assert!(first.is_fail());
     assert_eq!(first, again);
 }

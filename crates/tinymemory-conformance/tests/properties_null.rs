@@ -9,7 +9,9 @@ use tinymemory_doubles::NullDriver;
 
 #[tokio::test]
 async fn properties_needing_data_are_skipped_as_retaining_nothing() {
-    let factory = Arc::new(FnFactory::new("null", || Ok(Box::new(NullDriver::new()) as _)));
+    let factory = Arc::new(FnFactory::new("null", || {
+        Ok(Box::new(NullDriver::new()) as _)
+    }));
     let summary = Runner::new(Registry::standard().family(Family::Property))
         .with_config(RunConfig::from_env().unwrap())
         .run(factory, None, |_| {})
@@ -19,7 +21,11 @@ async fn properties_needing_data_are_skipped_as_retaining_nothing() {
          so this property would pass without checking anything"
             .to_owned(),
     );
-    let got: Vec<(&str, Outcome)> = summary.reports.iter().map(|r| (r.id, r.outcome.clone())).collect();
+    let got: Vec<(&str, Outcome)> = summary
+        .reports
+        .iter()
+        .map(|r| (r.id, r.outcome.clone()))
+        .collect();
     assert_eq!(
         got,
         [
@@ -29,7 +35,10 @@ async fn properties_needing_data_are_skipped_as_retaining_nothing() {
             ("properties.namespace_round_trip", Outcome::Pass),
             ("properties.pinning_cost", retains_nothing.clone()),
             ("properties.truncation", retains_nothing.clone()),
-            ("properties.concurrent_equals_sequential", retains_nothing.clone()),
+            (
+                "properties.concurrent_equals_sequential",
+                retains_nothing.clone()
+            ),
             ("model.differential", retains_nothing),
         ]
     );

@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use tinymemory_api::MemoryProvider;
+use tinymemory_api::{MemoryError, MemoryProvider};
 use tinymemory_conformance::model::{bundled, explore, replay, Regression};
-use tinymemory_conformance::{FnFactory, Outcome, RunConfig};
+use tinymemory_conformance::{DriverFactory, FnFactory, Outcome, RunConfig};
 use tinymemory_doubles::mutants::mutant;
 use tinymemory_reference::ReferenceDriver;
 use tinymemory_sqlite::SqliteDriver;
@@ -35,19 +35,31 @@ fn committed() -> Vec<(String, Regression)> {
     files
 }
 
-fn mutant_factory(name: &str) -> Arc<FnFactory<impl Fn() -> Result<Box<dyn MemoryProvider>, tinymemory_api::MemoryError>>> {
-    let wrap = mutant(name).unwrap_or_else(|| panic!("no mutant named {name:?}")).wrap;
-    Arc::new(FnFactory::new("reference", move || {
-        Ok(wrap(Box::new(ReferenceDriver::new())))
-    }))
+/// Fresh reference drivers broken by the mutant `name`.
+fn mutant_factory(name: &str) -> Arc<dyn DriverFactory> {
+    let wrap = mutant(name)
+        .unwrap_or_else(|| panic!("no mutant named {name:?}"))
+        .wrap;
+    Arc::new(FnFactory::new(
+        "reference",
+        move || -> Result<Box<dyn MemoryProvider>, MemoryError> {
+            Ok(wrap(Box::new(ReferenceDriver::new())))
+        },
+    ))
 }
 
 #[test]
 fn every_committed_file_is_bundled_and_none_is_missing() {
     let on_disk: Vec<String> = committed().into_iter().map(|(name, _)| name).collect();
     let compiled: Vec<&str> = bundled().iter().map(|(name, _)| *name).collect();
-    assert_eq!(on_disk, ["forget-then-recall.json", "upsert-duplicates.json"]);
-    assert_eq!(compiled, on_disk, "list every file of fixtures/regressions/model in model::bundled()");
+    assert_eq!(
+        on_disk,
+        ["forget-then-recall.json", "upsert-duplicates.json"]
+    );
+    assert_eq!(
+        compiled, on_disk,
+        "list every file of fixtures/regressions/model in model::bundled()"
+    );
     for (name, text) in bundled() {
         let on_disk = std::fs::read_to_string(directory().join(name)).unwrap();
         assert_eq!(*text, on_disk, "{name}: the compiled copy is stale");
@@ -57,22 +69,37 @@ fn every_committed_file_is_bundled_and_none_is_missing() {
 #[tokio::test]
 async fn committed_sequences_replay_clean_on_reference_and_sqlite() {
     for (name, regression) in committed() {
-        assert_eq!(replay(&ReferenceDriver::new(), &regression.ops).await, Ok(()), "{name} on reference");
+        assert_eq!(
+            replay(&ReferenceDriver::new(), &regression.ops).await,
+            Ok(()),
+            "{name} on reference"
+        );
         let sqlite = SqliteDriver::open_in_memory().unwrap();
-        assert_eq!(replay(&sqlite, &regression.ops).await, Ok(()), "{name} on sqlite");
+        assert_eq!(
+            replay(&sqlite, &regression.ops).await,
+            Ok(()),
+            "{name} on sqlite"
+        );
     }
 }
 
 #[tokio::test]
 async fn committed_sequences_diverge_on_their_mutant_as_recorded() {
     for (name, regression) in committed() {
-        let mutant_name = regression.mutant.as_deref().unwrap_or_else(|| panic!("{name} names no mutant"));
+        let mutant_name = regression
+            .mutant
+            .as_deref()
+            .unwrap_or_else(|| panic!("{name} names no mutant"));
         let driver = (mutant(mutant_name).unwrap().wrap)(Box::new(ReferenceDriver::new()));
         let divergence = replay(driver.as_ref(), &regression.ops)
             .await
             .expect_err(&format!("{name} must diverge on {mutant_name}"));
         assert_eq!(divergence.to_string(), regression.divergence, "{name}");
-        assert_eq!(divergence.step, regression.ops.len(), "{name}: the last call diverges");
+        assert_eq!(
+            divergence.step,
+            regression.ops.len(),
+            "{name}: the last call diverges"
+        );
     }
 }
 
@@ -85,7 +112,10 @@ async fn the_recorded_seed_reproduces_each_shrunk_sequence() {
         };
         let factory = mutant_factory(regression.mutant.as_deref().unwrap());
         let Outcome::Fail(failure) = explore(factory, config).await else {
-            panic!("{name}: no failure from seed {} with {} cases", config.seed, config.cases);
+            panic!(
+                "{name}: no failure from seed {} with {} cases",
+                config.seed, config.cases
+            );
         };
         let counterexample = failure.counterexample.expect("a counterexample");
         assert_eq!(counterexample.seed, regression.seed);

@@ -35,7 +35,9 @@ fn palette_score(namespace: &str, key: &str, content: &str) -> Option<f64> {
     let hash = [namespace, key, content]
         .iter()
         .flat_map(|s| s.bytes().chain([0xff]))
-        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3));
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
     PALETTE[usize::try_from(hash % PALETTE.len() as u64).unwrap()]
 }
 
@@ -55,8 +57,11 @@ impl MemoryProvider for SeedsOnStore {
         session_id: Option<&str>,
         taint: MemoryTaint,
     ) -> Result<(), MemoryError> {
-        self.0.store(namespace, key, content, category, session_id, taint).await?;
-        self.0.seed_score(namespace, key, palette_score(namespace, key, content));
+        self.0
+            .store(namespace, key, content, category, session_id, taint)
+            .await?;
+        self.0
+            .seed_score(namespace, key, palette_score(namespace, key, content));
         Ok(())
     }
 
@@ -95,18 +100,29 @@ const MODEL_REASON: &str = "seeded scores make every stored entry a hit for any 
                             which the model's fraction-of-words recall never does";
 
 fn harness() -> Harness {
-    Harness::from_fn("score-seeding", || Ok(Box::new(SeedsOnStore(ScoreSeedingStore::new())) as _))
-        .with_config(RunConfig::from_env().unwrap())
-        .expect_failure("model.differential", MODEL_REASON)
+    Harness::from_fn("score-seeding", || {
+        Ok(Box::new(SeedsOnStore(ScoreSeedingStore::new())) as _)
+    })
+    .with_config(RunConfig::from_env().unwrap())
+    .expect_failure("model.differential", MODEL_REASON)
 }
 
 #[test]
 fn the_palette_covers_every_adversarial_score() {
     let mut seen = [false; PALETTE.len()];
-    for ns in ["learning:a", "learning:b", "learning:c", "document:a", "notes:x"] {
+    for ns in [
+        "learning:a",
+        "learning:b",
+        "learning:c",
+        "document:a",
+        "notes:x",
+    ] {
         for key in ["k0", "k1", "k2", "k3", "k4"] {
             let s = palette_score(ns, key, "comet");
-            let i = PALETTE.iter().position(|p| p.map(f64::to_bits) == s.map(f64::to_bits)).unwrap();
+            let i = PALETTE
+                .iter()
+                .position(|p| p.map(f64::to_bits) == s.map(f64::to_bits))
+                .unwrap();
             seen[i] = true;
         }
     }

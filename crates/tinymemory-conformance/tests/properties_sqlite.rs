@@ -3,4 +3,6 @@
 
 use tinymemory_sqlite::SqliteDriver;
 
-tinymemory_conformance::conformance_tests!(sqlite, || Ok(Box::new(SqliteDriver::open_in_memory()?) as _));
+tinymemory_conformance::conformance_tests!(sqlite, || Ok(
+    Box::new(SqliteDriver::open_in_memory()?) as _
+));

@@ -5,8 +5,11 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use futures::future::join_all;
 use tinymemory_api::MemoryProvider;
-use tinymemory_conformance::{FnFactory, Outcome, Registry, RunSummary, Runner};
+use tinymemory_conformance::{
+    DriverFactory, FnFactory, Outcome, Registry, RunConfig, RunSummary, Runner,
+};
 use tinymemory_doubles::mutants::{mutants, Mutant};
 use tinymemory_reference::ReferenceDriver;
 use tinymemory_sqlite::SqliteDriver;
@@ -52,20 +55,14 @@ const STANDARD_CHECK_IDS: &[&str] = &[
 
 const NO_CORPUS: &str = "no corpus was loaded for this run (use --corpus DIR)";
 
-async fn run_standard(
-    factory: Arc<FnFactory<impl Fn() -> OpenResult + Send + Sync + 'static>>,
-) -> RunSummary {
+async fn run_standard(factory: Arc<dyn DriverFactory>) -> RunSummary {
     Runner::new(Registry::standard())
         .run(factory, None, |_| {})
         .await
 }
 
-type OpenResult = Result<Box<dyn MemoryProvider>, tinymemory_api::MemoryError>;
-
 /// Fresh reference drivers wrapped in `m`.
-fn mutant_factory(
-    m: &'static Mutant,
-) -> Arc<FnFactory<impl Fn() -> OpenResult + Send + Sync + 'static>> {
+fn mutant_factory(m: &'static Mutant) -> Arc<dyn DriverFactory> {
     Arc::new(FnFactory::new(format!("mutant:{}", m.name), move || {
         Ok((m.wrap)(Box::new(ReferenceDriver::new())))
     }))
@@ -121,22 +118,23 @@ fn every_check_a_mutant_names_is_in_the_registry_in_order() {
 /// `expected_failures()`. A mismatch names the mutant and both sets, so
 /// the fix (a check that stopped catching it, or an overlap to record in
 /// `also_caught_by`) is plain.
-#[tokio::test]
+// Two workers, every mutant at once: the runs are independent (a fresh
+// driver per check), and the property checks keep two cores busy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_mutant_is_caught_by_exactly_the_checks_it_names() {
-    let mut mismatches = Vec::new();
-    for m in mutants() {
-        let summary = run_standard(mutant_factory(m)).await;
-        let mut failed = summary.failed_ids();
+    let runs = mutants().iter().map(|m| async move {
+        let mut failed = run_standard(mutant_factory(m)).await.failed_ids();
         failed.sort_unstable();
         let mut expected = m.expected_failures();
         expected.sort_unstable();
-        if failed != expected {
-            mismatches.push(format!(
+        (failed != expected).then(|| {
+            format!(
                 "mutant {}: its entry expects {expected:?} to fail, the registry failed {failed:?}",
                 m.name
-            ));
-        }
-    }
+            )
+        })
+    });
+    let mismatches: Vec<String> = join_all(runs).await.into_iter().flatten().collect();
     assert_eq!(mismatches, Vec::<String>::new());
 }
 
@@ -149,7 +147,12 @@ async fn the_reference_driver_passes_every_check() {
     assert_eq!(not_passed(&summary), skipped_corpus_checks());
 }
 
-#[tokio::test]
+/// Every check, the property checks with 8 cases instead of the default
+/// 32: each case opens a fresh SQLite file (`synchronous = FULL`), which
+/// makes the default ~30 s of a debug test run, and the CLI tests already
+/// run SQLite with the default cases over the corpus. Every check still
+/// runs, so a failing or missing one shows here.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sqlite_driver_passes_every_check() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().to_owned();
@@ -161,6 +164,13 @@ async fn the_sqlite_driver_passes_every_check() {
                 as Box<dyn MemoryProvider>,
         )
     }));
-    let summary = run_standard(factory).await;
+    let config = RunConfig {
+        cases: 8,
+        ..RunConfig::default()
+    };
+    let summary = Runner::new(Registry::standard())
+        .with_config(config)
+        .run(factory, None, |_| {})
+        .await;
     assert_eq!(not_passed(&summary), skipped_corpus_checks());
 }

@@ -1,21 +1,28 @@
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use tinymemory_api::MemoryProvider;
-use tinymemory_conformance::{Family, FnFactory, Registry, RunConfig, Runner};
-use tinymemory_sqlite::SqliteDriver;
+use tinymemory_conformance::{Family, FnFactory, Outcome, Registry, RunConfig, Runner};
+use tinymemory_reference::ReferenceDriver;
+
+fn case_of(o: &Outcome) -> Option<u32> {
+    match o { Outcome::Fail(f) => f.message.split("[case ").nth(1).and_then(|r| r.split(' ').next()).and_then(|n| n.parse().ok()), _ => None }
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn measure() {
-    let cases: u32 = std::env::var("CASES").unwrap().parse().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().to_owned();
-    let next = AtomicU64::new(0);
-    let factory = Arc::new(FnFactory::new("sqlite", move || {
-        let n = next.fetch_add(1, Ordering::Relaxed);
-        Ok(Box::new(SqliteDriver::open(path.join(format!("check-{n}.db")))?) as Box<dyn MemoryProvider>)
-    }));
-    let t = std::time::Instant::now();
-    let s = Runner::new(Registry::standard().family(Family::Property)).with_config(RunConfig { cases, ..RunConfig::default() })
-        .run(factory, None, |r| println!("{r}")).await;
-    println!("total {:?} {}", t.elapsed(), s.closing_line());
+    for m in tinymemory_doubles::mutants::mutants() {
+        let wrap = m.wrap;
+        let mut line = format!("{:32}", m.name);
+        let mut firsts: std::collections::BTreeMap<&str, Vec<Option<u32>>> = Default::default();
+        for seed in 0..10u64 {
+            let factory = Arc::new(FnFactory::new("reference", move || Ok(wrap(Box::new(ReferenceDriver::new()) as Box<dyn MemoryProvider>))));
+            let cfg = if seed == 0 { RunConfig::default() } else { RunConfig { seed, cases: 256 } };
+            let s = Runner::new(Registry::standard().family(Family::Property)).with_config(cfg).run(factory, None, |_| {}).await;
+            for r in &s.reports {
+                if seed == 0 && r.outcome.is_fail() { line.push_str(&format!(" {}", r.id)); }
+                if seed > 0 { firsts.entry(r.id).or_default().push(case_of(&r.outcome)); }
+            }
+        }
+        println!("DEFAULT {line}");
+        for (id, v) in firsts { if v.iter().any(|x| x.is_some()) { println!("RATE {} {id}: {:?}", m.name, v); } }
+    }
 }

@@ -28,14 +28,14 @@ pub struct ExecConfig {
 }
 
 impl ExecConfig {
-    /// The defaults with another request timeout.
+    /// This configuration with another request timeout.
     #[must_use]
     pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;
         self
     }
 
-    /// The defaults with another number of stderr lines quoted.
+    /// This configuration with another number of stderr lines quoted.
     #[must_use]
     pub fn with_stderr_lines(mut self, lines: usize) -> Self {
         self.stderr_lines = lines;

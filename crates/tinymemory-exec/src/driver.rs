@@ -1,6 +1,6 @@
 //! `MemoryProvider` over a driver process.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use async_trait::async_trait;
 use serde_json::Value;
@@ -10,16 +10,19 @@ use tinymemory_api::{
 };
 
 use crate::decode::{check_hello, decode, expect_null, hello};
+use crate::pool::Pool;
 use crate::process::Connection;
 use crate::protocol::{Request, WireEntry, WireSummary};
 use crate::{ExecCommand, ExecConfig};
 
 /// A [`MemoryProvider`] whose every call is one request to a driver process.
 ///
-/// Obtained from [`ExecDriver::spawn`] (a process of its own) or from
-/// [`ExecFactory`](crate::ExecFactory) (a shared process, reset for each
-/// store). Calls from many tasks are answered one at a time, in the order
-/// they were made.
+/// Obtained from [`ExecDriver::spawn`] or from
+/// [`ExecFactory`](crate::ExecFactory); either way the store has a process
+/// to itself while it lives. Calls from many tasks are answered one at a
+/// time, in the order they were made. Dropping the driver closes the
+/// process's stdin (the process then exits) or, for a store from a factory,
+/// hands the process back for the factory's next store.
 ///
 /// The driver validates everything itself (namespaces, keys, `limit`),
 /// since that is what the suite checks. The one exception is a non-finite
@@ -33,14 +36,13 @@ use crate::{ExecCommand, ExecConfig};
 /// [`MemoryError::Unavailable`] when an answer does not come within the
 /// request timeout (the process is then stopped); [`MemoryError::Backend`]
 /// when the process exits, prints a line that is not an answer, or answers
-/// with a malformed result, and for a store from an
-/// [`ExecFactory`](crate::ExecFactory) that was reset for a later one.
-/// Messages name the
-/// request and the command, and quote the end of the process's stderr.
+/// with a malformed result. Messages name the request and the command, and
+/// quote the end of the process's stderr.
 pub struct ExecDriver {
     conn: Arc<Connection>,
-    generation: u64,
     driver_id: String,
+    /// Where the process goes back when the driver is dropped.
+    pool: Option<Weak<Pool>>,
 }
 
 impl ExecDriver {
@@ -57,7 +59,7 @@ impl ExecDriver {
     pub async fn spawn(command: &ExecCommand, config: ExecConfig) -> Result<Self, MemoryError> {
         let conn = Arc::new(Connection::start(command, config)?);
         let hello = check_hello(&conn, conn.call(hello()).await)?;
-        Self::reset(conn, hello.driver).await
+        Self::reset(conn, hello.driver, None).await
     }
 
     /// [`ExecDriver::spawn`], blocking the calling thread until the process
@@ -70,27 +72,26 @@ impl ExecDriver {
     pub fn spawn_blocking(command: &ExecCommand, config: ExecConfig) -> Result<Self, MemoryError> {
         let conn = Arc::new(Connection::start(command, config)?);
         let hello = check_hello(&conn, conn.call_blocking(hello()))?;
-        let generation = conn.advance_generation();
         expect_null(&conn, "reset", &conn.call_blocking(Request::Reset)?)?;
         Ok(Self {
             conn,
-            generation,
             driver_id: hello.driver,
+            pool: None,
         })
     }
 
-    /// Empties the store of `conn`'s process and returns a driver for it;
-    /// drivers handed out before are stale from now on.
+    /// Empties the store of `conn`'s process and returns a driver owning
+    /// it, which hands it back to `pool` (if any) when dropped.
     pub(crate) async fn reset(
         conn: Arc<Connection>,
         driver_id: String,
+        pool: Option<Weak<Pool>>,
     ) -> Result<Self, MemoryError> {
-        let generation = conn.advance_generation();
         expect_null(&conn, "reset", &conn.call(Request::Reset).await?)?;
         Ok(Self {
             conn,
-            generation,
             driver_id,
+            pool,
         })
     }
 
@@ -102,14 +103,6 @@ impl ExecDriver {
     }
 
     async fn call(&self, request: Request) -> Result<Value, MemoryError> {
-        if self.conn.generation() != self.generation {
-            return Err(MemoryError::fault(format!(
-                "failed to send `{}` to `{}`: this store was reset for a later check \
-                 (a store from ExecFactory::open is valid until the next open)",
-                request.op(),
-                self.conn.command()
-            )));
-        }
         self.conn.call(request).await
     }
 
@@ -124,8 +117,15 @@ impl std::fmt::Debug for ExecDriver {
         f.debug_struct("ExecDriver")
             .field("command", &self.conn.command())
             .field("driver_id", &self.driver_id)
-            .field("generation", &self.generation)
-            .finish()
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for ExecDriver {
+    fn drop(&mut self) {
+        if let Some(pool) = self.pool.as_ref().and_then(Weak::upgrade) {
+            pool.put(Arc::clone(&self.conn));
+        }
     }
 }
 

@@ -1,24 +1,26 @@
-//! Fresh stores for every check, from one driver process.
+//! Fresh stores for every check, from reused driver processes.
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use tinymemory_api::{MemoryError, MemoryProvider};
 use tinymemory_conformance::DriverFactory;
-use tokio::sync::Mutex;
 
 use crate::decode::{check_hello, hello};
+use crate::pool::Pool;
 use crate::process::Connection;
 use crate::{ExecCommand, ExecConfig, ExecDriver};
 
-/// A [`DriverFactory`] over a driver process: one process serves every
-/// check, and [`DriverFactory::open`] sends it `reset`, so each check starts
-/// from an empty store at the cost of one round trip, not a process start.
+/// A [`DriverFactory`] over driver processes: every [`DriverFactory::open`]
+/// sends `reset` to an idle process, so a check starts from an empty store
+/// at the cost of one round trip rather than a process start.
 ///
-/// When the process dies, hangs past the request timeout or prints
-/// something that is not an answer, the check that saw it fails with that
-/// error, and the next `open` starts a new process (with a new `hello`):
-/// one broken request fails one check, and the run goes on.
+/// Each store has a process to itself while it lives: a check holding two
+/// stores at once gets two processes, and a store's process becomes idle
+/// again when the store is dropped. A process that died, hung past the
+/// request timeout or printed something that is not an answer is never
+/// reused: the check that saw it fails with that error, and the next `open`
+/// starts a new process (with a new `hello`), so the run goes on.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -39,11 +41,12 @@ pub struct ExecFactory {
     command: ExecCommand,
     config: ExecConfig,
     driver_id: String,
-    current: Mutex<Arc<Connection>>,
+    pool: Arc<Pool>,
 }
 
 impl ExecFactory {
-    /// Starts `command` and checks its `hello`.
+    /// Starts `command` and checks its `hello`; the process then waits,
+    /// idle, for the first [`DriverFactory::open`].
     ///
     /// # Errors
     ///
@@ -52,12 +55,14 @@ impl ExecFactory {
     /// malformed result; [`MemoryError::Unavailable`] when it does not
     /// answer within the request timeout.
     pub async fn connect(command: ExecCommand, config: ExecConfig) -> Result<Self, MemoryError> {
-        let (conn, driver_id) = start(&command, config).await?;
+        let pool = Arc::new(Pool::default());
+        let (conn, driver_id) = start(&command, config, &pool).await?;
+        pool.put(conn);
         Ok(Self {
             command,
             config,
             driver_id,
-            current: Mutex::new(conn),
+            pool,
         })
     }
 
@@ -69,13 +74,16 @@ impl ExecFactory {
     ///
     /// As [`ExecFactory::connect`].
     pub fn connect_blocking(command: ExecCommand, config: ExecConfig) -> Result<Self, MemoryError> {
+        let pool = Arc::new(Pool::default());
         let conn = Arc::new(Connection::start(&command, config)?);
+        pool.record_start();
         let hello = check_hello(&conn, conn.call_blocking(hello()))?;
+        pool.put(conn);
         Ok(Self {
             command,
             config,
             driver_id: hello.driver,
-            current: Mutex::new(conn),
+            pool,
         })
     }
 
@@ -90,14 +98,39 @@ impl ExecFactory {
     pub fn config(&self) -> ExecConfig {
         self.config
     }
+
+    /// How many processes this factory has started, the first included:
+    /// one more for each store open at the same time as another, and for
+    /// each process that had to be replaced.
+    #[must_use]
+    pub fn processes_started(&self) -> u64 {
+        self.pool.started()
+    }
+
+    /// A fresh store: an idle process reset, else a new process.
+    async fn fresh(&self) -> Result<ExecDriver, MemoryError> {
+        let pool = Some(Arc::downgrade(&self.pool));
+        while let Some(conn) = self.pool.take() {
+            match ExecDriver::reset(Arc::clone(&conn), self.driver_id.clone(), pool.clone()).await {
+                Ok(driver) => return Ok(driver),
+                // It died answering the reset: try the next one.
+                Err(_) if !conn.is_usable() => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let (conn, _) = start(&self.command, self.config, &self.pool).await?;
+        ExecDriver::reset(conn, self.driver_id.clone(), pool).await
+    }
 }
 
 /// Starts a process and checks its `hello`; returns it with its driver id.
 async fn start(
     command: &ExecCommand,
     config: ExecConfig,
+    pool: &Pool,
 ) -> Result<(Arc<Connection>, String), MemoryError> {
     let conn = Arc::new(Connection::start(command, config)?);
+    pool.record_start();
     let hello = check_hello(&conn, conn.call(hello()).await)?;
     Ok((conn, hello.driver))
 }
@@ -108,6 +141,7 @@ impl std::fmt::Debug for ExecFactory {
             .field("command", &self.command.to_string())
             .field("driver_id", &self.driver_id)
             .field("config", &self.config)
+            .field("processes_started", &self.processes_started())
             .finish_non_exhaustive()
     }
 }
@@ -120,24 +154,9 @@ impl DriverFactory for ExecFactory {
         self.driver_id.clone()
     }
 
-    /// Resets the shared process's store and returns a driver for it; the
-    /// driver from the previous `open` is stale from then on. Starts a new
-    /// process first when the current one is no longer usable, or when it
-    /// dies answering the `reset`.
+    /// An empty store with a process to itself: an idle process after a
+    /// `reset`, or a new one.
     async fn open(&self) -> Result<Box<dyn MemoryProvider>, MemoryError> {
-        let mut current = self.current.lock().await;
-        if !current.is_usable() {
-            *current = start(&self.command, self.config).await?.0;
-        }
-        match ExecDriver::reset(Arc::clone(&current), self.driver_id.clone()).await {
-            Ok(driver) => Ok(Box::new(driver)),
-            Err(_) if !current.is_usable() => {
-                *current = start(&self.command, self.config).await?.0;
-                let driver =
-                    ExecDriver::reset(Arc::clone(&current), self.driver_id.clone()).await?;
-                Ok(Box::new(driver))
-            }
-            Err(e) => Err(e),
-        }
+        Ok(Box::new(self.fresh().await?))
     }
 }

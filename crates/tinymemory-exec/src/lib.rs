@@ -14,8 +14,9 @@
 //!   over one process.
 //! - [`ExecFactory`] is a
 //!   [`DriverFactory`](tinymemory_conformance::DriverFactory) for the
-//!   conformance runner: one process, reset before each check, replaced by a
-//!   new one after it dies, hangs or garbles its output.
+//!   conformance runner: each store gets a process to itself, reused (after
+//!   a `reset`) once the store is dropped, and replaced by a new one after
+//!   it dies, hangs or garbles its output.
 //!
 //! ```
 //! use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions};
@@ -50,7 +51,7 @@
 //! (which is captured, never shown directly); an error answer of kind
 //! `backend` or `unavailable` also gets the stderr lines written while the
 //! request ran, as far as they have arrived. A stopped process fails every
-//! later request on it; [`ExecFactory`] starts a new one at the next check.
+//! later request on it; [`ExecFactory`] starts a new one for the next store.
 //!
 //! Each process is served by a thread with its own current-thread tokio
 //! runtime, so callers need no particular runtime: the CLI's, which has
@@ -64,6 +65,7 @@ mod config;
 mod decode;
 mod driver;
 mod factory;
+mod pool;
 mod process;
 pub mod protocol;
 

@@ -16,7 +16,7 @@ mod actor;
 mod session;
 mod stderr;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -53,8 +53,6 @@ pub(crate) struct Connection {
     jobs: mpsc::UnboundedSender<Job>,
     /// Set by the actor once the process can no longer answer.
     dead: Arc<AtomicBool>,
-    /// Bumped by every `reset`; stores handed out before it are stale.
-    generation: AtomicU64,
     command: String,
 }
 
@@ -70,7 +68,6 @@ impl Connection {
         Ok(Self {
             jobs,
             dead,
-            generation: AtomicU64::new(0),
             command: command.to_string(),
         })
     }
@@ -117,15 +114,5 @@ impl Connection {
     /// The command line, quoted, for messages.
     pub(crate) fn command(&self) -> &str {
         &self.command
-    }
-
-    /// The current store generation.
-    pub(crate) fn generation(&self) -> u64 {
-        self.generation.load(Ordering::Acquire)
-    }
-
-    /// Starts a new store generation (before a `reset`) and returns it.
-    pub(crate) fn advance_generation(&self) -> u64 {
-        self.generation.fetch_add(1, Ordering::AcqRel) + 1
     }
 }

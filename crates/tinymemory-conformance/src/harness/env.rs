@@ -53,7 +53,11 @@ impl RunConfig {
         mut self,
         var: impl Fn(&str) -> Option<String>,
     ) -> Result<Self, ConfigError> {
-        let set = |name: &'static str| var(name).filter(|v| !v.trim().is_empty()).map(|v| (name, v));
+        let set = |name: &'static str| {
+            var(name)
+                .filter(|v| !v.trim().is_empty())
+                .map(|v| (name, v))
+        };
         if let Some((variable, value)) = set(CASES_ENV).or_else(|| set(PROPTEST_CASES_ENV)) {
             self.cases = value.trim().parse().map_err(|_| ConfigError {
                 variable,
@@ -83,7 +87,9 @@ mod tests {
 
     fn with(vars: &[(&str, &str)]) -> Result<RunConfig, ConfigError> {
         RunConfig::default().with_overrides(|name| {
-            vars.iter().find(|(n, _)| *n == name).map(|(_, v)| (*v).to_owned())
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
         })
     }
 

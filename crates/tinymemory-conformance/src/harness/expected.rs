@@ -9,7 +9,9 @@ use crate::{Outcome, Registry, RunSummary};
 #[non_exhaustive]
 pub enum ExpectationError {
     /// Every expected failure needs a reason a reader can judge.
-    #[error("failed to expect check {id:?} to fail: the reason is empty; say why the driver fails it")]
+    #[error(
+        "failed to expect check {id:?} to fail: the reason is empty; say why the driver fails it"
+    )]
     MissingReason {
         /// The check id.
         id: String,
@@ -66,7 +68,11 @@ impl ExpectedFailures {
     ///
     /// [`ExpectationError::MissingReason`] for a blank reason,
     /// [`ExpectationError::Duplicate`] for an id already declared.
-    pub fn expect(mut self, id: impl Into<String>, reason: impl Into<String>) -> Result<Self, ExpectationError> {
+    pub fn expect(
+        mut self,
+        id: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Result<Self, ExpectationError> {
         let (id, reason) = (id.into(), reason.into());
         if reason.trim().is_empty() {
             return Err(ExpectationError::MissingReason { id });
@@ -144,34 +150,57 @@ mod tests {
     fn declarations_need_a_reason_and_a_real_check() {
         assert_eq!(
             ExpectedFailures::new().expect("recall.limit", ""),
-            Err(ExpectationError::MissingReason { id: "recall.limit".into() })
+            Err(ExpectationError::MissingReason {
+                id: "recall.limit".into()
+            })
         );
-        let one = ExpectedFailures::new().expect("recall.limit", "pages").unwrap();
+        let one = ExpectedFailures::new()
+            .expect("recall.limit", "pages")
+            .unwrap();
         assert_eq!(
             one.clone().expect("recall.limit", "again"),
-            Err(ExpectationError::Duplicate { id: "recall.limit".into() })
+            Err(ExpectationError::Duplicate {
+                id: "recall.limit".into()
+            })
         );
         assert_eq!(one.validate(&Registry::standard()), Ok(()));
-        let typo = ExpectedFailures::new().expect("recall.limits", "pages").unwrap();
+        let typo = ExpectedFailures::new()
+            .expect("recall.limits", "pages")
+            .unwrap();
         assert_eq!(
             typo.validate(&Registry::standard()),
-            Err(ExpectationError::UnknownCheck { id: "recall.limits".into() })
+            Err(ExpectationError::UnknownCheck {
+                id: "recall.limits".into()
+            })
         );
     }
 
     #[test]
     fn apply_turns_failures_expected_and_passes_stale() {
-        let e = ExpectedFailures::new().expect("recall.limit", "pages").unwrap();
+        let e = ExpectedFailures::new()
+            .expect("recall.limit", "pages")
+            .unwrap();
         let failure = Failure::new("6 hits");
         assert_eq!(
             e.apply("recall.limit", Outcome::Fail(failure.clone())),
-            Outcome::ExpectedFailure { reason: "pages".into(), failure: failure.clone() }
+            Outcome::ExpectedFailure {
+                reason: "pages".into(),
+                failure: failure.clone()
+            }
         );
         assert_eq!(
             e.apply("recall.limit", Outcome::Pass),
-            Outcome::UnexpectedPass { reason: "pages".into() }
+            Outcome::UnexpectedPass {
+                reason: "pages".into()
+            }
         );
-        assert_eq!(e.apply("recall.limit", Outcome::Skip("no corpus".into())), Outcome::Skip("no corpus".into()));
-        assert_eq!(e.apply("store.upsert", Outcome::Fail(failure.clone())), Outcome::Fail(failure));
+        assert_eq!(
+            e.apply("recall.limit", Outcome::Skip("no corpus".into())),
+            Outcome::Skip("no corpus".into())
+        );
+        assert_eq!(
+            e.apply("store.upsert", Outcome::Fail(failure.clone())),
+            Outcome::Fail(failure)
+        );
     }
 }

@@ -116,7 +116,7 @@ macro_rules! __tinymemory_check_ids {
     ([$($callback:tt)*] $($args:tt)*) => {
         $($callback)*! {
             $($args)*;
-            // BEGIN CHECK IDS (registry order; crate::harness::macros tests compare)
+            // BEGIN CHECK IDS (registry order; the test below compares)
             store_upsert => "store.upsert",
             recall_none_means_global => "recall.none_means_global",
             recall_hit_namespace => "recall.hit_namespace",

@@ -14,6 +14,11 @@ use crate::{
     Runner, DEFAULT_CHECK_TIMEOUT,
 };
 
+/// Time a property check is allowed per case: a property check's timeout is the larger of the harness timeout and this
+/// times [`RunConfig::cases`], so that `TINYMEMORY_CASES=5000` is not cut
+/// short by a timeout sized for the default case count.
+pub const PROPERTY_TIME_PER_CASE: Duration = Duration::from_millis(250);
+
 /// Why a harness could not run a check.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -93,7 +98,9 @@ impl Harness {
         self
     }
 
-    /// Fail any check still running after `timeout`.
+    /// Fail any check still running after `timeout` (for a property check,
+    /// after the larger of `timeout` and [`PROPERTY_TIME_PER_CASE`] times the
+    /// case count).
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
@@ -154,9 +161,13 @@ impl Harness {
             (Some(root), Family::Corpus) => Some(Arc::new(self.load_corpus(id, root).await?)),
             _ => None,
         };
+        let timeout = match check.family {
+            Family::Property => self.timeout.max(PROPERTY_TIME_PER_CASE * self.config.cases),
+            _ => self.timeout,
+        };
         let runner = Runner::new(Registry::from_checks(vec![check]))
             .with_config(self.config)
-            .with_timeout(self.timeout);
+            .with_timeout(timeout);
         let summary = runner.run(Arc::clone(&self.factory), corpus, |_| {}).await;
         let mut report = summary
             .reports
@@ -167,14 +178,24 @@ impl Harness {
         Ok(report)
     }
 
-    async fn load_corpus(&self, id: &str, root: &std::path::Path) -> Result<LoadedCorpus, HarnessError> {
+    async fn load_corpus(
+        &self,
+        id: &str,
+        root: &std::path::Path,
+    ) -> Result<LoadedCorpus, HarnessError> {
         let failed = |message: String| HarnessError::Corpus {
             id: id.to_owned(),
             message,
         };
         let corpus = Corpus::load(root).map_err(|e| failed(format!("{}: {e}", root.display())))?;
-        let store = self.factory.open().await.map_err(|e| failed(e.to_string()))?;
-        LoadedCorpus::load(store, &corpus).await.map_err(|e| failed(e.to_string()))
+        let store = self
+            .factory
+            .open()
+            .await
+            .map_err(|e| failed(e.to_string()))?;
+        LoadedCorpus::load(store, &corpus)
+            .await
+            .map_err(|e| failed(e.to_string()))
     }
 
     /// The body of one generated `#[test]`: runs check `id` on a new
@@ -199,7 +220,9 @@ impl Harness {
             Outcome::ExpectedFailure { reason, failure } => {
                 eprintln!("{id} failed as expected ({reason}): {}", failure.message);
             }
-            Outcome::Fail(_) | Outcome::UnexpectedPass { .. } => panic!("{}", explain(&report, self.config)),
+            Outcome::Fail(_) | Outcome::UnexpectedPass { .. } => {
+                panic!("{}", explain(&report, self.config))
+            }
         }
     }
 }

@@ -27,7 +27,9 @@ async fn run(ctx: CheckContext) -> Outcome {
         return failed;
     }
     match explore(Arc::clone(&ctx.factory), ctx.config).await {
-        Outcome::Fail(failure) => Outcome::Fail(keep(&ctx.factory.driver_id(), ctx.config.seed, failure)),
+        Outcome::Fail(failure) => {
+            Outcome::Fail(keep(&ctx.factory.driver_id(), ctx.config.seed, failure))
+        }
         other => other,
     }
 }
@@ -38,7 +40,10 @@ async fn replay_bundled(ctx: &CheckContext) -> Result<(), Outcome> {
         let regression = Regression::from_json(text)
             .map_err(|e| Outcome::fail(format!("fixtures/regressions/model/{name}: {e}")))?;
         let d = ctx.factory.open().await.map_err(|e| {
-            Outcome::fail(format!("failed to open a fresh {} driver: {e}", ctx.factory.driver_id()))
+            Outcome::fail(format!(
+                "failed to open a fresh {} driver: {e}",
+                ctx.factory.driver_id()
+            ))
         })?;
         if let Err(divergence) = replay(d.as_ref(), &regression.ops).await {
             return Err(Outcome::Fail(Failure {
@@ -66,15 +71,25 @@ fn keep(driver: &str, seed: u64, mut failure: Failure) -> Failure {
     };
     let safe: String = driver
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let path = dir.join(format!("{safe}-{seed}.json"));
-    let written = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &counterexample.input));
+    let written =
+        std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &counterexample.input));
     match written {
-        Ok(()) => failure.message.push_str(&format!(" [regression written to {}]", path.display())),
-        Err(e) => failure
+        Ok(()) => failure
             .message
-            .push_str(&format!(" [failed to write the regression to {}: {e}]", path.display())),
+            .push_str(&format!(" [regression written to {}]", path.display())),
+        Err(e) => failure.message.push_str(&format!(
+            " [failed to write the regression to {}: {e}]",
+            path.display()
+        )),
     }
     failure
 }

@@ -85,11 +85,16 @@ fn same<T: PartialEq + fmt::Debug>(got: T, want: T) -> Step {
 
 /// Compares the outcome kinds when either side failed; `None` when both
 /// succeeded and the answers need comparing.
-fn both_ok<T, U>(got: Result<T, ErrorShape>, want: Result<U, ErrorShape>) -> Result<Option<(T, U)>, String> {
+fn both_ok<T, U>(
+    got: Result<T, ErrorShape>,
+    want: Result<U, ErrorShape>,
+) -> Result<Option<(T, U)>, String> {
     match (got, want) {
         (Ok(g), Ok(w)) => Ok(Some((g, w))),
         (Err(g), Err(w)) if g == w => Ok(None),
-        (Err(g), Err(w)) => Err(format!("the driver failed with {g:?}, the model with {w:?}")),
+        (Err(g), Err(w)) => Err(format!(
+            "the driver failed with {g:?}, the model with {w:?}"
+        )),
         (Ok(_), Err(w)) => Err(format!("the driver succeeded, the model failed with {w:?}")),
         (Err(g), Ok(_)) => Err(format!("the driver failed with {g:?}, the model succeeded")),
     }
@@ -108,8 +113,16 @@ pub(crate) async fn step(driver: &dyn MemoryProvider, model: &dyn MemoryProvider
         } => {
             let session = session_id.as_deref();
             same(
-                shape(driver.store(namespace, key, content, category.clone(), session, *taint).await),
-                shape(model.store(namespace, key, content, category.clone(), session, *taint).await),
+                shape(
+                    driver
+                        .store(namespace, key, content, category.clone(), session, *taint)
+                        .await,
+                ),
+                shape(
+                    model
+                        .store(namespace, key, content, category.clone(), session, *taint)
+                        .await,
+                ),
             )
         }
         Op::Get { namespace, key } => {
@@ -128,7 +141,11 @@ pub(crate) async fn step(driver: &dyn MemoryProvider, model: &dyn MemoryProvider
             category,
             session_id,
         } => {
-            let (ns, cat, session) = (namespace.as_deref(), category.as_ref(), session_id.as_deref());
+            let (ns, cat, session) = (
+                namespace.as_deref(),
+                category.as_ref(),
+                session_id.as_deref(),
+            );
             let of = |v: Vec<MemoryEntry>| v.iter().map(Stored::of).collect::<Vec<_>>();
             same(
                 shape(driver.list(ns, cat, session).await).map(of),
@@ -137,15 +154,21 @@ pub(crate) async fn step(driver: &dyn MemoryProvider, model: &dyn MemoryProvider
         }
         Op::Namespaces => {
             let of = |v: Vec<tinymemory_api::NamespaceSummary>| {
-                let mut pairs: Vec<(String, u64)> = v.into_iter().map(|s| (s.namespace, s.count)).collect();
+                let mut pairs: Vec<(String, u64)> =
+                    v.into_iter().map(|s| (s.namespace, s.count)).collect();
                 pairs.sort();
                 pairs
             };
-            same(shape(driver.namespaces().await).map(of), shape(model.namespaces().await).map(of))
+            same(
+                shape(driver.namespaces().await).map(of),
+                shape(model.namespaces().await).map(of),
+            )
         }
         Op::Scopes { section } => {
             let of = |v: Vec<tinymemory_sections::SectionScope>| {
-                v.into_iter().map(|s| (s.scope, s.namespace, s.count)).collect::<Vec<_>>()
+                v.into_iter()
+                    .map(|s| (s.scope, s.namespace, s.count))
+                    .collect::<Vec<_>>()
             };
             same(
                 shape(Sections::new(driver).section(section).scopes().await).map(of),
@@ -212,10 +235,16 @@ async fn recall(
     let mut seen = BTreeSet::new();
     for h in &got {
         if h.namespace.as_deref() != Some(searched) {
-            return Err(format!("hit {} does not carry the namespace searched, {searched:?}", show(h)));
+            return Err(format!(
+                "hit {} does not carry the namespace searched, {searched:?}",
+                show(h)
+            ));
         }
         if !seen.insert(h.key.as_str()) {
-            return Err(format!("the driver returned key {:?} twice: {shown:?}", h.key));
+            return Err(format!(
+                "the driver returned key {:?} twice: {shown:?}",
+                h.key
+            ));
         }
         let Some(m) = matches.iter().find(|m| m.key == h.key) else {
             return Err(format!(
@@ -223,7 +252,8 @@ async fn recall(
                 show(h)
             ));
         };
-        same(Stored::unscored(h), Stored::unscored(m)).map_err(|e| format!("hit {}: {e}", show(h)))?;
+        same(Stored::unscored(h), Stored::unscored(m))
+            .map_err(|e| format!("hit {}: {e}", show(h)))?;
         if let Some(s) = h.score {
             if !s.is_finite() {
                 return Err(format!("hit {} has a non-finite score", show(h)));
@@ -263,8 +293,14 @@ async fn top_of_all(
             everything.len()
         ));
     }
-    let lowest_kept = got.iter().filter_map(|h| h.score).fold(f64::INFINITY, f64::min);
-    for left_out in everything.iter().filter(|e| got.iter().all(|h| h.key != e.key)) {
+    let lowest_kept = got
+        .iter()
+        .filter_map(|h| h.score)
+        .fold(f64::INFINITY, f64::min);
+    for left_out in everything
+        .iter()
+        .filter(|e| got.iter().all(|h| h.key != e.key))
+    {
         if left_out.score.is_some_and(|s| s > lowest_kept) {
             return Err(format!(
                 "with limit {}, the driver left out {} although it scores above the lowest hit kept ({lowest_kept:?})",
@@ -335,9 +371,13 @@ async fn across(
             .iter()
             .find(|m| m.namespace == h.namespace && m.key == h.key)
         else {
-            return Err(format!("hit {} is not a match in the namespaces searched", show(h)));
+            return Err(format!(
+                "hit {} is not a match in the namespaces searched",
+                show(h)
+            ));
         };
-        same(Stored::unscored(h), Stored::unscored(m)).map_err(|e| format!("hit {}: {e}", show(h)))?;
+        same(Stored::unscored(h), Stored::unscored(m))
+            .map_err(|e| format!("hit {}: {e}", show(h)))?;
     }
     Ok(())
 }

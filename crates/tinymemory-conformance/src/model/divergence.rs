@@ -18,7 +18,13 @@ pub struct Divergence {
 /// `step 3 (list): <message>`.
 impl fmt::Display for Divergence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "step {} ({}): {}", self.step, self.op.name(), self.message)
+        write!(
+            f,
+            "step {} ({}): {}",
+            self.step,
+            self.op.name(),
+            self.message
+        )
     }
 }
 

@@ -32,7 +32,9 @@ pub async fn explore(factory: Arc<dyn DriverFactory>, config: RunConfig) -> Outc
             let d = factory.open().await.map_err(|e| {
                 format!("failed to open a fresh {} driver: {e}", factory.driver_id())
             })?;
-            replay(d.as_ref(), &ops).await.map_err(|div| div.to_string())
+            replay(d.as_ref(), &ops)
+                .await
+                .map_err(|div| div.to_string())
         })
     };
     let render = move |ops: &Vec<Op>, divergence: &str| {
@@ -102,8 +104,13 @@ async fn drop_calls(factory: &dyn DriverFactory, mut failure: Failure) -> Failur
         c.input = regression.to_json();
     }
     if regression.ops.len() < shrunk_len {
-        failure.message = failure.message.replacen(&shrunk_divergence, &regression.divergence, 1)
-            + &format!(" [{shrunk_len} calls shrunk to {} by dropping calls]", regression.ops.len());
+        failure.message = failure
+            .message
+            .replacen(&shrunk_divergence, &regression.divergence, 1)
+            + &format!(
+                " [{shrunk_len} calls shrunk to {} by dropping calls]",
+                regression.ops.len()
+            );
     }
     failure
 }

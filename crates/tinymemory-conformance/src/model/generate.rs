@@ -51,15 +51,24 @@ fn key() -> impl Strategy<Value = String, Tree: Send> {
 
 /// One to three words of [`VOCAB`].
 fn words() -> impl Strategy<Value = String, Tree: Send> {
-    vec(0..VOCAB.len(), 1..=3)
-        .prop_map(|ix| ix.into_iter().map(|i| VOCAB[i]).collect::<Vec<_>>().join(" "))
+    vec(0..VOCAB.len(), 1..=3).prop_map(|ix| {
+        ix.into_iter()
+            .map(|i| VOCAB[i])
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
 }
 
 /// One to three tokens: mostly [`VOCAB`] words, sometimes punctuation.
 fn query() -> impl Strategy<Value = String, Tree: Send> {
     vec(0..VOCAB.len() + PUNCTUATION.len(), 1..=3).prop_map(|ix| {
         ix.into_iter()
-            .map(|i| VOCAB.get(i).copied().unwrap_or_else(|| PUNCTUATION[i - VOCAB.len()]))
+            .map(|i| {
+                VOCAB
+                    .get(i)
+                    .copied()
+                    .unwrap_or_else(|| PUNCTUATION[i - VOCAB.len()])
+            })
             .collect::<Vec<_>>()
             .join(" ")
     })
@@ -67,7 +76,12 @@ fn query() -> impl Strategy<Value = String, Tree: Send> {
 
 fn category() -> impl Strategy<Value = MemoryCategory, Tree: Send> {
     (0..3_usize).prop_map(|i| {
-        [MemoryCategory::Core, MemoryCategory::Daily, MemoryCategory::Custom("project".into())][i].clone()
+        [
+            MemoryCategory::Core,
+            MemoryCategory::Daily,
+            MemoryCategory::Custom("project".into()),
+        ][i]
+            .clone()
     })
 }
 
@@ -88,16 +102,28 @@ fn section() -> impl Strategy<Value = MemorySection, Tree: Send> {
 }
 
 fn store() -> impl Strategy<Value = Op, Tree: Send> {
-    (namespace(), key(), words(), category(), session(), proptest::bool::weighted(0.2)).prop_map(
-        |(namespace, key, content, category, session_id, external)| Op::Store {
-            namespace,
-            key,
-            content,
-            category,
-            session_id,
-            taint: if external { MemoryTaint::ExternalSync } else { MemoryTaint::Internal },
-        },
+    (
+        namespace(),
+        key(),
+        words(),
+        category(),
+        session(),
+        proptest::bool::weighted(0.2),
     )
+        .prop_map(
+            |(namespace, key, content, category, session_id, external)| Op::Store {
+                namespace,
+                key,
+                content,
+                category,
+                session_id,
+                taint: if external {
+                    MemoryTaint::ExternalSync
+                } else {
+                    MemoryTaint::Internal
+                },
+            },
+        )
 }
 
 fn recall() -> impl Strategy<Value = Op, Tree: Send> {
@@ -108,23 +134,28 @@ fn recall() -> impl Strategy<Value = Op, Tree: Send> {
         option::weighted(0.2, category()),
         option::weighted(0.2, session()),
     )
-        .prop_map(|(query, limit, namespace, category, session_id)| Op::Recall {
-            query,
-            limit,
+        .prop_map(
+            |(query, limit, namespace, category, session_id)| Op::Recall {
+                query,
+                limit,
+                namespace,
+                category,
+                session_id: session_id.flatten(),
+            },
+        )
+}
+
+fn list() -> impl Strategy<Value = Op, Tree: Send> {
+    (
+        option::of(namespace()),
+        option::weighted(0.3, category()),
+        option::weighted(0.3, session()),
+    )
+        .prop_map(|(namespace, category, session_id)| Op::List {
             namespace,
             category,
             session_id: session_id.flatten(),
         })
-}
-
-fn list() -> impl Strategy<Value = Op, Tree: Send> {
-    (option::of(namespace()), option::weighted(0.3, category()), option::weighted(0.3, session())).prop_map(
-        |(namespace, category, session_id)| Op::List {
-            namespace,
-            category,
-            session_id: session_id.flatten(),
-        },
-    )
 }
 
 /// One call: stores most often, then recalls, then the rest.
@@ -146,7 +177,15 @@ pub(crate) fn op() -> impl Strategy<Value = Op, Tree: Send> {
 /// simplifies the ones left (a call aiming at an earlier store falls back
 /// to its own drawn arguments).
 pub(crate) fn sequence() -> impl Strategy<Value = Vec<Op>, Tree: Send> {
-    vec((op(), proptest::bool::ANY, proptest::arbitrary::any::<Index>()), 1..=MAX_OPS).prop_map(aim)
+    vec(
+        (
+            op(),
+            proptest::bool::ANY,
+            proptest::arbitrary::any::<Index>(),
+        ),
+        1..=MAX_OPS,
+    )
+    .prop_map(aim)
 }
 
 /// Points each `get`, `forget`, namespace-filtered `list` and `recall`
@@ -161,16 +200,46 @@ fn aim(raw: Vec<(Op, bool, Index)>) -> Vec<Op> {
         let op = match (op, target) {
             (Op::Get { .. }, Some((namespace, key, _))) => Op::Get { namespace, key },
             (Op::Forget { .. }, Some((namespace, key, _))) => Op::Forget { namespace, key },
-            (Op::List { namespace: Some(_), category, session_id }, Some((namespace, _, _))) => {
-                Op::List { namespace: Some(namespace), category, session_id }
-            }
-            (Op::Recall { query, limit, category, session_id, .. }, Some((namespace, _, content))) => {
+            (
+                Op::List {
+                    namespace: Some(_),
+                    category,
+                    session_id,
+                },
+                Some((namespace, _, _)),
+            ) => Op::List {
+                namespace: Some(namespace),
+                category,
+                session_id,
+            },
+            (
+                Op::Recall {
+                    query,
+                    limit,
+                    category,
+                    session_id,
+                    ..
+                },
+                Some((namespace, _, content)),
+            ) => {
                 let word = content.split(' ').next().unwrap_or_default();
-                Op::Recall { query: format!("{word} {query}"), limit, namespace: Some(namespace), category, session_id }
+                Op::Recall {
+                    query: format!("{word} {query}"),
+                    limit,
+                    namespace: Some(namespace),
+                    category,
+                    session_id,
+                }
             }
             (op, _) => op,
         };
-        if let Op::Store { namespace, key, content, .. } = &op {
+        if let Op::Store {
+            namespace,
+            key,
+            content,
+            ..
+        } = &op
+        {
             stored.push((namespace.clone(), key.clone(), content.clone()));
         }
         out.push(op);

@@ -95,7 +95,11 @@ pub enum Op {
 impl Op {
     /// A `store` of `content` at `(namespace, key)` with category `core`,
     /// no session and taint `internal`.
-    pub fn store(namespace: impl Into<String>, key: impl Into<String>, content: impl Into<String>) -> Self {
+    pub fn store(
+        namespace: impl Into<String>,
+        key: impl Into<String>,
+        content: impl Into<String>,
+    ) -> Self {
         Self::Store {
             namespace: namespace.into(),
             key: key.into(),
@@ -149,7 +153,10 @@ mod tests {
             r#"{"op":"across_section","section":"notes","query":"comet","limit":3,"cap":2}"#
         );
         assert_eq!(serde_json::from_str::<Op>(&json).unwrap(), across);
-        assert!(serde_json::from_str::<Op>(r#"{"op": "get", "namespace": "a", "key": "k", "extra": 1}"#).is_err());
+        assert!(serde_json::from_str::<Op>(
+            r#"{"op": "get", "namespace": "a", "key": "k", "extra": 1}"#
+        )
+        .is_err());
         assert!(serde_json::from_str::<Op>(r#"{"op": "truncate"}"#).is_err());
     }
 }

@@ -102,7 +102,11 @@ impl Regression {
         out.push_str(&field("cases", self.cases.to_string()));
         out.push_str(&field("divergence", compact(&self.divergence)));
         out.push_str("  \"ops\": [\n");
-        let ops: Vec<String> = self.ops.iter().map(|op| format!("    {}", compact(op))).collect();
+        let ops: Vec<String> = self
+            .ops
+            .iter()
+            .map(|op| format!("    {}", compact(op)))
+            .collect();
         out.push_str(&ops.join(",\n"));
         out.push_str("\n  ]\n}\n");
         out
@@ -169,8 +173,14 @@ mod tests {
         ));
         r.format = REGRESSION_FORMAT;
         r.ops.clear();
-        assert!(matches!(Regression::from_json(&r.to_json()), Err(RegressionError::Empty)));
-        assert!(matches!(Regression::from_json("{}"), Err(RegressionError::Json(_))));
+        assert!(matches!(
+            Regression::from_json(&r.to_json()),
+            Err(RegressionError::Empty)
+        ));
+        assert!(matches!(
+            Regression::from_json("{}"),
+            Err(RegressionError::Json(_))
+        ));
     }
 
     #[test]

@@ -42,11 +42,13 @@ use super::{Divergence, Op};
 pub async fn replay(driver: &dyn MemoryProvider, ops: &[Op]) -> Result<(), Divergence> {
     let model = ReferenceDriver::new();
     for (i, op) in ops.iter().enumerate() {
-        step(driver, &model, op).await.map_err(|message| Divergence {
-            step: i + 1,
-            op: op.clone(),
-            message,
-        })?;
+        step(driver, &model, op)
+            .await
+            .map_err(|message| Divergence {
+                step: i + 1,
+                op: op.clone(),
+                message,
+            })?;
     }
     Ok(())
 }

@@ -70,7 +70,10 @@ async fn case(ctx: CheckContext, (data, q, shuffle_a, shuffle_b): Input) -> Case
             other,
             first,
             "{q:?} on the same data stored in reverse order ({:?})",
-            order.iter().map(|e| format!("{}/{}", e.namespace, e.key)).collect::<Vec<_>>()
+            order
+                .iter()
+                .map(|e| format!("{}/{}", e.namespace, e.key))
+                .collect::<Vec<_>>()
         );
     }
     Ok(())

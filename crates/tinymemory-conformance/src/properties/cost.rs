@@ -34,13 +34,21 @@ pub(crate) const CHECK: Check = Check {
 fn filters() -> impl Strategy<Value = RecallOptions, Tree: Send> {
     (0..3_usize, 0..2_usize).prop_map(|(category, session)| RecallOptions {
         namespace: None,
-        category: [None, Some(MemoryCategory::Core), Some(MemoryCategory::Daily)][category].clone(),
+        category: [
+            None,
+            Some(MemoryCategory::Core),
+            Some(MemoryCategory::Daily),
+        ][category]
+            .clone(),
         session_id: [None, Some("session-1".to_owned())][session].clone(),
         min_score: None,
     })
 }
 
-async fn case(ctx: CheckContext, (data, q, opts): (Dataset, SectionQuery, RecallOptions)) -> CaseResult {
+async fn case(
+    ctx: CheckContext,
+    (data, q, opts): (Dataset, SectionQuery, RecallOptions),
+) -> CaseResult {
     let store = open_with(&ctx, &data.entries).await?;
     let recording = Recording::new(store.as_ref());
     let log = recording.log();
@@ -52,7 +60,11 @@ async fn case(ctx: CheckContext, (data, q, opts): (Dataset, SectionQuery, Recall
         .map_err(|e| format!("{q:?} with {opts:?} failed: {e}"))?;
     let calls = log.take();
     if q.limit == 0 {
-        require_eq!(calls, Vec::<Call>::new(), "provider calls of {q:?} (limit 0 needs none)");
+        require_eq!(
+            calls,
+            Vec::<Call>::new(),
+            "provider calls of {q:?} (limit 0 needs none)"
+        );
         return Ok(());
     }
     let visited = q.cap.min(data.section_size(&q.section));
@@ -65,13 +77,23 @@ async fn case(ctx: CheckContext, (data, q, opts): (Dataset, SectionQuery, Recall
     require_eq!(calls[0], Call::Namespaces, "first provider call of {q:?}");
     let mut pinned: BTreeMap<String, usize> = BTreeMap::new();
     for call in &calls[1..] {
-        let Call::Recall { query, limit, opts: asked } = call else {
-            return Err(format!("{q:?} made a {} call after namespaces(): {call:?}", call.method()));
+        let Call::Recall {
+            query,
+            limit,
+            opts: asked,
+        } = call
+        else {
+            return Err(format!(
+                "{q:?} made a {} call after namespaces(): {call:?}",
+                call.method()
+            ));
         };
         require_eq!(query, &q.query, "query of a pinned recall");
         require_eq!(*limit, q.limit, "limit of a pinned recall (the full limit)");
         let Some(ns) = &asked.namespace else {
-            return Err(format!("{q:?} made an unpinned recall (namespace None): {call:?}"));
+            return Err(format!(
+                "{q:?} made an unpinned recall (namespace None): {call:?}"
+            ));
         };
         require_eq!(
             asked,

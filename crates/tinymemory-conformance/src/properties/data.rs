@@ -117,7 +117,11 @@ impl Dataset {
     /// The namespaces `across_section` must visit for `section` under
     /// `cap`, and whether it must report `truncated`: the section's
     /// namespaces by count descending then name, the first `cap`.
-    pub(crate) fn expected_visit(&self, section: &MemorySection, cap: usize) -> (Vec<String>, bool) {
+    pub(crate) fn expected_visit(
+        &self,
+        section: &MemorySection,
+        cap: usize,
+    ) -> (Vec<String>, bool) {
         let mut listed: Vec<(&str, u64)> = self
             .counts()
             .into_iter()
@@ -125,7 +129,14 @@ impl Dataset {
             .collect();
         listed.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
         let truncated = listed.len() > cap;
-        (listed.into_iter().take(cap).map(|(ns, _)| ns.to_owned()).collect(), truncated)
+        (
+            listed
+                .into_iter()
+                .take(cap)
+                .map(|(ns, _)| ns.to_owned())
+                .collect(),
+            truncated,
+        )
     }
 
     /// How many of the section's namespaces hold entries.
@@ -157,9 +168,14 @@ pub(crate) fn dataset() -> impl Strategy<Value = Dataset, Tree: Send> {
 }
 
 /// Space-separated words of [`VOCAB`].
-pub(crate) fn words(len: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = String, Tree: Send> {
+pub(crate) fn words(
+    len: std::ops::RangeInclusive<usize>,
+) -> impl Strategy<Value = String, Tree: Send> {
     vec(0..VOCAB.len(), len).prop_map(|ix| {
-        ix.into_iter().map(|i| VOCAB[i]).collect::<Vec<_>>().join(" ")
+        ix.into_iter()
+            .map(|i| VOCAB[i])
+            .collect::<Vec<_>>()
+            .join(" ")
     })
 }
 
@@ -167,7 +183,12 @@ pub(crate) fn words(len: std::ops::RangeInclusive<usize>) -> impl Strategy<Value
 pub(crate) fn query() -> impl Strategy<Value = String, Tree: Send> {
     vec(0..VOCAB.len() + PUNCTUATION.len(), 1..=3).prop_map(|ix| {
         ix.into_iter()
-            .map(|i| VOCAB.get(i).copied().unwrap_or_else(|| PUNCTUATION[i - VOCAB.len()]))
+            .map(|i| {
+                VOCAB
+                    .get(i)
+                    .copied()
+                    .unwrap_or_else(|| PUNCTUATION[i - VOCAB.len()])
+            })
             .collect::<Vec<_>>()
             .join(" ")
     })
@@ -200,13 +221,11 @@ pub(crate) fn section_query(
 ) -> impl Strategy<Value = SectionQuery, Tree: Send> {
     let (low, high) = (*limits.start(), *limits.end());
     let limit = prop_oneof![3 => low..=(low + 2).min(high), 1 => limits];
-    (section(), query(), limit, 0..=8_usize).prop_map(|(section, query, limit, cap)| {
-        SectionQuery {
-            section,
-            query,
-            limit,
-            cap,
-        }
+    (section(), query(), limit, 0..=8_usize).prop_map(|(section, query, limit, cap)| SectionQuery {
+        section,
+        query,
+        limit,
+        cap,
     })
 }
 
@@ -221,7 +240,10 @@ pub(crate) async fn open_with<'a>(
     entries: impl IntoIterator<Item = &'a Entry>,
 ) -> Result<Box<dyn MemoryProvider>, String> {
     let d = ctx.factory.open().await.map_err(|e| {
-        format!("failed to open a fresh {} driver: {e}", ctx.factory.driver_id())
+        format!(
+            "failed to open a fresh {} driver: {e}",
+            ctx.factory.driver_id()
+        )
     })?;
     for e in entries {
         d.store(
@@ -335,7 +357,10 @@ mod tests {
             data.expected_visit(&MemorySection::Custom("notes".into()), 1),
             (vec!["notes:x".to_owned()], false)
         );
-        assert_eq!(data.expected_visit(&MemorySection::Entity, 0), (vec![], false));
+        assert_eq!(
+            data.expected_visit(&MemorySection::Entity, 0),
+            (vec![], false)
+        );
         assert_eq!(data.section_size(&MemorySection::Learning), 3);
     }
 

@@ -197,14 +197,9 @@ mod tests {
     use super::*;
     use proptest::collection::vec;
 
-    fn property_over_vecs(
-        fails_when: fn(&[u32]) -> bool,
-    ) -> Property<
-        proptest::collection::VecStrategy<std::ops::Range<u32>>,
-        impl Fn(Vec<u32>) -> CaseFuture,
-        impl Fn(&Vec<u32>, &str) -> String,
-    > {
-        Property {
+    /// Runs a property over vectors of `u32` that fails when `fails_when`.
+    async fn run_vecs(cases: u32, fails_when: fn(&[u32]) -> bool) -> Outcome {
+        let property = Property {
             id: "test.vecs",
             strategy: vec(0_u32..100, 0..20),
             test: move |v: Vec<u32>| -> CaseFuture {
@@ -217,19 +212,17 @@ mod tests {
                 })
             },
             render: |v: &Vec<u32>, _: &str| format!("{v:?}"),
-        }
+        };
+        run(config(cases), property).await
     }
 
     fn config(cases: u32) -> RunConfig {
-        RunConfig {
-            seed: 42,
-            cases,
-        }
+        RunConfig { seed: 42, cases }
     }
 
     #[tokio::test]
     async fn a_failure_shrinks_to_the_minimal_case_and_names_the_seed() {
-        let outcome = run(config(64), property_over_vecs(|v| v.iter().any(|x| *x >= 50))).await;
+        let outcome = run_vecs(64, |v| v.iter().any(|x| *x >= 50)).await;
         let Outcome::Fail(failure) = outcome else {
             panic!("expected a failure, got {outcome:?}");
         };
@@ -240,19 +233,32 @@ mod tests {
                 input: "[50]".to_owned()
             })
         );
-        assert!(failure.message.starts_with("bad vector of 1 [case "), "{}", failure.message);
-        assert!(failure.message.ends_with("rerun with --seed 42 --cases 64]"), "{}", failure.message);
+        assert!(
+            failure.message.starts_with("bad vector of 1 [case "),
+            "{}",
+            failure.message
+        );
+        assert!(
+            failure
+                .message
+                .ends_with("rerun with --seed 42 --cases 64]"),
+            "{}",
+            failure.message
+        );
     }
 
     #[tokio::test]
     async fn the_same_seed_gives_the_same_failure() {
-        let a = run(config(64), property_over_vecs(|v| v.len() > 3)).await;
-        let b = run(config(64), property_over_vecs(|v| v.len() > 3)).await;
+        let a = run_vecs(64, |v| v.len() > 3).await;
+        let b = run_vecs(64, |v| v.len() > 3).await;
         assert_eq!(a, b);
         let Outcome::Fail(failure) = a else {
             panic!("expected a failure, got {a:?}");
         };
-        assert_eq!(failure.counterexample.map(|c| c.input), Some("[0, 0, 0, 0]".to_owned()));
+        assert_eq!(
+            failure.counterexample.map(|c| c.input),
+            Some("[0, 0, 0, 0]".to_owned())
+        );
     }
 
     #[tokio::test]
@@ -271,15 +277,24 @@ mod tests {
         let Outcome::Fail(failure) = run(config(64), property).await else {
             panic!("expected a failure");
         };
-        assert!(failure.message.starts_with("panicked: driver exploded [case "), "{}", failure.message);
-        assert_eq!(failure.counterexample.map(|c| c.input), Some("[0, 0]".to_owned()));
+        assert!(
+            failure
+                .message
+                .starts_with("panicked: driver exploded [case "),
+            "{}",
+            failure.message
+        );
+        assert_eq!(
+            failure.counterexample.map(|c| c.input),
+            Some("[0, 0]".to_owned())
+        );
     }
 
     #[tokio::test]
     async fn passing_and_zero_cases() {
-        assert_eq!(run(config(16), property_over_vecs(|_| false)).await, Outcome::Pass);
+        assert_eq!(run_vecs(16, |_| false).await, Outcome::Pass);
         assert_eq!(
-            run(config(0), property_over_vecs(|_| true)).await,
+            run_vecs(0, |_| true).await,
             Outcome::Skip("the run asked for 0 cases, so no case was generated".to_owned())
         );
     }

@@ -17,7 +17,8 @@ use crate::{Check, CheckContext, Family};
 pub(crate) const CHECK: Check = Check {
     id: "properties.namespace_round_trip",
     family: Family::Property,
-    description: "Namespace parse/render round-trips for any valid string, which the driver accepts; \
+    description:
+        "Namespace parse/render round-trips for any valid string, which the driver accepts; \
                   every invalid string is refused with MemoryError::Invalid on every method",
     run: |ctx| Box::pin(property(ctx, CHECK.id, Needs::Nothing, name(), case)),
 };
@@ -29,13 +30,18 @@ const ALLOWED: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 const PREFIX: &str = "abcdefghijklmnopqrstuvwxyz0123456789_-";
 
 /// Characters no namespace may hold, mixed into the "anything" names.
-const FORBIDDEN: [char; 12] = [' ', 'é', '\0', '%', '"', '\'', ';', '*', '\\', '\n', '🦀', '\u{200b}'];
+const FORBIDDEN: [char; 12] = [
+    ' ', 'é', '\0', '%', '"', '\'', ';', '*', '\\', '\n', '🦀', '\u{200b}',
+];
 
 fn chars(set: &str) -> Vec<char> {
     set.chars().collect()
 }
 
-fn text(set: Vec<char>, len: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = String, Tree: Send> {
+fn text(
+    set: Vec<char>,
+    len: std::ops::RangeInclusive<usize>,
+) -> impl Strategy<Value = String, Tree: Send> {
     vec(select(set), len).prop_map(|c| c.into_iter().collect())
 }
 
@@ -46,15 +52,21 @@ fn text(set: Vec<char>, len: std::ops::RangeInclusive<usize>) -> impl Strategy<V
 fn name() -> impl Strategy<Value = String, Tree: Send> {
     let mut anything = chars(ALLOWED);
     anything.extend(FORBIDDEN);
-    let known: Vec<String> = MemorySection::KNOWN.iter().map(|s| s.prefix().to_owned()).collect();
+    let known: Vec<String> = MemorySection::KNOWN
+        .iter()
+        .map(|s| s.prefix().to_owned())
+        .collect();
     prop_oneof![
         (text(chars(PREFIX), 1..=8), text(chars(ALLOWED), 1..=16))
             .prop_map(|(p, s)| format!("{p}:{s}")),
         (select(known), text(chars(ALLOWED), 0..=16)).prop_map(|(p, s)| format!("{p}:{s}")),
         text(chars(ALLOWED), 0..=24),
         text(anything, 1..=24),
-        vec(select(vec!["a", "..", ".", "", "b.c", "..x", "learning:x"]), 1..=4)
-            .prop_map(|segments| segments.join("/")),
+        vec(
+            select(vec!["a", "..", ".", "", "b.c", "..x", "learning:x"]),
+            1..=4
+        )
+        .prop_map(|segments| segments.join("/")),
         (select(chars(ALLOWED)), 195..=205_usize).prop_map(|(c, n)| c.to_string().repeat(n)),
     ]
 }
@@ -72,18 +84,47 @@ fn kind_of<T>(r: &Result<T, MemoryError>) -> String {
 /// The five namespace-taking methods with `name`, as `(method, result)`.
 async fn every_method(d: &dyn MemoryProvider, name: &str) -> Vec<(&'static str, String, bool)> {
     let store = d
-        .store(name, "k", "round trip text", MemoryCategory::Core, None, MemoryTaint::Internal)
+        .store(
+            name,
+            "k",
+            "round trip text",
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
         .await;
     let get = d.get(name, "k").await;
     let list = d.list(Some(name), None, None).await;
-    let recall = d.recall("round", 5, &RecallOptions::in_namespace(name)).await;
+    let recall = d
+        .recall("round", 5, &RecallOptions::in_namespace(name))
+        .await;
     let forget = d.forget(name, "k").await;
     vec![
-        ("store", kind_of(&store), store.as_ref().is_err_and(MemoryError::is_invalid)),
-        ("get", kind_of(&get), get.as_ref().is_err_and(MemoryError::is_invalid)),
-        ("list", kind_of(&list), list.as_ref().is_err_and(MemoryError::is_invalid)),
-        ("recall", kind_of(&recall), recall.as_ref().is_err_and(MemoryError::is_invalid)),
-        ("forget", kind_of(&forget), forget.as_ref().is_err_and(MemoryError::is_invalid)),
+        (
+            "store",
+            kind_of(&store),
+            store.as_ref().is_err_and(MemoryError::is_invalid),
+        ),
+        (
+            "get",
+            kind_of(&get),
+            get.as_ref().is_err_and(MemoryError::is_invalid),
+        ),
+        (
+            "list",
+            kind_of(&list),
+            list.as_ref().is_err_and(MemoryError::is_invalid),
+        ),
+        (
+            "recall",
+            kind_of(&recall),
+            recall.as_ref().is_err_and(MemoryError::is_invalid),
+        ),
+        (
+            "forget",
+            kind_of(&forget),
+            forget.as_ref().is_err_and(MemoryError::is_invalid),
+        ),
     ]
 }
 
@@ -96,7 +137,10 @@ fn round_trips(name: &str, ns: &Namespace) -> CaseResult {
         "parse of the rendering of {name:?}"
     );
     if let Some(section) = ns.section() {
-        require!(ns.is_in(&section), "{name:?} is not in its own section {section}");
+        require!(
+            ns.is_in(&section),
+            "{name:?} is not in its own section {section}"
+        );
         require_eq!(
             Namespace::new(&section, ns.scope()).ok().as_ref(),
             Some(ns),
@@ -104,9 +148,12 @@ fn round_trips(name: &str, ns: &Namespace) -> CaseResult {
             ns.scope()
         );
         require_eq!(
-            Namespace::new(&MemorySection::Custom(section.prefix().to_owned()), ns.scope())
-                .ok()
-                .as_ref(),
+            Namespace::new(
+                &MemorySection::Custom(section.prefix().to_owned()),
+                ns.scope()
+            )
+            .ok()
+            .as_ref(),
             Some(ns),
             "Namespace::new(Custom({:?}), {:?}) against the parse of {name:?}",
             section.prefix(),
@@ -120,18 +167,29 @@ fn round_trips(name: &str, ns: &Namespace) -> CaseResult {
 
 async fn case(ctx: CheckContext, name: String) -> CaseResult {
     let d = ctx.factory.open().await.map_err(|e| {
-        format!("failed to open a fresh {} driver: {e}", ctx.factory.driver_id())
+        format!(
+            "failed to open a fresh {} driver: {e}",
+            ctx.factory.driver_id()
+        )
     })?;
     let results = every_method(d.as_ref(), &name).await;
     match Namespace::parse(&name) {
         Ok(ns) => {
             round_trips(&name, &ns)?;
             for (method, got, _) in results {
-                require_eq!(got.as_str(), "Ok", "{method} with the valid namespace {name:?}");
+                require_eq!(
+                    got.as_str(),
+                    "Ok",
+                    "{method} with the valid namespace {name:?}"
+                );
             }
         }
         Err(e) => {
-            require!(e.is_invalid(), "Namespace::parse({name:?}) failed with a {} error", e.kind());
+            require!(
+                e.is_invalid(),
+                "Namespace::parse({name:?}) failed with a {} error",
+                e.kind()
+            );
             for (method, got, invalid) in results {
                 require!(
                     invalid,

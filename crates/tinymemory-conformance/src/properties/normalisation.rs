@@ -19,7 +19,8 @@ use crate::{Check, CheckContext, Family};
 pub(crate) const CHECK: Check = Check {
     id: "properties.custom_spelling",
     family: Family::Property,
-    description: "for every known section, its Custom spelling behaves identically on every section call, \
+    description:
+        "for every known section, its Custom spelling behaves identically on every section call, \
                   whichever spelling wrote the data",
     run: |ctx| Box::pin(property(ctx, CHECK.id, Needs::StoredData, input(), case)),
 };
@@ -39,7 +40,11 @@ struct Put {
 impl fmt::Debug for Put {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let via = if self.via_custom { "Custom" } else { "known" };
-        write!(f, "put via {via}: {}/{} = {:?}", self.scope, self.key, self.content)
+        write!(
+            f,
+            "put via {via}: {}/{} = {:?}",
+            self.scope, self.key, self.content
+        )
     }
 }
 
@@ -60,31 +65,44 @@ fn input() -> impl Strategy<Value = Input, Tree: Send> {
             via_custom,
         },
     );
-    (0..MemorySection::KNOWN.len(), vec(put, 1..=10), query(), 1..=8_usize).prop_map(
-        |(section, puts, query, limit)| Input {
+    (
+        0..MemorySection::KNOWN.len(),
+        vec(put, 1..=10),
+        query(),
+        1..=8_usize,
+    )
+        .prop_map(|(section, puts, query, limit)| Input {
             section: MemorySection::KNOWN[section].clone(),
             puts,
             query,
             limit,
-        },
-    )
+        })
 }
 
 /// What a call returned, comparable across the two spellings: errors by
 /// kind and rule, entries by [`Hit`].
-fn shape<T, U>(r: Result<T, MemoryError>, f: impl FnOnce(T) -> U) -> Result<U, (&'static str, Option<&'static str>)> {
+fn shape<T, U>(
+    r: Result<T, MemoryError>,
+    f: impl FnOnce(T) -> U,
+) -> Result<U, (&'static str, Option<&'static str>)> {
     r.map(f).map_err(|e| (e.kind(), e.rule()))
 }
 
 fn scopes_of(v: Vec<SectionScope>) -> Vec<(String, String, u64)> {
-    v.into_iter().map(|s| (s.scope, s.namespace, s.count)).collect()
+    v.into_iter()
+        .map(|s| (s.scope, s.namespace, s.count))
+        .collect()
 }
 
 fn entries_of(v: Vec<MemoryEntry>) -> Vec<Hit> {
     hits(&v)
 }
 
-async fn compare_reads(known: &SectionView<'_>, custom: &SectionView<'_>, input: &Input) -> CaseResult {
+async fn compare_reads(
+    known: &SectionView<'_>,
+    custom: &SectionView<'_>,
+    input: &Input,
+) -> CaseResult {
     let prefix = input.section.prefix();
     require_eq!(
         shape(custom.scopes().await, scopes_of),
@@ -98,8 +116,12 @@ async fn compare_reads(known: &SectionView<'_>, custom: &SectionView<'_>, input:
     );
     let opts = RecallOptions::default();
     require_eq!(
-        shape(custom.across(&input.query, input.limit, &opts).await, |h| Across::from(&h)),
-        shape(known.across(&input.query, input.limit, &opts).await, |h| Across::from(&h)),
+        shape(custom.across(&input.query, input.limit, &opts).await, |h| {
+            Across::from(&h)
+        }),
+        shape(known.across(&input.query, input.limit, &opts).await, |h| {
+            Across::from(&h)
+        }),
         "across({:?}, {}) through Custom({prefix:?}) and through {prefix}",
         input.query,
         input.limit
@@ -116,8 +138,14 @@ async fn compare_reads(known: &SectionView<'_>, custom: &SectionView<'_>, input:
             "list({scope:?}) through Custom({prefix:?}) and through {prefix}"
         );
         require_eq!(
-            shape(custom.recall(scope, &input.query, input.limit, &opts).await, entries_of),
-            shape(known.recall(scope, &input.query, input.limit, &opts).await, entries_of),
+            shape(
+                custom.recall(scope, &input.query, input.limit, &opts).await,
+                entries_of
+            ),
+            shape(
+                known.recall(scope, &input.query, input.limit, &opts).await,
+                entries_of
+            ),
             "recall({scope:?}, {:?}, {}) through Custom({prefix:?}) and through {prefix}",
             input.query,
             input.limit
@@ -125,8 +153,12 @@ async fn compare_reads(known: &SectionView<'_>, custom: &SectionView<'_>, input:
     }
     for put in &input.puts {
         require_eq!(
-            shape(custom.get(put.scope, &put.key).await, |e| e.as_ref().map(Hit::of)),
-            shape(known.get(put.scope, &put.key).await, |e| e.as_ref().map(Hit::of)),
+            shape(custom.get(put.scope, &put.key).await, |e| e
+                .as_ref()
+                .map(Hit::of)),
+            shape(known.get(put.scope, &put.key).await, |e| e
+                .as_ref()
+                .map(Hit::of)),
             "get({:?}, {:?}) through Custom({prefix:?}) and through {prefix}",
             put.scope,
             put.key
@@ -148,11 +180,22 @@ async fn case(ctx: CheckContext, input: Input) -> CaseResult {
     );
     for put in &input.puts {
         let view = if put.via_custom { &custom } else { &known };
-        view.put(put.scope, &put.key, &put.content, MemoryCategory::Core, None, MemoryTaint::Internal)
-            .await
-            .map_err(|e| format!("{put:?} in section {prefix} failed: {e}"))?;
+        view.put(
+            put.scope,
+            &put.key,
+            &put.content,
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
+        .await
+        .map_err(|e| format!("{put:?} in section {prefix} failed: {e}"))?;
     }
-    for listed in d.namespaces().await.map_err(|e| format!("namespaces() failed: {e}"))? {
+    for listed in d
+        .namespaces()
+        .await
+        .map_err(|e| format!("namespaces() failed: {e}"))?
+    {
         require!(
             listed.namespace.starts_with(&format!("{prefix}:")),
             "puts through section {prefix} created namespace {:?}",
@@ -162,16 +205,26 @@ async fn case(ctx: CheckContext, input: Input) -> CaseResult {
     compare_reads(&known, &custom, &input).await?;
     // A forget through one spelling is seen through the other.
     let first = &input.puts[0];
-    let (by, seen_by) = if first.via_custom { (&known, &custom) } else { (&custom, &known) };
+    let (by, seen_by) = if first.via_custom {
+        (&known, &custom)
+    } else {
+        (&custom, &known)
+    };
     require_eq!(
-        by.forget(first.scope, &first.key).await.map_err(|e| e.kind()),
+        by.forget(first.scope, &first.key)
+            .await
+            .map_err(|e| e.kind()),
         Ok(true),
         "forget({:?}, {:?}) through the spelling that did not write it",
         first.scope,
         first.key
     );
     require_eq!(
-        seen_by.get(first.scope, &first.key).await.map(|e| e.is_some()).map_err(|e| e.kind()),
+        seen_by
+            .get(first.scope, &first.key)
+            .await
+            .map(|e| e.is_some())
+            .map_err(|e| e.kind()),
         Ok(false),
         "get({:?}, {:?}) after the forget, through the other spelling",
         first.scope,

@@ -62,7 +62,9 @@ async fn case(ctx: CheckContext, (data, q): (Dataset, SectionQuery)) -> CaseResu
     );
     for h in hits(&got.hits) {
         require!(
-            h.namespace.as_ref().is_some_and(|ns| got.searched.contains(ns)),
+            h.namespace
+                .as_ref()
+                .is_some_and(|ns| got.searched.contains(ns)),
             "{q:?} returned {h:?}, outside the searched namespaces {:?}",
             got.searched
         );

@@ -16,15 +16,25 @@ const PROBE: (&str, &str, &str) = ("learning:retention-probe", "probe", "retenti
 /// driver errs.
 pub(crate) async fn probe(ctx: &CheckContext) -> Result<(), Outcome> {
     let driver_id = ctx.factory.driver_id();
-    let d = ctx
-        .factory
-        .open()
-        .await
-        .map_err(|e| Outcome::fail(format!("failed to open a fresh {driver_id} driver: {e}")))?;
+    let d =
+        ctx.factory.open().await.map_err(|e| {
+            Outcome::fail(format!("failed to open a fresh {driver_id} driver: {e}"))
+        })?;
     let (ns, key, content) = PROBE;
-    d.store(ns, key, content, MemoryCategory::Core, None, MemoryTaint::Internal)
-        .await
-        .map_err(|e| Outcome::fail(format!("retention probe: store({ns:?}, {key:?}) failed: {e}")))?;
+    d.store(
+        ns,
+        key,
+        content,
+        MemoryCategory::Core,
+        None,
+        MemoryTaint::Internal,
+    )
+    .await
+    .map_err(|e| {
+        Outcome::fail(format!(
+            "retention probe: store({ns:?}, {key:?}) failed: {e}"
+        ))
+    })?;
     match d.get(ns, key).await {
         Ok(Some(_)) => Ok(()),
         Ok(None) => Err(Outcome::Skip(format!(

@@ -13,9 +13,18 @@ use crate::{Check, CheckContext, Family};
 pub(crate) const CHECK: Check = Check {
     id: "properties.truncation",
     family: Family::Property,
-    description: "truncated is set exactly when namespaces of the section were skipped by the cap, \
+    description:
+        "truncated is set exactly when namespaces of the section were skipped by the cap, \
                   never because hits were cut by the limit",
-    run: |ctx| Box::pin(property(ctx, CHECK.id, Needs::StoredData, (dataset(), section_query(1..=8)), case)),
+    run: |ctx| {
+        Box::pin(property(
+            ctx,
+            CHECK.id,
+            Needs::StoredData,
+            (dataset(), section_query(1..=8)),
+            case,
+        ))
+    },
 };
 
 async fn case(ctx: CheckContext, (data, q): (Dataset, SectionQuery)) -> CaseResult {
@@ -42,7 +51,10 @@ async fn case(ctx: CheckContext, (data, q): (Dataset, SectionQuery)) -> CaseResu
             .across_section(&q.section, &q.query, q.limit, &opts)
             .await
             .map_err(|e| format!("{q:?} with cap {cap} failed: {e}"))?;
-        let skipped: Vec<&String> = listed.iter().filter(|ns| !got.searched.contains(ns)).collect();
+        let skipped: Vec<&String> = listed
+            .iter()
+            .filter(|ns| !got.searched.contains(ns))
+            .collect();
         require_eq!(
             got.truncated,
             !skipped.is_empty(),

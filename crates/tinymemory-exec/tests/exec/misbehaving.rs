@@ -255,17 +255,22 @@ fn the_blocking_constructors_need_no_runtime() {
 }
 
 #[tokio::test]
-async fn open_resets_the_store_and_makes_the_previous_one_stale() {
+async fn stores_open_at_once_are_independent_and_processes_are_reused() {
     let f = ExecFactory::connect(example("memory_driver.py", &[]), ExecConfig::default())
         .await
         .unwrap();
+    assert_eq!(f.processes_started(), 1);
     let first = f.open().await.unwrap();
-    put(first.as_ref(), "global", "k", "from the first check").await;
+    put(first.as_ref(), "global", "k", "in the first store").await;
     let second = f.open().await.unwrap();
+    assert_eq!(f.processes_started(), 2);
     assert_eq!(second.list(None, None, None).await.unwrap(), Vec::new());
-    let e = first.get("global", "k").await.unwrap_err();
-    assert!(matches!(e, MemoryError::Backend { .. }), "{e}");
-    assert_contains(&e.to_string(), &["this store was reset for a later check"]);
+    assert_eq!(first.list(None, None, None).await.unwrap().len(), 1);
+    drop(first);
+    // The first store's process is reused, and reset.
+    let third = f.open().await.unwrap();
+    assert_eq!(f.processes_started(), 2);
+    assert_eq!(third.list(None, None, None).await.unwrap(), Vec::new());
 }
 
 #[tokio::test]
@@ -274,9 +279,11 @@ async fn a_process_dying_on_reset_is_replaced() {
         .await
         .unwrap();
     let first = f.open().await.unwrap();
-    put(first.as_ref(), "global", "k", "kept until the next open").await;
-    // The second reset kills the process; open starts a new one.
+    put(first.as_ref(), "global", "k", "gone with the process").await;
+    drop(first);
+    // The process's second reset kills it; open starts a new one.
     let second = f.open().await.unwrap();
+    assert_eq!(f.processes_started(), 2);
     put(second.as_ref(), "global", "k2", "in the new process").await;
     let keys: Vec<_> = second
         .list(None, None, None)

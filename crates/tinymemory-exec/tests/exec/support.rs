@@ -42,8 +42,12 @@ pub fn short_timeout() -> ExecConfig {
     ExecConfig::default().with_request_timeout(Duration::from_secs(2))
 }
 
-/// Cases per property check in these tests: the suite's default, stated
-/// here so a change of default is a visible change of cost.
+/// Cases per property check in these tests. Half the suite's default (64):
+/// over the protocol every case is a few round trips to a Python process,
+/// and five suite runs here must fit the CI budget. What these tests prove
+/// is that the property checks run and pass over the protocol; the
+/// strength of the default is the conformance crate's concern
+/// (`RunConfig::DEFAULT_CASES`).
 pub const CASES: u32 = 32;
 
 /// The run configuration of every suite run here.

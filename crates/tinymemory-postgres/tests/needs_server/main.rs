@@ -14,7 +14,3 @@ mod connection;
 mod contract;
 mod hostile;
 mod schema;
-
-/// The SQLite driver's hostile-input table, shared unchanged.
-#[path = "../../../tinymemory-sqlite/tests/common/hostile.rs"]
-mod hostile_table;

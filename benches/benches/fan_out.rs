@@ -6,19 +6,26 @@
 //! so at most the cap of 64), pinned, `limit` 10, issued one after another
 //! and awaited: the sum of the direct recalls. The section recall adds one
 //! `namespaces()` call, the filtering, the concurrency machinery and the
-//! merge. The ratio of `section` is paired: floor and section alternate
-//! in the same samples (`tinymemory_benches::Paired`). `section` runs with the defaults (cap 64, `DEFAULT_CONCURRENCY`).
+//! merge. `section` runs with the defaults (cap 64,
+//! `DEFAULT_CONCURRENCY`); its ratio is paired: floor and section
+//! alternate in the same samples (`tinymemory_benches::Paired`).
+//!
+//! On the reference driver at 64 namespaces, `namespaces_only` and
+//! `merge_only` time two parts of the overhead alone, against the same
+//! floor. `fan_out_bound/sqlite` runs the fan-out at several bounds over
+//! 64 SQLite namespaces.
 #![forbid(unsafe_code)]
 #![expect(
     missing_docs,
     reason = "criterion_group! makes an undocumented `pub fn`"
 )]
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use tinymemory_api::{MemoryError, MemoryProvider, MemorySection, RecallOptions};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
+use tinymemory_api::{MemoryEntry, MemoryError, MemoryProvider, MemorySection, RecallOptions};
 use tinymemory_benches::{
-    bench_paired_async, criterion_config, fill_section, iter_async, runtime, sizes,
-    texts_with_word, HITS_PER_NAMESPACE, QUERY, QUERY_WORD,
+    bench_paired_async, criterion_config, criterion_home, fill_section, iter_async, merge_by_score,
+    runtime, sizes, texts_with_word, Paired, HITS_PER_NAMESPACE, QUERY, QUERY_WORD,
 };
 use tinymemory_reference::ReferenceDriver;
 use tinymemory_sections::{SectionRecall, DEFAULT_CONCURRENCY, MAX_SECTION_NAMESPACES};
@@ -107,8 +114,56 @@ fn bench_driver(
             || direct(provider, &visited),
             || recall.across_section(&SECTION, QUERY, LIMIT, &opts),
         );
+        if name == "reference" && n == MAX_SECTION_NAMESPACES {
+            decompose(&mut group, &group_id, rt, provider, &visited);
+        }
     }
     group.finish();
+}
+
+/// Two parts of the section recall's overhead, each timed against the
+/// floor in the same samples: `namespaces_only` (the one `namespaces()`
+/// call) and `merge_only` (the merge of the very hits the direct recalls
+/// return, `tinymemory_benches::merge_by_score`, its input cloned outside
+/// the timing).
+fn decompose(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    group_id: &str,
+    rt: &Runtime,
+    provider: &dyn MemoryProvider,
+    visited: &[String],
+) {
+    let n = visited.len();
+    bench_paired_async(
+        group,
+        group_id,
+        "namespaces_only",
+        n,
+        rt,
+        || direct(provider, visited),
+        || provider.namespaces(),
+    );
+    let lists: Vec<Vec<MemoryEntry>> = visited
+        .iter()
+        .map(|ns| {
+            rt.block_on(provider.recall(QUERY, LIMIT, &RecallOptions::in_namespace(ns.clone())))
+                .expect("direct recall")
+        })
+        .collect();
+    let paired = Paired::new();
+    group.bench_function(BenchmarkId::new("merge_only", n), |b| {
+        paired.iter_batched(
+            b,
+            1,
+            || (),
+            |()| rt.block_on(direct(provider, visited)),
+            || lists.clone(),
+            |l| merge_by_score(l, LIMIT),
+        );
+    });
+    paired
+        .save(&criterion_home(), group_id, "merge_only", &n.to_string())
+        .expect("failed to write the paired ratio");
 }
 
 /// SQLite at 64 namespaces, the fan-out at each bound of [`BOUNDS`] and at

@@ -20,8 +20,8 @@
 //! Inputs are cloned outside the timing; the hits cut by the limit are
 //! dropped inside it, as in the merge. The ratios of `merge` and `select`
 //! are paired: the floor sort and the merge alternate in the same samples
-//! (`tinymemory_benches::Paired`), a hundred inputs at a time up to 1,000
-//! hits and one at a time above.
+//! (`tinymemory_benches::Paired`), in batches of about 10,000 hits (1,000
+//! inputs of 10 hits, one input of 10,000 or more).
 #![forbid(unsafe_code)]
 #![expect(
     missing_docs,
@@ -31,39 +31,16 @@
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use tinymemory_api::MemoryEntry;
 use tinymemory_benches::{
-    criterion_config, criterion_home, fan_out_shape, flatten_floats, hit_lists, scores, sizes,
-    Paired, ScoreMix,
+    criterion_config, criterion_home, fan_out_shape, flatten_floats, hit_lists, merge_by_full_sort,
+    merge_by_score, scores, sizes, Paired, ScoreMix,
 };
 use tinymemory_sections::{compare_hits, MAX_SECTION_NAMESPACES};
 
 const HITS: [usize; 5] = [10, 100, 1_000, 10_000, 100_000];
 const SEED: u64 = 0x7e57_5eed;
 
-/// `tinymemory_sections`'s `merge::by_score`, line for line.
-fn merge_by_score(per_namespace: Vec<Vec<MemoryEntry>>, limit: usize) -> Vec<MemoryEntry> {
-    let mut all: Vec<MemoryEntry> = per_namespace.into_iter().flatten().collect();
-    all.sort_by(compare_hits);
-    all.truncate(limit);
-    all
-}
-
-/// The same result in `O(total + limit log limit)` comparisons:
-/// `compare_hits` is a total order on hits with distinct
-/// `(namespace, key)`, so the first `limit` are the same set whichever
-/// algorithm finds them.
-fn merge_by_selection(per_namespace: Vec<Vec<MemoryEntry>>, limit: usize) -> Vec<MemoryEntry> {
-    let mut all: Vec<MemoryEntry> = per_namespace.into_iter().flatten().collect();
-    if limit == 0 {
-        all.clear();
-        return all;
-    }
-    if all.len() > limit {
-        all.select_nth_unstable_by(limit - 1, compare_hits);
-        all.truncate(limit);
-    }
-    all.sort_by(compare_hits);
-    all
-}
+/// A merge: per-namespace hit lists and a limit in, merged hits out.
+type Merge = fn(Vec<Vec<MemoryEntry>>, usize) -> Vec<MemoryEntry>;
 
 /// The floor: the scores as plain floats, sorted best first.
 fn sort_floats(mut v: Vec<f64>) -> Vec<f64> {
@@ -78,22 +55,19 @@ fn merge(c: &mut Criterion) {
             let (_, limit) = fan_out_shape(n, MAX_SECTION_NAMESPACES);
             let lists = hit_lists(&scores(mix, n, SEED), limit);
             let floats = flatten_floats(&lists);
-            // Small inputs are timed a hundred at a time, so the clock's
-            // own cost does not count; large ones one at a time.
-            let (batch, criterion_batch) = if n <= 1_000 {
-                (100, BatchSize::SmallInput)
-            } else {
-                (1, BatchSize::PerIteration)
-            };
+            // Timed in batches of about 10,000 hits, so the clock's own cost
+            // does not count for small inputs while a batch stays in cache.
+            let batch = (10_000 / n).max(1);
+            let criterion_batch = BatchSize::NumIterations(batch as u64);
 
-            // Checked once: the candidate gives the merge's exact output,
+            // Checked once: the full sort gives the merge's exact output,
             // and that output is in merge order.
             let merged = merge_by_score(lists.clone(), limit);
             let key = |h: &MemoryEntry| (h.namespace.clone(), h.key.clone());
-            let selected = merge_by_selection(lists.clone(), limit);
+            let full_sort = merge_by_full_sort(lists.clone(), limit);
             assert_eq!(
                 merged.iter().map(key).collect::<Vec<_>>(),
-                selected.iter().map(key).collect::<Vec<_>>()
+                full_sort.iter().map(key).collect::<Vec<_>>()
             );
             assert_eq!(merged.len(), limit.min(n));
             assert!(merged
@@ -105,8 +79,8 @@ fn merge(c: &mut Criterion) {
             });
             let group_id = format!("merge/{}", mix.name());
             let home = criterion_home();
-            let candidates: [(&str, fn(Vec<Vec<MemoryEntry>>, usize) -> Vec<MemoryEntry>); 2] =
-                [("merge", merge_by_score), ("select", merge_by_selection)];
+            let candidates: [(&str, Merge); 2] =
+                [("merge", merge_by_score), ("full_sort", merge_by_full_sort)];
             for (name, merge) in candidates {
                 let paired = Paired::new();
                 group.bench_function(BenchmarkId::new(name, n), |b| {

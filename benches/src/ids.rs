@@ -67,11 +67,11 @@ impl LatencyCase {
 /// waits `latency`: calls that run at once overlap completely and nothing
 /// else costs anything.
 ///
-/// - [`LatencyCase::Sequential`]: `(n + 1) × latency`;
-/// - [`LatencyCase::Bound`]`(b)`: `ceil(n / b) × latency + latency` (the
-///   recalls in rounds of `b`, after one `namespaces()` call); a bound of
-///   0 is read as 1, as `with_concurrency` does;
-/// - [`LatencyCase::OneCall`]: `latency`.
+/// - [`LatencyCase::Sequential`] takes `(n + 1) × latency`;
+/// - [`LatencyCase::Bound`]`(b)` takes `ceil(n / b) × latency + latency`
+///   (the recalls in rounds of `b`, after one `namespaces()` call); a bound
+///   of 0 is read as 1, as `with_concurrency` does;
+/// - [`LatencyCase::OneCall`] takes `latency`.
 ///
 /// `n` counts the namespaces visited, so at most the cap.
 #[must_use]

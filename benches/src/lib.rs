@@ -27,6 +27,7 @@ mod async_iter;
 mod config;
 mod fill;
 mod ids;
+mod merge;
 mod mode;
 mod paired;
 pub mod report;
@@ -37,6 +38,7 @@ pub use async_iter::{iter_async, runtime};
 pub use config::criterion_config;
 pub use fill::{fill_section, scope_name, HITS_PER_NAMESPACE};
 pub use ids::{latency_floor, LatencyCase, FLOOR, LATENCY_GROUP_PREFIX};
+pub use merge::{merge_by_full_sort, merge_by_score};
 pub use mode::{sizes, smoke_from_args, smoke_run};
 pub use paired::{bench_paired_async, criterion_home, Paired, PAIRED_DIR};
 pub use scores::{

@@ -187,10 +187,6 @@ fn timed<I, O>(
 /// # Panics
 ///
 /// When the ratio cannot be written.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a benchmark id, a runtime and two routines"
-)]
 pub fn bench_paired_async<F, FFut, S, SFut, A, B>(
     group: &mut BenchmarkGroup<'_, WallTime>,
     group_id: &str,

@@ -2,13 +2,16 @@
 //! contains".
 
 /// `true` for a character that belongs to a word: Unicode alphanumerics
-/// (`char::is_alphanumeric`: letters and numbers of every script) and
-/// combining marks (general category M, per
-/// `unicode_normalization::char::is_combining_mark`). Marks matter: without
-/// them a Hindi or Bengali word would split at every vowel sign and virama.
+/// (`char::is_alphanumeric`: letters and numbers of every script, general
+/// categories `L*` and `N*`), combining marks (`M*`, per
+/// `unicode_normalization::char::is_combining_mark`) and private-use
+/// characters (`Co`). Marks matter: without them a Hindi or Bengali word
+/// would split at every vowel sign and virama.
 #[must_use]
 pub fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c)
+    c.is_alphanumeric()
+        || unicode_normalization::char::is_combining_mark(c)
+        || matches!(u32::from(c), 0xE000..=0xF8FF | 0xF_0000..=0xF_FFFD | 0x10_0000..=0x10_FFFD)
 }
 
 /// The words of `text`, in order: maximal runs of [`is_word_char`]
@@ -16,7 +19,8 @@ pub fn is_word_char(c: char) -> bool {
 /// emoji) separates words. Scripts written without spaces (Chinese,
 /// Japanese, Thai) give one word per run between punctuation.
 pub fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !is_word_char(c)).filter(|w| !w.is_empty())
+    text.split(|c: char| !is_word_char(c))
+        .filter(|w| !w.is_empty())
 }
 
 #[cfg(test)]

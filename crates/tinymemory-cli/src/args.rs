@@ -46,8 +46,11 @@ pub(crate) enum Command {
 pub(crate) struct RunArgs {
     /// The driver: `reference`, `sqlite` (a temporary file),
     /// `sqlite:PATH` (the corpus store is written to PATH; checks use fresh
-    /// temporary files) or `mutant:NAME[+NAME..]` (the reference driver
-    /// broken by mutants of the `mutants` catalogue, to see checks fail).
+    /// temporary files), `postgres:URL` (a fresh schema per check, dropped
+    /// at the end), `exec:'COMMAND ARGS'` (a driver in any language speaking
+    /// the line protocol of docs/protocol.md) or `mutant:NAME[+NAME..]` (the
+    /// reference driver broken by mutants of the `mutants` catalogue, to see
+    /// checks fail).
     #[arg(long, default_value = "sqlite", value_parser = DriverSpec::parse)]
     pub(crate) driver: DriverSpec,
 

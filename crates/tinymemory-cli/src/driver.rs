@@ -61,7 +61,7 @@ impl DriverSpec {
                 .map(Self::Exec)
                 .map_err(|e| format!("{e}; expected exec:'COMMAND ARGS'")),
             _ => Err(format!(
-                "unknown driver {s:?}; expected reference, sqlite, sqlite:PATH or mutant:NAME"
+                "unknown driver {s:?}; expected reference, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
             )),
         }
     }
@@ -237,7 +237,7 @@ mod tests {
         assert_eq!(
             DriverSpec::parse("mongo"),
             Err(
-                "unknown driver \"mongo\"; expected reference, sqlite, sqlite:PATH or mutant:NAME"
+                "unknown driver \"mongo\"; expected reference, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
                     .to_owned()
             )
         );
@@ -285,14 +285,24 @@ mod tests {
     fn postgres_specs_take_a_url_and_never_show_its_password() {
         assert_eq!(
             DriverSpec::parse("postgres:postgres://ann@127.0.0.1:5433/mem"),
-            Ok(DriverSpec::Postgres("postgres://ann@127.0.0.1:5433/mem".to_owned()))
+            Ok(DriverSpec::Postgres(
+                "postgres://ann@127.0.0.1:5433/mem".to_owned()
+            ))
         );
         assert!(DriverSpec::parse("postgres:").is_err_and(|e| e.starts_with("postgres:URL needs")));
-        assert!(DriverSpec::parse("postgres:postgres://ann:s3cret@h:notaport/db")
-            .is_err_and(|e| e.contains("postgres.url") && !e.contains("s3cret")));
+        assert!(
+            DriverSpec::parse("postgres:postgres://ann:s3cret@h:notaport/db")
+                .is_err_and(|e| e.contains("postgres.url") && !e.contains("s3cret"))
+        );
         let spec = DriverSpec::parse("postgres:postgres://ann:s3cret@127.0.0.1:5433/mem").unwrap();
-        assert_eq!(spec.to_string(), "postgres:postgres://ann@127.0.0.1:5433/mem");
-        assert_eq!(spec.version(), format!("tinymemory-postgres {}", env!("CARGO_PKG_VERSION")));
+        assert_eq!(
+            spec.to_string(),
+            "postgres:postgres://ann@127.0.0.1:5433/mem"
+        );
+        assert_eq!(
+            spec.version(),
+            format!("tinymemory-postgres {}", env!("CARGO_PKG_VERSION"))
+        );
     }
 
     #[test]

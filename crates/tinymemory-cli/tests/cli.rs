@@ -97,7 +97,7 @@ fn an_unknown_driver_is_a_usage_error() {
     assert_eq!(code, 2);
     assert!(
         err.contains(
-            "unknown driver \"mongo\"; expected reference, sqlite, sqlite:PATH or mutant:NAME"
+            "unknown driver \"mongo\"; expected reference, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
         ),
         "{err}"
     );

@@ -20,6 +20,45 @@
 //! assert_eq!(summary.failed(), 0);
 //! # });
 //! ```
+//!
+//! # Property checks and the model check
+//!
+//! The checks of [`Family::Property`] generate [`RunConfig::cases`] cases
+//! each from [`RunConfig::seed`] (proptest strategies), run every case on
+//! fresh drivers, and shrink the first failing one to a minimal
+//! [`Counterexample`] that the same seed reproduces. `model.differential`
+//! applies random call sequences to the driver and to the reference driver
+//! and compares every answer ([`model`]). A driver that retains nothing is
+//! reported as skipped by every property that reads data back, never as
+//! passing. `docs/properties.md` states each property.
+//!
+//! # One `#[test]` per check
+//!
+//! [`conformance_tests!`] expands a driver factory into a module with one
+//! test per check, so `cargo test` lists them one by one; declared expected
+//! failures need a reason, and fail their test once they start passing.
+//!
+//! ```
+//! # use tinymemory_reference::ReferenceDriver as MyDriver;
+//! // tests/conformance.rs of a driver crate
+//! use tinymemory_conformance::RunConfig;
+//!
+//! tinymemory_conformance::conformance_tests!(
+//!     my_driver,
+//!     || Ok(Box::new(MyDriver::new()) as _),
+//!     config = RunConfig { cases: 128, ..RunConfig::default() },
+//!     expected_failures = {
+//!         "recall.min_score" => "the engine reports no scores yet; tracked in issue 12",
+//!     },
+//! );
+//! # fn main() {}
+//! ```
+//!
+//! `cargo test` then runs `my_driver::store_upsert`, ...,
+//! `my_driver::model_differential` and
+//! `my_driver::expected_failures_are_valid`; `TINYMEMORY_CASES` and
+//! `TINYMEMORY_SEED` override the configuration ([`RunConfig::from_env`]).
+//! [`Harness`] is the same without the macro.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -1,9 +1,9 @@
 //! The PostgreSQL driver against the SQLite driver, on the same data in
 //! one run, so their ratio is measured under the same machine load:
 //!
-//! - `recall/{sqlite,postgres}`: one recall of [`QUERY`] pinned to one
+//! - `postgres_vs_sqlite_recall/{sqlite,postgres}`: one recall of [`QUERY`] pinned to one
 //!   namespace of 10 hits, `limit` 10;
-//! - `fan_out_64/{sqlite,postgres}`: `across_section` over 64 namespaces of
+//! - `postgres_vs_sqlite_fan_out_64/{sqlite,postgres}`: `across_section` over 64 namespaces of
 //!   10 hits each (the default cap of 64, `DEFAULT_CONCURRENCY`), `limit`
 //!   10: one `namespaces()` and 64 pinned recalls.
 //!
@@ -21,7 +21,10 @@
 //!
 //! The medians and their ratios are in `docs/postgres.md`.
 #![forbid(unsafe_code)]
-#![expect(missing_docs, reason = "criterion_group! makes an undocumented `pub fn`")]
+#![expect(
+    missing_docs,
+    reason = "criterion_group! makes an undocumented `pub fn`"
+)]
 
 use std::io::Write;
 
@@ -68,16 +71,24 @@ fn bench(c: &mut Criterion) {
     let mut first = String::new();
     for (_, d) in drivers {
         let names = rt
-            .block_on(fill_section(d, &SECTION, NAMESPACES, HITS_PER_NAMESPACE, &texts))
+            .block_on(fill_section(
+                d,
+                &SECTION,
+                NAMESPACES,
+                HITS_PER_NAMESPACE,
+                &texts,
+            ))
             .expect("the data stores");
         first.clone_from(&names[0]);
     }
     let pinned = RecallOptions::in_namespace(first);
     let everywhere = RecallOptions::default();
 
-    let mut group = c.benchmark_group("recall");
+    let mut group = c.benchmark_group("postgres_vs_sqlite_recall");
     for (name, d) in drivers {
-        let hits = rt.block_on(d.recall(QUERY, LIMIT, &pinned)).expect("recall");
+        let hits = rt
+            .block_on(d.recall(QUERY, LIMIT, &pinned))
+            .expect("recall");
         assert_eq!(hits.len(), LIMIT, "{name}");
         group.bench_function(name, |b| {
             iter_async(b, &rt, || async {
@@ -87,7 +98,7 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
 
-    let mut group = c.benchmark_group("fan_out_64");
+    let mut group = c.benchmark_group("postgres_vs_sqlite_fan_out_64");
     for (name, d) in drivers {
         let recall = SectionRecall::new(d);
         let got = rt
@@ -104,7 +115,8 @@ fn bench(c: &mut Criterion) {
         });
     }
     group.finish();
-    rt.block_on(factory.cleanup()).expect("the scratch schema drops");
+    rt.block_on(factory.cleanup())
+        .expect("the scratch schema drops");
 }
 
 criterion_group! {

@@ -64,10 +64,15 @@ async fn measure_sql(
                 .iter()
                 .map(|r| r.get(0))
                 .collect();
-            let found = holders.iter().filter(|i| hits.contains(&es[**i].key)).count();
+            let found = holders
+                .iter()
+                .filter(|i| hits.contains(&es[**i].key))
+                .count();
             rate.add(found as u64, holders.len() as u64);
-            let relevant: BTreeSet<&String> =
-                any_case[&hit_rate::fold(w)].iter().map(|i| &es[*i].key).collect();
+            let relevant: BTreeSet<&String> = any_case[&hit_rate::fold(w)]
+                .iter()
+                .map(|i| &es[*i].key)
+                .collect();
             rate.returned += hits.len() as u64;
             rate.relevant += hits.iter().filter(|k| relevant.contains(k)).count() as u64;
         }
@@ -93,7 +98,9 @@ async fn main() {
     let url = std::env::var(URL_ENV).unwrap_or_else(|_| panic!("set {URL_ENV} to a server"));
     let config = PostgresConfig::from_url(url.trim()).unwrap();
     let factory = PostgresFactory::new(&config).unwrap();
-    let (client, connection) = tokio_postgres::connect(url.trim(), tokio_postgres::NoTls).await.unwrap();
+    let (client, connection) = tokio_postgres::connect(url.trim(), tokio_postgres::NoTls)
+        .await
+        .unwrap();
     tokio::spawn(connection);
 
     let entries = corpus::load(&corpus::root());
@@ -109,7 +116,11 @@ async fn main() {
         "driver",
         Measured {
             rates,
-            index_bytes: relation_bytes(&client, &format!("\"{}\".memory_entries_body", driver.schema())).await,
+            index_bytes: relation_bytes(
+                &client,
+                &format!("\"{}\".memory_entries_body", driver.schema()),
+            )
+            .await,
             query_time: t.elapsed(),
         },
     );
@@ -132,7 +143,10 @@ async fn main() {
     for e in &entries {
         // TEXT holds no NUL (the corpus has none; this is a baseline).
         let content = e.content.replace('\0', " ");
-        client.execute(&insert, &[&e.language, &e.key, &content]).await.unwrap();
+        client
+            .execute(&insert, &[&e.language, &e.key, &content])
+            .await
+            .unwrap();
     }
 
     client
@@ -197,10 +211,26 @@ async fn main() {
         .collect();
     println!(
         "| language | pairs | {} | driver R-precision | driver precision |{}",
-        variants.iter().map(|v| format!("{v} found %")).collect::<Vec<_>>().join(" | "),
-        if measured.contains_key("pg_trgm") { " pg_trgm precision |" } else { "" }
+        variants
+            .iter()
+            .map(|v| format!("{v} found %"))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        if measured.contains_key("pg_trgm") {
+            " pg_trgm precision |"
+        } else {
+            ""
+        }
     );
-    println!("|---|---:|{}---:|---:|{}", "---:|".repeat(variants.len()), if measured.contains_key("pg_trgm") { "---:|" } else { "" });
+    println!(
+        "|---|---:|{}---:|---:|{}",
+        "---:|".repeat(variants.len()),
+        if measured.contains_key("pg_trgm") {
+            "---:|"
+        } else {
+            ""
+        }
+    );
     let mut totals: BTreeMap<&str, HitRate> = BTreeMap::new();
     for lang in by_lang.keys() {
         let d = &measured["driver"].rates[*lang];
@@ -215,7 +245,11 @@ async fn main() {
             t.returned += r.returned;
             t.relevant += r.relevant;
         }
-        row.push_str(&format!(" {:.1} | {:.1} |", d.top_percent(), d.precision_percent()));
+        row.push_str(&format!(
+            " {:.1} | {:.1} |",
+            d.top_percent(),
+            d.precision_percent()
+        ));
         if let Some(m) = measured.get("pg_trgm") {
             row.push_str(&format!(" {:.1} |", m.rates[*lang].precision_percent()));
         }
@@ -226,7 +260,11 @@ async fn main() {
     for v in &variants {
         row.push_str(&format!(" **{}** |", pct(&totals[v])));
     }
-    row.push_str(&format!(" {:.1} | {:.1} |", d.top_percent(), d.precision_percent()));
+    row.push_str(&format!(
+        " {:.1} | {:.1} |",
+        d.top_percent(),
+        d.precision_percent()
+    ));
     if let Some(t) = totals.get("pg_trgm") {
         row.push_str(&format!(" {:.1} |", t.precision_percent()));
     }

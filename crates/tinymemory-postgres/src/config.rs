@@ -202,7 +202,10 @@ mod tests {
     fn urls_parse_and_print_without_password() {
         let c = PostgresConfig::from_url("postgres://ann:s3cret@127.0.0.1:5433/mem").unwrap();
         assert_eq!(c.redacted_url(), "postgres://ann@127.0.0.1:5433/mem");
-        assert_eq!(c.to_string(), "postgres://ann@127.0.0.1:5433/mem (schema tinymemory)");
+        assert_eq!(
+            c.to_string(),
+            "postgres://ann@127.0.0.1:5433/mem (schema tinymemory)"
+        );
         assert!(!format!("{c:?}").contains("s3cret"));
         assert_eq!(c.pg.get_connect_timeout(), Some(&DEFAULT_CONNECT_TIMEOUT));
         assert_eq!(c.max_connections(), DEFAULT_MAX_CONNECTIONS);
@@ -215,7 +218,10 @@ mod tests {
 
     #[test]
     fn bad_urls_are_invalid_without_echoing_them() {
-        for bad in ["postgres://ann:s3cret@host:notaport/db", "postgres://h/db?nonsense=1"] {
+        for bad in [
+            "postgres://ann:s3cret@host:notaport/db",
+            "postgres://h/db?nonsense=1",
+        ] {
             let e = PostgresConfig::from_url(bad).unwrap_err();
             assert_eq!(e.rule(), Some(rules::URL), "{bad}");
             assert!(!e.to_string().contains("s3cret"));

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use deadpool_postgres::{Client, Object, Pool};
 use tinymemory_api::{
-    validate_key, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint,
-    Namespace, NamespaceSummary, RecallOptions,
+    validate_key, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
+    NamespaceSummary, RecallOptions,
 };
 use tokio::sync::OnceCell;
 
@@ -243,7 +243,14 @@ impl MemoryProvider for PostgresDriver {
         }
         let category = category.map(MemoryCategory::as_text);
         let c = self.client("list entries").await?;
-        let result = ops::list(&c, &self.inner.sql, namespace, category.as_deref(), session_id).await;
+        let result = ops::list(
+            &c,
+            &self.inner.sql,
+            namespace,
+            category.as_deref(),
+            session_id,
+        )
+        .await;
         self.finish(c, result)
     }
 

@@ -146,7 +146,10 @@ const TRANSIENT_CODES: [SqlState; 5] = [
 /// `true` for a SQLSTATE a retry may get past.
 fn is_transient_code(code: &SqlState) -> bool {
     let c = code.code();
-    c.starts_with("08") || c.starts_with("53") || c.starts_with("57P") || TRANSIENT_CODES.contains(code)
+    c.starts_with("08")
+        || c.starts_with("53")
+        || c.starts_with("57P")
+        || TRANSIENT_CODES.contains(code)
 }
 
 fn is_transient(e: &tokio_postgres::Error) -> bool {
@@ -227,7 +230,10 @@ mod tests {
                  this driver supports (1); refusing to use it rather than rewrite it"
             )
         );
-        assert_eq!(MemoryError::from(Error::Corrupt("x".into())).kind(), "backend");
+        assert_eq!(
+            MemoryError::from(Error::Corrupt("x".into())).kind(),
+            "backend"
+        );
     }
 
     #[test]

@@ -11,9 +11,9 @@ use tinymemory_api::MemoryError;
 use tokio_postgres::NoTls;
 
 use crate::error::{Context, Error};
-use crate::{pool, PostgresConfig, PostgresDriver};
 #[cfg(feature = "conformance")]
 use crate::DRIVER_ID;
+use crate::{pool, PostgresConfig, PostgresDriver};
 
 /// Every scratch schema's name starts with this.
 pub const SCRATCH_PREFIX: &str = "tinymemory_scratch_";
@@ -119,7 +119,8 @@ impl PostgresFactory {
     /// server fails; the schemas not dropped are tried again by the next
     /// cleanup, or by `Drop`.
     pub async fn cleanup(&self) -> Result<usize, MemoryError> {
-        let schemas = std::mem::take(&mut *self.made.lock().unwrap_or_else(PoisonError::into_inner));
+        let schemas =
+            std::mem::take(&mut *self.made.lock().unwrap_or_else(PoisonError::into_inner));
         if schemas.is_empty() {
             return Ok(0);
         }

@@ -47,7 +47,7 @@
 //!
 //! # Recall
 //!
-//! - **Scope**: one namespace, [`RecallOptions::effective_namespace`]
+//! - **Scope**: one namespace, [`RecallOptions::effective_namespace`](tinymemory_api::RecallOptions::effective_namespace)
 //!   (`namespace: None` searches `global` only), plus the category and
 //!   session filters, `min_score` and `limit` (`0` gives no hits).
 //! - **Words**: the same as the SQLite driver's, cut in Rust (the `text`
@@ -108,7 +108,6 @@ pub mod rules;
 mod schema;
 mod score;
 mod sql;
-mod text;
 mod tsearch;
 
 pub use config::{

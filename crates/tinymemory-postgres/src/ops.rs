@@ -27,7 +27,10 @@ pub(crate) struct NewEntry<'a> {
 
 /// Upserts an entry, its words included, in one statement.
 pub(crate) async fn store(c: &Client, sql: &Sql, e: &NewEntry<'_>) -> Result<(), Error> {
-    let stmt = c.prepare_cached(&sql.upsert).await.context("prepare the upsert")?;
+    let stmt = c
+        .prepare_cached(&sql.upsert)
+        .await
+        .context("prepare the upsert")?;
     c.execute(
         &stmt,
         &[
@@ -47,8 +50,16 @@ pub(crate) async fn store(c: &Client, sql: &Sql, e: &NewEntry<'_>) -> Result<(),
 }
 
 /// Deletes an entry; `true` when there was one.
-pub(crate) async fn forget(c: &Client, sql: &Sql, namespace: &str, key: &str) -> Result<bool, Error> {
-    let stmt = c.prepare_cached(&sql.forget).await.context("prepare the delete")?;
+pub(crate) async fn forget(
+    c: &Client,
+    sql: &Sql,
+    namespace: &str,
+    key: &str,
+) -> Result<bool, Error> {
+    let stmt = c
+        .prepare_cached(&sql.forget)
+        .await
+        .context("prepare the delete")?;
     let n = c
         .execute(&stmt, &[&namespace, &key.as_bytes()])
         .await
@@ -85,11 +96,17 @@ pub(crate) async fn list(
         // Two statements, so the namespace one can use the (namespace, key)
         // index instead of scanning.
         Some(ns) => {
-            let stmt = c.prepare_cached(&sql.list_one).await.context("prepare a list")?;
+            let stmt = c
+                .prepare_cached(&sql.list_one)
+                .await
+                .context("prepare a list")?;
             c.query(&stmt, &[&ns, &category, &session]).await
         }
         None => {
-            let stmt = c.prepare_cached(&sql.list_all).await.context("prepare a list")?;
+            let stmt = c
+                .prepare_cached(&sql.list_all)
+                .await
+                .context("prepare a list")?;
             c.query(&stmt, &[&category, &session]).await
         }
     }
@@ -128,8 +145,15 @@ pub(crate) struct RecallQuery<'a> {
 }
 
 /// At most `limit` hits of one namespace, best `ts_rank` first, ties by key.
-pub(crate) async fn recall(c: &Client, sql: &Sql, q: &RecallQuery<'_>) -> Result<Vec<MemoryEntry>, Error> {
-    let stmt = c.prepare_cached(&sql.recall).await.context("prepare a recall")?;
+pub(crate) async fn recall(
+    c: &Client,
+    sql: &Sql,
+    q: &RecallQuery<'_>,
+) -> Result<Vec<MemoryEntry>, Error> {
+    let stmt = c
+        .prepare_cached(&sql.recall)
+        .await
+        .context("prepare a recall")?;
     let rows = c
         .query(
             &stmt,
@@ -154,7 +178,8 @@ pub(crate) async fn recall(c: &Client, sql: &Sql, q: &RecallQuery<'_>) -> Result
 /// A `BYTEA` column as the UTF-8 text it was stored from.
 fn text(r: &Row, i: usize, what: &str) -> Result<String, Error> {
     let bytes: Vec<u8> = r.try_get(i).context("read an entry")?;
-    String::from_utf8(bytes).map_err(|e| Error::Corrupt(format!("the stored {what} is not UTF-8: {e}")))
+    String::from_utf8(bytes)
+        .map_err(|e| Error::Corrupt(format!("the stored {what} is not UTF-8: {e}")))
 }
 
 /// The entry of a row selected with the entry columns.

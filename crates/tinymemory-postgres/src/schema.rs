@@ -78,7 +78,10 @@ const TABLES: [&str; 2] = ["tinymemory_schema", "memory_entries"];
 /// [`Error::SchemaTooNew`] or [`Error::SchemaUnusable`] (nothing written),
 /// and [`Error::Postgres`] when the server fails.
 pub(crate) async fn ensure(client: &mut Client, sql: &Sql) -> Result<(), Error> {
-    let tx = client.transaction().await.context("begin the schema transaction")?;
+    let tx = client
+        .transaction()
+        .await
+        .context("begin the schema transaction")?;
     tx.execute(
         "SELECT pg_advisory_xact_lock(hashtext('tinymemory schema ' || $1::text))",
         &[&sql.schema()],
@@ -207,7 +210,11 @@ mod tests {
         assert!(check_supported("s", Some(1)).is_ok());
         assert!(matches!(
             check_supported("s", Some(2)),
-            Err(Error::SchemaTooNew { found: 2, supported: SCHEMA_VERSION, .. })
+            Err(Error::SchemaTooNew {
+                found: 2,
+                supported: SCHEMA_VERSION,
+                ..
+            })
         ));
         assert!(matches!(
             check_supported("s", Some(0)),

@@ -31,7 +31,10 @@ mod tests {
 
     #[test]
     fn widening_is_exact_and_finite_only() {
-        assert_eq!(score_from_rank(0.060_792_71), Some(f64::from(0.060_792_71_f32)));
+        assert_eq!(
+            score_from_rank(0.060_792_71),
+            Some(f64::from(0.060_792_71_f32))
+        );
         assert_eq!(score_from_rank(0.5), Some(0.5));
         let zero = score_from_rank(-0.0).unwrap();
         assert!(zero == 0.0 && zero.is_sign_positive());

@@ -9,7 +9,7 @@
 //! never `LIKE`, so `%` and `_` are ordinary characters.
 
 /// The columns every entry query selects, in the order
-/// [`crate::ops::entry`] reads them.
+/// `ops::entry` reads them.
 const ENTRY_COLUMNS: &str = "id, namespace, key, content, category, session_id, taint, timestamp";
 
 /// Statement texts for one schema.
@@ -111,8 +111,18 @@ mod tests {
             "SELECT id, namespace, key, content, category, session_id, taint, timestamp \
              FROM \"my_schema\".memory_entries WHERE namespace = $1::text AND key = $2::bytea"
         );
-        assert_eq!(sql.ddl("CREATE SCHEMA {s}; DROP {s}"), "CREATE SCHEMA \"my_schema\"; DROP \"my_schema\"");
-        for stmt in [&sql.upsert, &sql.forget, &sql.list_one, &sql.list_all, &sql.namespaces, &sql.recall] {
+        assert_eq!(
+            sql.ddl("CREATE SCHEMA {s}; DROP {s}"),
+            "CREATE SCHEMA \"my_schema\"; DROP \"my_schema\""
+        );
+        for stmt in [
+            &sql.upsert,
+            &sql.forget,
+            &sql.list_one,
+            &sql.list_all,
+            &sql.namespaces,
+            &sql.recall,
+        ] {
             assert!(stmt.contains("\"my_schema\".memory_entries"), "{stmt}");
             assert!(!stmt.contains("LIKE"), "{stmt}");
         }

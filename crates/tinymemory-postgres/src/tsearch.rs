@@ -1,6 +1,6 @@
 //! Building the `tsvector` of a content and the `tsquery` of a query.
 //!
-//! Both are built here, in Rust, from the words of [`crate::text`], and
+//! Both are built here, in Rust, from the words of [`tinymemory_text`], and
 //! handed to PostgreSQL as bound `text` parameters cast with `::tsvector`
 //! and `::tsquery`. PostgreSQL's own parser (`to_tsvector`,
 //! `plainto_tsquery`) is not used: what it calls a word, and how it folds
@@ -14,7 +14,7 @@
 //! lexeme, `'…'`, inside which `'` is doubled and `\` escaped, so that the
 //! text of a word can never be read as `tsquery` syntax (`&`, `|`, `!`,
 //! `<->`, `:*`, parentheses). Words hold only letters, numbers and marks
-//! anyway ([`crate::text::is_word_char`]); the quoting is the guarantee, not
+//! anyway ([`tinymemory_api::text::is_word_char`]); the quoting is the guarantee, not
 //! the filter. Query words are joined with `|` (OR), as the SQLite driver
 //! joins them, so an entry matching any word is found and one matching more
 //! ranks higher. Source: PostgreSQL documentation, section 8.11 "Text
@@ -38,7 +38,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::text::{index_text, query_terms, Term};
+use tinymemory_text::{index_text, query_terms, Term};
 
 /// Longest lexeme PostgreSQL accepts, in bytes.
 pub(crate) const MAX_LEXEME_BYTES: usize = 2046;

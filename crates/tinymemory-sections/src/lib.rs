@@ -46,7 +46,7 @@ mod sections;
 mod view;
 
 pub use recall::hits::SectionHits;
-pub use recall::merge::{compare_hits, MergeStrategy, DEFAULT_RRF_K};
+pub use recall::merge::{compare_hits, merge_hits, MergeStrategy, DEFAULT_RRF_K};
 pub use recall::{
     SectionRecall, DEFAULT_CONCURRENCY, MAX_SECTION_NAMESPACES, NAMESPACE_FILTER_CONFLICT,
 };

@@ -19,13 +19,13 @@ pub const MAX_SECTION_NAMESPACES: usize = 64;
 /// fan-out of [`MAX_SECTION_NAMESPACES`] (64) runs in 4 rounds.
 ///
 /// Chosen from the `fan_out_latency` and `fan_out_bound` benches
-/// (`docs/benchmarks.md`): with 5 ms per call and 64 namespaces, 16 is the
-/// smallest power of two that is at least 8× faster than sequential calls
-/// (8 cannot be: its floor is 9 rounds against 65, at most 7.2×); larger
-/// bounds gain less per doubling (each halves only the recall rounds, not
-/// the `namespaces()` call) while doubling the requests a remote backend
-/// sees at once; and on the local SQLite driver, bounds from 4 to 64 cost
-/// the same.
+/// (`docs/benchmarks.md`). With 5 ms per call and 64 namespaces, 16 is the
+/// smallest power of two at least 8× faster than sequential calls
+/// (measured 12.4×, at 1.29× its floor); 8 measured 7.0× and cannot pass
+/// 7.2× (9 rounds against 65 calls). Each doubling past 16 saves less (the
+/// `namespaces()` call stays) while doubling the requests one recall puts
+/// on a remote backend at once. On the local SQLite driver every bound
+/// from 1 to 64 costs the same.
 pub const DEFAULT_CONCURRENCY: usize = 16;
 
 /// The rule id of the [`MemoryError::Invalid`] returned when
@@ -169,7 +169,7 @@ impl<'a> SectionRecall<'a> {
             self.concurrency,
         )
         .await?;
-        let hits = merge::merge(per_namespace, limit, self.merge);
+        let hits = merge::merge_hits(per_namespace, limit, self.merge);
         Ok(SectionHits {
             hits,
             searched,

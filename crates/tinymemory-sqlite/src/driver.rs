@@ -15,8 +15,8 @@ use crate::error::Error;
 use crate::ops::{self, NewEntry, RecallQuery};
 use crate::pool::Connections;
 use crate::query::match_expression;
-use crate::text::index_text;
 use crate::{open, DRIVER_ID};
+use tinymemory_text::index_text;
 
 /// The SQLite + FTS5 [`MemoryProvider`].
 ///

@@ -98,7 +98,6 @@ mod pool;
 mod query;
 mod schema;
 mod score;
-mod text;
 
 pub use driver::SqliteDriver;
 pub use open::BUSY_TIMEOUT;

@@ -26,7 +26,7 @@ pub(crate) struct NewEntry {
 }
 
 /// Upserts an entry and its index row (`body`, the
-/// [`index_text`](crate::text::index_text) of its content) in one
+/// [`index_text`](tinymemory_text::index_text) of its content) in one
 /// transaction. The timestamp is taken inside the transaction, so
 /// timestamps follow commit order.
 pub(crate) fn store(conn: &mut Connection, e: &NewEntry, body: &str) -> Result<(), Error> {

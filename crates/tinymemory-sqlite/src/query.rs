@@ -1,7 +1,7 @@
 //! Turning a user's plain-text query into a safe FTS5 `MATCH` expression.
 //!
 //! The user's text never becomes FTS5 syntax. It is cut into terms by
-//! [`text::query_terms`](crate::text::query_terms) (which keeps only word
+//! [`tinymemory_text::query_terms`] (which keeps only word
 //! characters, so `"`, `*`, `^`, `:`, `(`, `-`, `+`, NUL and every other
 //! separator are gone before any SQL is built), and each term is written as
 //! an FTS5 *string* — `"…"` with any inner `"` doubled — which FTS5 reads as
@@ -26,7 +26,7 @@
 //! string, any embedded double quote characters may be escaped SQL-style —
 //! by adding a second double-quote character".
 
-use crate::text::{query_terms, Term};
+use tinymemory_text::{query_terms, Term};
 
 /// Most distinct terms one recall searches for; further terms of a longer
 /// query are ignored. It bounds the work of a pathological query (a

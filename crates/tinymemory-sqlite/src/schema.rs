@@ -9,7 +9,7 @@
 //!   `session_id`, `timestamp`); its `id` (an `AUTOINCREMENT` rowid, never
 //!   reused) is the entry id;
 //! - `memory_fts`: an FTS5 table whose rowid is the entry id and whose one
-//!   column holds [`index_text`](crate::text::index_text) of the content.
+//!   column holds [`index_text`](tinymemory_text::index_text) of the content.
 //!   It keeps its own copy of that text (an ordinary FTS5 table, not a
 //!   contentless one): FTS5 needs the indexed text to delete a row exactly,
 //!   and a `contentless_delete=1` table, which does without it, does not

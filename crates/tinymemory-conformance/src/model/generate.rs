@@ -2,8 +2,8 @@
 //! few namespaces and keys, drawn by weight (upserts, forgets of stored
 //! keys, non-empty lists), and a five-word vocabulary (recalls that hit,
 //! often partially, so the hits of one recall score differently). Half the
-//! reading calls aim at an entry stored earlier in the sequence, so that
-//! store-forget-recall and store-store-count chains are common.
+//! calls aim at an entry stored earlier in the sequence, so that namespaces
+//! fill up and store-forget-recall and store-store-count chains are common.
 
 use proptest::collection::vec;
 use proptest::option;
@@ -28,8 +28,8 @@ pub(crate) const MAX_OPS: usize = 24;
 const NAMESPACES: [(&str, u32); 10] = [
     ("learning:a", 6),
     ("global", 4),
-    ("learning:a_b", 3),
-    ("learning:a-b", 3),
+    ("learning:a_b", 4),
+    ("learning:a-b", 4),
     ("learning:ab", 2),
     ("learning:A", 2),
     ("document:a", 2),
@@ -188,10 +188,12 @@ pub(crate) fn sequence() -> impl Strategy<Value = Vec<Op>, Tree: Send> {
     .prop_map(aim)
 }
 
-/// Points each `get`, `forget`, namespace-filtered `list` and `recall`
-/// flagged to aim at an earlier `store` (chosen by its index) at that
-/// store's namespace (and key); an aimed recall's query starts with the
-/// first word of that store's content, so it hits.
+/// Points each call flagged to aim at an earlier `store` (chosen by its
+/// index) at that store's namespace: a `store` keeps its own key (filling
+/// the namespace, or upserting), a `get` or `forget` takes the key too, a
+/// `list` with a namespace filter takes the namespace. An aimed recall's
+/// query starts with that store's content, so it hits that entry fully and
+/// its neighbours in part: hits of one recall with different scores.
 fn aim(raw: Vec<(Op, bool, Index)>) -> Vec<Op> {
     let mut stored: Vec<(String, String, String)> = Vec::new();
     let mut out = Vec::with_capacity(raw.len());
@@ -222,15 +224,32 @@ fn aim(raw: Vec<(Op, bool, Index)>) -> Vec<Op> {
                 },
                 Some((namespace, _, content)),
             ) => {
-                let word = content.split(' ').next().unwrap_or_default();
                 Op::Recall {
-                    query: format!("{word} {query}"),
+                    query: format!("{content} {query}"),
                     limit,
                     namespace: Some(namespace),
                     category,
                     session_id,
                 }
             }
+            (
+                Op::Store {
+                    key,
+                    content,
+                    category,
+                    session_id,
+                    taint,
+                    ..
+                },
+                Some((namespace, _, _)),
+            ) => Op::Store {
+                namespace,
+                key,
+                content,
+                category,
+                session_id,
+                taint,
+            },
             (op, _) => op,
         };
         if let Op::Store {

@@ -16,16 +16,16 @@ pub const REGRESSION_FORMAT: u32 = 1;
 ///   "format": 1,
 ///   "description": "why this sequence is kept",
 ///   "driver": "reference",
-///   "mutant": "store.upsert",
-///   "seed": 8388339325489778944,
-///   "cases": 32,
+///   "mutant": "duplicates-on-upsert",
+///   "seed": 8388357248759721216,
+///   "cases": 64,
 ///   "divergence": "step 3 (list): the driver answered ..., the model ...",
 ///   "ops": [ { "op": "store", "namespace": "global", "key": "k0", "content": "comet" } ]
 /// }
 /// ```
 ///
 /// `driver` is the driver the sequence was found on, `mutant` (optional) the
-/// id of the [mutant](tinymemory_doubles::mutants) wrapping it, `seed` and
+/// name of the [mutant](mod@tinymemory_doubles::mutants) wrapping it, `seed` and
 /// `cases` the run that found it, `divergence` what differed then. Replaying
 /// `ops` on a conforming driver must show no divergence; on `mutant` it must
 /// diverge.
@@ -38,7 +38,8 @@ pub struct Regression {
     pub description: String,
     /// The driver id of the run that found it.
     pub driver: String,
-    /// The mutant catalogue id wrapping that driver, when it was a mutant.
+    /// The name of the mutant (`tinymemory_doubles::mutants::mutant`)
+    /// wrapping that driver, when it was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mutant: Option<String>,
     /// The run seed that found it.
@@ -146,7 +147,7 @@ mod tests {
             format: REGRESSION_FORMAT,
             description: "kept \"as is\"".into(),
             driver: "reference".into(),
-            mutant: Some("store.upsert".into()),
+            mutant: Some("duplicates-on-upsert".into()),
             seed: 7,
             cases: 32,
             divergence: "step 1 (get): ...".into(),

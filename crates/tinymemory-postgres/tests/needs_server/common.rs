@@ -49,7 +49,9 @@ pub fn factory(test: &str) -> Option<PostgresFactory> {
 /// A fresh, empty driver of `factory`, its tables created.
 pub async fn fresh(factory: &PostgresFactory) -> PostgresDriver {
     let d = factory.scratch();
-    d.ensure_schema().await.expect("the scratch schema is created");
+    d.ensure_schema()
+        .await
+        .expect("the scratch schema is created");
     d
 }
 
@@ -66,9 +68,16 @@ pub async fn admin() -> tokio_postgres::Client {
 
 /// Stores `content` at `(ns, key)` as a core, internal, sessionless entry.
 pub async fn put(d: &dyn MemoryProvider, ns: &str, key: &str, content: &str) {
-    d.store(ns, key, content, MemoryCategory::Core, None, MemoryTaint::Internal)
-        .await
-        .unwrap_or_else(|e| panic!("store {ns:?}/{key:?}: {e}"));
+    d.store(
+        ns,
+        key,
+        content,
+        MemoryCategory::Core,
+        None,
+        MemoryTaint::Internal,
+    )
+    .await
+    .unwrap_or_else(|e| panic!("store {ns:?}/{key:?}: {e}"));
 }
 
 /// The keys of `entries`, in order.

@@ -37,7 +37,11 @@ async fn sixteen_tasks_write_and_recall(driver: Arc<dyn MemoryProvider>) {
                 .unwrap_or_else(|e| panic!("store {key}: {e}"));
                 // Read your own write, on any pooled connection.
                 let hits = d
-                    .recall(&format!("unique{t}x{i}"), 5, &RecallOptions::in_namespace(ns.clone()))
+                    .recall(
+                        &format!("unique{t}x{i}"),
+                        5,
+                        &RecallOptions::in_namespace(ns.clone()),
+                    )
                     .await
                     .unwrap_or_else(|e| panic!("recall {key}: {e}"));
                 assert_eq!(hits.len(), 1, "{key}");
@@ -49,9 +53,16 @@ async fn sixteen_tasks_write_and_recall(driver: Arc<dyn MemoryProvider>) {
             }
             for i in 0..10 {
                 let key = format!("t{t:02}-{i:02}");
-                d.store(&ns, &key, "overwritten", MemoryCategory::Core, None, MemoryTaint::Internal)
-                    .await
-                    .unwrap();
+                d.store(
+                    &ns,
+                    &key,
+                    "overwritten",
+                    MemoryCategory::Core,
+                    None,
+                    MemoryTaint::Internal,
+                )
+                .await
+                .unwrap();
             }
             for i in 10..15 {
                 assert!(d.forget(&ns, &format!("t{t:02}-{i:02}")).await.unwrap());
@@ -87,7 +98,11 @@ async fn sixteen_tasks_write_and_recall(driver: Arc<dyn MemoryProvider>) {
     assert_eq!(per_session[&Some("task3".to_owned())], per_task - 10);
     for n in 0..4 {
         let hits = driver
-            .recall("shared", 10_000, &RecallOptions::in_namespace(format!("conversation:t{n}")))
+            .recall(
+                "shared",
+                10_000,
+                &RecallOptions::in_namespace(format!("conversation:t{n}")),
+            )
             .await
             .unwrap();
         assert_eq!(hits.len(), TASKS / 4 * (per_task - 10));
@@ -164,8 +179,15 @@ async fn racing_upserts_of_one_key_leave_one_entry() {
     }
     let listed = d.list(None, None, None).await.unwrap();
     assert_eq!(listed.len(), 1);
-    assert!(listed[0].content.ends_with("round 9"), "{}", listed[0].content);
-    let hits = d.recall("writer", 10, &RecallOptions::default()).await.unwrap();
+    assert!(
+        listed[0].content.ends_with("round 9"),
+        "{}",
+        listed[0].content
+    );
+    let hits = d
+        .recall("writer", 10, &RecallOptions::default())
+        .await
+        .unwrap();
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].content, listed[0].content, "index and row agree");
     factory.cleanup().await.unwrap();

@@ -20,7 +20,9 @@ async fn every_standard_check_passes() {
         .unwrap_or_else(|e| panic!("{e}"));
     let summary = Runner::new(Registry::standard())
         .with_config(config)
-        .run(factory.clone(), Some(Arc::new(loaded)), |r| eprintln!("{r}"))
+        .run(factory.clone(), Some(Arc::new(loaded)), |r| {
+            eprintln!("{r}")
+        })
         .await;
     let not_passed: Vec<String> = summary
         .reports

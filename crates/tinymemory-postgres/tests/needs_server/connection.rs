@@ -29,7 +29,8 @@ async fn waiting_backend(admin: &tokio_postgres::Client, schema: &str) -> i32 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connection_dropped_mid_call_is_unavailable_and_the_next_call_succeeds() {
-    let Some(config) = config("connection::connection_dropped_mid_call_is_unavailable_and_the_next_call_succeeds")
+    let Some(config) =
+        config("connection::connection_dropped_mid_call_is_unavailable_and_the_next_call_succeeds")
     else {
         return;
     };
@@ -64,7 +65,10 @@ async fn connection_dropped_mid_call_is_unavailable_and_the_next_call_succeeds()
     tx.rollback().await.unwrap();
 
     // The server is there; the next calls get a new connection.
-    let hits = d.recall("stored", 10, &RecallOptions::default()).await.unwrap();
+    let hits = d
+        .recall("stored", 10, &RecallOptions::default())
+        .await
+        .unwrap();
     assert_eq!(keys(&hits), ["before"]);
     put(&d, "global", "after", "stored after the drop").await;
     assert_eq!(d.list(None, None, None).await.unwrap().len(), 2);
@@ -95,15 +99,24 @@ async fn connections_terminated_between_calls_fail_at_most_one_call() {
             .await
             .unwrap()
             .get(0);
-        assert!(n >= 1, "round {round}: no backend of the driver to terminate");
+        assert!(
+            n >= 1,
+            "round {round}: no backend of the driver to terminate"
+        );
         // The first call may or may not notice the closed connection before
         // using it; if it does not, it fails as Unavailable, never otherwise.
         match d.get("global", "k").await {
-            Ok(got) => assert_eq!(got.map(|e| e.content).as_deref(), Some("kept across terminations")),
+            Ok(got) => assert_eq!(
+                got.map(|e| e.content).as_deref(),
+                Some("kept across terminations")
+            ),
             Err(e) => assert_eq!(e.kind(), "unavailable", "round {round}: {e}"),
         }
         let got = d.get("global", "k").await.unwrap();
-        assert_eq!(got.map(|e| e.content).as_deref(), Some("kept across terminations"));
+        assert_eq!(
+            got.map(|e| e.content).as_deref(),
+            Some("kept across terminations")
+        );
     }
     factory.cleanup().await.unwrap();
 }
@@ -131,21 +144,41 @@ fn unreachable() -> PostgresConfig {
 
 #[tokio::test]
 async fn unreachable_server_is_unavailable() {
-    let e = PostgresDriver::connect_with(&unreachable()).await.unwrap_err();
+    let e = PostgresDriver::connect_with(&unreachable())
+        .await
+        .unwrap_err();
     assert_eq!(e.kind(), "unavailable", "{e}");
-    assert!(e.to_string().starts_with("unavailable: failed to get a postgres connection"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("unavailable: failed to get a postgres connection"),
+        "{e}"
+    );
 }
 
 #[tokio::test]
 async fn input_is_validated_before_any_io() {
     let d = PostgresDriver::connect_lazy(&unreachable()).unwrap();
     let bad = d
-        .store("bad namespace", "k", "v", MemoryCategory::Core, None, MemoryTaint::Internal)
+        .store(
+            "bad namespace",
+            "k",
+            "v",
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
         .await
         .unwrap_err();
     assert_eq!(bad.rule(), Some(rules::NAMESPACE_CHARSET));
     let bad = d
-        .store("global", "", "v", MemoryCategory::Core, None, MemoryTaint::Internal)
+        .store(
+            "global",
+            "",
+            "v",
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
         .await
         .unwrap_err();
     assert_eq!(bad.rule(), Some(rules::KEY_EMPTY));
@@ -158,8 +191,16 @@ async fn input_is_validated_before_any_io() {
         Some(rules::MIN_SCORE_NOT_FINITE)
     );
     // Answered without the server at all.
-    assert_eq!(d.recall("q", 0, &RecallOptions::default()).await.unwrap(), []);
-    assert_eq!(d.recall(" \"*( ", 5, &RecallOptions::default()).await.unwrap(), []);
+    assert_eq!(
+        d.recall("q", 0, &RecallOptions::default()).await.unwrap(),
+        []
+    );
+    assert_eq!(
+        d.recall(" \"*( ", 5, &RecallOptions::default())
+            .await
+            .unwrap(),
+        []
+    );
     // Valid input reaches for the server, which is not there.
     let e = d.get("global", "k").await.unwrap_err();
     assert_eq!(e.kind(), "unavailable", "{e}");

@@ -8,7 +8,9 @@ use tinymemory_postgres::{PostgresFactory, DRIVER_ID};
 use crate::common::{admin, factory_or_skip, fresh, keys, put};
 
 fn scores(hits: &[tinymemory_api::MemoryEntry]) -> Vec<f64> {
-    hits.iter().map(|h| h.score.expect("every hit is scored")).collect()
+    hits.iter()
+        .map(|h| h.score.expect("every hit is scored"))
+        .collect()
 }
 
 #[tokio::test]
@@ -26,16 +28,25 @@ async fn scores_are_ts_rank_exactly_best_first_ties_by_key() {
     ] {
         put(&d, "global", key, text).await;
     }
-    let hits = d.recall("Alpha BETA", 10, &RecallOptions::default()).await.unwrap();
+    let hits = d
+        .recall("Alpha BETA", 10, &RecallOptions::default())
+        .await
+        .unwrap();
     assert_eq!(keys(&hits), ["b-both", "z-both", "a-one", "m-one"]);
     let s = scores(&hits);
-    assert!(s[0] == s[1] && s[1] > s[2] && s[2] == s[3] && s[3] > 0.0, "{s:?}");
+    assert!(
+        s[0] == s[1] && s[1] > s[2] && s[2] == s[3] && s[3] > 0.0,
+        "{s:?}"
+    );
     // The same numbers the server computes for the same vector and query.
     let admin = admin().await;
     let want: Vec<f32> = admin
         .query(
             "SELECT ts_rank($1::text::tsvector, $2::text::tsquery) FROM (VALUES (1), (2)) AS v",
-            &[&"'alpha':1 'beta':2 'gamma':3 'delta':4", &"'alpha' | 'beta'"],
+            &[
+                &"'alpha':1 'beta':2 'gamma':3 'delta':4",
+                &"'alpha' | 'beta'",
+            ],
         )
         .await
         .unwrap()
@@ -75,14 +86,22 @@ async fn nul_and_odd_text_round_trip_in_every_column() {
         .await
         .unwrap();
     assert_eq!(listed, std::slice::from_ref(&got));
-    assert_eq!(d.list(None, Some(&category), Some("session")).await.unwrap(), []);
+    assert_eq!(
+        d.list(None, Some(&category), Some("session"))
+            .await
+            .unwrap(),
+        []
+    );
     let opts = RecallOptions {
         namespace: Some("learning:nul".into()),
         category: Some(category.clone()),
         session_id: Some("session\0x".into()),
         min_score: None,
     };
-    assert_eq!(keys(&d.recall("words", 5, &opts).await.unwrap()), ["key\0one"]);
+    assert_eq!(
+        keys(&d.recall("words", 5, &opts).await.unwrap()),
+        ["key\0one"]
+    );
     let other = RecallOptions {
         category: Some(MemoryCategory::Core),
         ..opts
@@ -105,7 +124,11 @@ async fn list_orders_by_namespace_then_key_bytewise() {
     }
     let mut want: Vec<(String, String)> = ["learning:b", "learning:B", "global", "learning:_"]
         .iter()
-        .flat_map(|ns| keys_in.iter().map(move |k| ((*ns).to_owned(), (*k).to_owned())))
+        .flat_map(|ns| {
+            keys_in
+                .iter()
+                .map(move |k| ((*ns).to_owned(), (*k).to_owned()))
+        })
         .collect();
     want.sort();
     let got: Vec<(String, String)> = d
@@ -116,14 +139,23 @@ async fn list_orders_by_namespace_then_key_bytewise() {
         .map(|e| (e.namespace.unwrap(), e.key))
         .collect();
     assert_eq!(got, want);
-    let mut names: Vec<String> = d.namespaces().await.unwrap().into_iter().map(|s| s.namespace).collect();
+    let mut names: Vec<String> = d
+        .namespaces()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.namespace)
+        .collect();
     let sorted = {
         let mut s = names.clone();
         s.sort();
         s
     };
     names.dedup();
-    assert_eq!(names, sorted, "namespaces() are distinct (and happen to come sorted)");
+    assert_eq!(
+        names, sorted,
+        "namespaces() are distinct (and happen to come sorted)"
+    );
     factory.cleanup().await.unwrap();
 }
 
@@ -136,7 +168,10 @@ async fn namespaces_count_exactly_with_the_latest_timestamp() {
     put(&d, "document:b", "k1", "other").await;
     let newest = d.get("learning:a", "k2").await.unwrap().unwrap().timestamp;
     let summaries = d.namespaces().await.unwrap();
-    let a = summaries.iter().find(|s| s.namespace == "learning:a").unwrap();
+    let a = summaries
+        .iter()
+        .find(|s| s.namespace == "learning:a")
+        .unwrap();
     assert_eq!(a.count, 2);
     assert_eq!(a.last_updated.as_deref(), Some(newest.as_str()));
     assert_eq!(summaries.len(), 2);
@@ -167,7 +202,11 @@ async fn text_search_limits_cut_never_fail() {
     let long_word = "x".repeat(3000);
     put(&d, "global", "long", &format!("{long_word} tail")).await;
     assert_eq!(
-        keys(&d.recall(&long_word, 5, &RecallOptions::default()).await.unwrap()),
+        keys(
+            &d.recall(&long_word, 5, &RecallOptions::default())
+                .await
+                .unwrap()
+        ),
         ["long"]
     );
     // Distinct words beyond the 1 MiB tsvector limit: stored whole, the
@@ -175,15 +214,26 @@ async fn text_search_limits_cut_never_fail() {
     let many: Vec<String> = (0..150_000).map(|i| format!("w{i:07}")).collect();
     let text = many.join(" ");
     put(&d, "global", "many", &text).await;
-    assert_eq!(d.get("global", "many").await.unwrap().unwrap().content, text);
     assert_eq!(
-        keys(&d.recall("w0000001", 5, &RecallOptions::default()).await.unwrap()),
+        d.get("global", "many").await.unwrap().unwrap().content,
+        text
+    );
+    assert_eq!(
+        keys(
+            &d.recall("w0000001", 5, &RecallOptions::default())
+                .await
+                .unwrap()
+        ),
         ["many"]
     );
     // One word repeated past 256 positions and position 16383.
     put(&d, "global", "repeat", &"again ".repeat(20_000)).await;
     assert_eq!(
-        keys(&d.recall("again", 5, &RecallOptions::default()).await.unwrap()),
+        keys(
+            &d.recall("again", 5, &RecallOptions::default())
+                .await
+                .unwrap()
+        ),
         ["repeat"]
     );
     factory.cleanup().await.unwrap();
@@ -191,7 +241,8 @@ async fn text_search_limits_cut_never_fail() {
 
 #[tokio::test]
 async fn every_script_of_the_hostile_table_is_found_by_its_words() {
-    let factory = factory_or_skip!("contract::every_script_of_the_hostile_table_is_found_by_its_words");
+    let factory =
+        factory_or_skip!("contract::every_script_of_the_hostile_table_is_found_by_its_words");
     let d = fresh(&factory).await;
     for (key, text) in [
         ("zh", "机器人是人工智能的分支"),
@@ -214,7 +265,10 @@ async fn every_script_of_the_hostile_table_is_found_by_its_words() {
         ("ПРИВЕТ", "ru"),
         ("بالعالم", "ar"),
     ] {
-        let hits = d.recall(query, 10, &RecallOptions::default()).await.unwrap();
+        let hits = d
+            .recall(query, 10, &RecallOptions::default())
+            .await
+            .unwrap();
         assert!(keys(&hits).contains(&want), "{query:?} → {:?}", keys(&hits));
     }
     factory.cleanup().await.unwrap();

@@ -24,10 +24,23 @@ const HOSTILE_CHECKS: [&str; 6] = [
 async fn the_hostile_table_passes() {
     let factory = Arc::new(factory_or_skip!("hostile::the_hostile_table_passes"));
     let registry = Registry::standard().filter(|c| HOSTILE_CHECKS.contains(&c.id));
-    assert_eq!(registry.len(), HOSTILE_CHECKS.len(), "a hostile check was renamed");
-    let summary = Runner::new(registry).run(factory.clone(), None, |_| {}).await;
-    let got: Vec<(&str, Outcome)> = summary.reports.into_iter().map(|r| (r.id, r.outcome)).collect();
-    let want: Vec<(&str, Outcome)> = HOSTILE_CHECKS.iter().map(|id| (*id, Outcome::Pass)).collect();
+    assert_eq!(
+        registry.len(),
+        HOSTILE_CHECKS.len(),
+        "a hostile check was renamed"
+    );
+    let summary = Runner::new(registry)
+        .run(factory.clone(), None, |_| {})
+        .await;
+    let got: Vec<(&str, Outcome)> = summary
+        .reports
+        .into_iter()
+        .map(|r| (r.id, r.outcome))
+        .collect();
+    let want: Vec<(&str, Outcome)> = HOSTILE_CHECKS
+        .iter()
+        .map(|id| (*id, Outcome::Pass))
+        .collect();
     assert_eq!(got, want);
     factory.cleanup().await.unwrap();
 }
@@ -47,9 +60,16 @@ async fn nul_bearing_text_is_stored_as_its_exact_bytes() {
         .collect();
     assert!(!nul_texts.is_empty(), "the table has NUL texts");
     for t in &nul_texts {
-        d.store("hostile:nul", t, t, MemoryCategory::Custom((*t).to_owned()), Some(t), MemoryTaint::Internal)
-            .await
-            .unwrap();
+        d.store(
+            "hostile:nul",
+            t,
+            t,
+            MemoryCategory::Custom((*t).to_owned()),
+            Some(t),
+            MemoryTaint::Internal,
+        )
+        .await
+        .unwrap();
     }
     let admin = crate::common::admin().await;
     let rows = admin
@@ -69,7 +89,10 @@ async fn nul_bearing_text_is_stored_as_its_exact_bytes() {
         assert_eq!(row.get::<_, Vec<u8>>(0), t.as_bytes());
         assert_eq!(row.get::<_, Vec<u8>>(1), t.as_bytes());
         assert_eq!(row.get::<_, Vec<u8>>(2), format!("custom:{t}").into_bytes());
-        assert_eq!(row.get::<_, Option<Vec<u8>>>(3), Some(t.as_bytes().to_vec()));
+        assert_eq!(
+            row.get::<_, Option<Vec<u8>>>(3),
+            Some(t.as_bytes().to_vec())
+        );
     }
     factory.cleanup().await.unwrap();
 }

@@ -9,7 +9,10 @@ use crate::common::{admin, config, keys, put};
 /// The version recorded in `schema`.
 async fn stored_version(admin: &tokio_postgres::Client, schema: &str) -> i32 {
     admin
-        .query_one(&format!("SELECT version FROM \"{schema}\".tinymemory_schema"), &[])
+        .query_one(
+            &format!("SELECT version FROM \"{schema}\".tinymemory_schema"),
+            &[],
+        )
         .await
         .unwrap()
         .get(0)
@@ -17,7 +20,8 @@ async fn stored_version(admin: &tokio_postgres::Client, schema: &str) -> i32 {
 
 #[tokio::test]
 async fn tables_are_created_versioned_and_kept_across_reconnects() {
-    let Some(config) = config("schema::tables_are_created_versioned_and_kept_across_reconnects") else {
+    let Some(config) = config("schema::tables_are_created_versioned_and_kept_across_reconnects")
+    else {
         return;
     };
     let factory = PostgresFactory::new(&config).unwrap();
@@ -30,7 +34,10 @@ async fn tables_are_created_versioned_and_kept_across_reconnects() {
         put(&d, "learning:x", "k", "persisted across connections").await;
     }
     let admin = admin().await;
-    assert_eq!(stored_version(&admin, &schema).await, i32::try_from(SCHEMA_VERSION).unwrap());
+    assert_eq!(
+        stored_version(&admin, &schema).await,
+        i32::try_from(SCHEMA_VERSION).unwrap()
+    );
     let again = PostgresDriver::connect_with(&config).await.unwrap();
     let got = again.get("learning:x", "k").await.unwrap().unwrap();
     assert_eq!(got.content, "persisted across connections");
@@ -40,13 +47,17 @@ async fn tables_are_created_versioned_and_kept_across_reconnects() {
         .unwrap();
     assert_eq!(keys(&hits), ["k"]);
     // Reconnecting neither re-creates nor re-versions anything.
-    assert_eq!(stored_version(&admin, &schema).await, i32::try_from(SCHEMA_VERSION).unwrap());
+    assert_eq!(
+        stored_version(&admin, &schema).await,
+        i32::try_from(SCHEMA_VERSION).unwrap()
+    );
     factory.cleanup().await.unwrap();
 }
 
 #[tokio::test]
 async fn a_newer_schema_version_is_refused_and_left_untouched() {
-    let Some(config) = config("schema::a_newer_schema_version_is_refused_and_left_untouched") else {
+    let Some(config) = config("schema::a_newer_schema_version_is_refused_and_left_untouched")
+    else {
         return;
     };
     let factory = PostgresFactory::new(&config).unwrap();
@@ -54,7 +65,10 @@ async fn a_newer_schema_version_is_refused_and_left_untouched() {
     put(&d, "global", "k", "written by version one").await;
     let admin = admin().await;
     admin
-        .batch_execute(&format!("UPDATE \"{}\".tinymemory_schema SET version = 7", d.schema()))
+        .batch_execute(&format!(
+            "UPDATE \"{}\".tinymemory_schema SET version = 7",
+            d.schema()
+        ))
         .await
         .unwrap();
     let config = config.with_schema(d.schema()).unwrap();
@@ -72,7 +86,10 @@ async fn a_newer_schema_version_is_refused_and_left_untouched() {
     assert_eq!(lazy.get("global", "k").await.unwrap_err().kind(), "backend");
     assert_eq!(stored_version(&admin, d.schema()).await, 7);
     let content: Vec<u8> = admin
-        .query_one(&format!("SELECT content FROM \"{}\".memory_entries", d.schema()), &[])
+        .query_one(
+            &format!("SELECT content FROM \"{}\".memory_entries", d.schema()),
+            &[],
+        )
         .await
         .unwrap()
         .get(0);
@@ -114,7 +131,10 @@ async fn tables_this_driver_did_not_write_are_refused() {
     let d = factory.scratch();
     d.ensure_schema().await.unwrap();
     admin
-        .batch_execute(&format!("UPDATE \"{}\".tinymemory_schema SET version = 0", d.schema()))
+        .batch_execute(&format!(
+            "UPDATE \"{}\".tinymemory_schema SET version = 0",
+            d.schema()
+        ))
         .await
         .unwrap();
     let e = PostgresDriver::connect_with(&config.clone().with_schema(d.schema()).unwrap())
@@ -175,7 +195,12 @@ async fn schemas_are_isolated_from_each_other() {
     b.ensure_schema().await.unwrap();
     assert_eq!(b.list(None, None, None).await.unwrap(), []);
     assert_eq!(b.namespaces().await.unwrap(), []);
-    assert_eq!(b.recall("isolated", 5, &RecallOptions::default()).await.unwrap(), []);
+    assert_eq!(
+        b.recall("isolated", 5, &RecallOptions::default())
+            .await
+            .unwrap(),
+        []
+    );
     assert_eq!(factory.schemas().len(), 2);
     assert_eq!(factory.cleanup().await.unwrap(), 2);
     let admin = admin().await;

@@ -67,8 +67,17 @@ impl MergeStrategy {
 /// (SIGIR 2009) found robust: 60.
 pub const DEFAULT_RRF_K: u32 = 60;
 
-/// Merges per `strategy` and keeps the first `limit`.
-pub(crate) fn merge(
+/// The merge step of `across_section`, on its own: flattens the
+/// per-namespace hit lists, orders them per `strategy` and keeps the first
+/// `limit`. Exposed so benches time the real code and hosts that fan out
+/// themselves merge the same way.
+///
+/// Cost: `O(total + limit · log limit)` comparisons for
+/// [`MergeStrategy::Score`] (a selection of the first `limit`, then a sort
+/// of only those), plus a sort of each namespace's list for
+/// [`MergeStrategy::ReciprocalRank`].
+#[must_use]
+pub fn merge_hits(
     per_namespace: Vec<Vec<MemoryEntry>>,
     limit: usize,
     strategy: MergeStrategy,
@@ -94,18 +103,31 @@ fn by_reciprocal_rank(
             fused.push(hit);
         }
     }
-    fused.sort_by(compare_hits);
-    fused.truncate(limit);
-    fused
+    first_in_order(fused, limit)
 }
 
-/// Flattens the per-namespace hits, sorts by [`compare_hits`] and keeps the
-/// first `limit`.
+/// Flattens the per-namespace hits and keeps the first `limit` in
+/// [`compare_hits`] order.
 fn by_score(per_namespace: Vec<Vec<MemoryEntry>>, limit: usize) -> Vec<MemoryEntry> {
-    let mut all: Vec<MemoryEntry> = per_namespace.into_iter().flatten().collect();
-    all.sort_by(compare_hits);
-    all.truncate(limit);
-    all
+    let all: Vec<MemoryEntry> = per_namespace.into_iter().flatten().collect();
+    first_in_order(all, limit)
+}
+
+/// The first `limit` of `hits` in [`compare_hits`] order. Selecting before
+/// sorting gives the same hits in the same order as a full sort, because
+/// `compare_hits` is a total order on hits with distinct
+/// `(namespace, key)`, and it sorts only `limit` of them.
+fn first_in_order(mut hits: Vec<MemoryEntry>, limit: usize) -> Vec<MemoryEntry> {
+    if limit == 0 {
+        hits.clear();
+        return hits;
+    }
+    if hits.len() > limit {
+        hits.select_nth_unstable_by(limit - 1, compare_hits);
+        hits.truncate(limit);
+    }
+    hits.sort_by(compare_hits);
+    hits
 }
 
 #[cfg(test)]
@@ -183,7 +205,7 @@ mod tests {
             ],
             vec![hit("n:b", "b2", Some(0.1)), hit("n:b", "b1", Some(0.2))],
         ];
-        let got: Vec<_> = merge(all, 4, MergeStrategy::ReciprocalRank { k: 60 })
+        let got: Vec<_> = merge_hits(all, 4, MergeStrategy::ReciprocalRank { k: 60 })
             .into_iter()
             .map(|h| (h.key, h.score))
             .collect();
@@ -196,6 +218,38 @@ mod tests {
                 ("b2".to_owned(), Some(1.0 / 62.0)),
             ]
         );
+    }
+
+    #[test]
+    fn selection_equals_a_full_sort_for_every_limit() {
+        let scores = [
+            Some(1.0),
+            None,
+            Some(f64::NAN),
+            Some(3.0),
+            Some(1.0),
+            Some(-0.0),
+            Some(0.0),
+            Some(f64::INFINITY),
+            Some(2.5),
+            None,
+            Some(1.0),
+        ];
+        let all: Vec<MemoryEntry> = scores
+            .iter()
+            .enumerate()
+            .map(|(i, s)| hit(&format!("n:{}", i % 3), &format!("k{i:02}"), *s))
+            .collect();
+        let mut sorted = all.clone();
+        sorted.sort_by(compare_hits);
+        for limit in 0..=all.len() + 2 {
+            let want: Vec<_> = sorted.iter().take(limit).map(|h| h.id.clone()).collect();
+            let got: Vec<_> = first_in_order(all.clone(), limit)
+                .into_iter()
+                .map(|h| h.id)
+                .collect();
+            assert_eq!(got, want, "limit {limit}");
+        }
     }
 
     #[test]

@@ -1,44 +1,41 @@
-//! How text is cut into searchable pieces: the one definition shared by
-//! indexing (what [`index_text`] hands to FTS5) and querying (what
-//! [`query_terms`] asks FTS5 for), so the two can never disagree.
+//! How text is cut into searchable pieces, for the full-text drivers: the
+//! one definition shared by indexing ([`index_text`], what the engine
+//! indexes) and querying ([`query_terms`], what a recall asks the engine
+//! for), so the two can never disagree, and so the SQLite and PostgreSQL
+//! drivers find the same entries for the same words.
 //!
 //! Both sides first normalise to Unicode NFC, so canonically equivalent
 //! spellings (`é` as one code point or as `e` + U+0301) meet.
 //!
-//! A *word character* is a letter, number, combining mark or private-use
-//! character (Unicode general categories `L*`, `N*`, `M*`, `Co`); every other
-//! character (space, punctuation, symbols, controls, NUL) separates. Runs of
-//! word characters are then split by script:
+//! A *word character* is the contract's
+//! ([`tinymemory_api::text::is_word_char`]: letters, numbers, combining
+//! marks, private-use characters); every other character (space,
+//! punctuation, symbols, controls, NUL) separates. Runs of word characters
+//! are then split by script:
 //!
 //! - **spaced** runs (Latin, Cyrillic, Greek, Hebrew, Arabic, Devanagari,
-//!   Bengali, Tamil, Telugu, Oriya, Hangul, …) are words as they stand; the
-//!   FTS5 `unicode61` tokenizer folds their case;
+//!   Bengali, Tamil, Telugu, Oriya, Hangul, …) are words as they stand (the
+//!   engines fold their case);
 //! - **unspaced** runs, of scripts written without spaces between words
 //!   (Han, Hiragana, Katakana, Bopomofo, Thai, Lao, Khmer, Myanmar; see
 //!   [`is_unspaced`]), are indexed as their overlapping character bigrams
 //!   plus the run's last character, so that any substring of the run can be
 //!   found: two characters or more through its bigrams, one character as a
 //!   prefix of a bigram (or the final unigram).
+//!
+//! The measurements behind this choice are in `docs/sqlite.md`.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
-use unicode_normalization::char::is_combining_mark;
+use tinymemory_api::text::is_word_char;
 use unicode_normalization::UnicodeNormalization;
-
-/// `true` for a character that belongs to a word: a letter, number,
-/// combining mark or private-use character.
-pub(crate) fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || is_combining_mark(c) || is_private_use(c)
-}
-
-fn is_private_use(c: char) -> bool {
-    matches!(u32::from(c), 0xE000..=0xF8FF | 0xF_0000..=0xF_FFFD | 0x10_0000..=0x10_FFFD)
-}
 
 /// `true` for a character of a script written without spaces between words:
 /// Thai, Lao, Myanmar, Khmer, Han (all CJK ideograph blocks), Hiragana,
 /// Katakana (full and half width) and Bopomofo, plus the CJK letters that
 /// live in the symbols block (`々 〆 〇`, kana iteration marks). Only word
 /// characters count; the punctuation of these blocks still separates.
-pub(crate) fn is_unspaced(c: char) -> bool {
+pub fn is_unspaced(c: char) -> bool {
     matches!(
         u32::from(c),
         0x0E00..=0x0EFF          // Thai, Lao
@@ -66,7 +63,7 @@ pub(crate) fn is_unspaced(c: char) -> bool {
 
 /// One maximal run of word characters of one kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Piece<'a> {
+pub enum Piece<'a> {
     /// A run of a script that separates words with spaces.
     Spaced(&'a str),
     /// A run of a script written without spaces (see [`is_unspaced`]).
@@ -76,7 +73,7 @@ pub(crate) enum Piece<'a> {
 /// The pieces of `text` in order: maximal runs of word characters, split
 /// where the script changes between spaced and unspaced. Separators are
 /// dropped. `text` is taken as is (callers normalise first).
-pub(crate) fn pieces(text: &str) -> Vec<Piece<'_>> {
+pub fn pieces(text: &str) -> Vec<Piece<'_>> {
     let mut out = Vec::new();
     // (start byte, unspaced?) of the run being read.
     let mut run: Option<(usize, bool)> = None;
@@ -130,7 +127,7 @@ fn grams(run: &str) -> Vec<&str> {
 /// [`pieces`], spaced pieces as they are and unspaced ones as their bigrams
 /// and last character, joined by single spaces. It holds only word
 /// characters and spaces (no NUL, no punctuation).
-pub(crate) fn index_text(content: &str) -> String {
+pub fn index_text(content: &str) -> String {
     let nfc: String = content.nfc().collect();
     let mut out = String::with_capacity(nfc.len() + nfc.len() / 2);
     for p in pieces(&nfc) {
@@ -150,7 +147,7 @@ pub(crate) fn index_text(content: &str) -> String {
 
 /// One thing a query asks FTS5 for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Term {
+pub enum Term {
     /// A token that must occur as it is (after FTS5 case folding).
     Exact(String),
     /// A single unspaced character: any indexed bigram starting with it, or
@@ -168,7 +165,7 @@ pub(crate) enum Term {
 /// bigrams (so entries holding the whole piece rank above entries sharing
 /// only some bigrams); one-character pieces as [`Term::Prefix`]. Empty when
 /// the query holds no word character.
-pub(crate) fn query_terms(query: &str, max: usize) -> Vec<Term> {
+pub fn query_terms(query: &str, max: usize) -> Vec<Term> {
     let nfc: String = query.nfc().collect();
     let mut out: Vec<Term> = Vec::new();
     let mut push = |t: Term| {

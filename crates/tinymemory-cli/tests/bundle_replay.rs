@@ -50,10 +50,11 @@ fn a_bundle_written_from_a_mutant_failure_replays_to_the_same_failure() {
     let replayed = run(&["replay".as_ref(), bundle.as_os_str()]);
     assert_eq!(replayed.code, 1, "{}", replayed.dump());
     assert!(
-        replayed.stdout.starts_with(
-            "replaying recall.limit (contract) against mutant:limit-plus-one, seed 9, 32 cases; \
-             recorded against mutant:limit-plus-one by tinymemory-conformance "
-        ),
+        replayed.stdout.starts_with(&format!(
+            "replaying recall.limit (contract) against mutant:limit-plus-one, seed 9, {} cases; \
+             recorded against mutant:limit-plus-one by tinymemory-conformance ",
+            tinymemory_conformance::RunConfig::DEFAULT_CASES
+        )),
         "{}",
         replayed.dump()
     );

@@ -37,11 +37,10 @@ pub(crate) async fn namespace_counts(ctx: CheckContext) -> Step {
 /// The longest word (by characters; the first of equals), per the
 /// contract's definition ([`tinymemory_api::text::words`]).
 fn longest_word(text: &str) -> Option<&str> {
-    tinymemory_api::text::words(text)
-        .fold(None, |best: Option<&str>, w| match best {
-            Some(b) if b.chars().count() >= w.chars().count() => Some(b),
-            _ => Some(w),
-        })
+    tinymemory_api::text::words(text).fold(None, |best: Option<&str>, w| match best {
+        Some(b) if b.chars().count() >= w.chars().count() => Some(b),
+        _ => Some(w),
+    })
 }
 
 pub(crate) async fn recall_own_words(ctx: CheckContext) -> Step {

@@ -148,12 +148,11 @@ impl RunConfig {
     /// The default seed: fixed, so two runs of the same build agree and a CI
     /// gate never flakes; pass another to explore.
     pub const DEFAULT_SEED: u64 = 0x7469_6e79_6d65_6d00;
-    /// The default cases per property check, sized for the CI budget: the
-    /// eight property checks take about 24 s at 64 cases on file-backed
-    /// SQLite in a debug build on 2 cores, and about 2 s on the reference
-    /// driver (`docs/properties.md` has the measurements). At 64 cases the
-    /// properties catch the faults they target with high probability
-    /// (`docs/properties.md`, "How strong is 64"); run more locally with
+    /// The default cases per property check, sized for the CI budget: at 64
+    /// cases the eight property checks take about 7 s on file-backed SQLite
+    /// in a debug build on 2 cores (under 30 s on a loaded machine), and the
+    /// faults they target are caught with high probability
+    /// (`docs/properties.md` has the measurements). Run more locally with
     /// `TINYMEMORY_CASES` or `--cases`.
     pub const DEFAULT_CASES: u32 = 64;
 }

@@ -43,6 +43,7 @@ mod regression;
 mod replay;
 
 pub(crate) use check::CHECK as DIFFERENTIAL;
+pub use check::REGRESSION_DIR_ENV;
 pub use divergence::Divergence;
 pub use explore::explore;
 pub use op::Op;

@@ -15,9 +15,10 @@ pub(crate) const CHECK: Check = Check {
     run: |ctx| Box::pin(run(ctx)),
 };
 
-/// When set, a failing run also writes its shrunk sequence as a regression
-/// file into this directory, named `<driver>-<seed>.json`.
-pub(crate) const REGRESSION_DIR_ENV: &str = "TINYMEMORY_REGRESSION_DIR";
+/// The environment variable naming a directory into which a failing
+/// `model.differential` also writes its shrunk sequence, as the regression
+/// file `<driver>-<seed>.json`.
+pub const REGRESSION_DIR_ENV: &str = "TINYMEMORY_REGRESSION_DIR";
 
 async fn run(ctx: CheckContext) -> Outcome {
     if let Err(instead) = retention::probe(&ctx).await {
@@ -28,7 +29,13 @@ async fn run(ctx: CheckContext) -> Outcome {
     }
     match explore(Arc::clone(&ctx.factory), ctx.config).await {
         Outcome::Fail(failure) => {
-            Outcome::Fail(keep(&ctx.factory.driver_id(), ctx.config.seed, failure))
+            let dir = std::env::var_os(REGRESSION_DIR_ENV).map(PathBuf::from);
+            Outcome::Fail(keep(
+                dir,
+                &ctx.factory.driver_id(),
+                ctx.config.seed,
+                failure,
+            ))
         }
         other => other,
     }
@@ -60,10 +67,10 @@ async fn replay_bundled(ctx: &CheckContext) -> Result<(), Outcome> {
     Ok(())
 }
 
-/// Writes the counterexample into [`REGRESSION_DIR_ENV`] when it is set,
-/// and says where (or why not) in the message.
-fn keep(driver: &str, seed: u64, mut failure: Failure) -> Failure {
-    let Some(dir) = std::env::var_os(REGRESSION_DIR_ENV).map(PathBuf::from) else {
+/// Writes the counterexample into `dir` (from [`REGRESSION_DIR_ENV`]) when
+/// there is one, and says where (or why not) in the message.
+fn keep(dir: Option<PathBuf>, driver: &str, seed: u64, mut failure: Failure) -> Failure {
+    let Some(dir) = dir else {
         return failure;
     };
     let Some(counterexample) = &failure.counterexample else {
@@ -92,4 +99,36 @@ fn keep(driver: &str, seed: u64, mut failure: Failure) -> Failure {
         )),
     }
     failure
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failure() -> Failure {
+        Failure {
+            message: "step 1 (get): differs".to_owned(),
+            counterexample: Some(Counterexample {
+                seed: 7,
+                input: "{\"format\": 1}\n".to_owned(),
+            }),
+        }
+    }
+
+    #[test]
+    fn a_failure_is_written_where_asked_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("new");
+        let kept = keep(Some(target.clone()), "my driver", 7, failure());
+        let path = target.join("my_driver-7.json");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"format\": 1}\n");
+        assert_eq!(
+            kept.message,
+            format!(
+                "step 1 (get): differs [regression written to {}]",
+                path.display()
+            )
+        );
+        assert_eq!(keep(None, "my driver", 7, failure()), failure());
+    }
 }

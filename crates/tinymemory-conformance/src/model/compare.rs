@@ -270,6 +270,24 @@ async fn recall(
     if limit < matches.len() {
         top_of_all(driver, query, opts, &got, matches.len()).await?;
     }
+    // The same question with limit 1, whatever the limit asked: whenever
+    // two entries match, the driver must pick its best one. A top-k fault
+    // thus shows on every recall with two matches of different scores, not
+    // only on those whose generated limit happened to cut.
+    if limit != 1 && matches.len() >= 2 {
+        let best = driver
+            .recall(query, 1, opts)
+            .await
+            .map_err(|e| format!("the same recall with limit 1 failed: {e}"))?;
+        if best.len() != 1 {
+            return Err(format!(
+                "the same recall with limit 1 returned {} hits, expected 1 of {} matches",
+                best.len(),
+                matches.len()
+            ));
+        }
+        top_of_all(driver, query, opts, &best, matches.len()).await?;
+    }
     Ok(())
 }
 

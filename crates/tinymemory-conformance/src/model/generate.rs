@@ -26,7 +26,7 @@ pub(crate) const MAX_OPS: usize = 24;
 /// case, match prefixes or use wildcards diverge. The last two are invalid
 /// (a forbidden character, an empty scope), so refusals are compared too.
 const NAMESPACES: [(&str, u32); 10] = [
-    ("learning:a", 6),
+    ("learning:a", 8),
     ("global", 4),
     ("learning:a_b", 4),
     ("learning:a-b", 4),
@@ -126,11 +126,17 @@ fn store() -> impl Strategy<Value = Op, Tree: Send> {
         )
 }
 
+/// A recall limit: mostly 1 or 2, below the matches of a filled namespace,
+/// where a driver must keep its best hits; sometimes 0 or up to 6.
+fn limit() -> impl Strategy<Value = usize, Tree: Send> {
+    prop_oneof![1 => Just(0_usize), 3 => Just(1_usize), 2 => Just(2_usize), 2 => 3..=6_usize]
+}
+
 fn recall() -> impl Strategy<Value = Op, Tree: Send> {
     (
         query(),
-        0..=6_usize,
-        option::of(namespace()),
+        limit(),
+        option::weighted(0.75, namespace()),
         option::weighted(0.2, category()),
         option::weighted(0.2, session()),
     )
@@ -166,7 +172,7 @@ pub(crate) fn op() -> impl Strategy<Value = Op, Tree: Send> {
         2 => (namespace(), key()).prop_map(|(namespace, key)| Op::Forget { namespace, key }),
         2 => list(),
         2 => Just(Op::Namespaces),
-        4 => recall(),
+        6 => recall(),
         1 => section().prop_map(|section| Op::Scopes { section }),
         2 => (section(), query(), 0..=6_usize, 0..=4_usize)
             .prop_map(|(section, query, limit, cap)| Op::AcrossSection { section, query, limit, cap }),
@@ -223,15 +229,13 @@ fn aim(raw: Vec<(Op, bool, Index)>) -> Vec<Op> {
                     ..
                 },
                 Some((namespace, _, content)),
-            ) => {
-                Op::Recall {
-                    query: format!("{content} {query}"),
-                    limit,
-                    namespace: Some(namespace),
-                    category,
-                    session_id,
-                }
-            }
+            ) => Op::Recall {
+                query: format!("{content} {query}"),
+                limit,
+                namespace: Some(namespace),
+                category,
+                session_id,
+            },
             (
                 Op::Store {
                     key,

@@ -7,9 +7,11 @@ use tinymemory_api::{MemoryCategory, MemorySection, MemoryTaint};
 ///
 /// Serialised as a JSON object tagged by `op` (`store`, `get`, `forget`,
 /// `list`, `namespaces`, `recall`, `scopes`, `across_section`), the form
-/// regression files use; optional arguments may be left out.
+/// regression files use; optional arguments may be left out. Non-exhaustive:
+/// a later version may compare more calls.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum Op {
     /// `store(namespace, key, content, category, session_id, taint)`.
     Store {

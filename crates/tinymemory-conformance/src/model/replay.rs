@@ -27,7 +27,9 @@ use super::{Divergence, Op};
 ///   with its stored fields and `namespace: Some(the one searched)`, scores
 ///   finite and non-increasing; all of `M` when `limit >= |M|`; and when
 ///   `limit < |M|`, hits scoring at least every entry of `M` left out (by
-///   the driver's own scores, from a second, unlimited recall). The
+///   the driver's own scores, from a second, unlimited recall). With two
+///   matches or more, the same recall with limit 1 is asked too, and its
+///   one hit must score at least every other match. The
 ///   model's score values and its order are never required: a driver with
 ///   another formula (SQLite's bm25) may rank the same matches differently;
 /// - **`across_section`**: `searched` and `truncated` exactly (they depend

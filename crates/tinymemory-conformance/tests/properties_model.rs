@@ -1,0 +1,159 @@
+//! What the differential model check compares: another scoring formula is
+//! no divergence, a recall that keeps worse hits over better ones is, and
+//! refusals compare by kind and rule.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
+    RecallOptions,
+};
+use tinymemory_conformance::model::{explore, replay, Op};
+use tinymemory_conformance::{DriverFactory, FnFactory, Outcome, RunConfig};
+use tinymemory_reference::ReferenceDriver;
+
+/// How [`Rescored`] changes the reference driver's recall.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// Scores become `10 * s + 3`: another formula, the same order.
+    Affine,
+    /// With a limit below the matches, keeps the worst hits (still listed
+    /// best first).
+    KeepsTheWorst,
+}
+
+struct Rescored(ReferenceDriver, Mode);
+
+#[deny(clippy::missing_trait_methods)]
+#[async_trait]
+impl MemoryProvider for Rescored {
+    fn driver_id(&self) -> &str {
+        "rescored"
+    }
+
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        self.0
+            .store(namespace, key, content, category, session_id, taint)
+            .await
+    }
+
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        self.0.get(namespace, key).await
+    }
+
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        self.0.forget(namespace, key).await
+    }
+
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        self.0.list(namespace, category, session_id).await
+    }
+
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        self.0.namespaces().await
+    }
+
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        match self.1 {
+            Mode::Affine => {
+                let mut hits = self.0.recall(query, limit, opts).await?;
+                for h in &mut hits {
+                    h.score = h.score.map(|s| 10.0 * s + 3.0);
+                }
+                Ok(hits)
+            }
+            Mode::KeepsTheWorst => {
+                let all = self.0.recall(query, usize::MAX, opts).await?;
+                let skip = all.len().saturating_sub(limit);
+                Ok(all.into_iter().skip(skip).collect())
+            }
+        }
+    }
+}
+
+/// Fresh reference drivers rescored by `mode`.
+fn factory(mode: Mode) -> Arc<dyn DriverFactory> {
+    Arc::new(FnFactory::new(
+        "rescored",
+        move || -> Result<Box<dyn MemoryProvider>, MemoryError> {
+            Ok(Box::new(Rescored(ReferenceDriver::new(), mode)))
+        },
+    ))
+}
+
+#[tokio::test]
+async fn another_scoring_formula_is_no_divergence() {
+    let config = RunConfig {
+        cases: 256,
+        ..RunConfig::default()
+    };
+    assert_eq!(explore(factory(Mode::Affine), config).await, Outcome::Pass);
+}
+
+#[tokio::test]
+async fn keeping_worse_hits_over_better_ones_is_a_divergence() {
+    let ops = vec![
+        Op::store("global", "best", "comet river"),
+        Op::store("global", "worst", "comet"),
+        Op::Recall {
+            query: "comet river".into(),
+            limit: 1,
+            namespace: None,
+            category: None,
+            session_id: None,
+        },
+    ];
+    let driver = Rescored(ReferenceDriver::new(), Mode::KeepsTheWorst);
+    let divergence = replay(&driver, &ops).await.unwrap_err();
+    assert_eq!(divergence.step, 3);
+    assert_eq!(
+        divergence.message,
+        "with limit 1, the driver left out global/best (score 1.0) although it scores above the lowest hit kept (0.5)"
+    );
+    let found = explore(factory(Mode::KeepsTheWorst), RunConfig::default()).await;
+    assert!(found.is_fail(), "{found:?}");
+}
+
+#[tokio::test]
+async fn refusals_compare_by_kind_and_rule() {
+    let ops = vec![
+        Op::store("bad name", "k0", "comet"),
+        Op::Get {
+            namespace: "learning:".into(),
+            key: "k0".into(),
+        },
+        Op::Namespaces,
+    ];
+    assert_eq!(replay(&ReferenceDriver::new(), &ops).await, Ok(()));
+    let accepts_anything =
+        tinymemory_doubles::mutants::mutant("sanitizes-invalid-namespaces").unwrap();
+    let divergence = replay(
+        (accepts_anything.wrap)(Box::new(ReferenceDriver::new())).as_ref(),
+        &ops,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        divergence.to_string(),
+        "step 1 (store): the driver answered Ok(()), the model Err(invalid (namespace.charset))"
+    );
+}

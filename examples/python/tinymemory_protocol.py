@@ -52,8 +52,9 @@ def validate_namespace(name):
     """Raises invalid(...) naming the first rule `name` breaks.
 
     Rules, in the order tinymemory-api checks them: 1..=200 bytes; only ASCII
-    letters, digits and - _ . / : @ +; no leading or trailing '/'; no '..'
-    segment; a sectioned name (a prefix of [a-z0-9_-]+ before the first
+    letters, digits and - _ . / : @ +; no leading or trailing '/', in the
+    name or next to a ':'; no '..' segment (segments separated by '/' and
+    ':'); a sectioned name (a prefix of [a-z0-9_-]+ before the first
     colon) needs a non-empty scope after it.
     """
     if name == "":
@@ -70,9 +71,14 @@ def validate_namespace(name):
                 "namespace.charset",
                 f"namespace {name!r} holds {c!r}; allowed are ASCII letters, digits and - _ . / : @ +",
             )
-    if name.startswith("/") or name.endswith("/"):
-        raise invalid("namespace.edge_slash", f"namespace {name!r} must not start or end with '/'")
-    if ".." in name.split("/"):
+    # A colon bounds a path as a slash does: "learning:../x" escapes its scope.
+    parts = name.split(":")
+    if any(p.startswith("/") or p.endswith("/") for p in parts):
+        raise invalid(
+            "namespace.edge_slash",
+            f"namespace {name!r} must not start or end with '/', before or after a ':'",
+        )
+    if any(".." in p.split("/") for p in parts):
         raise invalid("namespace.dot_dot_segment", f"namespace {name!r} must not contain a '..' path segment")
     prefix, colon, scope = name.partition(":")
     if colon and prefix and set(prefix) <= _PREFIX_CHARS and scope == "":

@@ -23,8 +23,11 @@ pub const MAX_NAMESPACE_LEN: usize = 200;
 ///    [`rules::NAMESPACE_TOO_LONG`]);
 /// 2. only ASCII letters, digits and `- _ . / : @ +`
 ///    ([`rules::NAMESPACE_CHARSET`]);
-/// 3. no leading or trailing `/` ([`rules::NAMESPACE_EDGE_SLASH`]);
-/// 4. no `..` segment between slashes ([`rules::NAMESPACE_DOT_DOT`]).
+/// 3. no leading or trailing `/`, in the whole name or next to a `:`
+///    ([`rules::NAMESPACE_EDGE_SLASH`]);
+/// 4. no `..` segment, segments being separated by `/` and `:`
+///    ([`rules::NAMESPACE_DOT_DOT`]), so `learning:..` and `a/../b` are
+///    both refused.
 ///
 /// The name splits at its first colon. When the part before it is a valid
 /// section prefix (`[a-z0-9_-]+`) the name is *sectioned*: its section is
@@ -155,13 +158,16 @@ fn validate_whole(name: &str) -> Result<(), MemoryError> {
             ),
         ));
     }
-    if name.starts_with('/') || name.ends_with('/') {
+    // A colon bounds a path as a slash does: `learning:../x` and
+    // `learning:/x` escape their scope just as `a/../b` and `/a` would.
+    let parts = || name.split(':');
+    if parts().any(|p| p.starts_with('/') || p.ends_with('/')) {
         return Err(MemoryError::invalid(
             rules::NAMESPACE_EDGE_SLASH,
-            format!("namespace {name:?} must not start or end with '/'"),
+            format!("namespace {name:?} must not start or end with '/', before or after a ':'"),
         ));
     }
-    if name.split('/').any(|seg| seg == "..") {
+    if parts().any(|p| p.split('/').any(|seg| seg == "..")) {
         return Err(MemoryError::invalid(
             rules::NAMESPACE_DOT_DOT,
             format!("namespace {name:?} must not contain a '..' path segment"),
@@ -259,6 +265,13 @@ mod tests {
         assert_eq!(rule_of(".."), Some(rules::NAMESPACE_DOT_DOT));
         assert_eq!(rule_of("a/..x/b"), None);
         assert_eq!(rule_of("learning:"), Some(rules::SCOPE_EMPTY));
+        assert_eq!(rule_of("learning:.."), Some(rules::NAMESPACE_DOT_DOT));
+        assert_eq!(rule_of("learning:../x"), Some(rules::NAMESPACE_DOT_DOT));
+        assert_eq!(rule_of("x/..:y"), Some(rules::NAMESPACE_DOT_DOT));
+        assert_eq!(rule_of("learning:/x"), Some(rules::NAMESPACE_EDGE_SLASH));
+        assert_eq!(rule_of("a/:b"), Some(rules::NAMESPACE_EDGE_SLASH));
+        assert_eq!(rule_of("learning:..x"), None);
+        assert_eq!(rule_of("x:y:z"), None);
     }
 
     #[test]

@@ -10,9 +10,10 @@ pub const NAMESPACE_EMPTY: &str = "namespace.empty";
 pub const NAMESPACE_TOO_LONG: &str = "namespace.too_long";
 /// A namespace may hold only ASCII letters, digits and `- _ . / : @ +`.
 pub const NAMESPACE_CHARSET: &str = "namespace.charset";
-/// A namespace may not contain a `..` path segment.
+/// A namespace may not contain a `..` segment (segments are separated by
+/// `/` and `:`).
 pub const NAMESPACE_DOT_DOT: &str = "namespace.dot_dot_segment";
-/// A namespace may not start or end with `/`.
+/// A namespace may not start or end with `/`, nor have `/` next to a `:`.
 pub const NAMESPACE_EDGE_SLASH: &str = "namespace.edge_slash";
 /// A section prefix must match `[a-z0-9_-]+`.
 pub const SECTION_PREFIX: &str = "section.prefix";

@@ -63,8 +63,9 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) no_corpus: bool,
 
-    /// Seconds one check may run before it fails with a timeout.
-    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT_SECS)]
+    /// Seconds one check may run before it fails with a timeout (at least 1).
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT_SECS,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) timeout: u64,
 
     /// Print only failures and the closing line.
@@ -142,7 +143,8 @@ pub(crate) struct ReplayArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) corpus: Option<PathBuf>,
 
-    /// Seconds the check may run before it fails with a timeout.
-    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT_SECS)]
+    /// Seconds the check may run before it fails with a timeout (at least 1).
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT_SECS,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) timeout: u64,
 }

@@ -5,6 +5,8 @@ use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use tinymemory_conformance::CaseProgress;
+
 /// How often the status line is redrawn.
 const TICK: Duration = Duration::from_millis(200);
 
@@ -23,6 +25,10 @@ pub(crate) struct Console {
     colour: bool,
     live: bool,
     status: Mutex<Status>,
+    /// Cases done of the running property check, shown after its id.
+    cases: CaseProgress,
+    /// The first write failure other than a closed pipe.
+    write_error: Mutex<Option<String>>,
 }
 
 #[derive(Default)]
@@ -49,7 +55,25 @@ impl Console {
             colour: terminal && !no_colour && !dumb,
             live: terminal && !dumb && !quiet,
             status: Mutex::new(Status::default()),
+            cases: CaseProgress::new(),
+            write_error: Mutex::new(None),
         }
+    }
+
+    /// The first failure to write progress, other than a closed pipe (a
+    /// full disk behind `> run.txt`): the text run's output was lost, so
+    /// the command must not report success.
+    pub(crate) fn write_error(&self) -> Option<String> {
+        self.write_error
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The counter the runner reports property cases to
+    /// ([`Runner::with_progress`](tinymemory_conformance::Runner::with_progress)).
+    pub(crate) fn case_progress(&self) -> CaseProgress {
+        self.cases.clone()
     }
 
     /// `true` when lines may carry ANSI colour.
@@ -92,14 +116,20 @@ impl Console {
         }
     }
 
-    /// Redraws `[3/17] recall.limit 1.2s` in place.
+    /// Redraws `[3/17] recall.limit 1.2s` in place, with `case 12/64`
+    /// after a property check's id.
     fn tick(&self) {
         let mut status = self.status.lock().unwrap_or_else(PoisonError::into_inner);
         let Some((position, total, id, started)) = &status.running else {
             return;
         };
+        let cases = self
+            .cases
+            .get()
+            .map(|(done, all)| format!(" case {done}/{all}"))
+            .unwrap_or_default();
         let text = format!(
-            "\r\x1b[2K[{position}/{total}] {id} {:.1?}",
+            "\r\x1b[2K[{position}/{total}] {id}{cases} {:.1?}",
             started.elapsed()
         );
         status.shown = true;
@@ -123,9 +153,9 @@ impl Console {
     }
 
     fn write(&self, text: &str) {
-        // A closed pipe (`| head`) must not panic the run; the exit code
-        // still tells the outcome.
-        let _ = match self.stream {
+        // A closed pipe (`| head`) must not panic the run, nor fail it: the
+        // reader chose to stop. Any other failure is kept for the exit code.
+        let written = match self.stream {
             Stream::Stdout => {
                 let mut out = std::io::stdout().lock();
                 out.write_all(text.as_bytes()).and_then(|()| out.flush())
@@ -135,5 +165,14 @@ impl Console {
                 err.write_all(text.as_bytes()).and_then(|()| err.flush())
             }
         };
+        if let Err(e) = written {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                let mut slot = self
+                    .write_error
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner);
+                slot.get_or_insert_with(|| format!("failed to write the progress output: {e}"));
+            }
+        }
     }
 }

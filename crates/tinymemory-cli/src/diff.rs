@@ -18,7 +18,10 @@ pub(crate) fn main(args: &DiffArgs) -> u8 {
         (Err(code), _) | (_, Err(code)) => return code,
     };
     let cmp = Comparison::between(&baseline, &current);
-    print!("{}", cmp.to_text());
+    if let Err(message) = files::stdout(&cmp.to_text()) {
+        eprintln!("error: {message}");
+        return exit::USAGE;
+    }
     if cmp.has_new_failures() {
         exit::FAILURES
     } else {

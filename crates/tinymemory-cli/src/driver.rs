@@ -321,3 +321,13 @@ mod tests {
         }
     }
 }
+
+/// Opens one fresh store from the factory and drops it, so a driver that
+/// cannot reach its server or start its process is found before any check.
+///
+/// # Errors
+///
+/// The driver's error from opening the store.
+pub(crate) async fn probe(opened: &Opened) -> Result<(), MemoryError> {
+    opened.factory.open().await.map(drop)
+}

@@ -2,7 +2,7 @@
 
 use tinymemory_conformance::Registry;
 
-use crate::exit;
+use crate::{exit, files};
 
 pub(crate) fn main() -> u8 {
     let registry = Registry::standard();
@@ -12,14 +12,21 @@ pub(crate) fn main() -> u8 {
         .map(|c| c.id.len())
         .max()
         .unwrap_or(0);
+    let mut text = String::new();
     for c in registry.checks() {
-        println!(
-            "{:<width$}  {:<9} {}",
+        text.push_str(&format!(
+            "{:<width$}  {:<9} {}\n",
             c.id,
             c.family.as_str(),
             c.description
-        );
+        ));
     }
-    println!("{} checks", registry.len());
-    exit::SUCCESS
+    text.push_str(&format!("{} checks\n", registry.len()));
+    match files::stdout(&text) {
+        Ok(()) => exit::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            exit::USAGE
+        }
+    }
 }

@@ -53,6 +53,10 @@ async fn replay(args: &ReplayArgs, bundle: &Bundle, spec: &DriverSpec) -> u8 {
             return exit::SETUP;
         }
     };
+    if let Err(e) = driver::probe(&opened).await {
+        eprintln!("error: failed to open the driver: {e}");
+        return exit::SETUP;
+    }
     console.line(&format!(
         "replaying {} ({}) against {spec}, seed {}, {} cases; recorded against {} by {} {} at {}",
         bundle.check,
@@ -87,7 +91,10 @@ async fn replay(args: &ReplayArgs, bundle: &Bundle, spec: &DriverSpec) -> u8 {
         .await;
     match result {
         Ok(replay) => {
-            print!("{}", replay.to_text(bundle));
+            if let Err(message) = files::stdout(&replay.to_text(bundle)) {
+                eprintln!("error: {message}");
+                return exit::USAGE;
+            }
             if replay.still_fails()
                 || replay.verdict == tinymemory_conformance::report::Verdict::NotRun
             {

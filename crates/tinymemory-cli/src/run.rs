@@ -61,6 +61,13 @@ async fn run(args: &RunArgs, baseline: Option<&Report>) -> u8 {
             return exit::SETUP;
         }
     };
+    // Drivers that connect lazily (PostgreSQL, exec) only meet their
+    // server or process here: one store opened up front turns "cannot be
+    // opened" into exit 3 instead of every check failing the same way.
+    if let Err(e) = driver::probe(&opened).await {
+        eprintln!("error: failed to open the driver: {e}");
+        return exit::SETUP;
+    }
     let config = RunConfig {
         seed: args.seed,
         cases: args.cases,
@@ -96,7 +103,8 @@ async fn run(args: &RunArgs, baseline: Option<&Report>) -> u8 {
     let ids: Vec<&'static str> = registry.checks().iter().map(|c| c.id).collect();
     let runner = Runner::new(registry)
         .with_timeout(Duration::from_secs(args.timeout))
-        .with_config(config);
+        .with_config(config)
+        .with_progress(console.case_progress());
     let started = SystemTime::now();
     if let Some(first) = ids.first() {
         console.running(1, ids.len(), first);
@@ -155,6 +163,10 @@ fn finish(args: &RunArgs, report: &Report, baseline: Option<&Report>, console: &
         None => report.counts.failed() > 0,
     };
     console.line(&report.closing_line());
+    if let Some(message) = console.write_error() {
+        eprintln!("error: {message}");
+        return exit::USAGE;
+    }
     if gate_fails {
         exit::FAILURES
     } else {
@@ -181,8 +193,7 @@ fn write_report(args: &RunArgs, report: &Report, console: &Console) -> Result<()
         None if args.format == Format::Text => Ok(()),
         None => {
             debug_assert!(!console.is_stdout());
-            print!("{rendered}");
-            Ok(())
+            files::stdout(&rendered)
         }
     }
 }

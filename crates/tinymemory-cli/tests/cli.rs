@@ -143,3 +143,56 @@ fn list_names_every_check() {
         "{out}"
     );
 }
+
+#[test]
+fn an_unreachable_server_is_a_setup_error_not_failed_checks() {
+    let (code, out, err) = run(&[
+        "run",
+        "--driver",
+        "postgres:postgres://nobody@127.0.0.1:1/none",
+        "--no-corpus",
+        "--quiet",
+    ]);
+    assert_eq!(code, 3, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(
+        err.starts_with("error: failed to open the driver: unavailable: "),
+        "{err}"
+    );
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
+#[test]
+fn a_zero_timeout_is_a_usage_error() {
+    let (code, _, err) = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--no-corpus",
+        "--timeout",
+        "0",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("invalid value '0' for '--timeout <SECS>'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_full_disk_behind_stdout_is_an_error_not_a_panic() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let status = bin()
+        .args(["list"])
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(status.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&status.stderr),
+        "error: failed to write to standard output: No space left on device (os error 28)\n"
+    );
+}

@@ -85,6 +85,8 @@ pub fn invalid_namespaces() -> Vec<(String, &'static str)> {
         ("/a".into(), rules::NAMESPACE_EDGE_SLASH),
         ("a/".into(), rules::NAMESPACE_EDGE_SLASH),
         ("a/../b".into(), rules::NAMESPACE_DOT_DOT),
+        ("learning:..".into(), rules::NAMESPACE_DOT_DOT),
+        ("learning:/x".into(), rules::NAMESPACE_EDGE_SLASH),
         ("learning:".into(), rules::SCOPE_EMPTY),
     ]
 }

@@ -70,6 +70,7 @@ mod failure;
 mod harness;
 pub mod hostile;
 pub mod model;
+mod progress;
 mod properties;
 mod registry;
 pub mod report;
@@ -85,6 +86,7 @@ pub use harness::{
     ConfigError, ExpectationError, ExpectedFailures, Harness, HarnessError, CASES_ENV,
     PROPERTY_TIME_PER_CASE, PROPTEST_CASES_ENV, SEED_ENV,
 };
+pub use progress::CaseProgress;
 pub use registry::Registry;
 pub use report::{Bundle, Comparison, Report, ReportError};
 pub use runner::{Runner, DEFAULT_CHECK_TIMEOUT};

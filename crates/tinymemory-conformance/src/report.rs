@@ -17,7 +17,7 @@ mod seed;
 mod text;
 
 pub use build::{TOOL_NAME, TOOL_VERSION};
-pub use bundle::{Bundle, BUNDLE_SCHEMA_VERSION};
+pub use bundle::{Bundle, BUNDLE_SCHEMA_VERSION, MAX_DRIVER_NAME};
 pub use compare::{Compared, Comparison};
 pub use conformance::{Conformance, FamilyLevel, FamilyStatus, Level};
 pub use error::ReportError;

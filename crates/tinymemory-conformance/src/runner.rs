@@ -4,6 +4,7 @@ use std::any::Any;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::progress::{self, CaseProgress};
 use crate::{
     CheckContext, CheckReport, DriverFactory, LoadedCorpus, Outcome, Registry, RunConfig,
     RunSummary,
@@ -21,6 +22,7 @@ pub struct Runner {
     registry: Registry,
     timeout: Duration,
     config: RunConfig,
+    progress: CaseProgress,
 }
 
 impl Runner {
@@ -31,6 +33,7 @@ impl Runner {
             registry,
             timeout: DEFAULT_CHECK_TIMEOUT,
             config: RunConfig::default(),
+            progress: CaseProgress::new(),
         }
     }
 
@@ -45,6 +48,14 @@ impl Runner {
     #[must_use]
     pub fn with_config(mut self, config: RunConfig) -> Self {
         self.config = config;
+        self
+    }
+
+    /// Report each property check's finished cases to `progress`, for a
+    /// live status line; it is cleared before every check.
+    #[must_use]
+    pub fn with_progress(mut self, progress: CaseProgress) -> Self {
+        self.progress = progress;
         self
     }
 
@@ -75,7 +86,11 @@ impl Runner {
         for check in self.registry.checks() {
             let t0 = Instant::now();
             let body = (check.run)(ctx.clone());
-            let task = tokio::spawn(tokio::time::timeout(self.timeout, body));
+            self.progress.clear();
+            let task = tokio::spawn(progress::scope(
+                self.progress.clone(),
+                tokio::time::timeout(self.timeout, body),
+            ));
             let outcome = match task.await {
                 Ok(Ok(outcome)) => outcome,
                 Ok(Err(_elapsed)) => Outcome::fail(format!(

@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use tinymemory_api::MemoryProvider;
-use tinymemory_conformance::report::{OutcomeKind, Verdict, BUNDLE_SCHEMA_VERSION};
+use tinymemory_conformance::report::{
+    OutcomeKind, Verdict, BUNDLE_SCHEMA_VERSION, MAX_DRIVER_NAME,
+};
 use tinymemory_conformance::{
     Bundle, DriverFactory, FnFactory, Registry, Report, ReportError, RunConfig, Runner,
 };
@@ -171,4 +173,24 @@ fn a_future_bundle_is_refused() {
         Bundle::from_json("{\"schema_version\": 1}"),
         Err(ReportError::Malformed { what: "bundle", .. })
     ));
+}
+
+#[test]
+fn a_long_driver_spec_gives_a_short_unique_file_name() {
+    let mut long = a_bundle();
+    long.driver_spec = Some(format!("exec:python3 {}/driver.py --flag", "d".repeat(300)));
+    let mut other = long.clone();
+    other.driver_spec = Some(format!("exec:python3 {}/driver.py --flog", "d".repeat(300)));
+    let (a, b) = (long.file_name(), other.file_name());
+    assert_ne!(a, b);
+    assert_eq!(
+        a.len(),
+        MAX_DRIVER_NAME + 1 + 16 + "--recall.limit.json".len()
+    );
+    assert!(a.starts_with("exec_python3_ddd"), "{a}");
+    assert!(a.ends_with("--recall.limit.json"), "{a}");
+    assert_eq!(
+        a_bundle().file_name(),
+        "mutant_limit-plus-one--recall.limit.json"
+    );
 }

@@ -101,6 +101,7 @@ where
         if let Err(message) = run_case(&property.test, tree.current()).await {
             return shrink(config, &property, tree, case, message).await;
         }
+        crate::progress::report(case, config.cases);
     }
     Outcome::Pass
 }

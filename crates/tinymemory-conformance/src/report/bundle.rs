@@ -100,11 +100,20 @@ impl Bundle {
     /// A file name for the bundle: `DRIVER--CHECK.json`, with every
     /// character other than ASCII letters, digits, `.`, `-` and `_`
     /// replaced by `_` (so `mutant:recall.limit` becomes
-    /// `mutant_recall.limit`). Unique per driver and check.
+    /// `mutant_recall.limit`). Unique per driver and check. A driver part
+    /// longer than [`MAX_DRIVER_NAME`] bytes (a long `exec:` command line)
+    /// is cut there and followed by 16 hex digits of the FNV-1a hash of the
+    /// whole driver spec, so the name stays unique and under file-system
+    /// limits (255 bytes).
     #[must_use]
     pub fn file_name(&self) -> String {
         let driver = self.driver_spec.as_deref().unwrap_or(&self.driver_id);
-        format!("{}--{}.json", safe(driver), safe(&self.check))
+        let mut name = safe(driver);
+        if name.len() > MAX_DRIVER_NAME {
+            name.truncate(MAX_DRIVER_NAME);
+            name = format!("{name}-{:016x}", fnv1a(driver.as_bytes()));
+        }
+        format!("{name}--{}.json", safe(&self.check))
     }
 
     /// The bundle as pretty-printed JSON with a trailing newline.
@@ -134,4 +143,16 @@ fn safe(s: &str) -> String {
             }
         })
         .collect()
+}
+
+/// Longest driver part of a bundle file name, in bytes, before it is cut
+/// and hashed (see [`Bundle::file_name`]).
+pub const MAX_DRIVER_NAME: usize = 96;
+
+/// 64-bit FNV-1a (Fowler, Noll, Vo): stable across Rust versions, unlike
+/// the standard library's hasher, so a bundle's name never changes.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }

@@ -221,6 +221,16 @@ pub(crate) fn open(spec: &DriverSpec) -> Result<Opened, MemoryError> {
     }
 }
 
+/// Opens one fresh store from the factory and drops it, so a driver that
+/// cannot reach its server or start its process is found before any check.
+///
+/// # Errors
+///
+/// The driver's error from opening the store.
+pub(crate) async fn probe(opened: &Opened) -> Result<(), MemoryError> {
+    opened.factory.open().await.map(drop)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,14 +330,4 @@ mod tests {
             assert_eq!(spec.to_string(), s);
         }
     }
-}
-
-/// Opens one fresh store from the factory and drops it, so a driver that
-/// cannot reach its server or start its process is found before any check.
-///
-/// # Errors
-///
-/// The driver's error from opening the store.
-pub(crate) async fn probe(opened: &Opened) -> Result<(), MemoryError> {
-    opened.factory.open().await.map(drop)
 }

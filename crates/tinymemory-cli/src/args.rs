@@ -68,7 +68,8 @@ pub(crate) struct RunArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) timeout: u64,
 
-    /// Print only failures and the closing line.
+    /// Print only the run header, failures, the conformance level and the
+    /// closing line: no passing checks, no example, no live status line.
     #[arg(long, short)]
     pub(crate) quiet: bool,
 

@@ -75,6 +75,7 @@ mod properties;
 mod registry;
 pub mod report;
 mod runner;
+pub mod stress;
 mod summary;
 
 pub use check::{

@@ -59,6 +59,9 @@ CREATE VIRTUAL TABLE memory_fts USING fts5(
 );
 ";
 
+/// The tables every file of the current version holds.
+const TABLES: [&str; 2] = ["memory_entries", "memory_fts"];
+
 /// Migrations from version `i + 1` to `i + 2`, in order. Empty while
 /// version 1 is the only one; a future version appends its step here and
 /// bumps [`SCHEMA_VERSION`].
@@ -162,6 +165,22 @@ pub(crate) fn ensure(conn: &mut Connection) -> Result<(), Error> {
                 )
                 .context("record the schema version")?;
             }
+            // A recorded version promises its tables; a file that lost one
+            // would open and then fail on every call, so refuse it here.
+            for table in TABLES {
+                let present: bool = tx
+                    .query_row(
+                        "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = ?1)",
+                        [table],
+                        |r| r.get(0),
+                    )
+                    .context("read the schema")?;
+                if !present {
+                    return Err(Error::SchemaUnusable(format!(
+                        "schema version {v} is recorded but table {table} is missing"
+                    )));
+                }
+            }
         }
     }
     tx.commit().context("commit the schema transaction")
@@ -197,6 +216,22 @@ mod tests {
             }
         ));
         assert_eq!(stored_version(&c).unwrap(), Some(7));
+    }
+
+    #[test]
+    fn a_versioned_file_missing_its_tables_is_refused() {
+        for table in ["memory_fts", "memory_entries"] {
+            let mut c = Connection::open_in_memory().unwrap();
+            ensure(&mut c).unwrap();
+            c.execute_batch(&format!("DROP TABLE {table}")).unwrap();
+            match ensure(&mut c).unwrap_err() {
+                Error::SchemaUnusable(m) => assert_eq!(
+                    m,
+                    format!("schema version 1 is recorded but table {table} is missing")
+                ),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 
     #[test]

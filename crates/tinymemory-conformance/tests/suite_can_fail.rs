@@ -3,74 +3,12 @@
 
 use std::sync::Arc;
 
-use async_trait::async_trait;
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
-};
+use tinymemory_api::MemoryProvider;
 use tinymemory_conformance::{Family, FnFactory, Outcome, Registry, Runner};
+// Reads a recall with `namespace: None` as every namespace: the divergence
+// two real drivers once had.
+use tinymemory_doubles::NoneMeansAll;
 use tinymemory_reference::ReferenceDriver;
-
-/// Reads a recall with `namespace: None` as every namespace: the divergence
-/// two real drivers once had.
-struct NoneMeansAll(ReferenceDriver);
-
-#[async_trait]
-impl MemoryProvider for NoneMeansAll {
-    fn driver_id(&self) -> &str {
-        "none-means-all"
-    }
-    async fn store(
-        &self,
-        ns: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.0
-            .store(ns, key, content, category, session, taint)
-            .await
-    }
-    async fn get(&self, ns: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.0.get(ns, key).await
-    }
-    async fn forget(&self, ns: &str, key: &str) -> Result<bool, MemoryError> {
-        self.0.forget(ns, key).await
-    }
-    async fn list(
-        &self,
-        ns: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.0.list(ns, category, session).await
-    }
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.0.namespaces().await
-    }
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        if opts.namespace.is_some() {
-            return self.0.recall(query, limit, opts).await;
-        }
-        let mut all = Vec::new();
-        for s in self.0.namespaces().await? {
-            let pinned = RecallOptions {
-                namespace: Some(s.namespace),
-                ..opts.clone()
-            };
-            all.extend(self.0.recall(query, limit, &pinned).await?);
-        }
-        all.truncate(limit);
-        Ok(all)
-    }
-}
 
 #[tokio::test]
 async fn reference_driver_passes_every_check_without_a_corpus() {
@@ -109,7 +47,7 @@ async fn reference_driver_passes_every_check_without_a_corpus() {
 #[tokio::test]
 async fn none_means_all_fails_exactly_the_global_check() {
     let factory = Arc::new(FnFactory::new("none-means-all", || {
-        Ok(Box::new(NoneMeansAll(ReferenceDriver::new())) as Box<dyn MemoryProvider>)
+        Ok(Box::new(NoneMeansAll::new(ReferenceDriver::new())) as Box<dyn MemoryProvider>)
     }));
     // The example-based checks only: the differential model check compares
     // every answer with the reference, so it catches this divergence too

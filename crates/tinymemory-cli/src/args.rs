@@ -44,7 +44,8 @@ pub(crate) enum Command {
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// The driver: `reference`, `sqlite` (a temporary file),
+    /// The driver: `reference`, `null` (retains nothing: the run fails),
+    /// `sqlite` (a temporary file),
     /// `sqlite:PATH` (the corpus store is written to PATH; checks use fresh
     /// temporary files), `postgres:URL` (a fresh schema per check, dropped
     /// at the end), `exec:'COMMAND ARGS'` (a driver in any language speaking

@@ -16,6 +16,9 @@ use tinymemory_sqlite::SqliteDriver;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum DriverSpec {
     Reference,
+    /// `tinymemory_doubles::NullDriver`: retains nothing, so the suite
+    /// must report it failing (and its properties skipped), never passing.
+    Null,
     /// `None`: a temporary file.
     Sqlite(Option<PathBuf>),
     /// The reference driver wrapped by these mutants
@@ -37,6 +40,7 @@ impl DriverSpec {
     pub(crate) fn parse(s: &str) -> Result<Self, String> {
         match s.split_once(':') {
             None if s == "reference" => Ok(Self::Reference),
+            None if s == "null" => Ok(Self::Null),
             None if s == "sqlite" => Ok(Self::Sqlite(None)),
             Some(("sqlite", "")) => Err("sqlite:PATH needs a path after the colon".into()),
             Some(("sqlite", path)) => Ok(Self::Sqlite(Some(PathBuf::from(path)))),
@@ -61,7 +65,7 @@ impl DriverSpec {
                 .map(Self::Exec)
                 .map_err(|e| format!("{e}; expected exec:'COMMAND ARGS'")),
             _ => Err(format!(
-                "unknown driver {s:?}; expected reference, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
+                "unknown driver {s:?}; expected reference, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
             )),
         }
     }
@@ -72,6 +76,7 @@ impl DriverSpec {
         let v = env!("CARGO_PKG_VERSION");
         match self {
             Self::Reference => format!("tinymemory-reference {v}"),
+            Self::Null => format!("tinymemory-doubles {v} (null driver)"),
             Self::Sqlite(_) => format!("tinymemory-sqlite {v}"),
             Self::Mutant(names) => {
                 format!("tinymemory-reference {v} with mutant {}", names.join("+"))
@@ -87,6 +92,7 @@ impl fmt::Display for DriverSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Reference => f.write_str("reference"),
+            Self::Null => f.write_str("null"),
             Self::Sqlite(None) => f.write_str("sqlite"),
             Self::Sqlite(Some(path)) => write!(f, "sqlite:{}", path.display()),
             Self::Mutant(names) => write!(f, "mutant:{}", names.join("+")),
@@ -129,6 +135,14 @@ pub(crate) fn open(spec: &DriverSpec) -> Result<Opened, MemoryError> {
             })),
             corpus_store: Box::new(ReferenceDriver::new()),
             description: "reference (in memory)".to_owned(),
+            _scratch: None,
+        }),
+        DriverSpec::Null => Ok(Opened {
+            factory: Arc::new(FnFactory::new("null", || {
+                Ok(Box::new(tinymemory_doubles::NullDriver::new()) as Box<dyn MemoryProvider>)
+            })),
+            corpus_store: Box::new(tinymemory_doubles::NullDriver::new()),
+            description: "null (retains nothing)".to_owned(),
             _scratch: None,
         }),
         DriverSpec::Mutant(names) => {
@@ -238,6 +252,8 @@ mod tests {
     #[test]
     fn driver_specs_parse() {
         assert_eq!(DriverSpec::parse("reference"), Ok(DriverSpec::Reference));
+        assert_eq!(DriverSpec::parse("null"), Ok(DriverSpec::Null));
+        assert_eq!(DriverSpec::Null.to_string(), "null");
         assert_eq!(DriverSpec::parse("sqlite"), Ok(DriverSpec::Sqlite(None)));
         assert_eq!(
             DriverSpec::parse("sqlite:/tmp/a:b.db"),
@@ -247,7 +263,7 @@ mod tests {
         assert_eq!(
             DriverSpec::parse("mongo"),
             Err(
-                "unknown driver \"mongo\"; expected reference, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
+                "unknown driver \"mongo\"; expected reference, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
                     .to_owned()
             )
         );

@@ -97,7 +97,7 @@ fn an_unknown_driver_is_a_usage_error() {
     assert_eq!(code, 2);
     assert!(
         err.contains(
-            "unknown driver \"mongo\"; expected reference, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
+            "unknown driver \"mongo\"; expected reference, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
         ),
         "{err}"
     );
@@ -194,5 +194,20 @@ fn a_full_disk_behind_stdout_is_an_error_not_a_panic() {
     assert_eq!(
         String::from_utf8_lossy(&status.stderr),
         "error: failed to write to standard output: No space left on device (os error 28)\n"
+    );
+}
+
+#[test]
+fn the_null_driver_fails_and_its_properties_say_why_they_skip() {
+    let (code, out, _) = run(&["run", "--driver", "null", "--no-corpus"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("conformance: NONE"), "{out}");
+    assert!(out.contains("FAIL  store.upsert (contract,"), "{out}");
+    assert!(
+        out.lines().any(
+            |l| l.starts_with("SKIP  properties.across_ordering (property,")
+                && l.contains("driver retains nothing")
+        ),
+        "{out}"
     );
 }

@@ -10,7 +10,9 @@
 //!   [`NamespaceSummary`] and [`RecallOptions`];
 //! - [`MemoryError`], the one error type every driver returns;
 //! - [`MemoryProvider`], the object-safe async trait, whose rustdoc states the
-//!   ten contract sentences the conformance suite enforces.
+//!   ten contract sentences the conformance suite enforces;
+//! - [`RecallProfile`], the kind of ranking a driver declares (`lexical` or
+//!   `semantic`), which decides the recall rules it is held to.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -21,6 +23,7 @@ mod forward;
 mod key;
 mod namespace;
 mod options;
+mod profile;
 mod provider;
 pub mod rules;
 mod section;
@@ -34,6 +37,7 @@ pub use error::MemoryError;
 pub use key::{validate_key, MAX_KEY_LEN};
 pub use namespace::{Namespace, GLOBAL_NAMESPACE, MAX_NAMESPACE_LEN};
 pub use options::RecallOptions;
+pub use profile::{RecallProfile, UnknownRecallProfile};
 pub use provider::MemoryProvider;
 pub use section::MemorySection;
 pub use taint::MemoryTaint;

@@ -5,6 +5,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use tinymemory_api::RecallProfile;
+
 use crate::{DriverFactory, LoadedCorpus};
 
 /// The future a check's body returns.
@@ -42,6 +44,58 @@ impl Family {
 impl fmt::Display for Family {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// The recall profiles a check applies to: a run against a driver of
+/// profile `p` runs exactly the checks whose `profiles` contain `p`
+/// (`docs/profiles.md` has the table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Profiles {
+    lexical: bool,
+    semantic: bool,
+}
+
+impl Profiles {
+    /// Every profile: the rule holds for any ranking engine.
+    pub const BOTH: Self = Self {
+        lexical: true,
+        semantic: true,
+    };
+    /// [`RecallProfile::Lexical`] only: the rule assumes word matching.
+    pub const LEXICAL: Self = Self {
+        lexical: true,
+        semantic: false,
+    };
+    /// [`RecallProfile::Semantic`] only: the rule stands in for a lexical
+    /// one that a ranking engine cannot meet.
+    pub const SEMANTIC: Self = Self {
+        lexical: false,
+        semantic: true,
+    };
+
+    /// `true` when a check of these profiles applies to `profile`.
+    #[must_use]
+    pub fn contains(self, profile: RecallProfile) -> bool {
+        match profile {
+            RecallProfile::Lexical => self.lexical,
+            RecallProfile::Semantic => self.semantic,
+        }
+    }
+
+    /// The profiles, lexical first.
+    pub fn iter(self) -> impl Iterator<Item = RecallProfile> {
+        RecallProfile::ALL
+            .into_iter()
+            .filter(move |p| self.contains(*p))
+    }
+}
+
+/// `lexical, semantic`, `lexical` or `semantic`.
+impl fmt::Display for Profiles {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.iter().map(RecallProfile::as_str).collect();
+        f.write_str(&names.join(", "))
     }
 }
 
@@ -176,6 +230,8 @@ pub struct CheckContext {
     pub corpus: Option<Arc<LoadedCorpus>>,
     /// Seed and case count.
     pub config: RunConfig,
+    /// The recall profile of the run: the factory's, unless overridden.
+    pub profile: RecallProfile,
 }
 
 /// One named check.
@@ -185,6 +241,8 @@ pub struct Check {
     pub id: &'static str,
     /// The family it belongs to.
     pub family: Family,
+    /// The recall profiles it applies to.
+    pub profiles: Profiles,
     /// One line: what the driver must do.
     pub description: &'static str,
     /// The body.
@@ -196,6 +254,7 @@ impl fmt::Debug for Check {
         f.debug_struct("Check")
             .field("id", &self.id)
             .field("family", &self.family)
+            .field("profiles", &self.profiles)
             .finish_non_exhaustive()
     }
 }

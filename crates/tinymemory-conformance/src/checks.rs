@@ -17,9 +17,13 @@ use crate::Check;
 /// Declares a [`Check`] whose body is an `async fn(CheckContext) -> Step`.
 macro_rules! check {
     ($id:literal, $family:ident, $desc:literal, $body:path) => {
+        check!($id, $family, BOTH, $desc, $body)
+    };
+    ($id:literal, $family:ident, $profiles:ident, $desc:literal, $body:path) => {
         $crate::Check {
             id: $id,
             family: $crate::Family::$family,
+            profiles: $crate::Profiles::$profiles,
             description: $desc,
             run: |ctx| Box::pin(async move { $crate::failure::outcome($body(ctx).await) }),
         }

@@ -1,7 +1,7 @@
 //! How a check gets a fresh driver.
 
 use async_trait::async_trait;
-use tinymemory_api::{MemoryError, MemoryProvider};
+use tinymemory_api::{MemoryError, MemoryProvider, RecallProfile};
 
 /// Opens fresh, empty drivers of one kind: one per check, so checks never
 /// see each other's data.
@@ -9,6 +9,14 @@ use tinymemory_api::{MemoryError, MemoryProvider};
 pub trait DriverFactory: Send + Sync {
     /// The driver id reports name, such as `sqlite`.
     fn driver_id(&self) -> String;
+
+    /// The recall profile the driver declares, which picks the checks a
+    /// run applies ([`Check::profiles`](crate::Check::profiles)). The
+    /// default is [`RecallProfile::Lexical`], today's full-text rules; a
+    /// vector store declares [`RecallProfile::Semantic`].
+    fn recall_profile(&self) -> RecallProfile {
+        RecallProfile::Lexical
+    }
 
     /// A new, empty driver.
     ///
@@ -21,6 +29,7 @@ pub trait DriverFactory: Send + Sync {
 /// A [`DriverFactory`] from a closure.
 pub struct FnFactory<F> {
     id: String,
+    profile: RecallProfile,
     open: F,
 }
 
@@ -28,12 +37,21 @@ impl<F> FnFactory<F>
 where
     F: Fn() -> Result<Box<dyn MemoryProvider>, MemoryError> + Send + Sync,
 {
-    /// A factory named `id` that calls `open` for each fresh driver.
+    /// A factory named `id` that calls `open` for each fresh driver, of
+    /// the [`RecallProfile::Lexical`] profile.
     pub fn new(id: impl Into<String>, open: F) -> Self {
         Self {
             id: id.into(),
+            profile: RecallProfile::Lexical,
             open,
         }
+    }
+
+    /// The same factory declaring `profile` instead.
+    #[must_use]
+    pub fn with_profile(mut self, profile: RecallProfile) -> Self {
+        self.profile = profile;
+        self
     }
 }
 
@@ -44,6 +62,10 @@ where
 {
     fn driver_id(&self) -> String {
         self.id.clone()
+    }
+
+    fn recall_profile(&self) -> RecallProfile {
+        self.profile
     }
 
     async fn open(&self) -> Result<Box<dyn MemoryProvider>, MemoryError> {

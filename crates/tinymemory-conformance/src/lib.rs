@@ -79,7 +79,8 @@ pub mod stress;
 mod summary;
 
 pub use check::{
-    Check, CheckContext, CheckFuture, Counterexample, Failure, Family, Outcome, RunConfig,
+    Check, CheckContext, CheckFuture, Counterexample, Failure, Family, Outcome, Profiles,
+    RunConfig,
 };
 pub use corpus_store::{LoadReport, LoadedCorpus, Sample};
 pub use factory::{DriverFactory, FnFactory};

@@ -1,5 +1,7 @@
 //! The set of checks a run executes.
 
+use tinymemory_api::RecallProfile;
+
 use crate::{Check, Family};
 
 /// An ordered set of checks with unique ids.
@@ -52,6 +54,13 @@ impl Registry {
     #[must_use]
     pub fn family(&self, family: Family) -> Self {
         self.filter(|c| c.family == family)
+    }
+
+    /// The checks that apply to `profile` ([`Check::profiles`]), in run
+    /// order: what a run against a driver of that profile executes.
+    #[must_use]
+    pub fn for_profile(&self, profile: RecallProfile) -> Self {
+        self.filter(|c| c.profiles.contains(profile))
     }
 
     /// The checks for which `keep` is true, in run order.

@@ -4,6 +4,8 @@ use std::any::Any;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use tinymemory_api::RecallProfile;
+
 use crate::progress::{self, CaseProgress};
 use crate::{
     CheckContext, CheckReport, DriverFactory, LoadedCorpus, Outcome, Registry, RunConfig,
@@ -23,6 +25,7 @@ pub struct Runner {
     timeout: Duration,
     config: RunConfig,
     progress: CaseProgress,
+    profile: Option<RecallProfile>,
 }
 
 impl Runner {
@@ -34,6 +37,7 @@ impl Runner {
             timeout: DEFAULT_CHECK_TIMEOUT,
             config: RunConfig::default(),
             progress: CaseProgress::new(),
+            profile: None,
         }
     }
 
@@ -51,6 +55,15 @@ impl Runner {
         self
     }
 
+    /// Hold the driver to `profile` instead of the one its factory
+    /// declares ([`DriverFactory::recall_profile`]): for example a lexical
+    /// driver checked under the weaker semantic rules.
+    #[must_use]
+    pub fn with_profile(mut self, profile: RecallProfile) -> Self {
+        self.profile = Some(profile);
+        self
+    }
+
     /// Report each property check's finished cases to `progress`, for a
     /// live status line; it is cleared before every check.
     #[must_use]
@@ -59,9 +72,11 @@ impl Runner {
         self
     }
 
-    /// Runs every check against fresh drivers from `factory` (and the
-    /// corpus store, for the corpus checks), calling `on_report` as each
-    /// check finishes.
+    /// Runs every check that applies to the run's recall profile (the
+    /// factory's, unless [`Runner::with_profile`] set one) against fresh
+    /// drivers from `factory` (and the corpus store, for the corpus
+    /// checks), calling `on_report` as each check finishes. Checks of other
+    /// profiles are not run and not reported.
     ///
     /// Each check runs in its own tokio task: a panic fails that check with
     /// the panic message, a check still running after the timeout fails
@@ -77,13 +92,16 @@ impl Runner {
         mut on_report: impl FnMut(&CheckReport),
     ) -> RunSummary {
         let started = Instant::now();
+        let profile = self.profile.unwrap_or_else(|| factory.recall_profile());
         let ctx = CheckContext {
             factory,
             corpus,
             config: self.config,
+            profile,
         };
-        let mut reports = Vec::with_capacity(self.registry.len());
-        for check in self.registry.checks() {
+        let checks = self.registry.for_profile(profile);
+        let mut reports = Vec::with_capacity(checks.len());
+        for check in checks.checks() {
             let t0 = Instant::now();
             let body = (check.run)(ctx.clone());
             self.progress.clear();
@@ -115,6 +133,7 @@ impl Runner {
         }
         RunSummary {
             driver_id: ctx.factory.driver_id(),
+            profile,
             reports,
             config: self.config,
             duration: started.elapsed(),

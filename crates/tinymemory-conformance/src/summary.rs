@@ -3,6 +3,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use tinymemory_api::RecallProfile;
+
 use crate::{Family, Outcome, RunConfig};
 
 /// One check's result.
@@ -48,6 +50,8 @@ impl fmt::Display for CheckReport {
 pub struct RunSummary {
     /// The driver the run was against.
     pub driver_id: String,
+    /// The recall profile the run held the driver to.
+    pub profile: RecallProfile,
     /// One report per check, in run order.
     pub reports: Vec<CheckReport>,
     /// The seed and case count the run used.

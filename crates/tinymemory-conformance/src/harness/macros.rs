@@ -19,6 +19,7 @@
 ///     my_driver,
 ///     || Ok(Box::new(MyDriver::new()) as _),
 ///     // Optional, in this order:
+///     profile = tinymemory_api::RecallProfile::Lexical,
 ///     config = RunConfig { cases: 64, ..RunConfig::default() },
 ///     corpus = tinymemory_corpus::Corpus::default_root(),
 ///     expected_failures = {
@@ -32,6 +33,9 @@
 ///   returning `Result<Box<dyn MemoryProvider>, MemoryError>`) must return a
 ///   fresh, empty driver on every call. Inside the module `use super::*` is
 ///   in force, so the factory may name the caller's items.
+/// - `profile` holds the driver to a recall profile
+///   ([`tinymemory_api::RecallProfile`]; default lexical); the tests of
+///   checks of another profile pass at once, printing `skipped` and why.
 /// - `config` defaults to [`RunConfig::default`](crate::RunConfig); either
 ///   way the environment overrides it
 ///   ([`RunConfig::with_env_overrides`](crate::RunConfig::with_env_overrides):
@@ -52,6 +56,7 @@ macro_rules! conformance_tests {
     (
         $name:ident,
         $factory:expr
+        $(, profile = $profile:expr)?
         $(, config = $config:expr)?
         $(, corpus = $corpus:expr)?
         $(, expected_failures = { $($id:literal => $reason:literal),* $(,)? })?
@@ -59,7 +64,7 @@ macro_rules! conformance_tests {
     ) => {
         $crate::__tinymemory_check_ids! {
             [$crate::__tinymemory_conformance_module]
-            [$name] [$factory] [$($config)?] [$($corpus)?] [$($($id => $reason),*)?]
+            [$name] [$factory] [$($profile)?] [$($config)?] [$($corpus)?] [$($($id => $reason),*)?]
         }
     };
 }
@@ -69,7 +74,7 @@ macro_rules! conformance_tests {
 #[macro_export]
 macro_rules! __tinymemory_conformance_module {
     (
-        [$name:ident] [$factory:expr] [$($config:expr)?] [$($corpus:expr)?]
+        [$name:ident] [$factory:expr] [$($profile:expr)?] [$($config:expr)?] [$($corpus:expr)?]
         [$($id:literal => $reason:literal),*];
         $($test:ident => $check:literal),* $(,)?
     ) => {
@@ -86,6 +91,7 @@ macro_rules! __tinymemory_conformance_module {
                     .unwrap_or_else(|e| panic!("{e}"));
                 #[allow(unused_mut)]
                 let mut harness = $crate::Harness::from_fn(stringify!($name), $factory).with_config(config);
+                $( harness = harness.with_profile($profile); )?
                 $( harness = harness.with_corpus($corpus); )?
                 harness $( .expect_failure($id, $reason) )*
             }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tinymemory_api::{MemoryError, MemoryProvider};
+use tinymemory_api::{MemoryError, MemoryProvider, RecallProfile};
 use tinymemory_corpus::Corpus;
 
 use super::{ExpectationError, ExpectedFailures};
@@ -50,6 +50,7 @@ pub struct Harness {
     expected: ExpectedFailures,
     declaration_error: Option<ExpectationError>,
     timeout: Duration,
+    profile: Option<RecallProfile>,
 }
 
 impl Harness {
@@ -64,6 +65,7 @@ impl Harness {
             expected: ExpectedFailures::new(),
             declaration_error: None,
             timeout: DEFAULT_CHECK_TIMEOUT,
+            profile: None,
         }
     }
 
@@ -75,6 +77,22 @@ impl Harness {
         F: Fn() -> Result<Box<dyn MemoryProvider>, MemoryError> + Send + Sync + 'static,
     {
         Self::new(Arc::new(FnFactory::new(driver_id, open)))
+    }
+
+    /// Hold the driver to `profile` instead of the one its factory
+    /// declares ([`DriverFactory::recall_profile`]).
+    #[must_use]
+    pub fn with_profile(mut self, profile: RecallProfile) -> Self {
+        self.profile = Some(profile);
+        self
+    }
+
+    /// The recall profile checks run under: the one set with
+    /// [`Harness::with_profile`], else the factory's.
+    #[must_use]
+    pub fn profile(&self) -> RecallProfile {
+        self.profile
+            .unwrap_or_else(|| self.factory.recall_profile())
     }
 
     /// Use `config` (seed, cases) for every check.
@@ -141,7 +159,9 @@ impl Harness {
     }
 
     /// Runs check `id` once against a fresh driver and applies the
-    /// expected failures to its outcome.
+    /// expected failures to its outcome. A check that does not apply to
+    /// the [`Harness::profile`] is not run: its outcome is
+    /// [`Outcome::Skip`] naming the profiles it applies to.
     ///
     /// # Errors
     ///
@@ -157,6 +177,19 @@ impl Harness {
         let check = *registry
             .get(id)
             .ok_or_else(|| HarnessError::UnknownCheck(id.to_owned()))?;
+        let profile = self.profile();
+        if !check.profiles.contains(profile) {
+            return Ok(CheckReport {
+                id: check.id,
+                family: check.family,
+                description: check.description,
+                outcome: Outcome::Skip(format!(
+                    "applies to the {} recall profile, and this driver is {profile}",
+                    check.profiles
+                )),
+                duration: Duration::ZERO,
+            });
+        }
         let corpus = match (&self.corpus, check.family) {
             (Some(root), Family::Corpus) => Some(Arc::new(self.load_corpus(id, root).await?)),
             _ => None,
@@ -166,6 +199,7 @@ impl Harness {
             _ => self.timeout,
         };
         let runner = Runner::new(Registry::from_checks(vec![check]))
+            .with_profile(profile)
             .with_config(self.config)
             .with_timeout(timeout);
         let summary = runner.run(Arc::clone(&self.factory), corpus, |_| {}).await;

@@ -5,11 +5,12 @@ use std::sync::Arc;
 
 use super::{bundled, explore, replay, Regression};
 use crate::properties::retention;
-use crate::{Check, CheckContext, Counterexample, Failure, Family, Outcome};
+use crate::{Check, Profiles, CheckContext, Counterexample, Failure, Family, Outcome};
 
 pub(crate) const CHECK: Check = Check {
     id: "model.differential",
     family: Family::Property,
+    profiles: Profiles::BOTH,
     description: "random sequences of store, get, forget, list, namespaces, recall, scopes and across_section \
                   calls answer as the reference model does, the committed regression sequences first",
     run: |ctx| Box::pin(run(ctx)),

@@ -9,11 +9,12 @@ use tinymemory_sections::Sections;
 use super::data::{dataset, open_with, section_query, Across, Dataset, SectionQuery};
 use super::engine::CaseResult;
 use super::run::{property, require_eq, Needs};
-use crate::{Check, CheckContext, Family};
+use crate::{Check, Profiles, CheckContext, Family};
 
 pub(crate) const CHECK: Check = Check {
     id: "properties.cap_determinism",
     family: Family::Property,
+    profiles: Profiles::BOTH,
     description: "for any data and cap, the visited namespaces and the hits do not depend on namespaces() order, \
                   on insertion order or on repetition",
     run: |ctx| {

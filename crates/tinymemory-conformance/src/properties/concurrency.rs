@@ -11,7 +11,7 @@ use tinymemory_sections::Sections;
 use super::data::{dataset, open_with, section_query, Across, Dataset, SectionQuery};
 use super::engine::CaseResult;
 use super::run::{property, require_eq, Needs};
-use crate::{Check, CheckContext, Family};
+use crate::{Check, Profiles, CheckContext, Family};
 
 /// The longest delay injected before a call. Delays are drawn per call in
 /// whole milliseconds, so concurrent recalls finish in shuffled orders.
@@ -20,6 +20,7 @@ const MAX_DELAY: Duration = Duration::from_millis(4);
 pub(crate) const CHECK: Check = Check {
     id: "properties.concurrent_equals_sequential",
     family: Family::Property,
+    profiles: Profiles::BOTH,
     description: "under random per-call latency, a concurrent across_section returns exactly what the sequential one does",
     run: |ctx| {
         Box::pin(property(

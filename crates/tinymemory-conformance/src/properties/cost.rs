@@ -11,11 +11,12 @@ use tinymemory_sections::Sections;
 use super::data::{dataset, open_with, section_query, Dataset, SectionQuery};
 use super::engine::CaseResult;
 use super::run::{property, require, require_eq, Needs};
-use crate::{Check, CheckContext, Family};
+use crate::{Check, Profiles, CheckContext, Family};
 
 pub(crate) const CHECK: Check = Check {
     id: "properties.pinning_cost",
     family: Family::Property,
+    profiles: Profiles::BOTH,
     description: "across_section makes exactly 1 + N calls: one namespaces(), then one recall per visited namespace, \
                   pinned to it, with the full limit and the caller's other options",
     run: |ctx| {

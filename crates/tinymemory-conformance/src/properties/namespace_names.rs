@@ -12,11 +12,12 @@ use tinymemory_api::{
 
 use super::engine::CaseResult;
 use super::run::{property, require, require_eq, Needs};
-use crate::{Check, CheckContext, Family};
+use crate::{Check, Profiles, CheckContext, Family};
 
 pub(crate) const CHECK: Check = Check {
     id: "properties.namespace_round_trip",
     family: Family::Property,
+    profiles: Profiles::BOTH,
     description:
         "Namespace parse/render round-trips for any valid string, which the driver accepts; \
                   every invalid string is refused with MemoryError::Invalid on every method",

@@ -14,11 +14,12 @@ use tinymemory_sections::{SectionScope, SectionView, Sections};
 use super::data::{hits, open_with, query, words, Across, Hit};
 use super::engine::CaseResult;
 use super::run::{property, require, require_eq, Needs};
-use crate::{Check, CheckContext, Family};
+use crate::{Check, Profiles, CheckContext, Family};
 
 pub(crate) const CHECK: Check = Check {
     id: "properties.custom_spelling",
     family: Family::Property,
+    profiles: Profiles::BOTH,
     description:
         "for every known section, its Custom spelling behaves identically on every section call, \
                   whichever spelling wrote the data",

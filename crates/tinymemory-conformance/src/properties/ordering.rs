@@ -7,11 +7,12 @@ use tinymemory_sections::{compare_hits, Sections};
 use super::data::{dataset, hits, open_with, section_query, Dataset, Hit, SectionQuery};
 use super::engine::CaseResult;
 use super::run::{property, require, require_eq, Needs};
-use crate::{Check, CheckContext, Family};
+use crate::{Check, Profiles, CheckContext, Family};
 
 pub(crate) const CHECK: Check = Check {
     id: "properties.across_ordering",
     family: Family::Property,
+    profiles: Profiles::BOTH,
     description: "for any data and query, across_section hits obey the merge order, number min(limit, total), \
                   come from searched namespaces of the section and from their per-namespace recalls",
     run: |ctx| Box::pin(property(ctx, CHECK.id, Needs::StoredData, (dataset(), section_query(1..=8)), case)),

@@ -8,11 +8,12 @@ use tinymemory_sections::{Sections, MAX_SECTION_NAMESPACES};
 use super::data::{dataset, open_with, section_query, Dataset, SectionQuery};
 use super::engine::CaseResult;
 use super::run::{property, require_eq, Needs};
-use crate::{Check, CheckContext, Family};
+use crate::{Check, Profiles, CheckContext, Family};
 
 pub(crate) const CHECK: Check = Check {
     id: "properties.truncation",
     family: Family::Property,
+    profiles: Profiles::BOTH,
     description:
         "truncated is set exactly when namespaces of the section were skipped by the cap, \
                   never because hits were cut by the limit",

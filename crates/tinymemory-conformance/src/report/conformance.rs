@@ -3,6 +3,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use tinymemory_api::RecallProfile;
 
 use super::{CheckEntry, OutcomeKind};
 
@@ -42,24 +43,31 @@ pub struct FamilyLevel {
     pub status: FamilyStatus,
 }
 
-/// The level of a run, and the status of each family in order of first
-/// appearance in the run.
+/// The level of a run, the recall profile it was reached under, and the
+/// status of each family in order of first appearance in the run.
+///
+/// A level is only ever stated with its profile: `FULL (semantic)` says
+/// less than `FULL (lexical)` about which entries a recall returns.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Conformance {
     /// The overall level.
     pub level: Level,
+    /// The recall profile the run held the driver to; `lexical` in reports
+    /// written before profiles existed.
+    #[serde(default)]
+    pub profile: RecallProfile,
     /// Per family, in order of first appearance.
     pub families: Vec<FamilyLevel>,
 }
 
 impl Conformance {
-    /// The level of a run whose checks are `checks`.
+    /// The level of a run under `profile` whose checks are `checks`.
     ///
     /// A family passes when every one of its checks passed. The level is
     /// [`Level::Full`] when every family passes (an empty run is `None`:
     /// nothing was shown), [`Level::Partial`] when some do.
     #[must_use]
-    pub fn of(checks: &[CheckEntry]) -> Self {
+    pub fn of(checks: &[CheckEntry], profile: RecallProfile) -> Self {
         let mut families: Vec<FamilyLevel> = Vec::new();
         for check in checks {
             let status = match check.outcome {
@@ -88,7 +96,11 @@ impl Conformance {
         } else {
             Level::Partial
         };
-        Self { level, families }
+        Self {
+            level,
+            profile,
+            families,
+        }
     }
 
     /// The families that passed completely, in order.
@@ -109,16 +121,17 @@ fn worse(a: FamilyStatus, b: FamilyStatus) -> FamilyStatus {
     }
 }
 
-/// `FULL`, `PARTIAL (contract, sections)` (the families that passed), or
-/// `NONE`.
+/// `FULL (lexical)`, `PARTIAL (semantic: contract, sections)` (the
+/// families that passed), or `NONE (lexical)`.
 impl fmt::Display for Conformance {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let profile = self.profile;
         match self.level {
-            Level::Full => f.write_str("FULL"),
-            Level::None => f.write_str("NONE"),
+            Level::Full => write!(f, "FULL ({profile})"),
+            Level::None => write!(f, "NONE ({profile})"),
             Level::Partial => {
                 let passing: Vec<&str> = self.passing().collect();
-                write!(f, "PARTIAL ({})", passing.join(", "))
+                write!(f, "PARTIAL ({profile}: {})", passing.join(", "))
             }
         }
     }

@@ -92,6 +92,7 @@ impl Report {
         if let Some(version) = &r.driver_version {
             props.push(("driver_version", version.clone()));
         }
+        props.push(("recall_profile", r.recall_profile.to_string()));
         props.push(("seed", r.seed.to_string()));
         props.push(("cases", r.cases.to_string()));
         props.push(("conformance", self.conformance.to_string()));

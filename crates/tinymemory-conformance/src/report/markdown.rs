@@ -41,6 +41,7 @@ impl Report {
             "driver version",
             r.driver_version.clone().unwrap_or_else(|| "unknown".into()),
         );
+        row("recall profile", r.recall_profile.to_string());
         row("seed", r.seed.to_string());
         row("cases per property", r.cases.to_string());
         row("started", r.started_at.clone());

@@ -2,6 +2,7 @@
 //! the baseline comparison read.
 
 use serde::{Deserialize, Serialize};
+use tinymemory_api::RecallProfile;
 
 use super::conformance::Conformance;
 use super::seed;
@@ -44,6 +45,11 @@ pub struct RunMeta {
     pub driver_spec: Option<String>,
     /// The driver's version, when known.
     pub driver_version: Option<String>,
+    /// The recall profile the run held the driver to: `lexical` or
+    /// `semantic`. Reports written before profiles existed lack the field
+    /// and read as `lexical`, which is what they ran.
+    #[serde(default)]
+    pub recall_profile: RecallProfile,
     /// The run seed; written as a decimal string because JSON readers lose
     /// precision on integers above 2^53.
     #[serde(with = "seed")]

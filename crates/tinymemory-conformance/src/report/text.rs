@@ -81,10 +81,10 @@ fn push_indented(out: &mut String, text: &str) {
 
 impl Report {
     /// The first line of a text report: tool and version, driver (and its
-    /// version), seed, cases, start time and duration:
+    /// version), recall profile, seed, cases, start time and duration:
     /// `tinymemory-conformance 0.1.0 against sqlite (tinymemory-sqlite
-    /// 0.1.0): seed 42, 32 cases per property, started
-    /// 2025-01-31T12:00:00Z, took 2.3s`.
+    /// 0.1.0), lexical recall profile: seed 42, 32 cases per property,
+    /// started 2025-01-31T12:00:00Z, took 2.3s`.
     #[must_use]
     pub fn text_header(&self) -> String {
         let r = &self.run;
@@ -93,10 +93,11 @@ impl Report {
             .as_deref()
             .map_or_else(String::new, |v| format!(" ({v})"));
         format!(
-            "{} {} against {}{version}: seed {}, {} cases per property, started {}, took {:.1?}",
+            "{} {} against {}{version}, {} recall profile: seed {}, {} cases per property, started {}, took {:.1?}",
             r.tool,
             r.tool_version,
             r.driver_id,
+            r.recall_profile,
             r.seed,
             r.cases,
             r.started_at,
@@ -104,8 +105,8 @@ impl Report {
         )
     }
 
-    /// The conformance line: `conformance: FULL` (or `PARTIAL (..)`,
-    /// `NONE`).
+    /// The conformance line: `conformance: FULL (lexical)` (or
+    /// `PARTIAL (..)`, `NONE (..)`), always naming the profile.
     #[must_use]
     pub fn conformance_line(&self) -> String {
         format!("conformance: {}", self.conformance)

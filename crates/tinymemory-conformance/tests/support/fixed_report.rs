@@ -34,6 +34,7 @@ fn check(
 pub fn summary() -> RunSummary {
     RunSummary {
         driver_id: "acme-db".to_owned(),
+        profile: tinymemory_api::RecallProfile::Lexical,
         config: RunConfig {
             seed: 18_446_744_073_709_551_557,
             cases: 64,

@@ -6,6 +6,7 @@ mod forget;
 mod hostile;
 mod namespace_rules;
 mod namespaces;
+mod ranking;
 mod recall;
 mod section_faults;
 mod sections;
@@ -54,13 +55,14 @@ pub(crate) fn all() -> Vec<Check> {
         check!(
             "recall.scores_finite_higher_better",
             Contract,
+            LEXICAL,
             "scores are finite, higher is better, and hits come best first",
             recall::scores_finite_higher_better
         ),
         check!(
             "recall.limit",
             Contract,
-            "recall returns at most limit hits, and limit 0 returns Ok(empty)",
+            "recall returns min(limit, entries holding the query word and passing the filters) hits, and limit 0 returns Ok(empty)",
             recall::limit
         ),
         check!(
@@ -72,7 +74,7 @@ pub(crate) fn all() -> Vec<Check> {
         check!(
             "recall.min_score",
             Contract,
-            "min_score drops hits scoring below it, and unscored hits",
+            "recall with min_score = s returns exactly the hits of the same recall without it scoring >= s, in the same order; unscored hits are dropped",
             recall::min_score
         ),
         check!(
@@ -92,6 +94,25 @@ pub(crate) fn all() -> Vec<Check> {
             Contract,
             "forget returns true then false, and the entry is gone from get, list, namespaces and recall",
             forget::idempotent
+        ),
+        check!(
+            "recall.ranking_higher_better",
+            Contract,
+            SEMANTIC,
+            "scores are finite and non-increasing down the hits, and the entry whose content is the query ranks first, above the farthest",
+            ranking::ranking_higher_better
+        ),
+        check!(
+            "recall.deterministic",
+            Contract,
+            "the same recall on unchanged data returns identical hits with identical score bits",
+            ranking::deterministic
+        ),
+        check!(
+            "recall.self_retrieval",
+            Contract,
+            "an entry's own content used as the query ranks that entry first in its namespace",
+            ranking::self_retrieval
         ),
         check!(
             "store.hostile_text_round_trip",
@@ -180,8 +201,16 @@ pub(crate) fn all() -> Vec<Check> {
         check!(
             "corpus.recall_own_words",
             Corpus,
+            LEXICAL,
             "in every corpus namespace, an entry is recalled by the longest word it contains",
             corpus::recall_own_words
+        ),
+        check!(
+            "corpus.self_retrieval",
+            Corpus,
+            SEMANTIC,
+            "in every corpus namespace, entries (positions 0, 1, 2, 4, 8, ...) recalled by their own full text (when it has a word) rank first, or tie with every hit above",
+            corpus::self_retrieval
         ),
         crate::properties::ACROSS_ORDERING,
         crate::properties::CAP_DETERMINISM,

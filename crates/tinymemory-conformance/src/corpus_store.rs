@@ -45,6 +45,7 @@ pub struct LoadedCorpus {
     provider: Box<dyn MemoryProvider>,
     expected: BTreeMap<String, u64>,
     samples: Vec<Sample>,
+    spread: Vec<Sample>,
     report: LoadReport,
 }
 
@@ -63,6 +64,7 @@ impl LoadedCorpus {
     ) -> Result<Self, MemoryError> {
         let mut expected: BTreeMap<String, u64> = BTreeMap::new();
         let mut samples: BTreeMap<String, Sample> = BTreeMap::new();
+        let mut spread: Vec<Sample> = Vec::new();
         let mut per_section: BTreeMap<MemorySection, (u64, BTreeMap<String, ()>)> = BTreeMap::new();
         {
             let sections = Sections::new(provider.as_ref());
@@ -88,7 +90,16 @@ impl LoadedCorpus {
                         ))
                     })?;
                 let ns = e.namespace().into_string();
+                let position = expected.get(&ns).copied().unwrap_or(0);
                 *expected.entry(ns.clone()).or_default() += 1;
+                if position == 0 || position.is_power_of_two() {
+                    spread.push(Sample {
+                        namespace: ns.clone(),
+                        key: e.key.clone(),
+                        content: e.content.clone(),
+                        namespace_count: 0,
+                    });
+                }
                 let slot = per_section.entry(e.section.clone()).or_default();
                 slot.0 += 1;
                 slot.1.insert(ns.clone(), ());
@@ -107,6 +118,9 @@ impl LoadedCorpus {
                 s
             })
             .collect();
+        for s in &mut spread {
+            s.namespace_count = expected[&s.namespace];
+        }
         let report = LoadReport {
             sections: per_section
                 .into_iter()
@@ -117,6 +131,7 @@ impl LoadedCorpus {
             provider,
             expected,
             samples,
+            spread,
             report,
         })
     }
@@ -138,6 +153,15 @@ impl LoadedCorpus {
     #[must_use]
     pub fn samples(&self) -> &[Sample] {
         &self.samples
+    }
+
+    /// Entries spread over each namespace: those loaded at positions 0, 1,
+    /// 2, 4, 8, ... of their namespace (so about `1 + log2(count)` per
+    /// namespace, the first and some of the last included), in load order;
+    /// for the corpus checks that recall many entries.
+    #[must_use]
+    pub fn spread_samples(&self) -> &[Sample] {
+        &self.spread
     }
 
     /// What was stored, per section.

@@ -80,6 +80,48 @@ pub(crate) async fn recall_own_words(ctx: CheckContext) -> Step {
     Ok(())
 }
 
+pub(crate) async fn self_retrieval(ctx: CheckContext) -> Step {
+    let corpus = loaded(&ctx)?;
+    let mut missed = Vec::new();
+    let mut tried = 0usize;
+    for sample in corpus.spread_samples() {
+        // A text without a word (a rule of dashes) gives a lexical
+        // engine nothing to find, and lexical ranking is a valid ranking.
+        if tinymemory_api::text::words(&sample.content).next().is_none() {
+            continue;
+        }
+        tried += 1;
+        // The whole namespace, so a tie at the top is seen whole.
+        let limit = usize::try_from(sample.namespace_count).unwrap_or(usize::MAX);
+        let hits = corpus
+            .provider()
+            .recall(
+                &sample.content,
+                limit,
+                &RecallOptions::in_namespace(sample.namespace.clone()),
+            )
+            .await?;
+        if let Err(why) = super::ranking::ranks_first(&hits, &sample.key) {
+            let text: String = sample.content.chars().take(60).collect();
+            missed.push(format!("{}/{} by {text:?}: {why}", sample.namespace, sample.key));
+        }
+    }
+    ensure!(tried > 0, "the corpus gave no entry with text to recall");
+    ensure!(
+        missed.is_empty(),
+        "{} of {tried} entries recalled by their own content (pinned to their namespace) did not rank first, \
+         nor tied with every hit above them, first: {}",
+        missed.len(),
+        missed
+            .iter()
+            .take(3)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -1,6 +1,6 @@
 //! Contract sentences 2 to 7: recall.
 
-use tinymemory_api::{MemoryProvider, RecallOptions};
+use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions, RecallProfile};
 
 use super::support::{fresh, keys, put};
 use crate::failure::{ensure, ensure_eq, Step, Stop};
@@ -108,26 +108,66 @@ pub(crate) async fn limit(ctx: CheckContext) -> Step {
         .await?;
     }
     let opts = RecallOptions::default();
-    ensure_eq!(
-        d.recall("needle", 3, &opts).await?.len(),
-        3,
-        "hits with limit 3 of 5 matches"
-    );
-    ensure_eq!(
-        d.recall("needle", 10, &opts).await?.len(),
-        5,
-        "hits with limit 10 of 5 matches"
-    );
-    ensure_eq!(
-        d.recall("needle", 1, &opts).await?.len(),
-        1,
-        "hits with limit 1"
-    );
-    ensure_eq!(
-        d.recall("needle", 0, &opts).await?.len(),
-        0,
-        "hits with limit 0"
-    );
+    for (limit, want) in [(3, 3), (10, 5), (5, 5), (1, 1), (0, 0)] {
+        ensure_eq!(
+            d.recall("needle", limit, &opts).await?.len(),
+            want,
+            "hits with limit {limit} of 5 entries holding the word"
+        );
+    }
+    // Filters count before the limit: min(limit, entries passing them).
+    let ns = "learning:limit";
+    for (key, category, session) in [
+        ("a", MemoryCategory::Core, None),
+        ("b", MemoryCategory::Daily, Some("s1")),
+        ("c", MemoryCategory::Daily, Some("s2")),
+        ("d", MemoryCategory::Core, Some("s1")),
+        ("e", MemoryCategory::Daily, Some("s1")),
+    ] {
+        d.store(
+            ns,
+            key,
+            "a needle and thread",
+            category,
+            session,
+            MemoryTaint::Internal,
+        )
+        .await?;
+    }
+    let daily = RecallOptions {
+        category: Some(MemoryCategory::Daily),
+        ..RecallOptions::in_namespace(ns)
+    };
+    let s1 = RecallOptions {
+        session_id: Some("s1".to_owned()),
+        ..RecallOptions::in_namespace(ns)
+    };
+    let both = RecallOptions {
+        category: Some(MemoryCategory::Daily),
+        session_id: Some("s1".to_owned()),
+        ..RecallOptions::in_namespace(ns)
+    };
+    for (what, opts, passing) in [
+        ("category Daily", &daily, &["b", "c", "e"][..]),
+        ("session s1", &s1, &["b", "d", "e"][..]),
+        ("category Daily and session s1", &both, &["b", "e"][..]),
+    ] {
+        for limit in [10, 2, 1] {
+            let hits = d.recall("needle", limit, opts).await?;
+            ensure_eq!(
+                hits.len(),
+                limit.min(passing.len()),
+                "hits for \"needle\" in {ns} with limit {limit} and {what} ({} entries pass)",
+                passing.len()
+            );
+            let mut got = keys(&hits);
+            got.sort_unstable();
+            ensure!(
+                got.iter().all(|k| passing.contains(k)),
+                "recall(\"needle\", limit {limit}) in {ns} with {what} returned {got:?}; only {passing:?} pass the filter"
+            );
+        }
+    }
     Ok(())
 }
 
@@ -206,7 +246,13 @@ pub(crate) async fn plain_text_query(ctx: CheckContext) -> Step {
             "hits for blank query {q:?}"
         );
     }
-    for q in ["\"", "*", "^ ( ) : - \" *", "(((", "\"\"\""] {
+    // A query without words matches no word; a ranking engine may still
+    // rank entries for it.
+    let punctuation: &[&str] = match ctx.profile {
+        RecallProfile::Lexical => &["\"", "*", "^ ( ) : - \" *", "(((", "\"\"\""],
+        RecallProfile::Semantic => &[],
+    };
+    for &q in punctuation {
         let hits = d.recall(q, 10, &opts).await?;
         ensure_eq!(
             keys(&hits),
@@ -239,13 +285,15 @@ pub(crate) async fn min_score(ctx: CheckContext) -> Step {
     put(d.as_ref(), "global", "one", "alpha cloud stone river").await?;
     let q = "alpha beta gamma";
     let base = d.recall(q, 100, &RecallOptions::default()).await?;
-    ensure_eq!(base.len(), 3, "hits for {q:?} without min_score");
+    if ctx.profile == RecallProfile::Lexical {
+        ensure_eq!(base.len(), 3, "hits for {q:?} without min_score");
+    }
     let with_min = |m: f64| RecallOptions {
         min_score: Some(m),
         ..RecallOptions::default()
     };
-    let scored: Vec<f64> = base.iter().filter_map(|h| h.score).collect();
-    if scored.is_empty() {
+    let mut scores: Vec<f64> = base.iter().filter_map(|h| h.score).collect();
+    if scores.is_empty() {
         let hits = d.recall(q, 100, &with_min(f64::MIN)).await?;
         ensure_eq!(
             keys(&hits),
@@ -254,25 +302,38 @@ pub(crate) async fn min_score(ctx: CheckContext) -> Step {
         );
         return Ok(());
     }
-    let threshold = base[1].score.unwrap_or(scored[0]);
-    let expected: Vec<&str> = base
-        .iter()
-        .filter(|h| h.score.is_some_and(|s| s >= threshold))
-        .map(|h| h.key.as_str())
-        .collect();
-    let hits = d.recall(q, 100, &with_min(threshold)).await?;
-    ensure_eq!(keys(&hits), expected, "hits with min_score = {threshold}");
-    let top = scored.iter().copied().fold(f64::MIN, f64::max);
-    let above = if top > 0.0 {
-        top * 2.0 + 1.0
-    } else {
-        top / 2.0 + 1.0
-    };
-    let hits = d.recall(q, 100, &with_min(above)).await?;
-    ensure_eq!(
-        keys(&hits),
-        Vec::<&str>::new(),
-        "hits with min_score = {above}, above every score"
-    );
+    scores.sort_by(|a, b| b.total_cmp(a));
+    scores.dedup();
+    // Every score the driver gave (so `>=` is told from `>`), a value
+    // between each two, one below all and one above all.
+    let mut thresholds = scores.clone();
+    thresholds.extend(scores.windows(2).map(|w| w[1] + (w[0] - w[1]) / 2.0));
+    let (top, bottom) = (scores[0], scores[scores.len() - 1]);
+    thresholds.push(bottom - bottom.abs() - 1.0);
+    thresholds.push(top + top.abs() + 1.0);
+    for threshold in thresholds {
+        let expected: Vec<(&str, Option<u64>)> = base
+            .iter()
+            .filter(|h| h.score.is_some_and(|s| s >= threshold))
+            .map(|h| (h.key.as_str(), h.score.map(f64::to_bits)))
+            .collect();
+        for limit in [100, 2] {
+            let hits = d.recall(q, limit, &with_min(threshold)).await?;
+            let got: Vec<(&str, Option<u64>)> = hits
+                .iter()
+                .map(|h| (h.key.as_str(), h.score.map(f64::to_bits)))
+                .collect();
+            let want = &expected[..expected.len().min(limit)];
+            ensure!(
+                got == want,
+                "recall({q:?}, limit {limit}) with min_score = {threshold:?} must return exactly the hits \
+                 of the same recall without it scoring >= {threshold:?}, in the same order: expected {:?}, got {:?} \
+                 (the unfiltered hits were {:?})",
+                want.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
+                got.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
+                base.iter().map(|h| (h.key.as_str(), h.score)).collect::<Vec<_>>()
+            );
+        }
+    }
     Ok(())
 }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{bundled, explore, replay, Regression};
+use super::{bundled, explore_as, replay_as, Regression};
 use crate::properties::retention;
 use crate::{Check, Profiles, CheckContext, Counterexample, Failure, Family, Outcome};
 
@@ -28,7 +28,7 @@ async fn run(ctx: CheckContext) -> Outcome {
     if let Err(failed) = replay_bundled(&ctx).await {
         return failed;
     }
-    match explore(Arc::clone(&ctx.factory), ctx.config).await {
+    match explore_as(Arc::clone(&ctx.factory), ctx.config, ctx.profile).await {
         Outcome::Fail(failure) => {
             let dir = std::env::var_os(REGRESSION_DIR_ENV).map(PathBuf::from);
             Outcome::Fail(keep(
@@ -53,7 +53,7 @@ async fn replay_bundled(ctx: &CheckContext) -> Result<(), Outcome> {
                 ctx.factory.driver_id()
             ))
         })?;
-        if let Err(divergence) = replay(d.as_ref(), &regression.ops).await {
+        if let Err(divergence) = replay_as(d.as_ref(), &regression.ops, ctx.profile).await {
             return Err(Outcome::Fail(Failure {
                 message: format!(
                     "the committed regression fixtures/regressions/model/{name} diverged at {divergence}"

@@ -6,7 +6,7 @@ use std::fmt;
 
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemorySection, MemoryTaint,
-    RecallOptions,
+    RecallOptions, RecallProfile,
 };
 use tinymemory_sections::{compare_hits, SectionHits, SectionRecall, Sections};
 
@@ -100,8 +100,14 @@ fn both_ok<T, U>(
     }
 }
 
-/// Applies `op` to both and compares the answers.
-pub(crate) async fn step(driver: &dyn MemoryProvider, model: &dyn MemoryProvider, op: &Op) -> Step {
+/// Applies `op` to both and compares the answers, recall and
+/// `across_section` by what `profile` guarantees.
+pub(crate) async fn step(
+    driver: &dyn MemoryProvider,
+    model: &dyn MemoryProvider,
+    op: &Op,
+    profile: RecallProfile,
+) -> Step {
     match op {
         Op::Store {
             namespace,
@@ -188,14 +194,14 @@ pub(crate) async fn step(driver: &dyn MemoryProvider, model: &dyn MemoryProvider
                 session_id: session_id.clone(),
                 min_score: None,
             };
-            recall(driver, model, query, *limit, &opts).await
+            recall(driver, model, query, *limit, &opts, profile).await
         }
         Op::AcrossSection {
             section,
             query,
             limit,
             cap,
-        } => across(driver, model, section, query, *limit, *cap).await,
+        } => across(driver, model, section, query, *limit, *cap, profile).await,
     }
 }
 
@@ -208,16 +214,43 @@ fn show(h: &MemoryEntry) -> String {
     }
 }
 
+/// What a recall may return, by the model: under the lexical profile the
+/// model's own matches (entries sharing a word with the query), under the
+/// semantic one every entry of the namespace passing the filters.
+async fn candidates(
+    model: &dyn MemoryProvider,
+    query: &str,
+    opts: &RecallOptions,
+    profile: RecallProfile,
+) -> Result<Vec<MemoryEntry>, ErrorShape> {
+    match profile {
+        RecallProfile::Lexical => shape(model.recall(query, usize::MAX, opts).await),
+        RecallProfile::Semantic => {
+            shape(model.recall(query, 0, opts).await)?;
+            shape(
+                model
+                    .list(
+                        Some(opts.effective_namespace()),
+                        opts.category.as_ref(),
+                        opts.session_id.as_deref(),
+                    )
+                    .await,
+            )
+        }
+    }
+}
+
 async fn recall(
     driver: &dyn MemoryProvider,
     model: &dyn MemoryProvider,
     query: &str,
     limit: usize,
     opts: &RecallOptions,
+    profile: RecallProfile,
 ) -> Step {
     let Some((got, matches)) = both_ok(
         shape(driver.recall(query, limit, opts).await),
-        shape(model.recall(query, usize::MAX, opts).await),
+        candidates(model, query, opts, profile).await,
     )?
     else {
         return Ok(());
@@ -225,6 +258,24 @@ async fn recall(
     let searched = opts.effective_namespace();
     let shown: Vec<String> = got.iter().map(show).collect();
     let want_keys: Vec<&str> = matches.iter().map(|m| m.key.as_str()).collect();
+    let again = driver
+        .recall(query, limit, opts)
+        .await
+        .map_err(|e| format!("the same recall asked again failed: {e}"))?;
+    let bits = |v: &[MemoryEntry]| -> Vec<(String, Option<u64>)> {
+        v.iter()
+            .map(|h| (h.key.clone(), h.score.map(f64::to_bits)))
+            .collect()
+    };
+    if bits(&again) != bits(&got) {
+        return Err(format!(
+            "the same recall on unchanged data answered {shown:?}, then {:?}: hits and score bits must not change",
+            again.iter().map(show).collect::<Vec<_>>()
+        ));
+    }
+    if profile == RecallProfile::Semantic {
+        return ranked(driver, query, limit, opts, &got, &matches).await;
+    }
     if got.len() != limit.min(matches.len()) {
         return Err(format!(
             "the driver returned {} hits {shown:?}, expected min(limit {limit}, {} matches {want_keys:?})",
@@ -291,6 +342,96 @@ async fn recall(
     Ok(())
 }
 
+/// The semantic rules for one recall: `got` holds distinct entries of
+/// `pool` (the namespace's entries passing the filters) as stored, carrying
+/// the namespace searched, with finite, non-increasing scores; a recall of
+/// the whole pool ranks `got` first, so `got` is `min(limit, its length)`
+/// of it and scores at least every entry it left out.
+async fn ranked(
+    driver: &dyn MemoryProvider,
+    query: &str,
+    limit: usize,
+    opts: &RecallOptions,
+    got: &[MemoryEntry],
+    pool: &[MemoryEntry],
+) -> Step {
+    let searched = opts.effective_namespace();
+    let shown: Vec<String> = got.iter().map(show).collect();
+    let pool_keys: Vec<&str> = pool.iter().map(|m| m.key.as_str()).collect();
+    if got.len() > limit.min(pool.len()) {
+        return Err(format!(
+            "the driver returned {} hits {shown:?}, more than min(limit {limit}, {} entries passing the filters {pool_keys:?})",
+            got.len(),
+            pool.len()
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    for h in got {
+        if h.namespace.as_deref() != Some(searched) {
+            return Err(format!(
+                "hit {} does not carry the namespace searched, {searched:?}",
+                show(h)
+            ));
+        }
+        if !seen.insert(h.key.as_str()) {
+            return Err(format!(
+                "the driver returned key {:?} twice: {shown:?}",
+                h.key
+            ));
+        }
+        let Some(m) = pool.iter().find(|m| m.key == h.key) else {
+            return Err(format!(
+                "hit {} is not an entry of {searched:?} passing the filters: those are {pool_keys:?}",
+                show(h)
+            ));
+        };
+        same(Stored::unscored(h), Stored::unscored(m))
+            .map_err(|e| format!("hit {}: {e}", show(h)))?;
+        if h.score.is_some_and(|s| !s.is_finite()) {
+            return Err(format!("hit {} has a non-finite score", show(h)));
+        }
+    }
+    for pair in got.windows(2) {
+        if let (Some(a), Some(b)) = (pair[0].score, pair[1].score) {
+            if a < b {
+                return Err(format!("hits are not best first: {shown:?}"));
+            }
+        }
+    }
+    if pool.is_empty() {
+        return Ok(());
+    }
+    let everything = driver
+        .recall(query, pool.len(), opts)
+        .await
+        .map_err(|e| format!("the same recall with limit {} failed: {e}", pool.len()))?;
+    if got.len() != limit.min(everything.len()) {
+        return Err(format!(
+            "with limit {limit} the driver returned {} hits {shown:?}, but with limit {} it returned {}: \
+             a smaller limit must cut the same ranking",
+            got.len(),
+            pool.len(),
+            everything.len()
+        ));
+    }
+    let lowest_kept = got
+        .iter()
+        .filter_map(|h| h.score)
+        .fold(f64::INFINITY, f64::min);
+    for left_out in everything
+        .iter()
+        .filter(|e| got.iter().all(|h| h.key != e.key))
+    {
+        if left_out.score.is_some_and(|s| s > lowest_kept) {
+            return Err(format!(
+                "with limit {limit}, the driver left out {} although it scores above the lowest hit kept ({lowest_kept:?})",
+                show(left_out)
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// With `limit` below the number of matches, the hits returned must score
 /// at least every match left out, by the driver's own scores (read from an
 /// unlimited recall).
@@ -352,6 +493,7 @@ async fn across(
     query: &str,
     limit: usize,
     cap: usize,
+    profile: RecallProfile,
 ) -> Step {
     let Some((got, want)) = both_ok(
         across_of(driver, section, query, limit, cap).await,
@@ -371,12 +513,24 @@ async fn across(
     let mut total = 0;
     let mut matches: Vec<MemoryEntry> = Vec::new();
     for ns in &want.searched {
-        let m = model
-            .recall(query, usize::MAX, &RecallOptions::in_namespace(ns.as_str()))
+        let pinned = RecallOptions::in_namespace(ns.as_str());
+        let m = candidates(model, query, &pinned, profile)
             .await
-            .map_err(|e| format!("the model failed to recall in {ns:?}: {e}"))?;
-        total += limit.min(m.len());
-        matches.extend(m);
+            .map_err(|e| format!("the model failed to recall in {ns:?}: {e:?}"))?;
+        total += match profile {
+            RecallProfile::Lexical => limit.min(m.len()),
+            // What the driver's own pinned recall returns, the ranking's
+            // business; `recall` steps check that recall itself.
+            RecallProfile::Semantic => driver
+                .recall(query, limit, &pinned)
+                .await
+                .map_err(|e| format!("the pinned recall in {ns:?} failed: {e}"))?
+                .len(),
+        };
+        matches.extend(m.into_iter().map(|mut e| {
+            e.namespace.get_or_insert_with(|| ns.clone());
+            e
+        }));
     }
     if got.hits.len() != limit.min(total) {
         return Err(format!(

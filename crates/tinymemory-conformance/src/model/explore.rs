@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use super::generate::sequence;
-use super::{replay, Op, Regression, REGRESSION_FORMAT};
+use tinymemory_api::RecallProfile;
+
+use super::{replay_as, Op, Regression, REGRESSION_FORMAT};
 use crate::properties::engine::{self, CaseFuture, Property};
 use crate::{DriverFactory, Failure, Outcome, RunConfig};
 
@@ -20,10 +22,28 @@ use crate::{DriverFactory, Failure, Outcome, RunConfig};
 /// the same `(seed, cases)` gives the same sequences and the same shrunk
 /// counterexample.
 ///
+/// Recall answers are compared by the profile the factory declares
+/// ([`explore_as`] names another).
+///
 /// # Panics
 ///
 /// Outside a Tokio runtime, when `factory` needs one.
 pub async fn explore(factory: Arc<dyn DriverFactory>, config: RunConfig) -> Outcome {
+    let profile = factory.recall_profile();
+    explore_as(factory, config, profile).await
+}
+
+/// [`explore`], comparing recall answers by what `profile` guarantees
+/// ([`replay_as`](super::replay_as)).
+///
+/// # Panics
+///
+/// Outside a Tokio runtime, when `factory` needs one.
+pub async fn explore_as(
+    factory: Arc<dyn DriverFactory>,
+    config: RunConfig,
+    profile: RecallProfile,
+) -> Outcome {
     let driver = factory.driver_id();
     let opener = Arc::clone(&factory);
     let test = move |ops: Vec<Op>| -> CaseFuture {
@@ -32,7 +52,7 @@ pub async fn explore(factory: Arc<dyn DriverFactory>, config: RunConfig) -> Outc
             let d = factory.open().await.map_err(|e| {
                 format!("failed to open a fresh {} driver: {e}", factory.driver_id())
             })?;
-            replay(d.as_ref(), &ops)
+            replay_as(d.as_ref(), &ops, profile)
                 .await
                 .map_err(|div| div.to_string())
         })
@@ -64,7 +84,9 @@ pub async fn explore(factory: Arc<dyn DriverFactory>, config: RunConfig) -> Outc
     )
     .await;
     match outcome {
-        Outcome::Fail(failure) => Outcome::Fail(drop_calls(factory.as_ref(), failure).await),
+        Outcome::Fail(failure) => {
+            Outcome::Fail(drop_calls(factory.as_ref(), failure, profile).await)
+        }
         other => other,
     }
 }
@@ -74,7 +96,11 @@ pub async fn explore(factory: Arc<dyn DriverFactory>, config: RunConfig) -> Outc
 /// drops single calls from the shrunk sequence until none can go, keeping
 /// each removal after which the sequence still diverges. It is a pure
 /// function of the sequence, so the seed still reproduces the result.
-async fn drop_calls(factory: &dyn DriverFactory, mut failure: Failure) -> Failure {
+async fn drop_calls(
+    factory: &dyn DriverFactory,
+    mut failure: Failure,
+    profile: RecallProfile,
+) -> Failure {
     let Some(Ok(mut regression)) = failure
         .counterexample
         .as_ref()
@@ -91,7 +117,7 @@ async fn drop_calls(factory: &dyn DriverFactory, mut failure: Failure) -> Failur
         let Ok(d) = factory.open().await else {
             return failure;
         };
-        match replay(d.as_ref(), &fewer).await {
+        match replay_as(d.as_ref(), &fewer, profile).await {
             Err(divergence) => {
                 regression.ops = fewer;
                 regression.divergence = divergence.to_string();

@@ -1,6 +1,6 @@
 //! Applying a sequence to a driver and to the model.
 
-use tinymemory_api::MemoryProvider;
+use tinymemory_api::{MemoryProvider, RecallProfile};
 use tinymemory_reference::ReferenceDriver;
 
 use super::compare::step;
@@ -38,13 +38,43 @@ use super::{Divergence, Op};
 ///   searched namespaces, each an entry of its namespace's `M_ns`, and all
 ///   of them when no namespace had more than `limit` matches.
 ///
+/// Every recall is asked twice, and both answers must be identical to the
+/// score bits (`recall.deterministic`).
+///
+/// This is [`replay_as`] under [`RecallProfile::Lexical`].
+///
 /// # Errors
 ///
 /// The first [`Divergence`]: its step, call and what differed.
 pub async fn replay(driver: &dyn MemoryProvider, ops: &[Op]) -> Result<(), Divergence> {
+    replay_as(driver, ops, RecallProfile::Lexical).await
+}
+
+/// [`replay`], comparing recall answers by what `profile` guarantees.
+///
+/// Under [`RecallProfile::Semantic`] a recall may return any entries of
+/// the pinned namespace passing the filters (the model's `list`), not only
+/// those sharing a word with the query: at most `min(limit, |P|)` distinct
+/// entries of that pool `P`, as stored, carrying the namespace searched,
+/// scores finite and non-increasing; and the same recall with limit `|P|`
+/// returns a ranking of which these hits are the first `min(limit, its
+/// length)`, scoring at least every hit they leave out. `across_section`
+/// hits are then `min(limit, total)` with `total` the sum of the driver's
+/// own pinned recalls, each an entry of its namespace's pool. Everything
+/// else (stores, reads, counts, errors, `searched`, `truncated`, the merge
+/// order, determinism) is compared as under the lexical profile.
+///
+/// # Errors
+///
+/// The first [`Divergence`]: its step, call and what differed.
+pub async fn replay_as(
+    driver: &dyn MemoryProvider,
+    ops: &[Op],
+    profile: RecallProfile,
+) -> Result<(), Divergence> {
     let model = ReferenceDriver::new();
     for (i, op) in ops.iter().enumerate() {
-        step(driver, &model, op)
+        step(driver, &model, op, profile)
             .await
             .map_err(|message| Divergence {
                 step: i + 1,

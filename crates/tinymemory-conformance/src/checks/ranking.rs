@@ -1,0 +1,230 @@
+//! Rules that hold for any ranking engine, lexical or semantic: the same
+//! question gets the same answer, an entry's own text finds it first, and
+//! higher scores rank higher.
+
+use tinymemory_api::{MemoryEntry, MemoryProvider, RecallOptions};
+
+use super::support::{fresh, put};
+use crate::failure::{ensure, ensure_eq, Step};
+use crate::CheckContext;
+
+/// Entries no one of which holds every word of another, so that under any
+/// profile an entry's own content ranks it strictly first: for a lexical
+/// engine no other entry holds all its words, for an embedding no other
+/// entry has its features. Lengths differ (10 to 39 characters), so a
+/// driver whose scores grow with an entry's length (an inner product over
+/// unnormalised vectors) ranks a longer neighbour above the entry itself.
+const DISTINCT: [(&str, &str); 5] = [
+    ("short", "comet tail"),
+    ("long", "comet dust over northern hills at dusk"),
+    ("lights", "tail lights on the night road"),
+    ("valley", "northern hills river valley"),
+    ("dusk", "river valley at dusk with comet dust"),
+];
+
+/// A hit as compared for determinism: where it lives, its key and its
+/// score's bits (so `-0.0` differs from `0.0`, and NaN from itself only by
+/// payload).
+fn fingerprint(hits: &[MemoryEntry]) -> Vec<(Option<String>, String, Option<u64>)> {
+    hits.iter()
+        .map(|h| (h.namespace.clone(), h.key.clone(), h.score.map(f64::to_bits)))
+        .collect()
+}
+
+/// `[k1 (0.5), k2 (none)]`, for messages.
+fn shown(hits: &[MemoryEntry]) -> String {
+    let items: Vec<String> = hits
+        .iter()
+        .map(|h| match h.score {
+            Some(s) => format!("{} ({s:?})", h.key),
+            None => format!("{} (no score)", h.key),
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+async fn store_distinct(d: &dyn MemoryProvider, namespace: &str) -> Step {
+    for (key, text) in DISTINCT {
+        put(d, namespace, key, text).await?;
+    }
+    Ok(())
+}
+
+pub(crate) async fn deterministic(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    let ns = "learning:determinism";
+    store_distinct(d.as_ref(), ns).await?;
+    store_distinct(d.as_ref(), "learning:other").await?;
+    let pinned = RecallOptions::in_namespace(ns);
+    let questions: Vec<(&str, usize, RecallOptions)> = vec![
+        ("comet dust", 10, pinned.clone()),
+        ("comet dust", 2, pinned.clone()),
+        ("river valley at dusk", 3, pinned.clone()),
+        ("northern", 1, pinned.clone()),
+        ("zebra quartz", 10, pinned.clone()),
+        ("comet tail lights", 10, RecallOptions::default()),
+    ];
+    let mut first = Vec::new();
+    for (query, limit, opts) in &questions {
+        first.push(d.recall(query, *limit, opts).await?);
+    }
+    // Reads in between change nothing that a recall may depend on.
+    for round in 2..=3 {
+        d.get(ns, "short").await?;
+        d.list(Some(ns), None, None).await?;
+        d.namespaces().await?;
+        for ((query, limit, opts), before) in questions.iter().zip(&first) {
+            let again = d.recall(query, *limit, opts).await?;
+            ensure!(
+                fingerprint(&again) == fingerprint(before),
+                "recall({query:?}, limit {limit}) in {} on unchanged data answered {} the first time \
+                 and {} the time {round}: the same recall must return the same hits with the same score bits",
+                opts.effective_namespace(),
+                shown(before),
+                shown(&again)
+            );
+        }
+    }
+    Ok(())
+}
+
+pub(crate) async fn self_retrieval(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    let ns = "learning:self";
+    store_distinct(d.as_ref(), ns).await?;
+    // The same texts elsewhere must not compete: the recall is pinned.
+    put(d.as_ref(), "learning:elsewhere", "short", "comet tail").await?;
+    let opts = RecallOptions::in_namespace(ns);
+    for (key, text) in DISTINCT {
+        let hits = d.recall(text, 10, &opts).await?;
+        ensure!(
+            hits.first().is_some_and(|h| h.key == key),
+            "recall({text:?}) in {ns}, the content of {key:?} itself, must rank {key:?} first; got {}",
+            shown(&hits)
+        );
+        if let Some(top) = hits[0].score {
+            for h in &hits[1..] {
+                ensure!(
+                    h.score.is_none_or(|s| s < top),
+                    "recall({text:?}) in {ns}: {:?} scored {:?}, not below the entry's own {top:?} \
+                     although its content differs",
+                    h.key,
+                    h.score
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(crate) async fn ranking_higher_better(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    let ns = "learning:ranking";
+    // Every entry shares a word with the query, so a lexical ranking
+    // returns them all too; the nearer an entry, the more it shares.
+    let query = "alpha beta gamma delta";
+    let data = [
+        ("exact", "alpha beta gamma delta"),
+        ("three", "alpha beta gamma river"),
+        ("two", "alpha beta stone river"),
+        ("one", "alpha cloud stone river"),
+    ];
+    for (key, text) in data {
+        put(d.as_ref(), ns, key, text).await?;
+    }
+    let hits = d.recall(query, 10, &RecallOptions::in_namespace(ns)).await?;
+    ensure_eq!(hits.len(), 4, "hits for {query:?} in {ns} of 4 entries sharing its words");
+    for h in &hits {
+        if let Some(s) = h.score {
+            ensure!(
+                s.is_finite(),
+                "hit {:?} has the non-finite score {s:?}",
+                h.key
+            );
+        }
+    }
+    for pair in hits.windows(2) {
+        if let (Some(a), Some(b)) = (pair[0].score, pair[1].score) {
+            ensure!(
+                a >= b,
+                "hits for {query:?} are {}: a score rises down the list, so scores are not \
+                 higher-is-better best first (a distance, lower = nearer, must be converted, e.g. 1 - d)",
+                shown(&hits)
+            );
+        }
+    }
+    ensure!(
+        hits[0].key == "exact",
+        "the entry whose content is the query, \"exact\", must rank first with the highest score; got {}",
+        shown(&hits)
+    );
+    if let (Some(best), Some(worst)) = (hits[0].score, hits[3].score) {
+        ensure!(
+            best > worst,
+            "\"exact\" scored {best:?}, not above the farthest hit {:?} ({worst:?}): higher must be better",
+            hits[3].key
+        );
+    }
+    Ok(())
+}
+
+/// `Ok(())` when `hits` answer [`self_retrieval`]'s rule for `key`: it is
+/// the first hit, or every hit before it ties with it to the bit (an
+/// engine may rank equal scores in any documented order). Unscored hits
+/// cannot tie.
+pub(crate) fn ranks_first(hits: &[MemoryEntry], key: &str) -> Result<(), String> {
+    let Some(at) = hits.iter().position(|h| h.key == key) else {
+        return Err(format!("not among the hits {}", shown(hits)));
+    };
+    let own = hits[at].score.map(f64::to_bits);
+    match hits[..at]
+        .iter()
+        .find(|h| own.is_none() || h.score.map(f64::to_bits) != own)
+    {
+        None => Ok(()),
+        Some(above) => Err(format!(
+            "ranked {} after {:?} ({:?} against its own {:?})",
+            at + 1,
+            above.key,
+            above.score,
+            hits[at].score
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(key: &str, score: Option<f64>) -> MemoryEntry {
+        MemoryEntry {
+            id: key.to_owned(),
+            key: key.to_owned(),
+            content: String::new(),
+            namespace: Some("global".to_owned()),
+            category: tinymemory_api::MemoryCategory::Core,
+            timestamp: String::new(),
+            session_id: None,
+            score,
+            taint: tinymemory_api::MemoryTaint::Internal,
+        }
+    }
+
+    #[test]
+    fn first_or_tied_with_everything_above() {
+        let hits = [hit("a", Some(1.0)), hit("b", Some(1.0)), hit("c", Some(0.5))];
+        assert_eq!(ranks_first(&hits, "a"), Ok(()));
+        assert_eq!(ranks_first(&hits, "b"), Ok(()));
+        assert_eq!(
+            ranks_first(&hits, "c"),
+            Err("ranked 3 after \"a\" (Some(1.0) against its own Some(0.5))".to_owned())
+        );
+        assert_eq!(
+            ranks_first(&hits, "z"),
+            Err("not among the hits [a (1.0), b (1.0), c (0.5)]".to_owned())
+        );
+        let unscored = [hit("a", None), hit("b", None)];
+        assert_eq!(ranks_first(&unscored, "a"), Ok(()));
+        assert!(ranks_first(&unscored, "b").is_err());
+    }
+}

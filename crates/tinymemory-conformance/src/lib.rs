@@ -79,8 +79,7 @@ pub mod stress;
 mod summary;
 
 pub use check::{
-    Check, CheckContext, CheckFuture, Counterexample, Failure, Family, Outcome, Profiles,
-    RunConfig,
+    Check, CheckContext, CheckFuture, Counterexample, Failure, Family, Outcome, Profiles, RunConfig,
 };
 pub use corpus_store::{LoadReport, LoadedCorpus, Sample};
 pub use factory::{DriverFactory, FnFactory};

@@ -52,7 +52,10 @@ const APPLICABILITY: &[(&str, &str)] = &[
     ("properties.namespace_round_trip", "lexical, semantic"),
     ("properties.pinning_cost", "lexical, semantic"),
     ("properties.truncation", "lexical, semantic"),
-    ("properties.concurrent_equals_sequential", "lexical, semantic"),
+    (
+        "properties.concurrent_equals_sequential",
+        "lexical, semantic",
+    ),
     ("model.differential", "lexical, semantic"),
 ];
 
@@ -68,8 +71,18 @@ fn every_check_states_the_profiles_it_applies_to() {
         .map(|(id, p)| (*id, (*p).to_owned()))
         .collect();
     assert_eq!(got, want);
-    assert_eq!(Registry::standard().for_profile(RecallProfile::Lexical).len(), 35);
-    assert_eq!(Registry::standard().for_profile(RecallProfile::Semantic).len(), 35);
+    assert_eq!(
+        Registry::standard()
+            .for_profile(RecallProfile::Lexical)
+            .len(),
+        35
+    );
+    assert_eq!(
+        Registry::standard()
+            .for_profile(RecallProfile::Semantic)
+            .len(),
+        35
+    );
     assert_eq!(Profiles::BOTH.to_string(), "lexical, semantic");
 }
 

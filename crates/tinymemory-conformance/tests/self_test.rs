@@ -28,6 +28,9 @@ const STANDARD_CHECK_IDS: &[&str] = &[
     "namespaces.exact_counts",
     "namespace.invalid_refused",
     "forget.idempotent",
+    "recall.ranking_higher_better",
+    "recall.deterministic",
+    "recall.self_retrieval",
     "store.hostile_text_round_trip",
     "store.big_content_round_trip",
     "recall.hostile_queries",
@@ -43,6 +46,7 @@ const STANDARD_CHECK_IDS: &[&str] = &[
     "sections.pinned_hits_only",
     "corpus.namespace_counts",
     "corpus.recall_own_words",
+    "corpus.self_retrieval",
     "properties.across_ordering",
     "properties.cap_determinism",
     "properties.custom_spelling",
@@ -61,11 +65,12 @@ async fn run_standard(factory: Arc<dyn DriverFactory>) -> RunSummary {
         .await
 }
 
-/// Fresh reference drivers wrapped in `m`.
+/// Fresh reference drivers of the mutant's profile wrapped in `m`,
+/// declaring that profile.
 fn mutant_factory(m: &'static Mutant) -> Arc<dyn DriverFactory> {
-    Arc::new(FnFactory::new(format!("mutant:{}", m.name), move || {
-        Ok((m.wrap)(Box::new(ReferenceDriver::new())))
-    }))
+    Arc::new(
+        FnFactory::new(format!("mutant:{}", m.name), move || Ok(m.open())).with_profile(m.profile),
+    )
 }
 
 /// `(check id, outcome)` of every check that did not pass.

@@ -31,6 +31,19 @@
 //! | `splits-namespaces-by-category` | [`SplitsNamespacesByCategory`] | `sections.namespaces_listed_once` | `namespaces()` lists a namespace once per category |
 //! | `prefix-pinned-recall` | [`PrefixPinnedRecall`] | `sections.pinned_hits_only` | a pinned recall also searches every namespace its name prefixes |
 //!
+//!
+//! The mutants of a ranking engine wrap the semantic reference driver
+//! ([`Mutant::profile`] is `semantic`), each a [`RankingFault`]:
+//!
+//! | name | fault | check | how it breaks the rule |
+//! | --- | --- | --- | --- |
+//! | `distance-scores` | [`RankingFaultKind::DistanceScores`] | `recall.ranking_higher_better` | scores are the cosine distance `1 - s`, nearest first |
+//! | `jittered-scores` | [`RankingFaultKind::JitteredScores`] | `recall.deterministic` | every call shifts the scores by a little |
+//! | `length-scaled-scores` | [`RankingFaultKind::LengthScaledScores`] | `recall.self_retrieval` | scores grow with the content's length, like an unnormalised inner product |
+//! | `min-score-exclusive` | [`RankingFaultKind::MinScoreExclusive`] | `recall.min_score` | a hit scoring exactly `min_score` is dropped |
+//! | `short-top-k` | [`RankingFaultKind::ShortTopK`] | `recall.limit` | a recall of two hits or more loses its last |
+//! | `ignores-pin` | [`RankingFaultKind::IgnoresPin`] | `sections.pinned_hits_only` | a pinned recall ranks every namespace's entries |
+//!
 //! Each wrapper's documentation states exactly what it changes and what it
 //! leaves alone, and every wrapper forwards `driver_id`, so a mutant
 //! reports the id of the driver it wraps. [`InflatedCounts`] (every count
@@ -46,7 +59,7 @@
 //! assert_eq!(m.check, "recall.scores_finite_higher_better");
 //! let driver: Box<dyn MemoryProvider> = (m.wrap)(Box::new(ReferenceDriver::new()));
 //! assert_eq!(driver.driver_id(), "reference");
-//! assert_eq!(mutants().len(), 18);
+//! assert_eq!(mutants().len(), 24);
 //! ```
 
 mod case_folds;
@@ -62,6 +75,7 @@ mod min_score;
 mod nan_scores;
 mod plain_text_query;
 mod prefix_pin;
+mod ranking;
 mod scores;
 mod split_namespaces;
 mod stale_recall;
@@ -81,6 +95,7 @@ pub use min_score::IgnoresMinScore;
 pub use nan_scores::NanScores;
 pub use plain_text_query::EngineSyntaxErrors;
 pub use prefix_pin::PrefixPinnedRecall;
+pub use ranking::{RankingFault, RankingFaultKind};
 pub use scores::NegatedScores;
 pub use split_namespaces::SplitsNamespacesByCategory;
 pub use stale_recall::StaleRecallAfterForget;

@@ -87,7 +87,10 @@ pub(crate) async fn self_retrieval(ctx: CheckContext) -> Step {
     for sample in corpus.spread_samples() {
         // A text without a word (a rule of dashes) gives a lexical
         // engine nothing to find, and lexical ranking is a valid ranking.
-        if tinymemory_api::text::words(&sample.content).next().is_none() {
+        if tinymemory_api::text::words(&sample.content)
+            .next()
+            .is_none()
+        {
             continue;
         }
         tried += 1;
@@ -103,7 +106,10 @@ pub(crate) async fn self_retrieval(ctx: CheckContext) -> Step {
             .await?;
         if let Err(why) = super::ranking::ranks_first(&hits, &sample.key) {
             let text: String = sample.content.chars().take(60).collect();
-            missed.push(format!("{}/{} by {text:?}: {why}", sample.namespace, sample.key));
+            missed.push(format!(
+                "{}/{} by {text:?}: {why}",
+                sample.namespace, sample.key
+            ));
         }
     }
     ensure!(tried > 0, "the corpus gave no entry with text to recall");

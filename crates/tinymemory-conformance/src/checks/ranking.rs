@@ -27,7 +27,13 @@ const DISTINCT: [(&str, &str); 5] = [
 /// payload).
 fn fingerprint(hits: &[MemoryEntry]) -> Vec<(Option<String>, String, Option<u64>)> {
     hits.iter()
-        .map(|h| (h.namespace.clone(), h.key.clone(), h.score.map(f64::to_bits)))
+        .map(|h| {
+            (
+                h.namespace.clone(),
+                h.key.clone(),
+                h.score.map(f64::to_bits),
+            )
+        })
         .collect()
 }
 
@@ -132,8 +138,14 @@ pub(crate) async fn ranking_higher_better(ctx: CheckContext) -> Step {
     for (key, text) in data {
         put(d.as_ref(), ns, key, text).await?;
     }
-    let hits = d.recall(query, 10, &RecallOptions::in_namespace(ns)).await?;
-    ensure_eq!(hits.len(), 4, "hits for {query:?} in {ns} of 4 entries sharing its words");
+    let hits = d
+        .recall(query, 10, &RecallOptions::in_namespace(ns))
+        .await?;
+    ensure_eq!(
+        hits.len(),
+        4,
+        "hits for {query:?} in {ns} of 4 entries sharing its words"
+    );
     for h in &hits {
         if let Some(s) = h.score {
             ensure!(
@@ -212,7 +224,11 @@ mod tests {
 
     #[test]
     fn first_or_tied_with_everything_above() {
-        let hits = [hit("a", Some(1.0)), hit("b", Some(1.0)), hit("c", Some(0.5))];
+        let hits = [
+            hit("a", Some(1.0)),
+            hit("b", Some(1.0)),
+            hit("c", Some(0.5)),
+        ];
         assert_eq!(ranks_first(&hits, "a"), Ok(()));
         assert_eq!(ranks_first(&hits, "b"), Ok(()));
         assert_eq!(

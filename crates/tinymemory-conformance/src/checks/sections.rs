@@ -132,7 +132,11 @@ pub(crate) async fn across_merge_order(ctx: CheckContext) -> Step {
                 .recall("comet", limit, &RecallOptions::in_namespace(ns))
                 .await?;
             total += direct.len();
-            for h in got.hits.iter().filter(|h| h.namespace.as_deref() == Some(ns)) {
+            for h in got
+                .hits
+                .iter()
+                .filter(|h| h.namespace.as_deref() == Some(ns))
+            {
                 ensure!(
                     direct.iter().any(|x| x.key == h.key),
                     "merged hit {:?} is not among the direct recall of {ns} with limit {limit}",
@@ -141,7 +145,11 @@ pub(crate) async fn across_merge_order(ctx: CheckContext) -> Step {
             }
         }
         if ctx.profile == RecallProfile::Lexical {
-            ensure_eq!(total, limit.min(2) + 1 + 1, "matches of \"comet\" in the section's direct recalls with limit {limit}");
+            ensure_eq!(
+                total,
+                limit.min(2) + 1 + 1,
+                "matches of \"comet\" in the section's direct recalls with limit {limit}"
+            );
         }
         ensure_eq!(
             got.hits.len(),

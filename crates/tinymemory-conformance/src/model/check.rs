@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::{bundled, explore_as, replay_as, Regression};
 use crate::properties::retention;
-use crate::{Check, Profiles, CheckContext, Counterexample, Failure, Family, Outcome};
+use crate::{Check, CheckContext, Counterexample, Failure, Family, Outcome, Profiles};
 
 pub(crate) const CHECK: Check = Check {
     id: "model.differential",

@@ -9,7 +9,7 @@ use tinymemory_sections::Sections;
 use super::data::{dataset, open_with, section_query, Across, Dataset, SectionQuery};
 use super::engine::CaseResult;
 use super::run::{property, require_eq, Needs};
-use crate::{Check, Profiles, CheckContext, Family};
+use crate::{Check, CheckContext, Family, Profiles};
 
 pub(crate) const CHECK: Check = Check {
     id: "properties.cap_determinism",

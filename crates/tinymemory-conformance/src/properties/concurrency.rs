@@ -11,7 +11,7 @@ use tinymemory_sections::Sections;
 use super::data::{dataset, open_with, section_query, Across, Dataset, SectionQuery};
 use super::engine::CaseResult;
 use super::run::{property, require_eq, Needs};
-use crate::{Check, Profiles, CheckContext, Family};
+use crate::{Check, CheckContext, Family, Profiles};
 
 /// The longest delay injected before a call. Delays are drawn per call in
 /// whole milliseconds, so concurrent recalls finish in shuffled orders.

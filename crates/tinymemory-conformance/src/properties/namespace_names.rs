@@ -12,7 +12,7 @@ use tinymemory_api::{
 
 use super::engine::CaseResult;
 use super::run::{property, require, require_eq, Needs};
-use crate::{Check, Profiles, CheckContext, Family};
+use crate::{Check, CheckContext, Family, Profiles};
 
 pub(crate) const CHECK: Check = Check {
     id: "properties.namespace_round_trip",

@@ -14,7 +14,7 @@ use tinymemory_sections::{SectionScope, SectionView, Sections};
 use super::data::{hits, open_with, query, words, Across, Hit};
 use super::engine::CaseResult;
 use super::run::{property, require, require_eq, Needs};
-use crate::{Check, Profiles, CheckContext, Family};
+use crate::{Check, CheckContext, Family, Profiles};
 
 pub(crate) const CHECK: Check = Check {
     id: "properties.custom_spelling",

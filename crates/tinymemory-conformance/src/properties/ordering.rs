@@ -7,7 +7,7 @@ use tinymemory_sections::{compare_hits, Sections};
 use super::data::{dataset, hits, open_with, section_query, Dataset, Hit, SectionQuery};
 use super::engine::CaseResult;
 use super::run::{property, require, require_eq, Needs};
-use crate::{Check, Profiles, CheckContext, Family};
+use crate::{Check, CheckContext, Family, Profiles};
 
 pub(crate) const CHECK: Check = Check {
     id: "properties.across_ordering",

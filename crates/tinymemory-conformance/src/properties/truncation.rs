@@ -8,7 +8,7 @@ use tinymemory_sections::{Sections, MAX_SECTION_NAMESPACES};
 use super::data::{dataset, open_with, section_query, Dataset, SectionQuery};
 use super::engine::CaseResult;
 use super::run::{property, require_eq, Needs};
-use crate::{Check, Profiles, CheckContext, Family};
+use crate::{Check, CheckContext, Family, Profiles};
 
 pub(crate) const CHECK: Check = Check {
     id: "properties.truncation",

@@ -2,13 +2,13 @@
 
 use std::fmt;
 
-use tinymemory_api::MemoryProvider;
+use tinymemory_api::{MemoryProvider, RecallProfile};
 
 use super::{
     CaseFoldsNamespaces, CountsEveryStore, DropsTaint, DuplicatesOnStore, EngineSyntaxErrors,
     ForgetAlwaysTrue, IgnoresMinScore, LikeWildcards, LimitPlusOne, LosesConcurrentWrites,
-    NanScores, NegatedScores, PrefixPinnedRecall, SanitizesNamespaces, SplitsNamespacesByCategory,
-    StaleRecallAfterForget,
+    NanScores, NegatedScores, PrefixPinnedRecall, RankingFault, RankingFaultKind,
+    SanitizesNamespaces, SplitsNamespacesByCategory, StaleRecallAfterForget,
 };
 use crate::{NoneMeansAll, TamperHits};
 
@@ -37,6 +37,11 @@ pub struct Mutant {
     pub also_caught_by: &'static [&'static str],
     /// One line: how the wrapped driver misbehaves.
     pub description: &'static str,
+    /// The recall profile of the driver it wraps, and so of the run that
+    /// must catch it: `lexical` mutants wrap the reference driver,
+    /// `semantic` ones the semantic reference driver
+    /// ([`Mutant::base`]).
+    pub profile: RecallProfile,
     /// Wraps a (conforming) driver into the mutant. The result reports the
     /// wrapped driver's `driver_id`.
     pub wrap: fn(Box<dyn MemoryProvider>) -> Box<dyn MemoryProvider>,
@@ -51,6 +56,25 @@ impl Mutant {
         ids.extend_from_slice(self.also_caught_by);
         ids
     }
+
+    /// A fresh, empty conforming driver of [`Mutant::profile`]: the
+    /// [`ReferenceDriver`](tinymemory_reference::ReferenceDriver) or the
+    /// [`SemanticReferenceDriver`](tinymemory_reference::SemanticReferenceDriver).
+    #[must_use]
+    pub fn base(&self) -> Box<dyn MemoryProvider> {
+        match self.profile {
+            RecallProfile::Lexical => Box::new(tinymemory_reference::ReferenceDriver::new()),
+            RecallProfile::Semantic => {
+                Box::new(tinymemory_reference::SemanticReferenceDriver::new())
+            }
+        }
+    }
+
+    /// [`Mutant::wrap`] around a fresh [`Mutant::base`].
+    #[must_use]
+    pub fn open(&self) -> Box<dyn MemoryProvider> {
+        (self.wrap)(self.base())
+    }
 }
 
 /// Shows every field but `wrap`.
@@ -62,11 +86,12 @@ impl fmt::Debug for Mutant {
             .field("check", &self.check)
             .field("also_caught_by", &self.also_caught_by)
             .field("description", &self.description)
+            .field("profile", &self.profile)
             .finish_non_exhaustive()
     }
 }
 
-static MUTANTS: [Mutant; 18] = [
+static MUTANTS: [Mutant; 24] = [
     Mutant {
         name: "duplicates-on-upsert",
         rule: "contract 1: a second store at (namespace, key) replaces the first, never duplicates",
@@ -74,6 +99,7 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &["namespaces.exact_counts", "model.differential"],
         description: "a second store under a key keeps the old entry too: both show in list and in the namespaces() count",
         wrap: |p| Box::new(DuplicatesOnStore::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "drops-taint",
@@ -82,6 +108,7 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &["model.differential"],
         description: "every store is written as MemoryTaint::Internal, so externally synced entries read back as internal",
         wrap: |p| Box::new(DropsTaint::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "loses-concurrent-writes",
@@ -90,6 +117,7 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &[],
         description: "a store that starts while another store is in flight returns Ok but is never written",
         wrap: |p| Box::new(LosesConcurrentWrites::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "none-means-all",
@@ -98,6 +126,7 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &["model.differential"],
         description: "recall with namespace None searches every namespace",
         wrap: |p| Box::new(NoneMeansAll::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "strips-hit-namespace",
@@ -106,30 +135,34 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &["recall.hostile_queries", "model.differential"],
         description: "recall hits carry namespace None",
         wrap: |p| Box::new(TamperHits::strip(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "negated-scores",
         rule: "contract 4: scores are higher-is-better; an engine ranking lower-is-better converts",
         check: "recall.scores_finite_higher_better",
-        also_caught_by: &["model.differential"],
+        also_caught_by: &["recall.min_score", "recall.self_retrieval", "model.differential"],
         description: "recall scores are negated: lower is better, like an unconverted bm25",
         wrap: |p| Box::new(NegatedScores::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "nan-scores",
         rule: "contract 4: scores, when present, are finite",
         check: "recall.scores_finite_higher_better",
-        also_caught_by: &["model.differential"],
+        also_caught_by: &["recall.min_score", "recall.self_retrieval", "model.differential"],
         description: "the best hit of every recall scores NaN, as a 0/0 normalisation would give",
         wrap: |p| Box::new(NanScores::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "limit-plus-one",
         rule: "contract 5: at most limit hits; limit 0 returns Ok(empty)",
         check: "recall.limit",
-        also_caught_by: &["model.differential"],
+        also_caught_by: &["recall.min_score", "sections.across_merge_order", "model.differential"],
         description: "recall returns up to limit + 1 hits, and one hit for limit 0",
         wrap: |p| Box::new(LimitPlusOne::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "query-as-fts5-syntax",
@@ -138,6 +171,7 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &["recall.hostile_queries", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
         description: "the query goes to FTS5 MATCH unescaped: don't, quotes, *, (, AND and blank queries fail with a syntax error",
         wrap: |p| Box::new(EngineSyntaxErrors::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "ignores-min-score",
@@ -146,6 +180,7 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &[],
         description: "recall ignores min_score",
         wrap: |p| Box::new(IgnoresMinScore::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "counts-every-store",
@@ -154,6 +189,7 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &["store.upsert", "model.differential"],
         description: "namespaces() counts every store of a key, upserts included, like a full-text table gaining a row per write",
         wrap: |p| Box::new(CountsEveryStore::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "sanitizes-invalid-namespaces",
@@ -162,6 +198,7 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &["properties.namespace_round_trip", "model.differential"],
         description: "an invalid namespace is silently rewritten to a valid one instead of refused",
         wrap: |p| Box::new(SanitizesNamespaces::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "forget-always-true",
@@ -170,6 +207,7 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &["model.differential"],
         description: "forget always returns true, even when nothing was there",
         wrap: |p| Box::new(ForgetAlwaysTrue::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "stale-recall-after-forget",
@@ -178,6 +216,7 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &["model.differential"],
         description: "forget leaves the entry in the recall index, like a full-text table with no delete trigger",
         wrap: |p| Box::new(StaleRecallAfterForget::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "case-folds-namespaces",
@@ -186,6 +225,7 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &["model.differential"],
         description: "every namespace is lowercased before use, like a case-insensitive collation",
         wrap: |p| Box::new(CaseFoldsNamespaces::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "like-wildcards",
@@ -194,6 +234,7 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &[],
         description: "list filters with namespace LIKE ?, so learning:a_b also lists learning:axb",
         wrap: |p| Box::new(LikeWildcards::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "splits-namespaces-by-category",
@@ -202,6 +243,7 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &["model.differential"],
         description: "namespaces() groups by (namespace, category), listing a mixed namespace once per category",
         wrap: |p| Box::new(SplitsNamespacesByCategory::new(p)),
+        profile: RecallProfile::Lexical,
     },
     Mutant {
         name: "prefix-pinned-recall",
@@ -210,11 +252,67 @@ static MUTANTS: [Mutant; 18] = [
         also_caught_by: &["properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
         description: "a recall pinned to learning:rust also searches learning:rust-async (namespace LIKE ? || '%')",
         wrap: |p| Box::new(PrefixPinnedRecall::new(p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "distance-scores",
+        rule: "contract 4: scores are higher-is-better; a distance (lower = nearer) converts",
+        check: "recall.ranking_higher_better",
+        also_caught_by: &["recall.min_score", "recall.self_retrieval", "model.differential"],
+        description: "scores are the cosine distance 1 - s, nearest first, as a vector store returns them",
+        wrap: |p| Box::new(RankingFault::new(RankingFaultKind::DistanceScores, p)),
+        profile: RecallProfile::Semantic,
+    },
+    Mutant {
+        name: "jittered-scores",
+        rule: "ranking: the same recall on unchanged data returns identical hits and score bits",
+        check: "recall.deterministic",
+        also_caught_by: &["recall.min_score", "properties.across_ordering", "properties.cap_determinism", "properties.custom_spelling", "properties.concurrent_equals_sequential", "model.differential"],
+        description: "the n-th recall adds n * 1e-12 to every score",
+        wrap: |p| Box::new(RankingFault::new(RankingFaultKind::JitteredScores, p)),
+        profile: RecallProfile::Semantic,
+    },
+    Mutant {
+        name: "length-scaled-scores",
+        rule: "ranking: an entry's own content ranks that entry first",
+        check: "recall.self_retrieval",
+        also_caught_by: &[],
+        description: "scores are multiplied by the content's length, like an inner product over unnormalised embeddings",
+        wrap: |p| Box::new(RankingFault::new(RankingFaultKind::LengthScaledScores, p)),
+        profile: RecallProfile::Semantic,
+    },
+    Mutant {
+        name: "min-score-exclusive",
+        rule: "contract 7: min_score keeps exactly the hits scoring >= it",
+        check: "recall.min_score",
+        also_caught_by: &[],
+        description: "a hit scoring exactly min_score is dropped (> instead of >=)",
+        wrap: |p| Box::new(RankingFault::new(RankingFaultKind::MinScoreExclusive, p)),
+        profile: RecallProfile::Semantic,
+    },
+    Mutant {
+        name: "short-top-k",
+        rule: "contract 5: a recall returns min(limit, entries passing the filters) hits",
+        check: "recall.limit",
+        also_caught_by: &["recall.hit_namespace", "recall.min_score", "recall.ranking_higher_better", "sections.namespaces_listed_once"],
+        description: "a recall of two hits or more loses its last one",
+        wrap: |p| Box::new(RankingFault::new(RankingFaultKind::ShortTopK, p)),
+        profile: RecallProfile::Semantic,
+    },
+    Mutant {
+        name: "ignores-pin",
+        rule: "section API: a hit from another namespace than the one a recall was pinned to is a driver fault",
+        check: "sections.pinned_hits_only",
+        also_caught_by: &["recall.none_means_global", "recall.hit_namespace", "recall.self_retrieval", "recall.hostile_queries", "namespace.case_sensitive", "namespace.no_wildcards", "sections.across_merge_order", "sections.cap_and_truncation", "sections.namespaces_listed_once", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
+        description: "a pinned recall ranks the entries of every namespace, as a collection-wide vector search",
+        wrap: |p| Box::new(RankingFault::new(RankingFaultKind::IgnoresPin, p)),
+        profile: RecallProfile::Semantic,
     },
 ];
 
 /// Every mutant: the sentences of the contract in order, then the
-/// namespace rules, then the section API rules. Names are unique; several
+/// namespace rules, then the section API rules, then the mutants of a
+/// ranking engine (semantic profile). Names are unique; several
 /// mutants may name the same check.
 #[must_use]
 pub fn mutants() -> &'static [Mutant] {

@@ -1,0 +1,211 @@
+//! Mutants of a ranking engine: the faults vector-store drivers were seen
+//! to have, each breaking one rule that holds for any recall profile.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use async_trait::async_trait;
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
+    RecallOptions,
+};
+
+/// The one fault a [`RankingFault`] injects into `recall`; every other
+/// method, and every other part of a recall, is the wrapped driver's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RankingFaultKind {
+    /// Each score `s` becomes the cosine distance `1 - s` (lower = nearer),
+    /// in the wrapped driver's order, nearest first: a vector store's
+    /// distance passed through unconverted (`recall.ranking_higher_better`).
+    DistanceScores,
+    /// The `n`-th recall adds `n * 1e-12` to every score, as a client that
+    /// recomputes approximate distances on every call
+    /// (`recall.deterministic`).
+    JitteredScores,
+    /// Each score is multiplied by the content's length in characters and
+    /// the hits re-ranked: an inner product over unnormalised embeddings,
+    /// where a longer neighbour outranks the entry itself
+    /// (`recall.self_retrieval`).
+    LengthScaledScores,
+    /// `min_score` drops hits scoring exactly `min_score` too (`>` instead
+    /// of `>=`) (`recall.min_score`).
+    MinScoreExclusive,
+    /// A recall with two hits or more loses its last one: a top-k off by
+    /// one (`recall.limit`).
+    ShortTopK,
+    /// A pinned recall ranks the entries of every namespace, each hit
+    /// carrying its own namespace: a collection-wide search with the
+    /// namespace filter left out (`sections.pinned_hits_only`).
+    IgnoresPin,
+}
+
+/// Wraps a driver and injects one [`RankingFaultKind`] into `recall`.
+#[derive(Debug)]
+pub struct RankingFault<P: ?Sized> {
+    kind: RankingFaultKind,
+    calls: AtomicU64,
+    inner: P,
+}
+
+impl<P> RankingFault<P> {
+    /// Wraps `inner`, injecting `kind`.
+    #[must_use]
+    pub fn new(kind: RankingFaultKind, inner: P) -> Self {
+        Self {
+            kind,
+            calls: AtomicU64::new(0),
+            inner,
+        }
+    }
+}
+
+impl<P: ?Sized> RankingFault<P> {
+    /// The fault injected.
+    #[must_use]
+    pub fn kind(&self) -> RankingFaultKind {
+        self.kind
+    }
+
+    /// The wrapped provider.
+    #[must_use]
+    pub fn get_ref(&self) -> &P {
+        &self.inner
+    }
+}
+
+impl<P: MemoryProvider + ?Sized> RankingFault<P> {
+    async fn every_namespace(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        self.inner.recall(query, 0, opts).await?;
+        let mut hits = Vec::new();
+        for summary in self.inner.namespaces().await? {
+            let pinned = RecallOptions {
+                namespace: Some(summary.namespace),
+                ..opts.clone()
+            };
+            hits.extend(self.inner.recall(query, limit, &pinned).await?);
+        }
+        sort_by_score(&mut hits);
+        hits.truncate(limit);
+        Ok(hits)
+    }
+
+    async fn length_scaled(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let unfiltered = RecallOptions {
+            min_score: None,
+            ..opts.clone()
+        };
+        let mut hits = self.inner.recall(query, usize::MAX, &unfiltered).await?;
+        for h in &mut hits {
+            #[expect(clippy::cast_precision_loss, reason = "test contents are short")]
+            let length = h.content.chars().count() as f64;
+            h.score = h.score.map(|s| s * length);
+        }
+        hits.retain(|h| opts.admits(h.score));
+        sort_by_score(&mut hits);
+        hits.truncate(limit);
+        Ok(hits)
+    }
+}
+
+/// Score descending (stable, so ties keep their order).
+fn sort_by_score(hits: &mut [MemoryEntry]) {
+    let score = |h: &MemoryEntry| h.score.unwrap_or(f64::NEG_INFINITY);
+    hits.sort_by(|a, b| score(b).total_cmp(&score(a)));
+}
+
+/// Forwards every method; `recall` carries the fault.
+#[deny(clippy::missing_trait_methods)]
+#[async_trait]
+impl<P: MemoryProvider + ?Sized> MemoryProvider for RankingFault<P> {
+    fn driver_id(&self) -> &str {
+        self.inner.driver_id()
+    }
+
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        self.inner
+            .store(namespace, key, content, category, session_id, taint)
+            .await
+    }
+
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        self.inner.get(namespace, key).await
+    }
+
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        self.inner.forget(namespace, key).await
+    }
+
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        self.inner.list(namespace, category, session_id).await
+    }
+
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        self.inner.namespaces().await
+    }
+
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let n = self.calls.fetch_add(1, Ordering::Relaxed);
+        match self.kind {
+            RankingFaultKind::IgnoresPin => return self.every_namespace(query, limit, opts).await,
+            RankingFaultKind::LengthScaledScores => {
+                return self.length_scaled(query, limit, opts).await
+            }
+            _ => {}
+        }
+        let mut hits = self.inner.recall(query, limit, opts).await?;
+        match self.kind {
+            RankingFaultKind::DistanceScores => {
+                for h in &mut hits {
+                    h.score = h.score.map(|s| 1.0 - s);
+                }
+            }
+            RankingFaultKind::JitteredScores => {
+                #[expect(clippy::cast_precision_loss, reason = "a call count")]
+                let jitter = n as f64 * 1e-12;
+                for h in &mut hits {
+                    h.score = h.score.map(|s| s + jitter);
+                }
+            }
+            RankingFaultKind::MinScoreExclusive => {
+                if let Some(min) = opts.min_score {
+                    hits.retain(|h| h.score != Some(min));
+                }
+            }
+            RankingFaultKind::ShortTopK => {
+                if hits.len() >= 2 {
+                    hits.pop();
+                }
+            }
+            RankingFaultKind::IgnoresPin | RankingFaultKind::LengthScaledScores => {}
+        }
+        Ok(hits)
+    }
+}

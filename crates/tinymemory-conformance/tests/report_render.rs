@@ -75,7 +75,7 @@ fn the_level_names_the_families_that_pass() {
             ("corpus", FamilyStatus::Pass),
         ]
     );
-    assert_eq!(r.conformance.to_string(), "PARTIAL (corpus)");
+    assert_eq!(r.conformance.to_string(), "PARTIAL (lexical: corpus)");
 }
 
 #[test]
@@ -114,4 +114,32 @@ fn durations_are_milliseconds_to_the_microsecond() {
     assert_eq!(r.run.duration_ms, 2345.0);
     assert_eq!(r.checks[0].duration_ms, 1.234);
     assert_eq!(r.run.started_at, "2025-01-31T12:00:00Z");
+}
+
+#[test]
+fn a_report_without_a_profile_reads_as_lexical_and_every_format_states_it() {
+    let mut r = report();
+    r.run.recall_profile = tinymemory_api::RecallProfile::Semantic;
+    r.conformance.profile = tinymemory_api::RecallProfile::Semantic;
+    assert_eq!(r.conformance.to_string(), "PARTIAL (semantic: corpus)");
+    assert!(r
+        .to_text(false)
+        .contains("(acme-db 2.3.1), semantic recall profile: seed"));
+    assert!(r
+        .to_text(false)
+        .contains("\nconformance: PARTIAL (semantic: corpus)\n"));
+    assert!(r
+        .to_junit()
+        .contains("<property name=\"recall_profile\" value=\"semantic\"/>"));
+    assert!(r.to_markdown().contains("| recall profile | semantic |"));
+    let json = r.to_json();
+    assert!(json.contains("\"recall_profile\": \"semantic\""), "{json}");
+    // A report written before profiles existed.
+    let old = report()
+        .to_json()
+        .replace("\"recall_profile\": \"lexical\",", "")
+        .replace("\"profile\": \"lexical\",", "");
+    assert!(!old.contains("lexical"), "{old}");
+    let read = tinymemory_conformance::Report::from_json(&old).expect("reads back");
+    assert_eq!(read, report());
 }

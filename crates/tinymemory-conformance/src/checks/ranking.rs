@@ -70,9 +70,22 @@ pub(crate) async fn deterministic(ctx: CheckContext) -> Step {
         ("zebra quartz", 10, pinned.clone()),
         ("comet tail lights", 10, RecallOptions::default()),
     ];
+    // Each question twice in a row, then again after all the others, so
+    // that no pattern of calls (alternating, per question, per round)
+    // hides a change.
     let mut first = Vec::new();
     for (query, limit, opts) in &questions {
-        first.push(d.recall(query, *limit, opts).await?);
+        let once = d.recall(query, *limit, opts).await?;
+        let twice = d.recall(query, *limit, opts).await?;
+        ensure!(
+            fingerprint(&once) == fingerprint(&twice),
+            "recall({query:?}, limit {limit}) in {} asked twice in a row answered {} then {}: \
+             the same recall must return the same hits with the same score bits",
+            opts.effective_namespace(),
+            shown(&once),
+            shown(&twice)
+        );
+        first.push(once);
     }
     // Reads in between change nothing that a recall may depend on.
     for round in 2..=3 {

@@ -43,9 +43,65 @@ fn key_ns(entries: &[MemoryEntry]) -> Vec<(&str, Option<&str>)> {
 
 /// Runs the witness scenario of mutant `name` on `d` (a fresh store) and
 /// renders what it observed.
+/// `[("a", "1.000"), ...]`: keys and scores to three decimals.
+fn ranked(hits: &[MemoryEntry]) -> String {
+    let got: Vec<(&str, String)> = hits
+        .iter()
+        .map(|h| {
+            (
+                h.key.as_str(),
+                h.score.map_or("none".into(), |s| format!("{s:.3}")),
+            )
+        })
+        .collect();
+    format!("{got:?}")
+}
+
 async fn observe(name: &str, d: &dyn MemoryProvider) -> String {
     let any = RecallOptions::default;
     match name {
+        "distance-scores" => {
+            put(d, "global", "self", "comet tail").await;
+            put(d, "global", "far", "granite river").await;
+            ranked(&d.recall("comet tail", 10, &any()).await.unwrap())
+        }
+        "jittered-scores" => {
+            put(d, "global", "k", "comet tail").await;
+            let a = d.recall("comet", 10, &any()).await.unwrap();
+            let b = d.recall("comet", 10, &any()).await.unwrap();
+            format!(
+                "{}",
+                a[0].score.map(f64::to_bits) == b[0].score.map(f64::to_bits)
+            )
+        }
+        "length-scaled-scores" => {
+            put(d, "global", "a", "comet tail").await;
+            put(d, "global", "b", "comet dust over northern hills at dusk").await;
+            format!(
+                "{:?}",
+                keys(&d.recall("comet tail", 10, &any()).await.unwrap())
+            )
+        }
+        "min-score-exclusive" => {
+            put(d, "global", "k", "comet").await;
+            let opts = RecallOptions {
+                min_score: Some(1.0),
+                ..any()
+            };
+            format!("{:?}", keys(&d.recall("comet", 10, &opts).await.unwrap()))
+        }
+        "short-top-k" => {
+            for k in ["a", "b", "c"] {
+                put(d, "global", k, "comet").await;
+            }
+            format!("{}", d.recall("comet", 10, &any()).await.unwrap().len())
+        }
+        "ignores-pin" => {
+            put(d, "global", "g", "comet").await;
+            put(d, "learning:x", "l", "comet").await;
+            let opts = RecallOptions::in_namespace("learning:x");
+            format!("{:?}", key_ns(&d.recall("comet", 10, &opts).await.unwrap()))
+        }
         "duplicates-on-upsert" => {
             put(d, "global", "k", "alpha").await;
             put(d, "global", "k", "beta").await;
@@ -195,7 +251,7 @@ async fn observe(name: &str, d: &dyn MemoryProvider) -> String {
 
 /// `(mutant, what the reference driver gives, what the mutant gives)` on
 /// the mutant's witness scenario.
-const WITNESSES: [(&str, &str, &str); 18] = [
+const WITNESSES: [(&str, &str, &str); 24] = [
     (
         "duplicates-on-upsert",
         r#"[("k", "beta")]"#,
@@ -258,6 +314,20 @@ const WITNESSES: [(&str, &str, &str); 18] = [
         r#"[("k1", Some("learning:rust"))]"#,
         r#"[("k1", Some("learning:rust")), ("k2", Some("learning:rust-async"))]"#,
     ),
+    (
+        "distance-scores",
+        r#"[("self", "1.000"), ("far", "0.000")]"#,
+        r#"[("self", "0.000"), ("far", "1.000")]"#,
+    ),
+    ("jittered-scores", "true", "false"),
+    ("length-scaled-scores", r#"["a", "b"]"#, r#"["b", "a"]"#),
+    ("min-score-exclusive", r#"["k"]"#, "[]"),
+    ("short-top-k", "3", "2"),
+    (
+        "ignores-pin",
+        r#"[("l", Some("learning:x"))]"#,
+        r#"[("g", Some("global")), ("l", Some("learning:x"))]"#,
+    ),
 ];
 
 #[tokio::test]
@@ -273,9 +343,9 @@ async fn every_mutant_differs_from_the_reference_on_its_witness() {
             want_reference, want_mutant,
             "{name}: a witness must tell them apart"
         );
-        let plain = observe(name, &*reference()).await;
+        let plain = observe(name, &*m.base()).await;
         assert_eq!(plain, want_reference, "reference on the witness of {name}");
-        let mutated = observe(name, &*(m.wrap)(reference())).await;
+        let mutated = observe(name, &*m.open()).await;
         assert_eq!(mutated, want_mutant, "mutant {name} on its witness");
     }
 }
@@ -322,12 +392,15 @@ fn catalogue_entries_are_unique_and_complete() {
             "namespace.invalid_refused",
             "namespace.no_wildcards",
             "namespaces.exact_counts",
+            "recall.deterministic",
             "recall.hit_namespace",
             "recall.limit",
             "recall.min_score",
             "recall.none_means_global",
             "recall.plain_text_query",
+            "recall.ranking_higher_better",
             "recall.scores_finite_higher_better",
+            "recall.self_retrieval",
             "sections.namespaces_listed_once",
             "sections.pinned_hits_only",
             "store.concurrent_writes",
@@ -342,15 +415,20 @@ fn mutants_are_found_by_name() {
     assert_eq!((m.name, m.check), ("limit-plus-one", "recall.limit"));
     assert_eq!(
         m.expected_failures(),
-        ["recall.limit", "model.differential"]
+        [
+            "recall.limit",
+            "recall.min_score",
+            "sections.across_merge_order",
+            "model.differential"
+        ]
     );
     assert!(mutant("recall.limit").is_none());
     assert!(mutant("nope").is_none());
     assert_eq!(
         format!("{m:?}"),
         "Mutant { name: \"limit-plus-one\", rule: \"contract 5: at most limit hits; limit 0 returns Ok(empty)\", \
-         check: \"recall.limit\", also_caught_by: [\"model.differential\"], \
-         description: \"recall returns up to limit + 1 hits, and one hit for limit 0\", .. }"
+         check: \"recall.limit\", also_caught_by: [\"recall.min_score\", \"sections.across_merge_order\", \"model.differential\"], \
+         description: \"recall returns up to limit + 1 hits, and one hit for limit 0\", profile: Lexical, .. }"
     );
 }
 

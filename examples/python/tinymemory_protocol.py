@@ -6,6 +6,14 @@ line from stdin and writes one JSON answer per line to stdout until stdin
 ends. The specification is docs/protocol.md; the JSON Schemas are in
 fixtures/protocol/.
 
+A driver declares its recall profile with the ``recall_profile`` attribute
+of its store class (or ``serve(..., recall_profile=...)``): ``LEXICAL``, the
+default (every hit shares a word with the query, and every entry sharing
+one is a hit, up to limit), or ``SEMANTIC`` (a ranking engine such as a
+vector store: the hits are the ``limit`` best-ranked entries passing the
+filters, whatever words they share). ``hello`` reports a semantic one (a
+lexical one goes without saying: absent means lexical).
+
 The validation helpers mirror the Rust contract (tinymemory-api) so that a
 driver refuses exactly what every other driver refuses, with the same rule
 ids: namespaces in ``validate_namespace``, keys in ``validate_key``.
@@ -19,6 +27,9 @@ import unicodedata
 from datetime import datetime, timezone
 
 PROTOCOL_VERSION = 1
+LEXICAL = "lexical"
+SEMANTIC = "semantic"
+RECALL_PROFILES = (LEXICAL, SEMANTIC)
 GLOBAL_NAMESPACE = "global"
 MAX_NAMESPACE_LEN = 200
 MAX_KEY_LEN = 1024
@@ -160,7 +171,12 @@ class Store:
     for null) and returns the result in wire form, or raises DriverError.
     Any other exception becomes a "backend" error answer, with its traceback
     on stderr.
+
+    ``recall_profile`` is the profile the driver declares: LEXICAL (the
+    default) or SEMANTIC. Set it on the class of a ranking engine.
     """
+
+    recall_profile = LEXICAL
 
     def reset(self):
         """Empty the store."""
@@ -194,22 +210,46 @@ class Store:
         raise NotImplementedError
 
 
-def handle(store, driver_id, request):
-    """The answer object for one decoded request."""
+def profile_of(store, recall_profile=None):
+    """The recall profile to declare: `recall_profile` when given, else the
+    store's ``recall_profile`` attribute, else LEXICAL. Raises ValueError
+    for anything but LEXICAL or SEMANTIC, so a typo fails at start-up, on
+    stderr, rather than as a refused hello."""
+    profile = recall_profile if recall_profile is not None else getattr(store, "recall_profile", LEXICAL)
+    if profile not in RECALL_PROFILES:
+        raise ValueError(f"unknown recall profile {profile!r}: expected {LEXICAL!r} or {SEMANTIC!r}")
+    return profile
+
+
+def handle(store, driver_id, request, recall_profile=None):
+    """The answer object for one decoded request. `recall_profile`
+    overrides the store's for ``hello`` (see profile_of).
+
+    Every exception but KeyboardInterrupt and SystemExit becomes an answer,
+    BaseExceptions included: a native engine's panic (pyo3's PanicException)
+    derives from BaseException, and the request must still be answered."""
     rid = request.get("id")
     try:
-        return {"id": rid, "result": _dispatch(store, driver_id, request)}
+        return {"id": rid, "result": _dispatch(store, driver_id, request, recall_profile)}
     except DriverError as e:
         return {"id": rid, "error": e.to_wire()}
-    except Exception as e:  # noqa: BLE001 - every failure must become an answer
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:  # noqa: BLE001 - every failure must become an answer
         traceback.print_exc(file=sys.stderr)
         return {"id": rid, "error": {"kind": "backend", "message": f"{type(e).__name__}: {e}"}}
 
 
-def _dispatch(store, driver_id, r):
+def _dispatch(store, driver_id, r, recall_profile):
     op = r.get("op")
     if op == "hello":
-        return {"protocol": PROTOCOL_VERSION, "driver": driver_id}
+        hello = {"protocol": PROTOCOL_VERSION, "driver": driver_id}
+        profile = profile_of(store, recall_profile)
+        # Absent means lexical; leaving it out keeps a lexical driver's
+        # hello readable by suites older than recall profiles.
+        if profile != LEXICAL:
+            hello["recall_profile"] = profile
+        return hello
     if op == "reset":
         store.reset()
         return None
@@ -233,22 +273,27 @@ def _dispatch(store, driver_id, r):
 
 def encode(answer):
     """One answer line. NaN and infinities are refused (they are not JSON),
-    turning the answer into a "backend" error rather than a garbled line."""
+    and so are values JSON cannot hold (a set, bytes), turning the answer
+    into a "backend" error rather than a garbled line or a dead process."""
     try:
         return json.dumps(answer, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
-    except ValueError as e:
+    except (ValueError, TypeError) as e:
         traceback.print_exc(file=sys.stderr)
         error = {"kind": "backend", "message": f"failed to encode the answer: {e}"}
         return json.dumps({"id": answer.get("id"), "error": error}, separators=(",", ":"))
 
 
-def serve(store, driver_id, stdin=None, stdout=None):
+def serve(store, driver_id, stdin=None, stdout=None, recall_profile=None):
     """Answer requests until stdin ends. Only answers go to stdout; log to
-    stderr. Each answer is flushed at once: the suite waits for it."""
+    stderr. Each answer is flushed at once: the suite waits for it.
+    `recall_profile` (LEXICAL or SEMANTIC) overrides the store's
+    ``recall_profile`` attribute; an unknown one raises ValueError before
+    any request is read."""
+    recall_profile = profile_of(store, recall_profile)
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     for raw in stdin:
         request = json.loads(raw.decode("utf-8"))
-        line = encode(handle(store, driver_id, request))
+        line = encode(handle(store, driver_id, request, recall_profile))
         stdout.write(line.encode("ascii") + b"\n")
         stdout.flush()

@@ -1,11 +1,12 @@
 //! Turning answers into the contract's types, and the start-up handshake.
 
 use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::Value;
 use tinymemory_api::MemoryError;
 
 use crate::process::Connection;
-use crate::protocol::{quote, HelloResult, Request, PROTOCOL_VERSION};
+use crate::protocol::{parse_recall_profile, quote, HelloResult, Request, PROTOCOL_VERSION};
 
 /// The `hello` request for this suite's version.
 pub(crate) fn hello() -> Request {
@@ -51,20 +52,33 @@ pub(crate) fn expect_null(conn: &Connection, op: &str, value: &Value) -> Result<
 }
 
 /// Checks the answer to `hello`: the driver's version must be
-/// [`PROTOCOL_VERSION`] and its id non-empty.
+/// [`PROTOCOL_VERSION`], its id non-empty, and its `recall_profile`, when
+/// present, `lexical` or `semantic`.
 ///
 /// # Errors
 ///
 /// `MemoryError::Backend` starting "failed to start": an error answer, a
-/// malformed result, another version or an empty id. Errors from the
-/// process itself (it could not start, died, hung) are passed on as they
-/// are.
+/// malformed result, another version, an empty id or an unknown recall
+/// profile (checked in that order, so a driver of another version is told
+/// that first). Errors from the process itself (it could not start, died,
+/// hung) are passed on as they are.
 pub(crate) fn check_hello(
     conn: &Connection,
     answer: Result<Value, MemoryError>,
 ) -> Result<HelloResult, MemoryError> {
     let value = answer?;
-    let hello: HelloResult = decode(conn, "hello", value)?;
+    // The profile is read last, with a message of its own; the rest of the
+    // answer is decoded without it.
+    let declared = value.get("recall_profile").cloned();
+    let mut rest = value.clone();
+    if let Some(object) = rest.as_object_mut() {
+        object.remove("recall_profile");
+    }
+    let mut hello = match HelloResult::deserialize(&rest) {
+        Ok(hello) => hello,
+        // Quote the whole answer, as the driver wrote it.
+        Err(_) => decode::<HelloResult>(conn, "hello", value)?,
+    };
     if hello.protocol != PROTOCOL_VERSION {
         return Err(MemoryError::fault(format!(
             "failed to start `{}`: it speaks protocol version {}, this suite speaks version {PROTOCOL_VERSION} \
@@ -78,6 +92,16 @@ pub(crate) fn check_hello(
             "failed to start `{}`: its hello answer has an empty driver id",
             conn.command()
         )));
+    }
+    if let Some(raw) = declared {
+        let profile = parse_recall_profile(&raw).map_err(|why| {
+            MemoryError::fault(format!(
+                "failed to start `{}`: its hello answer declares an {why} \
+                 (leave recall_profile out for lexical; docs/protocol.md)",
+                conn.command()
+            ))
+        })?;
+        hello.recall_profile = Some(profile);
     }
     Ok(hello)
 }

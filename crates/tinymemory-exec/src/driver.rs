@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use serde_json::Value;
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
+    RecallOptions, RecallProfile,
 };
 
 use crate::decode::{check_hello, decode, expect_null, hello};
@@ -41,6 +41,7 @@ use crate::{ExecCommand, ExecConfig};
 pub struct ExecDriver {
     conn: Arc<Connection>,
     driver_id: String,
+    recall_profile: RecallProfile,
     /// Where the process goes back when the driver is dropped.
     pool: Option<Weak<Pool>>,
 }
@@ -53,13 +54,14 @@ impl ExecDriver {
     /// # Errors
     ///
     /// [`MemoryError::Backend`] when the process cannot be started, exits,
-    /// answers `hello` with another protocol version or an error, or fails
-    /// the `reset`; [`MemoryError::Unavailable`] when it does not answer in
-    /// time.
+    /// answers `hello` with another protocol version, an unknown recall
+    /// profile or an error, or fails the `reset`;
+    /// [`MemoryError::Unavailable`] when it does not answer in time.
     pub async fn spawn(command: &ExecCommand, config: ExecConfig) -> Result<Self, MemoryError> {
         let conn = Arc::new(Connection::start(command, config)?);
         let hello = check_hello(&conn, conn.call(hello()).await)?;
-        Self::reset(conn, hello.driver, None).await
+        let profile = hello.profile();
+        Self::reset(conn, hello.driver, profile, None).await
     }
 
     /// [`ExecDriver::spawn`], blocking the calling thread until the process
@@ -75,6 +77,7 @@ impl ExecDriver {
         expect_null(&conn, "reset", &conn.call_blocking(Request::Reset)?)?;
         Ok(Self {
             conn,
+            recall_profile: hello.profile(),
             driver_id: hello.driver,
             pool: None,
         })
@@ -85,14 +88,24 @@ impl ExecDriver {
     pub(crate) async fn reset(
         conn: Arc<Connection>,
         driver_id: String,
+        recall_profile: RecallProfile,
         pool: Option<Weak<Pool>>,
     ) -> Result<Self, MemoryError> {
         expect_null(&conn, "reset", &conn.call(Request::Reset).await?)?;
         Ok(Self {
             conn,
             driver_id,
+            recall_profile,
             pool,
         })
+    }
+
+    /// The recall profile the driver declared in its `hello` answer
+    /// (`recall_profile`), [`RecallProfile::Lexical`] when it declared
+    /// none.
+    #[must_use]
+    pub fn recall_profile(&self) -> RecallProfile {
+        self.recall_profile
     }
 
     /// `false` once the process died, hung or garbled its output; every
@@ -117,6 +130,7 @@ impl std::fmt::Debug for ExecDriver {
         f.debug_struct("ExecDriver")
             .field("command", &self.conn.command())
             .field("driver_id", &self.driver_id)
+            .field("recall_profile", &self.recall_profile)
             .finish_non_exhaustive()
     }
 }

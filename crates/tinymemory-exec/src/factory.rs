@@ -3,12 +3,13 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use tinymemory_api::{MemoryError, MemoryProvider};
+use tinymemory_api::{MemoryError, MemoryProvider, RecallProfile};
 use tinymemory_conformance::DriverFactory;
 
 use crate::decode::{check_hello, hello};
 use crate::pool::Pool;
 use crate::process::Connection;
+use crate::protocol::HelloResult;
 use crate::{ExecCommand, ExecConfig, ExecDriver};
 
 /// A [`DriverFactory`] over driver processes: every [`DriverFactory::open`]
@@ -21,6 +22,11 @@ use crate::{ExecCommand, ExecConfig, ExecDriver};
 /// request timeout or printed something that is not an answer is never
 /// reused: the check that saw it fails with that error, and the next `open`
 /// starts a new process (with a new `hello`), so the run goes on.
+///
+/// The driver's id and recall profile are those of the first process's
+/// `hello` answer ([`DriverFactory::driver_id`],
+/// [`DriverFactory::recall_profile`]); a later process declaring another
+/// profile fails the `open` that started it.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -41,6 +47,7 @@ pub struct ExecFactory {
     command: ExecCommand,
     config: ExecConfig,
     driver_id: String,
+    recall_profile: RecallProfile,
     pool: Arc<Pool>,
 }
 
@@ -51,17 +58,20 @@ impl ExecFactory {
     /// # Errors
     ///
     /// [`MemoryError::Backend`] when the process cannot be started, exits,
-    /// or answers `hello` with another protocol version, an error or a
-    /// malformed result; [`MemoryError::Unavailable`] when it does not
-    /// answer within the request timeout.
+    /// or answers `hello` with another protocol version, an unknown
+    /// `recall_profile` (the message names it and the profiles that
+    /// exist), an error or a malformed result;
+    /// [`MemoryError::Unavailable`] when it does not answer within the
+    /// request timeout.
     pub async fn connect(command: ExecCommand, config: ExecConfig) -> Result<Self, MemoryError> {
         let pool = Arc::new(Pool::default());
-        let (conn, driver_id) = start(&command, config, &pool).await?;
+        let (conn, hello) = start(&command, config, &pool).await?;
         pool.put(conn);
         Ok(Self {
             command,
             config,
-            driver_id,
+            recall_profile: hello.profile(),
+            driver_id: hello.driver,
             pool,
         })
     }
@@ -82,6 +92,7 @@ impl ExecFactory {
         Ok(Self {
             command,
             config,
+            recall_profile: hello.profile(),
             driver_id: hello.driver,
             pool,
         })
@@ -91,6 +102,14 @@ impl ExecFactory {
     #[must_use]
     pub fn command(&self) -> &ExecCommand {
         &self.command
+    }
+
+    /// The recall profile the driver declared in its first `hello` answer,
+    /// [`RecallProfile::Lexical`] when it declared none. The same as
+    /// [`DriverFactory::recall_profile`].
+    #[must_use]
+    pub fn recall_profile(&self) -> RecallProfile {
+        self.recall_profile
     }
 
     /// The limits each process runs under.
@@ -111,28 +130,44 @@ impl ExecFactory {
     async fn fresh(&self) -> Result<ExecDriver, MemoryError> {
         let pool = Some(Arc::downgrade(&self.pool));
         while let Some(conn) = self.pool.take() {
-            match ExecDriver::reset(Arc::clone(&conn), self.driver_id.clone(), pool.clone()).await {
+            let reset = ExecDriver::reset(
+                Arc::clone(&conn),
+                self.driver_id.clone(),
+                self.recall_profile,
+                pool.clone(),
+            );
+            match reset.await {
                 Ok(driver) => return Ok(driver),
                 // It died answering the reset: try the next one.
                 Err(_) if !conn.is_usable() => {}
                 Err(e) => return Err(e),
             }
         }
-        let (conn, _) = start(&self.command, self.config, &self.pool).await?;
-        ExecDriver::reset(conn, self.driver_id.clone(), pool).await
+        let (conn, hello) = start(&self.command, self.config, &self.pool).await?;
+        if hello.profile() != self.recall_profile {
+            // Dropping the connection ends the process.
+            return Err(MemoryError::fault(format!(
+                "failed to start `{}`: this process declares recall profile {}, the driver's first \
+                 process declared {}; every process of a driver must declare the same profile",
+                self.command,
+                hello.profile(),
+                self.recall_profile
+            )));
+        }
+        ExecDriver::reset(conn, self.driver_id.clone(), self.recall_profile, pool).await
     }
 }
 
-/// Starts a process and checks its `hello`; returns it with its driver id.
+/// Starts a process and checks its `hello`; returns it with its answer.
 async fn start(
     command: &ExecCommand,
     config: ExecConfig,
     pool: &Pool,
-) -> Result<(Arc<Connection>, String), MemoryError> {
+) -> Result<(Arc<Connection>, HelloResult), MemoryError> {
     let conn = Arc::new(Connection::start(command, config)?);
     pool.record_start();
     let hello = check_hello(&conn, conn.call(hello()).await)?;
-    Ok((conn, hello.driver))
+    Ok((conn, hello))
 }
 
 impl std::fmt::Debug for ExecFactory {
@@ -140,6 +175,7 @@ impl std::fmt::Debug for ExecFactory {
         f.debug_struct("ExecFactory")
             .field("command", &self.command.to_string())
             .field("driver_id", &self.driver_id)
+            .field("recall_profile", &self.recall_profile)
             .field("config", &self.config)
             .field("processes_started", &self.processes_started())
             .finish_non_exhaustive()
@@ -152,6 +188,13 @@ impl DriverFactory for ExecFactory {
     /// The id the driver gave in its first `hello` answer.
     fn driver_id(&self) -> String {
         self.driver_id.clone()
+    }
+
+    /// The profile the driver declared in its first `hello` answer
+    /// (`recall_profile`), [`RecallProfile::Lexical`] when it declared
+    /// none.
+    fn recall_profile(&self) -> RecallProfile {
+        self.recall_profile
     }
 
     /// An empty store with a process to itself: an idle process after a

@@ -3,8 +3,9 @@
 //! The suite starts the driver as a child process and talks to it over its
 //! stdin and stdout, one JSON object per line: a request per contract method
 //! (`store`, `get`, `forget`, `list`, `namespaces`, `recall`), plus `hello`
-//! (protocol version and driver id) when the process starts and `reset` (an
-//! empty store) before every check. A driver answers each request with one
+//! (protocol version, driver id and, optionally, the driver's
+//! [`RecallProfile`](tinymemory_api::RecallProfile)) when the process starts
+//! and `reset` (an empty store) before every check. A driver answers each request with one
 //! line, `{"id":…,"result":…}` or `{"id":…,"error":{"kind":…,"rule":…,"message":…}}`,
 //! where the error kinds are those of [`tinymemory_api::MemoryError`]. The
 //! [`protocol`] module holds the message types; `docs/protocol.md` is the
@@ -16,7 +17,10 @@
 //!   [`DriverFactory`](tinymemory_conformance::DriverFactory) for the
 //!   conformance runner: each store gets a process to itself, reused (after
 //!   a `reset`) once the store is dropped, and replaced by a new one after
-//!   it dies, hangs or garbles its output.
+//!   it dies, hangs or garbles its output. Its
+//!   [`recall_profile`](ExecFactory::recall_profile) is the one the driver
+//!   declared (`lexical` when it declared none), so the runner applies the
+//!   checks of that profile.
 //!
 //! ```
 //! use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions};
@@ -46,6 +50,7 @@
 //! | prints a line that is not JSON, or answers another request's id | `Backend`, quoting the line (first 200 characters) | it is stopped |
 //! | answers with a malformed result or error | `Backend`, saying what is wrong | it keeps running |
 //! | answers `hello` with another protocol version | `Backend` from [`ExecFactory::connect`] | it is stopped |
+//! | answers `hello` with a `recall_profile` other than `lexical` or `semantic` | `Backend` from [`ExecFactory::connect`], naming the value | it is stopped |
 //!
 //! Every error that stops the process quotes the last lines of its stderr
 //! (which is captured, never shown directly); an error answer of kind

@@ -10,6 +10,7 @@ mod wire;
 pub(crate) use answer::quote;
 pub use answer::{parse_answer, Answer, AnswerError};
 pub use request::{Request, RequestLine};
+pub(crate) use wire::parse_recall_profile;
 pub use wire::{HelloResult, WireEntry, WireError, WireErrorKind, WireSummary};
 
 /// The protocol version this crate speaks. The suite sends it in `hello`;

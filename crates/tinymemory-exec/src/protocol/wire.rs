@@ -6,11 +6,15 @@
 //! would hide the driver's mistake.
 
 use serde::{Deserialize, Deserializer, Serialize};
-use tinymemory_api::{MemoryCategory, MemoryEntry, MemoryError, MemoryTaint, NamespaceSummary};
+use serde_json::Value;
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryTaint, NamespaceSummary, RecallProfile,
+};
 
 use super::rule;
 
-/// The answer to `hello`.
+/// The answer to `hello`: `{"protocol": 1, "driver": "…"}`, optionally
+/// with `"recall_profile": "lexical"` or `"semantic"`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HelloResult {
@@ -19,6 +23,48 @@ pub struct HelloResult {
     pub protocol: u32,
     /// The driver's id for reports, such as `python-memory`.
     pub driver: String,
+    /// The recall profile the driver declares, `None` when the answer has
+    /// no `recall_profile` field (which means
+    /// [`RecallProfile::Lexical`]; see [`HelloResult::profile`]). Only the
+    /// exact texts `lexical` and `semantic` decode: any other value,
+    /// `null` included, is a malformed answer.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "declared_profile"
+    )]
+    pub recall_profile: Option<RecallProfile>,
+}
+
+impl HelloResult {
+    /// The profile the driver is held to: the one it declared, else
+    /// [`RecallProfile::Lexical`].
+    #[must_use]
+    pub fn profile(&self) -> RecallProfile {
+        self.recall_profile.unwrap_or_default()
+    }
+}
+
+/// Reads a `recall_profile` value: exactly `"lexical"` or `"semantic"`.
+///
+/// # Errors
+///
+/// What is wrong, naming the value and the profiles that exist, such as
+/// `unknown recall profile "vector": expected "lexical" or "semantic"`.
+pub(crate) fn parse_recall_profile(value: &Value) -> Result<RecallProfile, String> {
+    match value {
+        Value::String(text) => text.parse().map_err(|e| format!("{e}")),
+        other => Err(format!(
+            "unknown recall profile {other} (not a string): expected \"lexical\" or \"semantic\""
+        )),
+    }
+}
+
+fn declared_profile<'de, D: Deserializer<'de>>(d: D) -> Result<Option<RecallProfile>, D::Error> {
+    let value = Value::deserialize(d)?;
+    parse_recall_profile(&value)
+        .map(Some)
+        .map_err(serde::de::Error::custom)
 }
 
 /// One entry, as `get`, `list` and `recall` answer it.
@@ -167,6 +213,53 @@ mod tests {
             "category": "custom:x", "timestamp": "2026-01-01T00:00:00.000000Z",
             "session_id": null, "score": 0.5, "taint": "external_sync"
         })
+    }
+
+    #[test]
+    fn hello_declares_a_recall_profile_or_none() {
+        let hello = |v: serde_json::Value| serde_json::from_value::<HelloResult>(v);
+        let plain = hello(json!({"protocol": 1, "driver": "d"})).unwrap();
+        assert_eq!(plain.recall_profile, None);
+        assert_eq!(plain.profile(), RecallProfile::Lexical);
+        assert_eq!(
+            serde_json::to_value(&plain).unwrap(),
+            json!({"protocol": 1, "driver": "d"})
+        );
+        for (text, profile) in [
+            ("lexical", RecallProfile::Lexical),
+            ("semantic", RecallProfile::Semantic),
+        ] {
+            let h = hello(json!({"protocol": 1, "driver": "d", "recall_profile": text})).unwrap();
+            assert_eq!(h.recall_profile, Some(profile));
+            assert_eq!(h.profile(), profile);
+            assert_eq!(
+                serde_json::to_value(&h).unwrap()["recall_profile"],
+                json!(text)
+            );
+        }
+        for (raw, message) in [
+            (
+                json!("vector"),
+                "unknown recall profile \"vector\": expected \"lexical\" or \"semantic\"",
+            ),
+            (
+                json!("Semantic"),
+                "unknown recall profile \"Semantic\": expected \"lexical\" or \"semantic\"",
+            ),
+            (
+                json!(3),
+                "unknown recall profile 3 (not a string): expected \"lexical\" or \"semantic\"",
+            ),
+            (
+                json!(null),
+                "unknown recall profile null (not a string): expected \"lexical\" or \"semantic\"",
+            ),
+        ] {
+            assert_eq!(parse_recall_profile(&raw), Err(message.to_owned()));
+            let err =
+                hello(json!({"protocol": 1, "driver": "d", "recall_profile": raw})).unwrap_err();
+            assert_eq!(err.to_string(), message);
+        }
     }
 
     #[test]

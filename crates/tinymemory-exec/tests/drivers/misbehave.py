@@ -3,8 +3,8 @@
 
     misbehave.py MODE [WORD]
 
-Modes (WORD: a query word that triggers it; every other request is answered
-normally):
+Modes (WORD: the query that triggers it, exactly, so that one check of a
+suite run meets it; every other request is answered normally):
   hang WORD       recall of WORD never answers
   slow WORD       recall of WORD answers after 0.3 s
   exit WORD       recall of WORD writes to stderr and exits with status 7
@@ -13,8 +13,12 @@ normally):
   bad-entry WORD  recall of WORD answers entries without a timestamp
   nan WORD        recall of WORD answers a NaN score, as json.dumps allows
   traceback WORD  recall of WORD raises inside the driver (a backend error)
+  panic WORD      recall of WORD raises a BaseException that is no Exception,
+                  as a native engine's PanicException (pyo3) is
   no-rule         invalid errors come without a rule
   version         hello answers protocol version 2
+  hello JSON      hello answers JSON (an object) as its result, such as
+                  '{"protocol": 1, "driver": "d", "recall_profile": "vector"}'
   crash           writes to stderr and exits with status 3 before hello
   exit-on-reset   the second reset exits with status 5
 """
@@ -32,9 +36,23 @@ import tinymemory_protocol as tp  # noqa: E402
 from memory_driver import MemoryStore  # noqa: E402
 
 mode = sys.argv[1]
-word = sys.argv[2] if len(sys.argv) > 2 else None
-store = MemoryStore()
+word = sys.argv[2] if len(sys.argv) > 2 and mode != "hello" else None
+hello_result = json.loads(sys.argv[2]) if mode == "hello" else None
 resets = 0
+
+
+class PanicException(BaseException):
+    """What pyo3 raises when the Rust code under a binding panics."""
+
+
+class PanickingStore(MemoryStore):
+    def recall(self, query, *args):
+        if query == word:
+            raise PanicException("called `Option::unwrap()` on a `None` value")
+        return super().recall(query, *args)
+
+
+store = PanickingStore() if mode == "panic" else MemoryStore()
 
 
 def out(line):
@@ -49,9 +67,11 @@ if mode == "crash":
 for raw in sys.stdin:
     r = json.loads(raw)
     op = r["op"]
-    cued = op == "recall" and word is not None and word in tp.words(r["query"])
+    cued = op == "recall" and word is not None and r["query"] == word
     if op == "hello" and mode == "version":
         out(json.dumps({"id": r["id"], "result": {"protocol": 2, "driver": "misbehave"}}))
+    elif op == "hello" and mode == "hello":
+        out(json.dumps({"id": r["id"], "result": hello_result}))
     elif op == "reset" and mode == "exit-on-reset":
         resets += 1
         if resets == 2:

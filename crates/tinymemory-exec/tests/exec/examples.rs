@@ -1,10 +1,13 @@
 //! The Python examples through the whole standard registry, over the
-//! protocol: the contract, section, property and corpus checks.
+//! protocol: the contract, section, property and corpus checks of the
+//! profile each declares (and the in-memory one under the semantic
+//! profile too).
 
+use tinymemory_api::RecallProfile;
 use tinymemory_conformance::{Family, Registry};
 use tinymemory_exec::ExecConfig;
 
-use crate::support::{example, failures, run_suite, CASES};
+use crate::support::{example, failures, run_suite, run_suite_as, CASES};
 
 fn families_ran(summary: &tinymemory_conformance::RunSummary, family: Family) -> usize {
     summary
@@ -24,7 +27,13 @@ async fn the_in_memory_example_passes_every_check() {
     .await;
     assert_eq!(summary.failed(), 0, "{}", failures(&summary));
     assert_eq!(summary.skipped(), 0, "{}", summary.closing_line());
-    assert_eq!(summary.passed(), Registry::standard().len());
+    assert_eq!(summary.profile, RecallProfile::Lexical);
+    assert_eq!(
+        summary.passed(),
+        Registry::standard()
+            .for_profile(RecallProfile::Lexical)
+            .len()
+    );
     assert_eq!(summary.driver_id, "python-memory");
     assert_eq!(summary.config.cases, CASES);
     assert!(
@@ -43,7 +52,13 @@ async fn the_sqlite_example_passes_every_check() {
     .await;
     assert_eq!(summary.failed(), 0, "{}", failures(&summary));
     assert_eq!(summary.skipped(), 0, "{}", summary.closing_line());
-    assert_eq!(summary.passed(), Registry::standard().len());
+    assert_eq!(summary.profile, RecallProfile::Lexical);
+    assert_eq!(
+        summary.passed(),
+        Registry::standard()
+            .for_profile(RecallProfile::Lexical)
+            .len()
+    );
     assert_eq!(summary.driver_id, "python-sqlite");
     assert!(
         families_ran(&summary, Family::Property) > 0,
@@ -64,7 +79,13 @@ async fn the_broken_example_fails_exactly_the_checks_of_its_three_bugs() {
         [
             "recall.none_means_global",
             "recall.limit",
+            // Compares a recall with min_score against the same recall
+            // without, both with a limit: meets the limit bug.
+            "recall.min_score",
             "forget.idempotent",
+            // Counts the section's direct recalls with limit 1: the limit
+            // bug again.
+            "sections.across_merge_order",
             // The differential model check runs random call sequences
             // against a model, and meets one of the three bugs.
             "model.differential",
@@ -72,7 +93,10 @@ async fn the_broken_example_fails_exactly_the_checks_of_its_three_bugs() {
         "{}",
         failures(&summary)
     );
-    let corpus_checks = Registry::standard().family(Family::Corpus).len();
+    let corpus_checks = Registry::standard()
+        .for_profile(RecallProfile::Lexical)
+        .family(Family::Corpus)
+        .len();
     assert_eq!(
         summary.skipped(),
         corpus_checks,
@@ -80,4 +104,54 @@ async fn the_broken_example_fails_exactly_the_checks_of_its_three_bugs() {
         summary.closing_line()
     );
     assert_eq!(summary.driver_id, "python-broken");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_semantic_example_passes_every_semantic_check() {
+    let summary = run_suite(
+        &example("semantic_driver.py", &[]),
+        ExecConfig::default(),
+        true,
+    )
+    .await;
+    assert_eq!(summary.failed(), 0, "{}", failures(&summary));
+    assert_eq!(summary.skipped(), 0, "{}", summary.closing_line());
+    // The runner took the profile the driver declared in its hello.
+    assert_eq!(summary.profile, RecallProfile::Semantic);
+    let semantic = Registry::standard().for_profile(RecallProfile::Semantic);
+    assert_eq!(summary.passed(), semantic.len());
+    let ran: Vec<&str> = summary.reports.iter().map(|r| r.id).collect();
+    let wanted: Vec<&str> = semantic.checks().iter().map(|c| c.id).collect();
+    assert_eq!(ran, wanted);
+    assert_eq!(summary.driver_id, "python-semantic");
+    assert!(
+        families_ran(&summary, Family::Property) > 0,
+        "no property check ran"
+    );
+    assert!(
+        families_ran(&summary, Family::Corpus) > 0,
+        "no corpus check ran"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_in_memory_example_passes_the_semantic_checks_too() {
+    // Lexical ranking is a valid semantic ranking.
+    let summary = run_suite_as(
+        &example("memory_driver.py", &[]),
+        ExecConfig::default(),
+        true,
+        Some(RecallProfile::Semantic),
+    )
+    .await;
+    assert_eq!(summary.failed(), 0, "{}", failures(&summary));
+    assert_eq!(summary.skipped(), 0, "{}", summary.closing_line());
+    assert_eq!(summary.profile, RecallProfile::Semantic);
+    assert_eq!(
+        summary.passed(),
+        Registry::standard()
+            .for_profile(RecallProfile::Semantic)
+            .len()
+    );
+    assert_eq!(summary.driver_id, "python-memory");
 }

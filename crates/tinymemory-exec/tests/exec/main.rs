@@ -5,6 +5,7 @@
 
 mod examples;
 mod misbehaving;
+mod profiles;
 mod schema_check;
 mod schemas;
 mod support;

@@ -337,7 +337,7 @@ async fn an_abandoned_request_does_not_shift_the_answers() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hang_fails_one_check_and_the_run_goes_on() {
-    // `needle` is queried by recall.limit only.
+    // Only recall.limit queries exactly `needle`.
     let summary = run_suite(&misbehave("hang", Some("needle")), short_timeout(), false).await;
     assert_eq!(
         summary.failed_ids(),
@@ -364,7 +364,7 @@ async fn a_hang_fails_one_check_and_the_run_goes_on() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_exit_fails_one_check_and_the_run_goes_on() {
-    // `zebra` is queried by recall.none_means_global only.
+    // Only recall.none_means_global queries exactly `zebra`.
     let summary = run_suite(&misbehave("exit", Some("zebra")), short_timeout(), false).await;
     assert_eq!(
         summary.failed_ids(),

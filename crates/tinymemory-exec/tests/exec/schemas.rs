@@ -179,8 +179,19 @@ fn transcript(script: &str) -> Vec<(&'static str, Value)> {
 #[test]
 fn every_answer_of_the_examples_matches_its_schema() {
     let schemas = Schemas::load();
-    for script in ["memory_driver.py", "sqlite_driver.py"] {
+    // A lexical driver leaves recall_profile out (absent means lexical).
+    for (script, profile) in [
+        ("memory_driver.py", None),
+        ("sqlite_driver.py", None),
+        ("semantic_driver.py", Some(json!("semantic"))),
+    ] {
         let answers = transcript(script);
+        assert_eq!(answers[0].0, "hello");
+        assert_eq!(
+            answers[0].1["result"].get("recall_profile"),
+            profile.as_ref(),
+            "{script}"
+        );
         let mut errors = 0;
         for (op, answer) in &answers {
             let schema = if answer.get("error").is_some() {
@@ -244,6 +255,41 @@ fn the_schemas_and_the_decoder_accept_and_refuse_alike() {
         ("hello", ok(json!({"protocol": 1, "driver": "d"})), true),
         ("hello", ok(json!({"protocol": 1, "driver": ""})), false),
         ("hello", ok(json!({"protocol": 1})), false),
+        (
+            "hello",
+            ok(json!({"protocol": 1, "driver": "d", "recall_profile": "lexical"})),
+            true,
+        ),
+        (
+            "hello",
+            ok(json!({"protocol": 1, "driver": "d", "recall_profile": "semantic"})),
+            true,
+        ),
+        (
+            "hello",
+            ok(json!({"protocol": 1, "driver": "d", "recall_profile": "vector"})),
+            false,
+        ),
+        (
+            "hello",
+            ok(json!({"protocol": 1, "driver": "d", "recall_profile": "Semantic"})),
+            false,
+        ),
+        (
+            "hello",
+            ok(json!({"protocol": 1, "driver": "d", "recall_profile": 1})),
+            false,
+        ),
+        (
+            "hello",
+            ok(json!({"protocol": 1, "driver": "d", "recall_profile": null})),
+            false,
+        ),
+        (
+            "hello",
+            ok(json!({"protocol": 1, "driver": "d", "profile": "semantic"})),
+            false,
+        ),
         ("reset", ok(Value::Null), true),
         ("store", ok(json!(1)), false),
         ("get", ok(entry()), true),

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use tinymemory_api::RecallProfile;
 use tinymemory_conformance::{LoadedCorpus, Registry, RunConfig, RunSummary, Runner};
 use tinymemory_corpus::Corpus;
 use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver, ExecFactory};
@@ -65,8 +66,20 @@ pub fn corpus() -> &'static Corpus {
 }
 
 /// Runs the standard registry over `command`: a factory for the checks and,
-/// when `with_corpus`, a second process holding the bundled corpus.
+/// when `with_corpus`, a second process holding the bundled corpus. The
+/// runner applies the checks of the profile the driver declares.
 pub async fn run_suite(command: &ExecCommand, exec: ExecConfig, with_corpus: bool) -> RunSummary {
+    run_suite_as(command, exec, with_corpus, None).await
+}
+
+/// [`run_suite`], holding the driver to `profile` when given instead of
+/// the profile it declares.
+pub async fn run_suite_as(
+    command: &ExecCommand,
+    exec: ExecConfig,
+    with_corpus: bool,
+    profile: Option<RecallProfile>,
+) -> RunSummary {
     let factory = ExecFactory::connect(command.clone(), exec)
         .await
         .expect("the driver starts");
@@ -81,10 +94,12 @@ pub async fn run_suite(command: &ExecCommand, exec: ExecConfig, with_corpus: boo
     } else {
         None
     };
-    Runner::new(Registry::standard())
-        .with_config(config())
-        .run(Arc::new(factory), corpus, |_| {})
-        .await
+    let runner = Runner::new(Registry::standard()).with_config(config());
+    let runner = match profile {
+        Some(p) => runner.with_profile(p),
+        None => runner,
+    };
+    runner.run(Arc::new(factory), corpus, |_| {}).await
 }
 
 /// `id: message` for every failed check, for assertion messages.

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use tinymemory_api::{RecallProfile, UnknownRecallProfile};
 use tinymemory_conformance::{RunConfig, DEFAULT_CHECK_TIMEOUT};
 
 use crate::driver::DriverSpec;
@@ -21,14 +22,17 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Load the corpus into a fresh store through the section API, then run
-    /// every check. Exit 0: all passed; 1: a check failed; 2: usage error;
+    /// every check of the recall profile (the driver's, or `--profile`).
+    /// Exit 0: all passed; 1: a check failed; 2: usage error;
     /// 3: the driver or corpus could not be opened.
     Run(RunArgs),
-    /// List every check: id, family, description.
-    List,
-    /// The self-test as a table: run every check on every mutant of
-    /// tinymemory-doubles (each wrapped around the reference driver) and
-    /// show which checks caught it. Exit 0 when every mutant is caught by
+    /// List every check: id, family, the recall profiles it applies to,
+    /// description.
+    List(ListArgs),
+    /// The self-test as a table: run every check of a mutant's recall
+    /// profile on every mutant of tinymemory-doubles (each wrapped around
+    /// the reference driver of that profile) and show which checks caught
+    /// it. Exit 0 when every mutant is caught by
     /// exactly the checks its catalogue entry names, 1 otherwise.
     Mutants,
     /// Compare two JSON reports: new failures, still failing, fixed. Exit 0
@@ -44,16 +48,25 @@ pub(crate) enum Command {
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// The driver: `reference`, `null` (retains nothing: the run fails),
+    /// The driver: `reference`, `semantic` (the semantic reference driver,
+    /// a ranking engine: cosine of hashed embeddings), `null` (retains
+    /// nothing: the run fails),
     /// `sqlite` (a temporary file),
     /// `sqlite:PATH` (the corpus store is written to PATH; checks use fresh
     /// temporary files), `postgres:URL` (a fresh schema per check, dropped
     /// at the end), `exec:'COMMAND ARGS'` (a driver in any language speaking
     /// the line protocol of docs/protocol.md) or `mutant:NAME[+NAME..]` (the
-    /// reference driver broken by mutants of the `mutants` catalogue, to see
-    /// checks fail).
+    /// reference driver of the mutants' recall profile broken by mutants of
+    /// the `mutants` catalogue, to see checks fail).
     #[arg(long, default_value = "sqlite", value_parser = DriverSpec::parse)]
     pub(crate) driver: DriverSpec,
+
+    /// The recall profile to hold the driver to, `lexical` or `semantic`,
+    /// instead of the one it declares (`semantic` for the semantic driver,
+    /// an exec driver's `hello`, `lexical` otherwise): only the checks of
+    /// that profile run.
+    #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
+    pub(crate) profile: Option<RecallProfile>,
 
     /// Corpus directory (the layout of `fixtures/corpora`). Defaults to the
     /// corpus bundled with this repository.
@@ -104,6 +117,21 @@ pub(crate) struct RunArgs {
     /// if missing), for `replay`.
     #[arg(long, value_name = "DIR")]
     pub(crate) bundle: Option<PathBuf>,
+}
+
+/// `list`'s options.
+#[derive(Debug, Args)]
+pub(crate) struct ListArgs {
+    /// List only the checks that apply to this recall profile, `lexical`
+    /// or `semantic`: those a run under it executes.
+    #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
+    pub(crate) profile: Option<RecallProfile>,
+}
+
+/// `--profile`'s value: the exact text form of a [`RecallProfile`]; an
+/// unknown one is a usage error naming it.
+fn parse_profile(s: &str) -> Result<RecallProfile, UnknownRecallProfile> {
+    s.parse()
 }
 
 /// `--format`.

@@ -5,25 +5,33 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use tinymemory_api::{MemoryError, MemoryProvider};
+use tinymemory_api::{MemoryError, MemoryProvider, RecallProfile};
 use tinymemory_conformance::{DriverFactory, FnFactory};
+use tinymemory_doubles::Mutant;
 use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver, ExecFactory};
 use tinymemory_postgres::{PostgresConfig, PostgresFactory};
-use tinymemory_reference::ReferenceDriver;
+use tinymemory_reference::{ReferenceDriver, SemanticReferenceDriver};
 use tinymemory_sqlite::SqliteDriver;
 
 /// A `--driver` value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum DriverSpec {
+    /// `tinymemory_reference::ReferenceDriver`, declaring the lexical
+    /// recall profile.
     Reference,
+    /// `tinymemory_reference::SemanticReferenceDriver` (driver id
+    /// `semantic-reference`), declaring the semantic recall profile.
+    Semantic,
     /// `tinymemory_doubles::NullDriver`: retains nothing, so the suite
     /// must report it failing (and its properties skipped), never passing.
     Null,
     /// `None`: a temporary file.
     Sqlite(Option<PathBuf>),
-    /// The reference driver wrapped by these mutants
+    /// The reference driver of the mutants' recall profile
+    /// ([`mutant_profile`]) wrapped by these mutants
     /// (`tinymemory_doubles::mutants()`), the first innermost: one mutant
-    /// breaks one rule; stacking them breaks several at once.
+    /// breaks one rule; stacking them breaks several at once. Parsing
+    /// refuses a stack of mutants of different profiles.
     Mutant(Vec<&'static str>),
     /// A driver process speaking the exec protocol (docs/protocol.md),
     /// from `exec:COMMAND ARGS`: the words split as a shell would.
@@ -35,24 +43,24 @@ pub(crate) enum DriverSpec {
 }
 
 impl DriverSpec {
-    /// Parses `reference`, `sqlite`, `sqlite:PATH`, `mutant:NAME[+NAME..]` or
-    /// `exec:COMMAND ARGS`.
+    /// Parses `reference`, `semantic`, `null`, `sqlite`, `sqlite:PATH`,
+    /// `postgres:URL`, `mutant:NAME[+NAME..]` or `exec:COMMAND ARGS`.
     pub(crate) fn parse(s: &str) -> Result<Self, String> {
         match s.split_once(':') {
             None if s == "reference" => Ok(Self::Reference),
+            None if s == "semantic" => Ok(Self::Semantic),
             None if s == "null" => Ok(Self::Null),
             None if s == "sqlite" => Ok(Self::Sqlite(None)),
             Some(("sqlite", "")) => Err("sqlite:PATH needs a path after the colon".into()),
             Some(("sqlite", path)) => Ok(Self::Sqlite(Some(PathBuf::from(path)))),
-            Some(("mutant", names)) => names
-                .split('+')
-                .map(|name| {
-                    tinymemory_doubles::mutant(name)
-                        .map(|m| m.name)
-                        .ok_or_else(|| unknown_mutant(name))
-                })
-                .collect::<Result<Vec<_>, _>>()
-                .map(Self::Mutant),
+            Some(("mutant", names)) => {
+                let stack = names
+                    .split('+')
+                    .map(|name| tinymemory_doubles::mutant(name).ok_or_else(|| unknown_mutant(name)))
+                    .collect::<Result<Vec<_>, _>>()?;
+                stack_profile(&stack)?;
+                Ok(Self::Mutant(stack.iter().map(|m| m.name).collect()))
+            }
             Some(("postgres", "")) => Err(
                 "postgres:URL needs a connection URL after the colon, such as \
                  postgres:postgres://user@127.0.0.1:5432/db"
@@ -65,7 +73,7 @@ impl DriverSpec {
                 .map(Self::Exec)
                 .map_err(|e| format!("{e}; expected exec:'COMMAND ARGS'")),
             _ => Err(format!(
-                "unknown driver {s:?}; expected reference, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
+                "unknown driver {s:?}; expected reference, semantic, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
             )),
         }
     }
@@ -76,10 +84,18 @@ impl DriverSpec {
         let v = env!("CARGO_PKG_VERSION");
         match self {
             Self::Reference => format!("tinymemory-reference {v}"),
+            Self::Semantic => format!("tinymemory-reference {v} (semantic)"),
             Self::Null => format!("tinymemory-doubles {v} (null driver)"),
             Self::Sqlite(_) => format!("tinymemory-sqlite {v}"),
             Self::Mutant(names) => {
-                format!("tinymemory-reference {v} with mutant {}", names.join("+"))
+                let semantic = match mutants_of(names).and_then(|stack| stack_profile(&stack)) {
+                    Ok(RecallProfile::Semantic) => " (semantic)",
+                    _ => "",
+                };
+                format!(
+                    "tinymemory-reference {v}{semantic} with mutant {}",
+                    names.join("+")
+                )
             }
             Self::Exec(command) => format!("`{command}` over tinymemory-exec {v}"),
             Self::Postgres(_) => format!("tinymemory-postgres {v}"),
@@ -92,6 +108,7 @@ impl fmt::Display for DriverSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Reference => f.write_str("reference"),
+            Self::Semantic => f.write_str("semantic"),
             Self::Null => f.write_str("null"),
             Self::Sqlite(None) => f.write_str("sqlite"),
             Self::Sqlite(Some(path)) => write!(f, "sqlite:{}", path.display()),
@@ -117,6 +134,44 @@ fn unknown_mutant(name: &str) -> String {
     )
 }
 
+/// The one recall profile of a stack of mutants ([`Mutant::profile`]):
+/// they all wrap the same reference driver ([`Mutant::base`]), whose
+/// profile the run declares.
+///
+/// # Errors
+///
+/// A usage message when the stack is empty or mixes profiles.
+pub(crate) fn stack_profile(stack: &[&Mutant]) -> Result<RecallProfile, String> {
+    let Some((first, rest)) = stack.split_first() else {
+        return Err("mutant:NAME needs a mutant name".to_owned());
+    };
+    match rest.iter().find(|m| m.profile != first.profile) {
+        None => Ok(first.profile),
+        Some(other) => Err(format!(
+            "mutants {} ({}) and {} ({}) wrap different reference drivers; \
+             stack only mutants of one recall profile",
+            first.name, first.profile, other.name, other.profile
+        )),
+    }
+}
+
+/// How descriptions name the reference driver of `profile`, which the
+/// mutants of that profile wrap ([`Mutant::base`]).
+pub(crate) fn reference_name(profile: RecallProfile) -> &'static str {
+    match profile {
+        RecallProfile::Lexical => "the reference driver",
+        RecallProfile::Semantic => "the semantic reference driver",
+    }
+}
+
+/// The catalogue entries named `names`.
+fn mutants_of(names: &[&str]) -> Result<Vec<&'static Mutant>, String> {
+    names
+        .iter()
+        .map(|name| tinymemory_doubles::mutant(name).ok_or_else(|| unknown_mutant(name)))
+        .collect()
+}
+
 /// The fresh-store factory for the checks, the store the corpus goes into,
 /// and a line describing them.
 pub(crate) struct Opened {
@@ -137,6 +192,17 @@ pub(crate) fn open(spec: &DriverSpec) -> Result<Opened, MemoryError> {
             description: "reference (in memory)".to_owned(),
             _scratch: None,
         }),
+        DriverSpec::Semantic => Ok(Opened {
+            factory: Arc::new(
+                FnFactory::new("semantic-reference", || {
+                    Ok(Box::new(SemanticReferenceDriver::new()) as Box<dyn MemoryProvider>)
+                })
+                .with_profile(RecallProfile::Semantic),
+            ),
+            corpus_store: Box::new(SemanticReferenceDriver::new()),
+            description: "semantic-reference (in memory, cosine of hashed embeddings)".to_owned(),
+            _scratch: None,
+        }),
         DriverSpec::Null => Ok(Opened {
             factory: Arc::new(FnFactory::new("null", || {
                 Ok(Box::new(tinymemory_doubles::NullDriver::new()) as Box<dyn MemoryProvider>)
@@ -146,25 +212,22 @@ pub(crate) fn open(spec: &DriverSpec) -> Result<Opened, MemoryError> {
             _scratch: None,
         }),
         DriverSpec::Mutant(names) => {
-            let wraps = names
-                .iter()
-                .map(|name| {
-                    tinymemory_doubles::mutant(name)
-                        .map(|m| m.wrap)
-                        .ok_or_else(|| MemoryError::fault(unknown_mutant(name)))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            let open = move || {
-                let base: Box<dyn MemoryProvider> = Box::new(ReferenceDriver::new());
-                wraps.iter().fold(base, |inner, wrap| wrap(inner))
-            };
+            let stack = mutants_of(names).map_err(MemoryError::fault)?;
+            let profile = stack_profile(&stack).map_err(MemoryError::fault)?;
+            // One profile, so one base: the innermost mutant's.
+            let base = stack[0];
+            let wraps: Vec<_> = stack.iter().map(|m| m.wrap).collect();
+            let open = move || wraps.iter().fold(base.base(), |inner, wrap| wrap(inner));
             let corpus_store = open();
             Ok(Opened {
-                factory: Arc::new(FnFactory::new(spec.to_string(), move || Ok(open()))),
+                factory: Arc::new(
+                    FnFactory::new(spec.to_string(), move || Ok(open())).with_profile(profile),
+                ),
                 corpus_store,
                 description: format!(
-                    "mutant {} (the reference driver, in memory)",
-                    names.join("+")
+                    "mutant {} ({}, in memory)",
+                    names.join("+"),
+                    reference_name(profile)
                 ),
                 _scratch: None,
             })
@@ -252,6 +315,14 @@ mod tests {
     #[test]
     fn driver_specs_parse() {
         assert_eq!(DriverSpec::parse("reference"), Ok(DriverSpec::Reference));
+        assert_eq!(DriverSpec::parse("semantic"), Ok(DriverSpec::Semantic));
+        assert_eq!(
+            DriverSpec::Semantic.version(),
+            format!(
+                "tinymemory-reference {} (semantic)",
+                env!("CARGO_PKG_VERSION")
+            )
+        );
         assert_eq!(DriverSpec::parse("null"), Ok(DriverSpec::Null));
         assert_eq!(DriverSpec::Null.to_string(), "null");
         assert_eq!(DriverSpec::parse("sqlite"), Ok(DriverSpec::Sqlite(None)));
@@ -263,7 +334,7 @@ mod tests {
         assert_eq!(
             DriverSpec::parse("mongo"),
             Err(
-                "unknown driver \"mongo\"; expected reference, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
+                "unknown driver \"mongo\"; expected reference, semantic, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
                     .to_owned()
             )
         );
@@ -282,6 +353,86 @@ mod tests {
             .is_err_and(|e| e.starts_with("unknown mutant \"\"; ")));
         assert!(DriverSpec::parse("mutant:no-such")
             .is_err_and(|e| e.starts_with("unknown mutant \"no-such\"; ")));
+    }
+
+    #[test]
+    fn a_stack_of_mutants_has_one_profile() {
+        let m = |name| tinymemory_doubles::mutant(name).unwrap();
+        assert_eq!(
+            stack_profile(&[m("limit-plus-one"), m("like-wildcards")]),
+            Ok(RecallProfile::Lexical)
+        );
+        assert_eq!(
+            stack_profile(&[m("short-top-k"), m("distance-scores")]),
+            Ok(RecallProfile::Semantic)
+        );
+        assert_eq!(
+            stack_profile(&[]),
+            Err("mutant:NAME needs a mutant name".to_owned())
+        );
+        assert_eq!(
+            DriverSpec::parse("mutant:limit-plus-one+short-top-k"),
+            Err(
+                "mutants limit-plus-one (lexical) and short-top-k (semantic) wrap different \
+                 reference drivers; stack only mutants of one recall profile"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            DriverSpec::parse("mutant:short-top-k").map(|s| s.version()),
+            Ok(format!(
+                "tinymemory-reference {} (semantic) with mutant short-top-k",
+                env!("CARGO_PKG_VERSION")
+            ))
+        );
+    }
+
+    #[test]
+    fn opened_drivers_declare_their_profile() {
+        let profile_of = |s: &str| {
+            open(&DriverSpec::parse(s).unwrap())
+                .map(|o| {
+                    (
+                        o.factory.driver_id(),
+                        o.factory.recall_profile(),
+                        o.description,
+                    )
+                })
+                .unwrap()
+        };
+        assert_eq!(
+            profile_of("reference"),
+            (
+                "reference".to_owned(),
+                RecallProfile::Lexical,
+                "reference (in memory)".to_owned()
+            )
+        );
+        assert_eq!(
+            profile_of("semantic"),
+            (
+                "semantic-reference".to_owned(),
+                RecallProfile::Semantic,
+                "semantic-reference (in memory, cosine of hashed embeddings)".to_owned()
+            )
+        );
+        assert_eq!(
+            profile_of("mutant:limit-plus-one"),
+            (
+                "mutant:limit-plus-one".to_owned(),
+                RecallProfile::Lexical,
+                "mutant limit-plus-one (the reference driver, in memory)".to_owned()
+            )
+        );
+        assert_eq!(
+            profile_of("mutant:short-top-k+distance-scores"),
+            (
+                "mutant:short-top-k+distance-scores".to_owned(),
+                RecallProfile::Semantic,
+                "mutant short-top-k+distance-scores (the semantic reference driver, in memory)"
+                    .to_owned()
+            )
+        );
     }
 
     #[test]
@@ -335,6 +486,8 @@ mod tests {
     fn specs_render_back_to_what_parses() {
         for s in [
             "reference",
+            "semantic",
+            "null",
             "sqlite",
             "sqlite:/tmp/a:b.db",
             "mutant:limit-plus-one",

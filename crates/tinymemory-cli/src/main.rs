@@ -2,8 +2,9 @@
 //! driver, over the real corpus.
 //!
 //! ```text
-//! tinymemory-conformance run [--driver reference|sqlite[:PATH]] [--corpus DIR | --no-corpus]
-//! tinymemory-conformance list
+//! tinymemory-conformance run [--driver reference|semantic|sqlite[:PATH]|..] [--profile lexical|semantic]
+//!                            [--corpus DIR | --no-corpus] ..
+//! tinymemory-conformance list [--profile lexical|semantic]
 //! ```
 //!
 //! Exit codes are the constants of [`exit`]: 0 every check passed, 1 a check
@@ -32,7 +33,7 @@ fn main() -> ExitCode {
     let cli = args::Cli::parse();
     let code = match cli.command {
         args::Command::Run(run) => run::main(&run),
-        args::Command::List => list::main(),
+        args::Command::List(list) => list::main(&list),
         args::Command::Mutants => mutants::main(),
         args::Command::Diff(diff) => diff::main(&diff),
         args::Command::Replay(replay) => replay::main(&replay),

@@ -1,16 +1,16 @@
 //! `mutants`: the self-test as a table. Every mutant of the
 //! `tinymemory-doubles` catalogue is wrapped around a fresh reference
-//! driver per check and run against the whole standard registry (no
-//! corpus); each row says which checks caught it.
+//! driver of its recall profile ([`Mutant::base`]) per check and
+//! run against the standard registry's checks of that profile (no corpus);
+//! each row says which checks caught it.
 
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::sync::Arc;
 
-use tinymemory_api::MemoryProvider;
+use tinymemory_api::RecallProfile;
 use tinymemory_conformance::{FnFactory, Registry, Runner};
 use tinymemory_doubles::{mutants, Mutant};
-use tinymemory_reference::ReferenceDriver;
 
 use crate::{exit, runtime};
 
@@ -80,19 +80,19 @@ async fn table(out: &mut impl Write) -> std::io::Result<usize> {
         .map(|c| c.id.len())
         .max()
         .unwrap_or(0);
-    writeln!(
-        out,
-        "{} mutants of tinymemory-doubles, each wrapped around the reference driver, against {} checks",
-        catalogue.len(),
-        registry.len()
-    )?;
+    let profile_w = RecallProfile::ALL
+        .iter()
+        .map(|p| p.as_str().len())
+        .max()
+        .unwrap_or(0);
+    writeln!(out, "{}", heading(&registry, catalogue))?;
     // Two lines a mutant: the result row, then the rule it breaks under
     // the mutant's name. Column widths come from the catalogue and the
     // registry, so rows print as each mutant finishes (the progress).
     writeln!(
         out,
-        "{:<8}  {:<name_w$}  {:<check_w$}  caught by",
-        "result", "mutant", "expected check"
+        "{:<8}  {:<name_w$}  {:<profile_w$}  {:<check_w$}  caught by",
+        "result", "mutant", "profile", "expected check"
     )?;
     writeln!(out, "{:<8}  rule", "")?;
     // Every mutant runs at once (each check on a fresh driver, so the runs
@@ -124,9 +124,10 @@ async fn table(out: &mut impl Write) -> std::io::Result<usize> {
         };
         writeln!(
             out,
-            "{:<8}  {:<name_w$}  {:<check_w$}  {caught_by}",
+            "{:<8}  {:<name_w$}  {:<profile_w$}  {:<check_w$}  {caught_by}",
             verdict.label(),
             m.name,
+            m.profile.as_str(),
             m.check
         )?;
         writeln!(out, "{:<8}  {}", "", m.rule)?;
@@ -140,15 +141,39 @@ async fn table(out: &mut impl Write) -> std::io::Result<usize> {
     Ok(escaped)
 }
 
-/// The ids of the checks that fail on `m` over fresh reference drivers, in
-/// registry order.
+/// The table's first line: how many mutants, and per recall profile that
+/// has any, how many wrap its reference driver and how many checks they
+/// run against: `18 mutants of tinymemory-doubles, each wrapped around the
+/// reference driver of its recall profile and run against that profile's
+/// checks: 18 lexical (reference, 33 checks)`.
+fn heading(registry: &Registry, catalogue: &[Mutant]) -> String {
+    let per_profile: Vec<String> = RecallProfile::ALL
+        .into_iter()
+        .filter_map(|p| {
+            let of_p: Vec<&Mutant> = catalogue.iter().filter(|m| m.profile == p).collect();
+            let base = of_p.first()?.base();
+            Some(format!(
+                "{} {p} ({}, {} checks)",
+                of_p.len(),
+                base.driver_id(),
+                registry.for_profile(p).len()
+            ))
+        })
+        .collect();
+    format!(
+        "{} mutants of tinymemory-doubles, each wrapped around the reference driver of its \
+         recall profile and run against that profile's checks: {}",
+        catalogue.len(),
+        per_profile.join(", ")
+    )
+}
+
+/// The ids of the checks that fail on `m` over fresh reference drivers of
+/// its recall profile, in registry order.
 async fn failing_checks(registry: Registry, m: &'static Mutant) -> Vec<&'static str> {
-    let wrap = m.wrap;
-    let factory = Arc::new(FnFactory::new(format!("mutant:{}", m.name), move || {
-        Ok(wrap(
-            Box::new(ReferenceDriver::new()) as Box<dyn MemoryProvider>
-        ))
-    }));
+    let factory = Arc::new(
+        FnFactory::new(format!("mutant:{}", m.name), move || Ok(m.open())).with_profile(m.profile),
+    );
     Runner::new(registry)
         .run(factory, None, |_| {})
         .await
@@ -157,22 +182,61 @@ async fn failing_checks(registry: Registry, m: &'static Mutant) -> Vec<&'static 
 
 #[cfg(test)]
 mod tests {
+    use tinymemory_conformance::{Check, Family, Outcome, Profiles};
+
     use super::*;
+
+    fn check(id: &'static str, profiles: Profiles) -> Check {
+        Check {
+            id,
+            family: Family::Contract,
+            profiles,
+            description: "what the driver must do",
+            run: |_| Box::pin(async { Outcome::Pass }),
+        }
+    }
+
+    #[test]
+    fn the_heading_counts_mutants_and_checks_per_profile() {
+        let registry = Registry::from_checks(vec![
+            check("store.upsert", Profiles::BOTH),
+            check("recall.words", Profiles::LEXICAL),
+            check("recall.ranked", Profiles::SEMANTIC),
+        ]);
+        let m = |name| *tinymemory_doubles::mutant(name).unwrap();
+        assert_eq!(
+            heading(&registry, &[m("limit-plus-one"), m("like-wildcards")]),
+            "2 mutants of tinymemory-doubles, each wrapped around the reference driver of its \
+             recall profile and run against that profile's checks: 2 lexical (reference, 2 checks)"
+        );
+        assert_eq!(
+            heading(
+                &registry,
+                &[m("limit-plus-one"), m("short-top-k"), m("distance-scores")]
+            ),
+            "3 mutants of tinymemory-doubles, each wrapped around the reference driver of its \
+             recall profile and run against that profile's checks: 1 lexical (reference, 2 checks), \
+             2 semantic (semantic-reference, 2 checks)"
+        );
+    }
 
     #[test]
     fn verdicts_compare_with_the_catalogue_entry() {
-        let m = tinymemory_doubles::mutant("limit-plus-one").unwrap();
+        let m = tinymemory_doubles::mutant("forget-always-true").unwrap();
         assert_eq!(
             m.expected_failures(),
-            ["recall.limit", "model.differential"]
+            ["forget.idempotent", "model.differential"]
         );
-        let exact = ["model.differential", "recall.limit"];
+        let exact = ["model.differential", "forget.idempotent"];
         assert_eq!(Verdict::of(m, &exact), Verdict::Caught);
         assert_eq!(Verdict::of(m, &[]), Verdict::Missed);
         assert_eq!(Verdict::of(m, &["model.differential"]), Verdict::Missed);
-        assert_eq!(Verdict::of(m, &["recall.limit"]), Verdict::Surprise);
+        assert_eq!(Verdict::of(m, &["forget.idempotent"]), Verdict::Surprise);
         assert_eq!(
-            Verdict::of(m, &["recall.limit", "model.differential", "store.upsert"]),
+            Verdict::of(
+                m,
+                &["forget.idempotent", "model.differential", "store.upsert"]
+            ),
             Verdict::Surprise
         );
         assert_eq!(

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use tinymemory_api::RecallProfile;
 use tinymemory_conformance::report::CheckEntry;
 use tinymemory_conformance::{Bundle, Comparison, Registry, Report, RunConfig, Runner};
 
@@ -72,13 +73,9 @@ async fn run(args: &RunArgs, baseline: Option<&Report>) -> u8 {
         seed: args.seed,
         cases: args.cases,
     };
-    console.line(&format!(
-        "tinymemory-conformance {} against {}; seed {}, {} cases per property",
-        env!("CARGO_PKG_VERSION"),
-        opened.description,
-        config.seed,
-        config.cases
-    ));
+    let declared = opened.factory.recall_profile();
+    let profile = args.profile.unwrap_or(declared);
+    console.line(&header(&opened.description, declared, args.profile, config));
     let corpus = if args.no_corpus {
         console.line("no corpus: the corpus checks will be skipped");
         None
@@ -99,9 +96,17 @@ async fn run(args: &RunArgs, baseline: Option<&Report>) -> u8 {
         }
     };
 
+    // The runner runs only the checks of the run's profile; the status
+    // line counts the same ones.
     let registry = Registry::standard();
-    let ids: Vec<&'static str> = registry.checks().iter().map(|c| c.id).collect();
+    let ids: Vec<&'static str> = registry
+        .for_profile(profile)
+        .checks()
+        .iter()
+        .map(|c| c.id)
+        .collect();
     let runner = Runner::new(registry)
+        .with_profile(profile)
         .with_timeout(Duration::from_secs(args.timeout))
         .with_config(config)
         .with_progress(console.case_progress());
@@ -132,6 +137,30 @@ async fn run(args: &RunArgs, baseline: Option<&Report>) -> u8 {
         .with_driver_spec(args.driver.to_string())
         .with_driver_version(args.driver.version());
     finish(args, &report, baseline, &console)
+}
+
+/// The run's first line: tool, driver, the recall profile the run holds it
+/// to (saying so when `--profile` overrides the driver's), seed and cases:
+/// `tinymemory-conformance 0.1.0 against reference (in memory), lexical
+/// recall profile; seed 1, 64 cases per property`.
+fn header(
+    driver: &str,
+    declared: RecallProfile,
+    requested: Option<RecallProfile>,
+    config: RunConfig,
+) -> String {
+    let profile = match requested {
+        Some(p) if p != declared => {
+            format!("{p} recall profile (--profile; the driver declares {declared})")
+        }
+        _ => format!("{declared} recall profile"),
+    };
+    format!(
+        "tinymemory-conformance {} against {driver}, {profile}; seed {}, {} cases per property",
+        env!("CARGO_PKG_VERSION"),
+        config.seed,
+        config.cases
+    )
 }
 
 /// Writes the report, the bundles and the comparison; the closing line is
@@ -195,5 +224,52 @@ fn write_report(args: &RunArgs, report: &Report, console: &Console) -> Result<()
             debug_assert!(!console.is_stdout());
             files::stdout(&rendered)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_names_the_profile_and_an_override() {
+        let config = RunConfig { seed: 7, cases: 3 };
+        let v = env!("CARGO_PKG_VERSION");
+        assert_eq!(
+            header(
+                "reference (in memory)",
+                RecallProfile::Lexical,
+                None,
+                config
+            ),
+            format!(
+                "tinymemory-conformance {v} against reference (in memory), lexical recall profile; \
+                 seed 7, 3 cases per property"
+            )
+        );
+        assert_eq!(
+            header(
+                "semantic-reference (in memory)",
+                RecallProfile::Semantic,
+                Some(RecallProfile::Semantic),
+                config
+            ),
+            format!(
+                "tinymemory-conformance {v} against semantic-reference (in memory), semantic recall profile; \
+                 seed 7, 3 cases per property"
+            )
+        );
+        assert_eq!(
+            header(
+                "reference (in memory)",
+                RecallProfile::Lexical,
+                Some(RecallProfile::Semantic),
+                config
+            ),
+            format!(
+                "tinymemory-conformance {v} against reference (in memory), semantic recall profile \
+                 (--profile; the driver declares lexical); seed 7, 3 cases per property"
+            )
+        );
     }
 }

@@ -27,31 +27,78 @@ fn last_line(s: &str) -> &str {
     s.lines().last().unwrap_or_default()
 }
 
-/// How many checks the registry has, from `list`'s last line (`N checks`),
-/// so these tests do not change whenever a check is added.
-fn check_count() -> usize {
-    let (code, out, _) = run(&["list"]);
-    assert_eq!(code, 0);
-    let n = last_line(&out)
-        .strip_suffix(" checks")
-        .expect("`N checks` last");
-    n.parse().expect("a count")
+/// The ids of the checks that apply to `profile`, in run order, from
+/// `list --profile`, so these tests do not change whenever a check is
+/// added.
+fn checks_of(profile: &str) -> Vec<String> {
+    let (code, out, err) = run(&["list", "--profile", profile]);
+    assert_eq!(code, 0, "{err}");
+    let ids: Vec<String> = out
+        .lines()
+        .filter_map(|l| l.split_once(' ').map(|(id, _)| id.to_owned()))
+        .filter(|id| id.contains('.'))
+        .collect();
+    let (_, total, _) = run(&["list"]);
+    assert_eq!(
+        last_line(&out),
+        format!(
+            "{} of {} checks apply to the {profile} recall profile",
+            ids.len(),
+            last_line(&total)
+                .strip_suffix(" checks")
+                .expect("`N checks` last")
+        )
+    );
+    ids
 }
 
-/// How many checks are in the corpus family (skipped without a corpus).
-fn corpus_check_count() -> usize {
-    let (_, out, _) = run(&["list"]);
-    out.lines().filter(|l| l.starts_with("corpus.")).count()
+/// How many checks apply to `profile`.
+fn check_count(profile: &str) -> usize {
+    checks_of(profile).len()
+}
+
+/// How many checks of `profile` are in the corpus family (skipped without
+/// a corpus).
+fn corpus_check_count(profile: &str) -> usize {
+    checks_of(profile)
+        .iter()
+        .filter(|id| id.starts_with("corpus."))
+        .count()
+}
+
+/// The ids of the checks a text run reported (`PASS  `, `FAIL  `, `SKIP  `
+/// lines), in order.
+fn ran_ids(out: &str) -> Vec<String> {
+    out.lines()
+        .filter_map(|l| {
+            ["PASS  ", "FAIL  ", "SKIP  "]
+                .iter()
+                .find_map(|p| l.strip_prefix(p))
+        })
+        .filter_map(|rest| rest.split_once(' ').map(|(id, _)| id.to_owned()))
+        .collect()
+}
+
+/// The header line of a run with `--seed 5 --cases 2`.
+fn header(driver: &str, profile: &str) -> String {
+    format!(
+        "tinymemory-conformance {} against {driver}, {profile}; seed 5, 2 cases per property",
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 #[test]
 fn reference_over_the_corpus_passes_every_check() {
     let (code, out, err) = run(&["run", "--driver", "reference", "--corpus", &corpus_dir()]);
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
-    let n = check_count();
+    let n = check_count("lexical");
     assert_eq!(last_line(&out), format!("{n} passed, 0 failed"));
     assert_eq!(out.lines().filter(|l| l.starts_with("PASS  ")).count(), n);
-    assert!(out.lines().any(|l| l == "conformance: FULL"), "{out}");
+    assert_eq!(ran_ids(&out), checks_of("lexical"));
+    assert!(
+        out.lines().any(|l| l == "conformance: FULL (lexical)"),
+        "{out}"
+    );
     assert!(
         out.contains("example: across_section(learning, \"computer\", limit 3)"),
         "{out}"
@@ -71,7 +118,7 @@ fn sqlite_over_the_corpus_passes_every_check() {
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
     assert_eq!(
         last_line(&out),
-        format!("{} passed, 0 failed", check_count())
+        format!("{} passed, 0 failed", check_count("lexical"))
     );
 }
 
@@ -79,7 +126,7 @@ fn sqlite_over_the_corpus_passes_every_check() {
 fn without_a_corpus_the_corpus_checks_are_skipped() {
     let (code, out, _) = run(&["run", "--driver", "reference", "--no-corpus"]);
     assert_eq!(code, 0);
-    let (n, skipped) = (check_count(), corpus_check_count());
+    let (n, skipped) = (check_count("lexical"), corpus_check_count("lexical"));
     assert_eq!(skipped, 2);
     assert_eq!(
         last_line(&out),
@@ -97,7 +144,7 @@ fn an_unknown_driver_is_a_usage_error() {
     assert_eq!(code, 2);
     assert!(
         err.contains(
-            "unknown driver \"mongo\"; expected reference, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
+            "unknown driver \"mongo\"; expected reference, semantic, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
         ),
         "{err}"
     );
@@ -201,13 +248,256 @@ fn a_full_disk_behind_stdout_is_an_error_not_a_panic() {
 fn the_null_driver_fails_and_its_properties_say_why_they_skip() {
     let (code, out, _) = run(&["run", "--driver", "null", "--no-corpus"]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("conformance: NONE"), "{out}");
+    assert!(
+        out.lines().any(|l| l == "conformance: NONE (lexical)"),
+        "{out}"
+    );
     assert!(out.contains("FAIL  store.upsert (contract,"), "{out}");
     assert!(
         out.lines().any(
             |l| l.starts_with("SKIP  properties.across_ordering (property,")
                 && l.contains("driver retains nothing")
         ),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_semantic_driver_runs_the_semantic_checks_and_says_so() {
+    let (code, out, err) = run(&[
+        "run",
+        "--driver",
+        "semantic",
+        "--no-corpus",
+        "--seed",
+        "5",
+        "--cases",
+        "2",
+    ]);
+    assert!(code == 0 || code == 1, "stdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(
+        out.lines().next(),
+        Some(
+            header(
+                "semantic-reference (in memory, cosine of hashed embeddings)",
+                "semantic recall profile"
+            )
+            .as_str()
+        ),
+        "{out}"
+    );
+    let ids = checks_of("semantic");
+    assert_eq!(ran_ids(&out), ids);
+    // Whether the semantic driver passes every semantic check is the
+    // conformance crate's to test; here: the level names the profile, and
+    // the closing line counts exactly the semantic checks.
+    let level = out
+        .lines()
+        .find_map(|l| l.strip_prefix("conformance: "))
+        .expect("a conformance line");
+    assert!(
+        level == "FULL (semantic)"
+            || level == "NONE (semantic)"
+            || level.starts_with("PARTIAL (semantic: "),
+        "{out}"
+    );
+    let failed = out.lines().filter(|l| l.starts_with("FAIL  ")).count();
+    let skipped = corpus_check_count("semantic");
+    assert_eq!(
+        last_line(&out),
+        format!(
+            "{} passed, {failed} failed, {skipped} skipped",
+            ids.len() - failed - skipped
+        )
+    );
+    assert_eq!(code, if failed == 0 { 0 } else { 1 }, "{out}");
+}
+
+#[test]
+fn profile_overrides_what_the_driver_declares() {
+    let (code, out, err) = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--profile",
+        "semantic",
+        "--no-corpus",
+        "--seed",
+        "5",
+        "--cases",
+        "2",
+    ]);
+    // Lexical ranking is a valid semantic ranking: the reference driver
+    // passes every semantic check.
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(
+        out.lines().next(),
+        Some(
+            header(
+                "reference (in memory)",
+                "semantic recall profile (--profile; the driver declares lexical)"
+            )
+            .as_str()
+        ),
+        "{out}"
+    );
+    let ids = checks_of("semantic");
+    assert_eq!(ran_ids(&out), ids);
+    let skipped = corpus_check_count("semantic");
+    assert_eq!(
+        last_line(&out),
+        format!(
+            "{} passed, 0 failed, {skipped} skipped",
+            ids.len() - skipped
+        )
+    );
+    assert!(
+        out.lines()
+            .any(|l| l == "conformance: PARTIAL (semantic: contract, sections, property)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_declared_profile_given_again_changes_nothing() {
+    let (code, out, err) = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--profile",
+        "lexical",
+        "--no-corpus",
+        "--quiet",
+        "--seed",
+        "5",
+        "--cases",
+        "2",
+    ]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(
+        out.lines().next(),
+        Some(header("reference (in memory)", "lexical recall profile").as_str()),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l == "conformance: PARTIAL (lexical: contract, sections, property)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_unknown_profile_is_a_usage_error_naming_it() {
+    for args in [
+        &["run", "--driver", "reference", "--profile", "bogus"][..],
+        &["list", "--profile", "bogus"][..],
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(out, "");
+        assert_eq!(
+            err.lines().next(),
+            Some(
+                "error: invalid value 'bogus' for '--profile <PROFILE>': \
+                 unknown recall profile \"bogus\": expected \"lexical\" or \"semantic\""
+            ),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn list_shows_the_profiles_of_each_check() {
+    let (code, out, _) = run(&["list"]);
+    assert_eq!(code, 0);
+    for line in [
+        "store.upsert                             contract  lexical, semantic  \
+         a second store at (namespace, key) replaces the first; category, session and taint are kept as given",
+        "namespace.case_sensitive                 contract  lexical, semantic  \
+         namespaces compare byte for byte: learning:Rust, learning:rust and learning:RUST are three namespaces",
+        "sections.namespace_filter_conflict       sections  lexical, semantic  \
+         across_section refuses opts.namespace with NAMESPACE_FILTER_CONFLICT",
+        "corpus.namespace_counts                  corpus    lexical, semantic  \
+         after loading the corpus, namespaces() reports exactly the loaded entries per namespace",
+        "properties.truncation                    property  lexical, semantic  \
+         truncated is set exactly when namespaces of the section were skipped by the cap, never because hits were cut by the limit",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line}\nnot in\n{out}");
+    }
+    // Every check's line names one or both profiles in the third column
+    // (bytes 51 to 68, after the 39-byte id and 8-byte family columns).
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains('.')).collect();
+    assert_eq!(
+        lines.len(),
+        check_count("lexical") + check_count("semantic") - both(&out)
+    );
+    for l in lines {
+        assert!(
+            matches!(
+                &l[51..70],
+                "lexical, semantic  " | "lexical            " | "semantic           "
+            ),
+            "{l}"
+        );
+    }
+}
+
+/// How many checks of a `list` output apply to both profiles.
+fn both(list: &str) -> usize {
+    list.lines()
+        .filter(|l| l.contains('.') && &l[51..68] == "lexical, semantic")
+        .count()
+}
+
+#[test]
+fn list_profile_lists_only_the_checks_of_that_profile() {
+    let (_, all, _) = run(&["list"]);
+    for profile in ["lexical", "semantic"] {
+        let (code, out, _) = run(&["list", "--profile", profile]);
+        assert_eq!(code, 0);
+        // The same lines as the full listing, those naming the profile.
+        let want: Vec<&str> = all
+            .lines()
+            .filter(|l| l.contains('.') && l[51..68].contains(profile))
+            .collect();
+        let got: Vec<&str> = out.lines().filter(|l| l.contains('.')).collect();
+        assert_eq!(got, want, "{profile}");
+        assert!(got.iter().any(|l| l.starts_with("store.upsert ")), "{out}");
+        assert_eq!(got.len(), check_count(profile));
+    }
+}
+
+#[test]
+fn a_ranking_engine_held_to_the_lexical_rules_fails() {
+    let (code, out, err) = run(&[
+        "run",
+        "--driver",
+        "semantic",
+        "--profile",
+        "lexical",
+        "--no-corpus",
+        "--quiet",
+        "--seed",
+        "5",
+        "--cases",
+        "2",
+    ]);
+    assert_eq!(code, 1, "stdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(
+        out.lines().next(),
+        Some(
+            header(
+                "semantic-reference (in memory, cosine of hashed embeddings)",
+                "lexical recall profile (--profile; the driver declares semantic)"
+            )
+            .as_str()
+        ),
+        "{out}"
+    );
+    // The hits that share no word with the query break the lexical rules.
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("FAIL  recall.min_score (contract, ")),
         "{out}"
     );
 }

@@ -21,15 +21,25 @@ fn prints_the_self_test_table_and_exits_0() {
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
     assert_eq!(err, "");
 
-    // Each mutant of the catalogue has a `caught` row naming its check,
-    // with its rule on the next line, in catalogue order.
+    // Each mutant of the catalogue has a `caught` row naming its recall
+    // profile and its check, with its rule on the next line, in catalogue
+    // order.
     let lines: Vec<&str> = out.lines().collect();
     let catalogue = tinymemory_doubles::mutants();
     assert_eq!(lines.len(), 3 + 2 * catalogue.len() + 1);
+    assert_eq!(
+        lines[1].split_whitespace().collect::<Vec<_>>(),
+        ["result", "mutant", "profile", "expected", "check", "caught", "by"]
+    );
     for (i, m) in catalogue.iter().enumerate() {
         let row: Vec<&str> = lines[3 + 2 * i].split_whitespace().collect();
-        assert_eq!(row[..3], ["caught", m.name, m.check], "row of {}", m.name);
-        let caught_by = row[3..].join(" ");
+        assert_eq!(
+            row[..4],
+            ["caught", m.name, m.profile.as_str(), m.check],
+            "row of {}",
+            m.name
+        );
+        let caught_by = row[4..].join(" ");
         let mut got: Vec<&str> = caught_by.split(", ").collect();
         got.sort_unstable();
         let mut want = m.expected_failures();

@@ -137,7 +137,9 @@ fn output_gets_the_report_while_progress_stays_on_stdout() {
     assert_eq!(ran.code, 0, "{}", ran.dump());
     let text = std::fs::read_to_string(&md).expect("written");
     assert!(
-        text.starts_with("## tinymemory conformance: `reference` — PARTIAL (contract, sections"),
+        text.starts_with(
+            "## tinymemory conformance: `reference` — PARTIAL (lexical: contract, sections"
+        ),
         "{text}"
     );
     assert!(

@@ -28,6 +28,17 @@ impl ReferenceDriver {
         Self::default()
     }
 
+    /// The entries of `namespace`, in key order: one range of the map,
+    /// since keys sort by namespace first.
+    fn in_namespace<'a>(
+        map: &'a BTreeMap<(String, String), MemoryEntry>,
+        namespace: &'a str,
+    ) -> impl Iterator<Item = &'a MemoryEntry> + 'a {
+        map.range((namespace.to_owned(), String::new())..)
+            .take_while(move |((ns, _), _)| ns == namespace)
+            .map(|(_, e)| e)
+    }
+
     fn lock(&self) -> MutexGuard<'_, BTreeMap<(String, String), MemoryEntry>> {
         // A panic while holding the lock cannot leave the map half-written
         // (every mutation is one map call), so a poisoned lock is still sound.
@@ -96,13 +107,15 @@ impl MemoryProvider for ReferenceDriver {
         if let Some(ns) = namespace {
             Namespace::parse(ns)?;
         }
-        Ok(self
-            .lock()
-            .iter()
-            .filter(|((ns, _), _)| namespace.is_none_or(|want| want == ns))
-            .filter(|(_, e)| category.is_none_or(|c| *c == e.category))
-            .filter(|(_, e)| session_id.is_none_or(|s| e.session_id.as_deref() == Some(s)))
-            .map(|(_, e)| e.clone())
+        let map = self.lock();
+        let entries: Box<dyn Iterator<Item = &MemoryEntry>> = match namespace {
+            Some(ns) => Box::new(Self::in_namespace(&map, ns)),
+            None => Box::new(map.values()),
+        };
+        Ok(entries
+            .filter(|e| category.is_none_or(|c| *c == e.category))
+            .filter(|e| session_id.is_none_or(|s| e.session_id.as_deref() == Some(s)))
+            .cloned()
             .collect())
     }
 
@@ -138,17 +151,15 @@ impl MemoryProvider for ReferenceDriver {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let mut hits: Vec<MemoryEntry> = self
-            .lock()
-            .iter()
-            .filter(|((ns, _), _)| ns == namespace)
-            .filter(|(_, e)| opts.category.as_ref().is_none_or(|c| *c == e.category))
-            .filter(|(_, e)| {
+        let map = self.lock();
+        let mut hits: Vec<MemoryEntry> = Self::in_namespace(&map, namespace)
+            .filter(|e| opts.category.as_ref().is_none_or(|c| *c == e.category))
+            .filter(|e| {
                 opts.session_id
                     .as_deref()
                     .is_none_or(|s| e.session_id.as_deref() == Some(s))
             })
-            .filter_map(|(_, e)| {
+            .filter_map(|e| {
                 let s = score(query, &e.content)?;
                 opts.admits(Some(s)).then(|| MemoryEntry {
                     score: Some(s),

@@ -34,10 +34,11 @@ pub const DIMENSIONS: u64 = 1024;
 /// Weight of a whole-word feature; a trigram weighs 1.
 const WORD_WEIGHT: i64 = 2;
 
-/// A sparse embedding: bucket to (non-zero) component, ordered by bucket.
+/// A sparse embedding: `(bucket, non-zero component)` pairs, ordered by
+/// bucket.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Embedding {
-    components: BTreeMap<u64, i64>,
+    components: Vec<(u64, i64)>,
 }
 
 /// 64-bit FNV-1a (Fowler, Noll and Vo) of `text`'s UTF-8 bytes.
@@ -72,17 +73,29 @@ impl Embedding {
             let sign = if h >> 63 == 1 { -1 } else { 1 };
             *components.entry(h % DIMENSIONS).or_default() += sign * weight;
         }
-        components.retain(|_, v| *v != 0);
-        Self { components }
+        Self {
+            components: components.into_iter().filter(|(_, v)| *v != 0).collect(),
+        }
     }
 
-    /// The dot product with `other`.
+    /// The dot product with `other`: a merge of the two bucket lists.
     #[must_use]
     pub fn dot(&self, other: &Self) -> i64 {
-        self.components
-            .iter()
-            .filter_map(|(bucket, a)| other.components.get(bucket).map(|b| a * b))
-            .sum()
+        let (mut a, mut b) = (self.components.iter(), other.components.iter());
+        let (mut x, mut y) = (a.next(), b.next());
+        let mut sum = 0;
+        while let (Some(&(i, u)), Some(&(j, v))) = (x, y) {
+            match i.cmp(&j) {
+                std::cmp::Ordering::Less => x = a.next(),
+                std::cmp::Ordering::Greater => y = b.next(),
+                std::cmp::Ordering::Equal => {
+                    sum += u * v;
+                    x = a.next();
+                    y = b.next();
+                }
+            }
+        }
+        sum
     }
 
     /// The cosine similarity with `other`, in `[-1, 1]`; `0.0` when either

@@ -1,6 +1,9 @@
 //! The semantic reference driver: the reference store, ranked by cosine
 //! similarity of hashed embeddings.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use async_trait::async_trait;
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
@@ -27,9 +30,15 @@ use crate::ReferenceDriver;
 /// empty or whitespace returns no hits (contract sentence 6); any other
 /// query, punctuation alone included, is ranked (a query without words
 /// scores every entry `0.0`).
+///
+/// Embeddings are memoised by content: an embedding is a pure function of
+/// the text, so the memo can never disagree with what is stored (whatever
+/// order concurrent stores land in); it keeps one embedding per distinct
+/// content ever stored, for the life of the driver.
 #[derive(Debug, Default)]
 pub struct SemanticReferenceDriver {
     store: ReferenceDriver,
+    memo: Mutex<HashMap<String, Arc<Embedding>>>,
 }
 
 impl SemanticReferenceDriver {
@@ -37,6 +46,17 @@ impl SemanticReferenceDriver {
     #[must_use]
     pub fn new() -> Self {
         Self::default()
+    }
+
+    fn embedding(&self, content: &str) -> Arc<Embedding> {
+        let mut memo = self
+            .memo
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Arc::clone(
+            memo.entry(content.to_owned())
+                .or_insert_with(|| Arc::new(Embedding::of(content))),
+        )
     }
 }
 
@@ -105,8 +125,8 @@ impl MemoryProvider for SemanticReferenceDriver {
         let mut hits: Vec<MemoryEntry> = candidates
             .into_iter()
             .filter_map(|e| {
-                let s = q.cosine(&Embedding::of(&e.content));
-                opts.admits(Some(s)).then(|| MemoryEntry {
+                let s = q.cosine(&self.embedding(&e.content));
+                opts.admits(Some(s)).then_some(MemoryEntry {
                     score: Some(s),
                     ..e
                 })
@@ -167,9 +187,25 @@ mod tests {
         assert!(hits
             .iter()
             .all(|h| h.namespace.as_deref() == Some("global")));
-        assert_eq!(d.recall(q, 1, &RecallOptions::default()).await.unwrap().len(), 1);
-        assert!(d.recall(" \t", 10, &RecallOptions::default()).await.unwrap().is_empty());
-        assert_eq!(d.recall("*", 10, &RecallOptions::default()).await.unwrap().len(), 3);
+        assert_eq!(
+            d.recall(q, 1, &RecallOptions::default())
+                .await
+                .unwrap()
+                .len(),
+            1
+        );
+        assert!(d
+            .recall(" \t", 10, &RecallOptions::default())
+            .await
+            .unwrap()
+            .is_empty());
+        assert_eq!(
+            d.recall("*", 10, &RecallOptions::default())
+                .await
+                .unwrap()
+                .len(),
+            3
+        );
     }
 
     #[tokio::test]

@@ -83,6 +83,39 @@ async fn a_bundle_from_a_mutant_failure_replays_to_the_same_failure() {
     assert!(!fixed.still_fails());
 }
 
+/// A failure of a semantic-only check, found by holding a lexical-declaring
+/// factory to the semantic profile, replays under that profile: the bundle
+/// records it.
+#[tokio::test]
+async fn a_bundle_replays_under_the_profile_it_was_recorded_with() {
+    let negated = || {
+        Arc::new(FnFactory::new("mutant:negated-scores", || {
+            Ok(tinymemory_doubles::mutant("negated-scores").unwrap().open())
+        })) as Arc<dyn DriverFactory>
+    };
+    let registry = Registry::standard().filter(|c| c.id == "recall.ranking_higher_better");
+    let summary = Runner::new(registry)
+        .with_profile(tinymemory_api::RecallProfile::Semantic)
+        .run(negated(), None, |_| {})
+        .await;
+    let report = Report::from_summary(&summary, SystemTime::now());
+    let bundle = Bundle::all_from(&report).remove(0);
+    assert_eq!(bundle.recall_profile, tinymemory_api::RecallProfile::Semantic);
+    let read = Bundle::from_json(&bundle.to_json()).expect("reads back");
+    assert_eq!(read, bundle);
+    let again = read
+        .replay(&Registry::standard(), negated(), None, TIMEOUT)
+        .await
+        .expect("the check runs under the recorded profile");
+    assert_eq!(again.verdict, Verdict::Reproduced);
+    let old = bundle.to_json().replace("\"recall_profile\": \"semantic\",", "");
+    assert!(!old.contains("recall_profile"), "{old}");
+    assert_eq!(
+        Bundle::from_json(&old).expect("an old bundle reads").recall_profile,
+        tinymemory_api::RecallProfile::Lexical
+    );
+}
+
 #[tokio::test]
 async fn only_failing_checks_get_bundles() {
     let report = run_one("recall.limit", reference(), RunConfig::default()).await;

@@ -2,6 +2,7 @@
 //! again.
 
 use serde::{Deserialize, Serialize};
+use tinymemory_api::RecallProfile;
 
 use super::json::{from_versioned, to_pretty};
 use super::seed;
@@ -31,6 +32,11 @@ pub struct Bundle {
     pub driver_spec: Option<String>,
     /// The driver's version, when known.
     pub driver_version: Option<String>,
+    /// The recall profile the failing run held the driver to; replay holds
+    /// it to the same one. Bundles written before profiles existed read as
+    /// `lexical`, which is what they ran.
+    #[serde(default)]
+    pub recall_profile: RecallProfile,
     /// The check id, such as `recall.limit`.
     pub check: String,
     /// Its family.
@@ -76,6 +82,7 @@ impl Bundle {
             driver_id: r.driver_id.clone(),
             driver_spec: r.driver_spec.clone(),
             driver_version: r.driver_version.clone(),
+            recall_profile: r.recall_profile,
             check: entry.id.clone(),
             family: entry.family.clone(),
             seed: r.seed,

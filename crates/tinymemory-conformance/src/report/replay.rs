@@ -67,9 +67,9 @@ impl Replay {
 }
 
 impl Bundle {
-    /// Runs the bundle's check again, with its seed and case count, against
-    /// `factory` (and `corpus`, for a corpus check), failing it after
-    /// `timeout`.
+    /// Runs the bundle's check again, with its seed, case count and recall
+    /// profile, against `factory` (and `corpus`, for a corpus check),
+    /// failing it after `timeout`.
     ///
     /// # Errors
     ///
@@ -93,6 +93,7 @@ impl Bundle {
             });
         }
         let summary = Runner::new(one)
+            .with_profile(self.recall_profile)
             .with_timeout(timeout)
             .with_config(RunConfig {
                 seed: self.seed,

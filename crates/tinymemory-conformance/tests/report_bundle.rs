@@ -100,7 +100,10 @@ async fn a_bundle_replays_under_the_profile_it_was_recorded_with() {
         .await;
     let report = Report::from_summary(&summary, SystemTime::now());
     let bundle = Bundle::all_from(&report).remove(0);
-    assert_eq!(bundle.recall_profile, tinymemory_api::RecallProfile::Semantic);
+    assert_eq!(
+        bundle.recall_profile,
+        tinymemory_api::RecallProfile::Semantic
+    );
     let read = Bundle::from_json(&bundle.to_json()).expect("reads back");
     assert_eq!(read, bundle);
     let again = read
@@ -108,10 +111,14 @@ async fn a_bundle_replays_under_the_profile_it_was_recorded_with() {
         .await
         .expect("the check runs under the recorded profile");
     assert_eq!(again.verdict, Verdict::Reproduced);
-    let old = bundle.to_json().replace("\"recall_profile\": \"semantic\",", "");
+    let old = bundle
+        .to_json()
+        .replace("\"recall_profile\": \"semantic\",", "");
     assert!(!old.contains("recall_profile"), "{old}");
     assert_eq!(
-        Bundle::from_json(&old).expect("an old bundle reads").recall_profile,
+        Bundle::from_json(&old)
+            .expect("an old bundle reads")
+            .recall_profile,
         tinymemory_api::RecallProfile::Lexical
     );
 }

@@ -10,7 +10,9 @@ use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
     RecallOptions, RecallProfile,
 };
-use tinymemory_conformance::{Family, FnFactory, LoadedCorpus, Outcome, Registry, Runner};
+use tinymemory_conformance::{
+    DriverFactory, Family, FnFactory, LoadedCorpus, Outcome, Registry, Runner,
+};
 use tinymemory_corpus::Corpus;
 use tinymemory_reference::SemanticReferenceDriver;
 
@@ -128,9 +130,7 @@ impl MemoryProvider for Broken {
     }
 }
 
-fn factory(
-    fault: Fault,
-) -> Arc<FnFactory<impl Fn() -> Result<Box<dyn MemoryProvider>, MemoryError>>> {
+fn factory(fault: Fault) -> Arc<dyn DriverFactory> {
     Arc::new(
         FnFactory::new("broken", move || {
             Ok(Box::new(Broken {

@@ -62,7 +62,7 @@ pub(crate) fn all() -> Vec<Check> {
         check!(
             "recall.limit",
             Contract,
-            "recall returns min(limit, entries holding the query word and passing the filters) hits, and limit 0 returns Ok(empty)",
+            "recall returns min(limit, entries of the namespace passing the category and session filters) hits when all hold the query word, and limit 0 returns Ok(empty)",
             recall::limit
         ),
         check!(

@@ -30,6 +30,10 @@ enum Fault {
     /// The limit is applied before the category and session filters, as a
     /// vector store post-filtering its top-k does.
     FiltersAfterLimit,
+    /// The top `limit` of the whole collection, then the pinned namespace's
+    /// hits among them: a vector store's namespace filter applied to its
+    /// top-k.
+    NamespaceAfterLimit,
 }
 
 struct Broken {
@@ -109,6 +113,21 @@ impl MemoryProvider for Broken {
                     ..opts.clone()
                 };
                 self.inner.recall(query, limit, &opts).await
+            }
+            Fault::NamespaceAfterLimit => {
+                let mut all = Vec::new();
+                for summary in self.inner.namespaces().await? {
+                    let there = RecallOptions {
+                        namespace: Some(summary.namespace),
+                        ..opts.clone()
+                    };
+                    all.extend(self.inner.recall(query, limit, &there).await?);
+                }
+                let score = |h: &MemoryEntry| h.score.unwrap_or(f64::NEG_INFINITY);
+                all.sort_by(|a, b| score(b).total_cmp(&score(a)));
+                all.truncate(limit);
+                all.retain(|h| h.namespace.as_deref() == Some(opts.effective_namespace()));
+                Ok(all)
             }
             Fault::FiltersAfterLimit => {
                 let unfiltered = RecallOptions {
@@ -203,7 +222,20 @@ async fn limit_counts_after_the_filters() {
     let got = failure(Fault::FiltersAfterLimit, "recall.limit").await;
     assert_eq!(
         got,
-        "hits for \"needle\" in learning:limit with limit 2 and category Daily (3 entries pass): expected 2, got 1"
+        "hits for \"needle\" in learning:limit with limit 2 and category Daily (3 entries pass): expected 2, got 1; \
+         filters (the namespace too) must apply before the limit, not to its top hits \
+         (learning:limit-elsewhere holds 10 closer entries)"
+    );
+}
+
+#[tokio::test]
+async fn limit_counts_after_the_namespace_filter() {
+    let got = failure(Fault::NamespaceAfterLimit, "recall.limit").await;
+    assert_eq!(
+        got,
+        "hits for \"needle\" in learning:limit with limit 10 and no other filter (5 entries pass): expected 5, got 0; \
+         filters (the namespace too) must apply before the limit, not to its top hits \
+         (learning:limit-elsewhere holds 10 closer entries)"
     );
 }
 

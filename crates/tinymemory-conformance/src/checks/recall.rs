@@ -116,6 +116,18 @@ pub(crate) async fn limit(ctx: CheckContext) -> Step {
         );
     }
     // Filters count before the limit: min(limit, entries passing them).
+    // Entries elsewhere hold the word more closely, so a driver that takes
+    // the top of every namespace and then drops the other namespaces'
+    // hits returns too few.
+    for i in 0..10 {
+        put(
+            d.as_ref(),
+            "learning:limit-elsewhere",
+            &format!("e{i}"),
+            "needle",
+        )
+        .await?;
+    }
     let ns = "learning:limit";
     for (key, category, session) in [
         ("a", MemoryCategory::Core, None),
@@ -147,18 +159,23 @@ pub(crate) async fn limit(ctx: CheckContext) -> Step {
         session_id: Some("s1".to_owned()),
         ..RecallOptions::in_namespace(ns)
     };
+    let pinned = RecallOptions::in_namespace(ns);
     for (what, opts, passing) in [
+        ("no other filter", &pinned, &["a", "b", "c", "d", "e"][..]),
         ("category Daily", &daily, &["b", "c", "e"][..]),
         ("session s1", &s1, &["b", "d", "e"][..]),
         ("category Daily and session s1", &both, &["b", "e"][..]),
     ] {
         for limit in [10, 2, 1] {
             let hits = d.recall("needle", limit, opts).await?;
-            ensure_eq!(
-                hits.len(),
+            ensure!(
+                hits.len() == limit.min(passing.len()),
+                "hits for \"needle\" in {ns} with limit {limit} and {what} ({} entries pass): expected {}, got {}; \
+                 filters (the namespace too) must apply before the limit, not to its top hits \
+                 (learning:limit-elsewhere holds 10 closer entries)",
+                passing.len(),
                 limit.min(passing.len()),
-                "hits for \"needle\" in {ns} with limit {limit} and {what} ({} entries pass)",
-                passing.len()
+                hits.len()
             );
             let mut got = keys(&hits);
             got.sort_unstable();

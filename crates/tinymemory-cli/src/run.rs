@@ -75,6 +75,19 @@ async fn run(args: &RunArgs, baseline: Option<&Report>) -> u8 {
     };
     let declared = opened.factory.recall_profile();
     let profile = args.profile.unwrap_or(declared);
+    // A baseline of another profile ran other checks: its failures of
+    // checks this run skips would pass the gate as "not run".
+    if let Some(b) = baseline.filter(|b| b.run.recall_profile != profile) {
+        eprintln!(
+            "error: the baseline {} was run under the {} recall profile and this run is {profile}: \
+             their checks differ, so the gate would not compare like with like; \
+             record a baseline under {profile}, or run with --profile {}",
+            args.baseline.as_deref().map_or_else(String::new, |p| p.display().to_string()),
+            b.run.recall_profile,
+            b.run.recall_profile
+        );
+        return exit::USAGE;
+    }
     console.line(&header(&opened.description, declared, args.profile, config));
     let corpus = if args.no_corpus {
         console.line("no corpus: the corpus checks will be skipped");

@@ -222,3 +222,50 @@ fn diff_of_a_bad_file_is_a_usage_error() {
         )
     );
 }
+
+#[test]
+fn a_baseline_of_another_recall_profile_is_a_usage_error_and_diff_notes_it() {
+    let dir = scratch();
+    let semantic = dir.path().join("semantic.json");
+    let made = run_to("semantic", &semantic, &[]);
+    assert_eq!(made.code, 0, "{}", made.dump());
+    let lexical = dir.path().join("lexical.json");
+    let ran = run_to(
+        "reference",
+        &lexical,
+        &["--baseline".as_ref(), semantic.as_os_str()],
+    );
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: the baseline {} was run under the semantic recall profile and this run is lexical: \
+             their checks differ, so the gate would not compare like with like; \
+             record a baseline under lexical, or run with --profile semantic\n",
+            semantic.display()
+        )
+    );
+    let same = run_to(
+        "reference",
+        &lexical,
+        &[
+            "--profile".as_ref(),
+            "semantic".as_ref(),
+            "--baseline".as_ref(),
+            semantic.as_os_str(),
+        ],
+    );
+    assert_eq!(same.code, 0, "{}", same.dump());
+    let plain = run_to("reference", &lexical, &[]);
+    assert_eq!(plain.code, 0, "{}", plain.dump());
+    let diff = run(&["diff".as_ref(), lexical.as_os_str(), semantic.as_os_str()]);
+    assert_eq!(diff.code, 0, "{}", diff.dump());
+    assert!(
+        diff.stdout.contains(
+            "note: the baseline ran under the lexical recall profile, this one under semantic: \
+             they apply different checks\n"
+        ),
+        "{}",
+        diff.dump()
+    );
+}

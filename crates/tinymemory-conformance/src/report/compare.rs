@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 
+use tinymemory_api::RecallProfile;
+
 use super::escape::visible;
 use super::{OutcomeKind, Report};
 
@@ -37,6 +39,10 @@ pub struct Comparison {
     /// The baseline's and the current report's driver ids, when they
     /// differ.
     pub different_drivers: Option<(String, String)>,
+    /// The baseline's and the current report's recall profiles, when they
+    /// differ: the two runs applied different checks, so a check of one
+    /// profile only shows as "not run" or is absent.
+    pub different_profiles: Option<(RecallProfile, RecallProfile)>,
 }
 
 impl Comparison {
@@ -79,6 +85,10 @@ impl Comparison {
                 current.run.driver_id.clone(),
             ));
         }
+        if baseline.run.recall_profile != current.run.recall_profile {
+            cmp.different_profiles =
+                Some((baseline.run.recall_profile, current.run.recall_profile));
+        }
         cmp
     }
 
@@ -109,7 +119,8 @@ impl Comparison {
         line
     }
 
-    /// The comparison as text: a note when the drivers differ, one line per
+    /// The comparison as text: a note when the drivers or the recall
+    /// profiles differ, one line per
     /// compared check (`new failure   recall.limit: message`,
     /// `still failing ...`, `fixed ...`, `not run ...`), then
     /// [`Comparison::summary_line`]; every line ends with a newline.
@@ -120,6 +131,13 @@ impl Comparison {
             let _ = writeln!(
                 out,
                 "note: the baseline is a report on driver {before:?}, this one on {now:?}"
+            );
+        }
+        if let Some((before, now)) = &self.different_profiles {
+            let _ = writeln!(
+                out,
+                "note: the baseline ran under the {before} recall profile, this one under {now}: \
+                 they apply different checks"
             );
         }
         let groups = [

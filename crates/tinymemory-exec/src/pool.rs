@@ -29,9 +29,14 @@ impl Pool {
     }
 
     /// Keeps `conn` for a later store, unless it is no longer usable (it is
-    /// then dropped, which ends its process).
+    /// then dropped, which ends its process) or a request on it is still
+    /// unanswered: its store was dropped while waiting (a check that timed
+    /// out), so the process is stopped now rather than handed, still busy,
+    /// to the next check.
     pub(crate) fn put(&self, conn: Arc<Connection>) {
-        if conn.is_usable() {
+        if conn.has_pending() {
+            conn.abort();
+        } else if conn.is_usable() {
             self.lock().push(conn);
         }
     }

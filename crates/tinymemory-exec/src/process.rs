@@ -16,12 +16,12 @@ mod actor;
 mod session;
 mod stderr;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use serde_json::Value;
 use tinymemory_api::MemoryError;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::protocol::Request;
 use crate::{ExecCommand, ExecConfig};
@@ -48,11 +48,22 @@ struct Job {
     reply: Reply,
 }
 
+/// What the actor and its [`Connection`] share.
+#[derive(Default)]
+struct Shared {
+    /// Set by the actor once the process can no longer answer.
+    dead: AtomicBool,
+    /// Requests sent and not yet answered by the actor, those whose caller
+    /// stopped waiting included.
+    pending: AtomicUsize,
+}
+
 /// A handle on one driver process.
 pub(crate) struct Connection {
     jobs: mpsc::UnboundedSender<Job>,
-    /// Set by the actor once the process can no longer answer.
-    dead: Arc<AtomicBool>,
+    shared: Arc<Shared>,
+    /// `true` stops the process at once, even in the middle of a request.
+    abort: watch::Sender<bool>,
     command: String,
 }
 
@@ -61,14 +72,25 @@ impl Connection {
     /// started fails the first request (the `hello`), with the reason.
     pub(crate) fn start(command: &ExecCommand, config: ExecConfig) -> Result<Self, MemoryError> {
         let (jobs, rx) = mpsc::unbounded_channel();
-        let dead = Arc::new(AtomicBool::new(false));
-        actor::spawn(command.clone(), config, rx, Arc::clone(&dead)).map_err(|e| {
+        let shared = Arc::new(Shared::default());
+        let (abort, aborted) = watch::channel(false);
+        actor::spawn(command.clone(), config, rx, Arc::clone(&shared), aborted).map_err(|e| {
             MemoryError::backend(format!("failed to start a thread for `{command}`"), e)
         })?;
         Ok(Self {
             jobs,
-            dead,
+            shared,
+            abort,
             command: command.to_string(),
+        })
+    }
+
+    fn send(&self, job: Job) -> Result<(), MemoryError> {
+        let op = job.request.op();
+        self.shared.pending.fetch_add(1, Ordering::AcqRel);
+        self.jobs.send(job).map_err(|_| {
+            self.shared.pending.fetch_sub(1, Ordering::AcqRel);
+            self.gone(op)
         })
     }
 
@@ -76,12 +98,10 @@ impl Connection {
     pub(crate) async fn call(&self, request: Request) -> Result<Value, MemoryError> {
         let op = request.op();
         let (tx, rx) = oneshot::channel();
-        self.jobs
-            .send(Job {
-                request,
-                reply: Reply::Async(tx),
-            })
-            .map_err(|_| self.gone(op))?;
+        self.send(Job {
+            request,
+            reply: Reply::Async(tx),
+        })?;
         rx.await.map_err(|_| self.gone(op))?
     }
 
@@ -90,12 +110,10 @@ impl Connection {
     pub(crate) fn call_blocking(&self, request: Request) -> Result<Value, MemoryError> {
         let op = request.op();
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
-        self.jobs
-            .send(Job {
-                request,
-                reply: Reply::Blocking(tx),
-            })
-            .map_err(|_| self.gone(op))?;
+        self.send(Job {
+            request,
+            reply: Reply::Blocking(tx),
+        })?;
         rx.recv().map_err(|_| self.gone(op))?
     }
 
@@ -106,13 +124,40 @@ impl Connection {
         ))
     }
 
-    /// `false` once the process died, hung or garbled its output.
+    /// `false` once the process died, hung or garbled its output, or was
+    /// stopped by [`Connection::abort`].
     pub(crate) fn is_usable(&self) -> bool {
-        !self.dead.load(Ordering::Acquire)
+        !self.shared.dead.load(Ordering::Acquire)
+    }
+
+    /// `true` while a request is unanswered: one in progress, or one whose
+    /// caller stopped waiting (a check that timed out) and whose answer the
+    /// actor is still reading.
+    pub(crate) fn has_pending(&self) -> bool {
+        self.shared.pending.load(Ordering::Acquire) > 0
+    }
+
+    /// Stops the process and its whole process group now, even in the
+    /// middle of a request (which then fails); every later request fails.
+    pub(crate) fn abort(&self) {
+        self.shared.dead.store(true, Ordering::Release);
+        self.abort.send_replace(true);
     }
 
     /// The command line, quoted, for messages.
     pub(crate) fn command(&self) -> &str {
         &self.command
+    }
+}
+
+impl Drop for Connection {
+    /// Closes the process's stdin, so it exits (the actor kills its group
+    /// if it lingers), or, when a request is still unanswered (its caller
+    /// gave up on it), stops the process at once rather than wait for an
+    /// answer nobody reads.
+    fn drop(&mut self) {
+        if self.has_pending() {
+            self.abort();
+        }
     }
 }

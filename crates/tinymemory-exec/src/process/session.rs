@@ -1,7 +1,7 @@
 //! The child process, its pipes, and one request/answer exchange.
 
-use std::process::Stdio;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -9,11 +9,14 @@ use serde_json::Value;
 use tinymemory_api::MemoryError;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio::time::timeout;
 
 use super::stderr::StderrTail;
+use super::Shared;
 use crate::config::MAX_LINE_BYTES;
+use crate::group::Group;
 use crate::protocol::{parse_answer, Answer, Request, RequestLine, WireErrorKind};
 use crate::{ExecCommand, ExecConfig};
 
@@ -39,6 +42,17 @@ impl Failure {
     }
 }
 
+/// How waiting for one answer ended.
+enum Step {
+    Read(Read),
+    /// The process exited while the request waited (its stdout may still
+    /// be held open by a process it started).
+    Exited(std::io::Result<ExitStatus>),
+    /// [`Connection::abort`](super::Connection::abort) was called.
+    Aborted,
+    TimedOut,
+}
+
 /// What one attempt to read a line gave.
 enum Read {
     Line(Vec<u8>),
@@ -51,29 +65,40 @@ pub(super) struct Session {
     command: String,
     config: ExecConfig,
     child: Child,
+    /// The process's group (it leads one of its own), killed whenever the
+    /// process is stopped or the session ends; `None` only where process
+    /// groups do not exist.
+    group: Option<Group>,
     stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
     stderr: StderrTail,
     stderr_task: Option<JoinHandle<()>>,
     failed: Option<Failure>,
-    dead: Arc<AtomicBool>,
+    shared: Arc<Shared>,
+    abort: watch::Receiver<bool>,
 }
 
 impl Session {
-    /// Starts the process with piped stdin, stdout and stderr.
+    /// Starts the process with piped stdin, stdout and stderr, as the
+    /// leader of a process group of its own.
     pub(super) fn spawn(
         command: &ExecCommand,
         config: ExecConfig,
-        dead: Arc<AtomicBool>,
+        shared: Arc<Shared>,
+        abort: watch::Receiver<bool>,
     ) -> Result<Self, String> {
-        let mut child = tokio::process::Command::new(command.program())
-            .args(command.args())
+        let mut cmd = tokio::process::Command::new(command.program());
+        cmd.args(command.args())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .kill_on_drop(true)
+            .kill_on_drop(true);
+        #[cfg(unix)]
+        cmd.process_group(0);
+        let mut child = cmd
             .spawn()
             .map_err(|e| format!("failed to start `{command}`: {e}"))?;
+        let group = child.id().and_then(Group::register);
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
@@ -87,12 +112,14 @@ impl Session {
             command: command.to_string(),
             config,
             child,
+            group,
             stdin: Some(stdin),
             stdout: BufReader::new(stdout),
             stderr: tail,
             stderr_task: Some(stderr_task),
             failed: None,
-            dead,
+            shared,
+            abort,
         })
     }
 
@@ -112,8 +139,15 @@ impl Session {
         let line = RequestLine { id, request }.to_line();
         let mark = self.stderr.mark();
         let limit = self.config.request_timeout;
-        match timeout(limit, self.round_trip(line)).await {
-            Err(_elapsed) => {
+        let step = tokio::select! {
+            biased;
+            read = round_trip(&mut self.stdin, &mut self.stdout, line) => Step::Read(read),
+            status = self.child.wait() => Step::Exited(status),
+            () = aborted(&mut self.abort) => Step::Aborted,
+            () = tokio::time::sleep(limit) => Step::TimedOut,
+        };
+        match step {
+            Step::TimedOut => {
                 self.kill().await;
                 Err(self.fail(
                     true,
@@ -124,11 +158,27 @@ impl Session {
                     ),
                 ))
             }
-            Ok(Read::Ended) => {
+            Step::Aborted => {
+                self.kill().await;
+                Err(self.fail(
+                    true,
+                    op,
+                    "its caller stopped waiting for the answer and dropped the store, so the process \
+                     was stopped"
+                        .to_owned(),
+                ))
+            }
+            Step::Exited(status) => {
+                // Whatever it started may still hold stdout open: stop it,
+                // and read the end of stderr.
+                self.kill().await;
+                Err(self.fail(false, op, exit_reason(status)))
+            }
+            Step::Read(Read::Ended) => {
                 let how = self.reap().await;
                 Err(self.fail(false, op, how))
             }
-            Ok(Read::TooLong) => {
+            Step::Read(Read::TooLong) => {
                 self.kill().await;
                 Err(self.fail(
                     false,
@@ -136,7 +186,7 @@ impl Session {
                     format!("the answer is longer than {MAX_LINE_BYTES} bytes, so the process was stopped"),
                 ))
             }
-            Ok(Read::Line(bytes)) => self.answer(op, id, &bytes, mark).await,
+            Step::Read(Read::Line(bytes)) => self.answer(op, id, &bytes, mark).await,
         }
     }
 
@@ -194,39 +244,16 @@ impl Session {
             self.stderr.render()
         ));
         self.failed = Some(failure);
-        self.dead.store(true, Ordering::Release);
+        self.shared.dead.store(true, Ordering::Release);
         error
     }
 
-    async fn round_trip(&mut self, mut line: String) -> Read {
-        let Some(stdin) = self.stdin.as_mut() else {
-            return Read::Ended;
-        };
-        line.push('\n');
-        if stdin.write_all(line.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
-            return Read::Ended;
+    /// Kills the process's whole group (the process and all it started).
+    fn kill_group(&mut self) {
+        if let Some(group) = &self.group {
+            group.kill();
         }
-        let mut buf = Vec::new();
-        let limit = u64::try_from(MAX_LINE_BYTES)
-            .unwrap_or(u64::MAX)
-            .saturating_add(1);
-        match (&mut self.stdout)
-            .take(limit)
-            .read_until(b'\n', &mut buf)
-            .await
-        {
-            Err(_) | Ok(0) => Read::Ended,
-            Ok(_) if buf.ends_with(b"\n") => {
-                buf.pop();
-                if buf.ends_with(b"\r") {
-                    buf.pop();
-                }
-                Read::Line(buf)
-            }
-            Ok(_) if buf.len() > MAX_LINE_BYTES => Read::TooLong,
-            // The last line, without a newline, before the end of stdout.
-            Ok(_) => Read::Line(buf),
-        }
+        let _ = self.child.start_kill();
     }
 
     /// After stdout ended: how the process ended, once it has (it is
@@ -234,22 +261,24 @@ impl Session {
     async fn reap(&mut self) -> String {
         self.stdin = None;
         let how = match timeout(GRACE, self.child.wait()).await {
-            Ok(Ok(status)) => format!("the process exited ({status})"),
-            Ok(Err(e)) => format!("the process ended, and its status could not be read ({e})"),
+            Ok(status) => exit_reason(status),
             Err(_elapsed) => {
-                let _ = self.child.start_kill();
+                self.kill_group();
                 let _ = timeout(GRACE, self.child.wait()).await;
                 "the process closed its stdout, so it was stopped".to_owned()
             }
         };
+        // What it started dies with it.
+        self.kill_group();
         self.drain_stderr().await;
         how
     }
 
-    /// Stops the process and waits for it and for the end of its stderr.
+    /// Stops the process and its group, and waits for it and for the end
+    /// of its stderr.
     async fn kill(&mut self) {
         self.stdin = None;
-        let _ = self.child.start_kill();
+        self.kill_group();
         let _ = timeout(GRACE, self.child.wait()).await;
         self.drain_stderr().await;
     }
@@ -261,12 +290,66 @@ impl Session {
     }
 
     /// Closes stdin (a driver exits at its end) and waits for the process,
-    /// stopping it if it lingers past [`GRACE`].
+    /// stopping it if it lingers past [`GRACE`] or is aborted; either way
+    /// its group is killed last, so nothing it started outlives it.
     pub(super) async fn shutdown(mut self) {
         self.stdin = None;
-        if timeout(GRACE, self.child.wait()).await.is_err() {
-            let _ = self.child.start_kill();
+        let exited = tokio::select! {
+            biased;
+            status = timeout(GRACE, self.child.wait()) => status.is_ok(),
+            () = aborted(&mut self.abort) => false,
+        };
+        self.kill_group();
+        if !exited {
             let _ = timeout(GRACE, self.child.wait()).await;
         }
+        // Dropping the session unregisters the group.
+    }
+}
+
+/// Writes `line` and reads one answer line.
+async fn round_trip(
+    stdin: &mut Option<ChildStdin>,
+    stdout: &mut BufReader<ChildStdout>,
+    mut line: String,
+) -> Read {
+    let Some(stdin) = stdin.as_mut() else {
+        return Read::Ended;
+    };
+    line.push('\n');
+    if stdin.write_all(line.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
+        return Read::Ended;
+    }
+    let mut buf = Vec::new();
+    let limit = u64::try_from(MAX_LINE_BYTES)
+        .unwrap_or(u64::MAX)
+        .saturating_add(1);
+    match stdout.take(limit).read_until(b'\n', &mut buf).await {
+        Err(_) | Ok(0) => Read::Ended,
+        Ok(_) if buf.ends_with(b"\n") => {
+            buf.pop();
+            if buf.ends_with(b"\r") {
+                buf.pop();
+            }
+            Read::Line(buf)
+        }
+        Ok(_) if buf.len() > MAX_LINE_BYTES => Read::TooLong,
+        // The last line, without a newline, before the end of stdout.
+        Ok(_) => Read::Line(buf),
+    }
+}
+
+/// Waits until `abort` holds `true`; never returns once its sender is gone
+/// without having sent it.
+async fn aborted(abort: &mut watch::Receiver<bool>) {
+    if abort.wait_for(|stop| *stop).await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
+fn exit_reason(status: std::io::Result<ExitStatus>) -> String {
+    match status {
+        Ok(status) => format!("the process exited ({status})"),
+        Err(e) => format!("the process ended, and its status could not be read ({e})"),
     }
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The in-memory example driver, misbehaving on cue, for the exec tests.
 
-    misbehave.py MODE [WORD]
+    misbehave.py MODE [WORD [MARKER]]
+
+MARKER is ignored: the process tests pass a unique one to find their
+processes (and those the driver forks) in /proc/*/cmdline.
 
 Modes (WORD: the query that triggers it, exactly, so that one check of a
 suite run meets it; every other request is answered normally):
@@ -21,6 +24,9 @@ suite run meets it; every other request is answered normally):
                   '{"protocol": 1, "driver": "d", "recall_profile": "vector"}'
   crash           writes to stderr and exits with status 3 before hello
   exit-on-reset   the second reset exits with status 5
+  ignore-eof      answers normally, but keeps running after stdin ends
+  fork-exit WORD  forks a child holding stdout open (it sleeps an hour);
+                  recall of WORD exits with status 7, the child still running
 """
 
 import json
@@ -60,6 +66,10 @@ def out(line):
     sys.stdout.flush()
 
 
+if mode == "fork-exit" and os.fork() == 0:
+    time.sleep(3600)
+    os._exit(0)
+
 if mode == "crash":
     print("misbehave: cannot open the store: simulated", file=sys.stderr)
     sys.exit(3)
@@ -83,7 +93,7 @@ for raw in sys.stdin:
     elif cued and mode == "slow":
         time.sleep(0.3)
         out(tp.encode(tp.handle(store, "misbehave", r)))
-    elif cued and mode == "exit":
+    elif cued and mode in ("exit", "fork-exit"):
         print("misbehave: segfault in the recall engine: simulated", file=sys.stderr)
         sys.stderr.flush()
         os._exit(7)
@@ -109,3 +119,6 @@ for raw in sys.stdin:
         if mode == "no-rule" and "error" in answer:
             answer["error"].pop("rule", None)
         out(tp.encode(answer))
+
+if mode == "ignore-eof":
+    time.sleep(3600)

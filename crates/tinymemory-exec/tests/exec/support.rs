@@ -1,6 +1,7 @@
 //! Paths and commands shared by the exec tests.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -35,6 +36,57 @@ pub fn misbehave(mode: &str, word: Option<&str>) -> ExecCommand {
             .into_iter()
             .chain(word.map(str::to_owned)),
     )
+}
+
+/// `python3 tests/drivers/misbehave.py <mode> <word> <marker>`: the
+/// marker, unique per test ([`marker`]), finds its processes in /proc.
+pub fn misbehave_marked(mode: &str, word: &str, marker: &str) -> ExecCommand {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/drivers/misbehave.py")
+        .to_string_lossy()
+        .into_owned();
+    ExecCommand::new(
+        "python3",
+        [path, mode.to_owned(), word.to_owned(), marker.to_owned()],
+    )
+}
+
+/// A word no other process on the machine has in its command line.
+pub fn marker(test: &str) -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "tinymemory-test-{test}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// The processes whose command line has `marker` as one of its words
+/// (a zombie's command line is empty, so exited processes never count).
+pub fn processes_with(marker: &str) -> Vec<u32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| c.split(|b| *b == 0).any(|w| w == marker.as_bytes()))
+        })
+        .collect()
+}
+
+/// Waits up to `within` for every process of `marker` to end; returns
+/// those still running then.
+pub fn left_after(marker: &str, within: Duration) -> Vec<u32> {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        let left = processes_with(marker);
+        if left.is_empty() || std::time::Instant::now() >= deadline {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// A request timeout short enough for the hang tests, long enough that a

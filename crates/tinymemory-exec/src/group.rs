@@ -1,0 +1,137 @@
+//! The process groups of driver processes, and stopping all of them.
+//!
+//! Every driver process is started as the leader of a process group of its
+//! own (`setpgid(0, 0)` in the child, through
+//! [`std::os::unix::process::CommandExt::process_group`]), so the processes
+//! it starts (a `sh -c` wrapper's child, a forked helper holding stdout)
+//! share its group. When the suite stops a driver process, on a timeout,
+//! an exit, a garbled answer, an abandoned request or the end of its
+//! store, it kills the whole group with `SIGKILL`, so nothing the driver
+//! started outlives it.
+//!
+//! The groups still running are kept in a table for the life of the
+//! program: [`shutdown`] waits for them at the end of a run, and
+//! [`kill_all`] stops them at once (from a signal handler's thread, say).
+
+use std::collections::BTreeMap;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// The groups of driver processes still running, by registration token.
+struct Live {
+    groups: BTreeMap<u64, i32>,
+    next: u64,
+}
+
+static LIVE: Mutex<Live> = Mutex::new(Live {
+    groups: BTreeMap::new(),
+    next: 0,
+});
+
+/// Notified whenever a group leaves [`LIVE`].
+static ENDED: Condvar = Condvar::new();
+
+fn live() -> MutexGuard<'static, Live> {
+    // Every update is one insert or one remove, so a poisoned lock still
+    // holds a valid table.
+    LIVE.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The process group of one driver process, killed when this is dropped.
+#[derive(Debug)]
+pub(crate) struct Group {
+    token: u64,
+    pgid: i32,
+}
+
+impl Group {
+    /// Records the group led by the process `pid` (started with
+    /// `process_group(0)`, so its group id is its pid). `None` for a pid
+    /// that cannot be a group of its own (0 or 1, or past `i32`), which
+    /// is then never signalled.
+    pub(crate) fn register(pid: u32) -> Option<Self> {
+        let pgid = i32::try_from(pid).ok().filter(|p| *p > 1)?;
+        let mut live = live();
+        let token = live.next;
+        live.next += 1;
+        live.groups.insert(token, pgid);
+        Some(Self { token, pgid })
+    }
+
+    /// Sends `SIGKILL` to every process of the group; a group that has
+    /// already ended is not an error.
+    pub(crate) fn kill(&self) {
+        kill_group(self.pgid);
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        self.kill();
+        live().groups.remove(&self.token);
+        ENDED.notify_all();
+    }
+}
+
+#[cfg(unix)]
+fn kill_group(pgid: i32) {
+    use nix::sys::signal::{killpg, Signal};
+    use nix::unistd::Pid;
+    // ESRCH (no such group: everything in it has ended) is the usual
+    // answer once the driver exited by itself; nothing else can be done
+    // about EPERM.
+    let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
+}
+
+#[cfg(not(unix))]
+fn kill_group(_pgid: i32) {}
+
+/// How many driver processes (process groups) this program has started
+/// that have not been stopped yet: those of live stores and factories, and
+/// those still being stopped.
+#[must_use]
+pub fn running() -> usize {
+    live().groups.len()
+}
+
+/// Kills (`SIGKILL`) the process group of every driver process this
+/// program started that is still running, at once, without waiting, and
+/// returns how many groups it signalled. For the end of a program that
+/// cannot wait, such as after `SIGINT`: the drivers' own objects then fail
+/// every later request. Safe to call from any thread, any number of
+/// times.
+pub fn kill_all() -> usize {
+    let groups: Vec<i32> = live().groups.values().copied().collect();
+    for pgid in &groups {
+        kill_group(*pgid);
+    }
+    groups.len()
+}
+
+/// Waits up to `timeout` for every driver process of this program to be
+/// stopped, then kills the groups of those still running ([`kill_all`]),
+/// and returns how many had to be killed (0 when all ended in time).
+///
+/// A dropped [`ExecDriver`](crate::ExecDriver) or
+/// [`ExecFactory`](crate::ExecFactory) closes its processes' stdin, gives
+/// each 2 s to exit and then kills its group, on a thread of its own; a
+/// program that returns from `main` before that is done would leave them
+/// running, so call this last, after dropping every driver and factory.
+/// Processes of drivers that are still alive are killed too.
+pub fn shutdown(timeout: Duration) -> usize {
+    let deadline = Instant::now() + timeout;
+    let mut live = live();
+    while !live.groups.is_empty() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        live = ENDED
+            .wait_timeout(live, left)
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .0;
+    }
+    drop(live);
+    kill_all()
+}

@@ -4,6 +4,7 @@ mod concurrency;
 mod corpus;
 mod forget;
 mod hostile;
+mod metadata;
 mod namespace_rules;
 mod namespaces;
 mod ranking;
@@ -115,6 +116,48 @@ pub(crate) fn all() -> Vec<Check> {
             ranking::self_retrieval
         ),
         check!(
+            "store.upsert_replaces_metadata",
+            Contract,
+            "an upsert replaces category, session and taint, a session with none included: metadata is never merged",
+            metadata::upsert_replaces_metadata
+        ),
+        check!(
+            "store.timestamps",
+            Contract,
+            "an entry's timestamp is RFC 3339, within a minute of the store, never goes back on an upsert, and is the same from get, list and recall",
+            metadata::timestamps
+        ),
+        check!(
+            "namespaces.last_updated",
+            Contract,
+            "namespaces() gives each namespace, when it gives last_updated, the newest timestamp of its entries, after upserts and forgets",
+            metadata::last_updated
+        ),
+        check!(
+            "store.distinct_identities",
+            Contract,
+            "(learning:a/b, c) and (learning:a, b/c) are two entries: an identity is never namespace and key joined by a separator",
+            metadata::distinct_identities
+        ),
+        check!(
+            "list.filters",
+            Contract,
+            "list keeps exactly the entries of the category and session asked, in one namespace or all",
+            metadata::list_filters
+        ),
+        check!(
+            "recall.filters",
+            Contract,
+            "recall keeps exactly the entries of the category and session asked",
+            metadata::recall_filters
+        ),
+        check!(
+            "recall.huge_limit",
+            Contract,
+            "a limit up to 2^64 - 1 is no error and returns every hit",
+            metadata::huge_limit
+        ),
+        check!(
             "store.hostile_text_round_trip",
             Contract,
             "keys and contents with SQL metacharacters, NUL, emoji, RTL and combining marks round-trip byte for byte",
@@ -191,6 +234,12 @@ pub(crate) fn all() -> Vec<Check> {
             Sections,
             "a recall pinned to learning:rust answers from it alone (not learning:rust-async), so across_section sees no driver fault",
             section_faults::pinned_hits_only
+        ),
+        check!(
+            "sections.view_recall_pinned",
+            Sections,
+            "a section view's recall(scope, ..) searches <section>:<scope> only, never global",
+            metadata::view_recall_pinned
         ),
         check!(
             "corpus.namespace_counts",

@@ -30,6 +30,13 @@ const APPLICABILITY: &[(&str, &str)] = &[
     ("recall.ranking_higher_better", "semantic"),
     ("recall.deterministic", "lexical, semantic"),
     ("recall.self_retrieval", "lexical, semantic"),
+    ("store.upsert_replaces_metadata", "lexical, semantic"),
+    ("store.timestamps", "lexical, semantic"),
+    ("namespaces.last_updated", "lexical, semantic"),
+    ("store.distinct_identities", "lexical, semantic"),
+    ("list.filters", "lexical, semantic"),
+    ("recall.filters", "lexical, semantic"),
+    ("recall.huge_limit", "lexical, semantic"),
     ("store.hostile_text_round_trip", "lexical, semantic"),
     ("store.big_content_round_trip", "lexical, semantic"),
     ("recall.hostile_queries", "lexical, semantic"),
@@ -43,6 +50,7 @@ const APPLICABILITY: &[(&str, &str)] = &[
     ("sections.namespace_filter_conflict", "lexical, semantic"),
     ("sections.namespaces_listed_once", "lexical, semantic"),
     ("sections.pinned_hits_only", "lexical, semantic"),
+    ("sections.view_recall_pinned", "lexical, semantic"),
     ("corpus.namespace_counts", "lexical, semantic"),
     ("corpus.recall_own_words", "lexical"),
     ("corpus.self_retrieval", "semantic"),
@@ -75,13 +83,13 @@ fn every_check_states_the_profiles_it_applies_to() {
         Registry::standard()
             .for_profile(RecallProfile::Lexical)
             .len(),
-        35
+        43
     );
     assert_eq!(
         Registry::standard()
             .for_profile(RecallProfile::Semantic)
             .len(),
-        35
+        43
     );
     assert_eq!(Profiles::BOTH.to_string(), "lexical, semantic");
 }
@@ -130,7 +138,7 @@ async fn the_semantic_reference_passes_every_semantic_check() {
         .run(semantic_reference(), None, |_| {})
         .await;
     assert_eq!(summary.profile, RecallProfile::Semantic);
-    assert_eq!(summary.reports.len(), 35);
+    assert_eq!(summary.reports.len(), 43);
     assert_eq!(not_passed(&summary), corpus_skips(RecallProfile::Semantic));
 }
 

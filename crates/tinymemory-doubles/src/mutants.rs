@@ -44,6 +44,19 @@
 //! | `short-top-k` | [`RankingFaultKind::ShortTopK`] | `recall.limit` | a recall of two hits or more loses its last |
 //! | `ignores-pin` | [`RankingFaultKind::IgnoresPin`] | `sections.pinned_hits_only` | a pinned recall ranks every namespace's entries |
 //!
+//! The mutants of what a store keeps besides content wrap the reference
+//! driver, each a [`MetadataFault`]:
+//!
+//! | name | fault | check | how it breaks the rule |
+//! | --- | --- | --- | --- |
+//! | `merges-metadata-on-upsert` | [`MetadataFaultKind::MergesMetadataOnUpsert`] | `store.upsert_replaces_metadata` | a store without a session keeps the old one |
+//! | `epoch-timestamps` | [`MetadataFaultKind::EpochTimestamps`] | `store.timestamps` | every timestamp reads `1970-01-01T00:00:00Z` |
+//! | `oldest-last-updated` | [`MetadataFaultKind::OldestLastUpdated`] | `namespaces.last_updated` | `last_updated` is the oldest timestamp |
+//! | `joined-ids` | [`MetadataFaultKind::JoinedIds`] | `store.distinct_identities` | entries are identified by `namespace/key` |
+//! | `inverted-list-category` | [`MetadataFaultKind::InvertedListCategory`] | `list.filters` | `list`'s category filter keeps the other categories |
+//! | `inverted-recall-session` | [`MetadataFaultKind::InvertedRecallSession`] | `recall.filters` | `recall`'s session filter keeps the other sessions |
+//! | `limit-as-i64` | [`MetadataFaultKind::LimitAsI64`] | `recall.huge_limit` | a limit above `i64::MAX` is a backend error |
+//!
 //! Each wrapper's documentation states exactly what it changes and what it
 //! leaves alone, and every wrapper forwards `driver_id`, so a mutant
 //! reports the id of the driver it wraps. [`InflatedCounts`] (every count
@@ -59,7 +72,7 @@
 //! assert_eq!(m.check, "recall.scores_finite_higher_better");
 //! let driver: Box<dyn MemoryProvider> = (m.wrap)(Box::new(ReferenceDriver::new()));
 //! assert_eq!(driver.driver_id(), "reference");
-//! assert_eq!(mutants().len(), 24);
+//! assert_eq!(mutants().len(), 31);
 //! ```
 
 mod case_folds;
@@ -71,6 +84,7 @@ mod exact_counts;
 mod forget;
 mod invalid_refused;
 mod limit;
+mod metadata;
 mod min_score;
 mod nan_scores;
 mod plain_text_query;
@@ -91,6 +105,7 @@ pub use exact_counts::InflatedCounts;
 pub use forget::ForgetAlwaysTrue;
 pub use invalid_refused::{sanitize_namespace, SanitizesNamespaces};
 pub use limit::LimitPlusOne;
+pub use metadata::{MetadataFault, MetadataFaultKind};
 pub use min_score::IgnoresMinScore;
 pub use nan_scores::NanScores;
 pub use plain_text_query::EngineSyntaxErrors;

@@ -7,8 +7,8 @@ use tinymemory_api::{MemoryProvider, RecallProfile};
 use super::{
     CaseFoldsNamespaces, CountsEveryStore, DropsTaint, DuplicatesOnStore, EngineSyntaxErrors,
     ForgetAlwaysTrue, IgnoresMinScore, LikeWildcards, LimitPlusOne, LosesConcurrentWrites,
-    NanScores, NegatedScores, PrefixPinnedRecall, RankingFault, RankingFaultKind,
-    SanitizesNamespaces, SplitsNamespacesByCategory, StaleRecallAfterForget,
+    MetadataFault, MetadataFaultKind, NanScores, NegatedScores, PrefixPinnedRecall, RankingFault,
+    RankingFaultKind, SanitizesNamespaces, SplitsNamespacesByCategory, StaleRecallAfterForget,
 };
 use crate::{NoneMeansAll, TamperHits};
 
@@ -91,12 +91,12 @@ impl fmt::Debug for Mutant {
     }
 }
 
-static MUTANTS: [Mutant; 24] = [
+static MUTANTS: [Mutant; 31] = [
     Mutant {
         name: "duplicates-on-upsert",
         rule: "contract 1: a second store at (namespace, key) replaces the first, never duplicates",
         check: "store.upsert",
-        also_caught_by: &["namespaces.exact_counts", "model.differential"],
+        also_caught_by: &["namespaces.exact_counts", "store.upsert_replaces_metadata", "store.timestamps", "model.differential"],
         description: "a second store under a key keeps the old entry too: both show in list and in the namespaces() count",
         wrap: |p| Box::new(DuplicatesOnStore::new(p)),
         profile: RecallProfile::Lexical,
@@ -132,7 +132,7 @@ static MUTANTS: [Mutant; 24] = [
         name: "strips-hit-namespace",
         rule: "contract 3: every recall hit carries Some(the namespace it lives in)",
         check: "recall.hit_namespace",
-        also_caught_by: &["recall.hostile_queries", "model.differential"],
+        also_caught_by: &["recall.hostile_queries", "sections.view_recall_pinned", "model.differential"],
         description: "recall hits carry namespace None",
         wrap: |p| Box::new(TamperHits::strip(p)),
         profile: RecallProfile::Lexical,
@@ -255,6 +255,69 @@ static MUTANTS: [Mutant; 24] = [
         profile: RecallProfile::Lexical,
     },
     Mutant {
+        name: "merges-metadata-on-upsert",
+        rule: "contract 1: an upsert replaces category, session and taint; metadata is never merged",
+        check: "store.upsert_replaces_metadata",
+        also_caught_by: &["model.differential"],
+        description: "a store without a session keeps the session of the entry it replaces",
+        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::MergesMetadataOnUpsert, p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "epoch-timestamps",
+        rule: "contract: a timestamp is the RFC 3339 time of the store",
+        check: "store.timestamps",
+        also_caught_by: &[],
+        description: "every timestamp read back, last_updated included, is 1970-01-01T00:00:00Z",
+        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::EpochTimestamps, p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "oldest-last-updated",
+        rule: "contract 8: last_updated is the newest timestamp of the namespace's entries",
+        check: "namespaces.last_updated",
+        also_caught_by: &[],
+        description: "namespaces() gives the oldest timestamp as last_updated",
+        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::OldestLastUpdated, p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "joined-ids",
+        rule: "contract 1: an entry is identified by (namespace, key), never by the two joined",
+        check: "store.distinct_identities",
+        also_caught_by: &[],
+        description: "entries are identified by namespace + \"/\" + key, so (learning:a/b, c) and (learning:a, b/c) are one",
+        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::JoinedIds, p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "inverted-list-category",
+        rule: "contract: list keeps exactly the entries of the category asked",
+        check: "list.filters",
+        also_caught_by: &["model.differential"],
+        description: "list with a category keeps every other category",
+        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::InvertedListCategory, p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "inverted-recall-session",
+        rule: "contract: recall keeps exactly the entries of the session asked",
+        check: "recall.filters",
+        also_caught_by: &["recall.limit", "store.upsert_replaces_metadata", "model.differential"],
+        description: "recall with a session keeps every other session",
+        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::InvertedRecallSession, p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "limit-as-i64",
+        rule: "contract 5: any limit up to 2^64 - 1 is valid",
+        check: "recall.huge_limit",
+        also_caught_by: &[],
+        description: "a limit above i64::MAX is a backend error, as an SQL LIMIT binding would be",
+        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::LimitAsI64, p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
         name: "distance-scores",
         rule: "contract 4: scores are higher-is-better; a distance (lower = nearer) converts",
         check: "recall.ranking_higher_better",
@@ -294,7 +357,7 @@ static MUTANTS: [Mutant; 24] = [
         name: "short-top-k",
         rule: "contract 5: a recall returns min(limit, entries passing the filters) hits",
         check: "recall.limit",
-        also_caught_by: &["recall.hit_namespace", "recall.min_score", "recall.ranking_higher_better", "sections.namespaces_listed_once"],
+        also_caught_by: &["recall.hit_namespace", "recall.min_score", "recall.ranking_higher_better", "recall.filters", "recall.huge_limit", "sections.namespaces_listed_once"],
         description: "a recall of two hits or more loses its last one",
         wrap: |p| Box::new(RankingFault::new(RankingFaultKind::ShortTopK, p)),
         profile: RecallProfile::Semantic,
@@ -303,7 +366,7 @@ static MUTANTS: [Mutant; 24] = [
         name: "ignores-pin",
         rule: "section API: a hit from another namespace than the one a recall was pinned to is a driver fault",
         check: "sections.pinned_hits_only",
-        also_caught_by: &["recall.none_means_global", "recall.hit_namespace", "recall.limit", "recall.self_retrieval", "recall.hostile_queries", "namespace.case_sensitive", "namespace.no_wildcards", "sections.across_merge_order", "sections.cap_and_truncation", "sections.namespaces_listed_once", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
+        also_caught_by: &["recall.none_means_global", "recall.hit_namespace", "recall.limit", "recall.self_retrieval", "recall.filters", "recall.hostile_queries", "namespace.case_sensitive", "namespace.no_wildcards", "sections.across_merge_order", "sections.cap_and_truncation", "sections.namespaces_listed_once", "sections.view_recall_pinned", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
         description: "a pinned recall ranks the entries of every namespace, as a collection-wide vector search",
         wrap: |p| Box::new(RankingFault::new(RankingFaultKind::IgnoresPin, p)),
         profile: RecallProfile::Semantic,
@@ -311,7 +374,8 @@ static MUTANTS: [Mutant; 24] = [
 ];
 
 /// Every mutant: the sentences of the contract in order, then the
-/// namespace rules, then the section API rules, then the mutants of a
+/// namespace rules, then the section API rules, then the mutants of
+/// metadata, identities, filters and limits, then the mutants of a
 /// ranking engine (semantic profile). Names are unique; several
 /// mutants may name the same check.
 #[must_use]

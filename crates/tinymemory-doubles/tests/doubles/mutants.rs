@@ -60,6 +60,110 @@ fn ranked(hits: &[MemoryEntry]) -> String {
 async fn observe(name: &str, d: &dyn MemoryProvider) -> String {
     let any = RecallOptions::default;
     match name {
+        "merges-metadata-on-upsert" => {
+            d.store(
+                "global",
+                "k",
+                "a",
+                MemoryCategory::Core,
+                Some("s1"),
+                MemoryTaint::Internal,
+            )
+            .await
+            .unwrap();
+            d.store(
+                "global",
+                "k",
+                "b",
+                MemoryCategory::Core,
+                None,
+                MemoryTaint::Internal,
+            )
+            .await
+            .unwrap();
+            format!(
+                "{:?}",
+                d.get("global", "k").await.unwrap().map(|e| e.session_id)
+            )
+        }
+        "epoch-timestamps" => {
+            put(d, "global", "k", "a").await;
+            let t = d.get("global", "k").await.unwrap().unwrap().timestamp;
+            format!("{}", t.starts_with("1970-"))
+        }
+        "oldest-last-updated" => {
+            put(d, "global", "a", "x").await;
+            tokio::time::sleep(std::time::Duration::from_millis(3)).await;
+            put(d, "global", "b", "y").await;
+            let newest = d.get("global", "b").await.unwrap().unwrap().timestamp;
+            let last = d.namespaces().await.unwrap()[0].last_updated.clone();
+            format!("{}", last == Some(newest))
+        }
+        "joined-ids" => {
+            put(d, "learning:a/b", "c", "first").await;
+            put(d, "learning:a", "b/c", "second").await;
+            format!(
+                "{:?}",
+                d.get("learning:a/b", "c").await.unwrap().map(|e| e.content)
+            )
+        }
+        "inverted-list-category" => {
+            put_as(
+                d,
+                "global",
+                "core",
+                MemoryCategory::Core,
+                MemoryTaint::Internal,
+            )
+            .await;
+            put_as(
+                d,
+                "global",
+                "daily",
+                MemoryCategory::Daily,
+                MemoryTaint::Internal,
+            )
+            .await;
+            format!(
+                "{:?}",
+                keys(
+                    &d.list(None, Some(&MemoryCategory::Core), None)
+                        .await
+                        .unwrap()
+                )
+            )
+        }
+        "inverted-recall-session" => {
+            d.store(
+                "global",
+                "s1",
+                "lantern",
+                MemoryCategory::Core,
+                Some("s1"),
+                MemoryTaint::Internal,
+            )
+            .await
+            .unwrap();
+            d.store(
+                "global",
+                "s2",
+                "lantern",
+                MemoryCategory::Core,
+                Some("s2"),
+                MemoryTaint::Internal,
+            )
+            .await
+            .unwrap();
+            let opts = RecallOptions {
+                session_id: Some("s1".into()),
+                ..any()
+            };
+            format!("{:?}", keys(&d.recall("lantern", 10, &opts).await.unwrap()))
+        }
+        "limit-as-i64" => {
+            put(d, "global", "k", "lantern").await;
+            format!("{}", d.recall("lantern", usize::MAX, &any()).await.is_ok())
+        }
         "distance-scores" => {
             put(d, "global", "self", "comet tail").await;
             put(d, "global", "far", "granite river").await;
@@ -251,7 +355,7 @@ async fn observe(name: &str, d: &dyn MemoryProvider) -> String {
 
 /// `(mutant, what the reference driver gives, what the mutant gives)` on
 /// the mutant's witness scenario.
-const WITNESSES: [(&str, &str, &str); 24] = [
+const WITNESSES: [(&str, &str, &str); 31] = [
     (
         "duplicates-on-upsert",
         r#"[("k", "beta")]"#,
@@ -314,6 +418,17 @@ const WITNESSES: [(&str, &str, &str); 24] = [
         r#"[("k1", Some("learning:rust"))]"#,
         r#"[("k1", Some("learning:rust")), ("k2", Some("learning:rust-async"))]"#,
     ),
+    (
+        "merges-metadata-on-upsert",
+        "Some(None)",
+        r#"Some(Some("s1"))"#,
+    ),
+    ("epoch-timestamps", "false", "true"),
+    ("oldest-last-updated", "true", "false"),
+    ("joined-ids", r#"Some("first")"#, r#"Some("second")"#),
+    ("inverted-list-category", r#"["core"]"#, r#"["daily"]"#),
+    ("inverted-recall-session", r#"["s1"]"#, r#"["s2"]"#),
+    ("limit-as-i64", "true", "false"),
     (
         "distance-scores",
         r#"[("self", "1.000"), ("far", "0.000")]"#,
@@ -388,12 +503,16 @@ fn catalogue_entries_are_unique_and_complete() {
         checks.into_iter().collect::<Vec<_>>(),
         [
             "forget.idempotent",
+            "list.filters",
             "namespace.case_sensitive",
             "namespace.invalid_refused",
             "namespace.no_wildcards",
             "namespaces.exact_counts",
+            "namespaces.last_updated",
             "recall.deterministic",
+            "recall.filters",
             "recall.hit_namespace",
+            "recall.huge_limit",
             "recall.limit",
             "recall.min_score",
             "recall.none_means_global",
@@ -404,7 +523,10 @@ fn catalogue_entries_are_unique_and_complete() {
             "sections.namespaces_listed_once",
             "sections.pinned_hits_only",
             "store.concurrent_writes",
+            "store.distinct_identities",
+            "store.timestamps",
             "store.upsert",
+            "store.upsert_replaces_metadata",
         ]
     );
 }

@@ -1,0 +1,395 @@
+//! What a store keeps besides the content: metadata replaced on upsert,
+//! timestamps, `last_updated`, identities that never collide, and the
+//! category and session filters of `list` and `recall`.
+
+use std::time::{Duration, SystemTime};
+
+use tinymemory_api::{MemoryCategory, MemoryEntry, MemoryProvider, MemoryTaint, RecallOptions};
+
+use super::support::{fresh, keys, put};
+use crate::failure::{ensure, ensure_eq, Step, Stop};
+use crate::CheckContext;
+
+/// How far a timestamp may stray from the call that wrote it: room for a
+/// server whose clock is a little off, nowhere near 1970.
+const CLOCK_SKEW: Duration = Duration::from_secs(60);
+
+fn entry_or_fail(got: Option<MemoryEntry>, what: &str) -> Result<MemoryEntry, Stop> {
+    got.ok_or_else(|| Stop::Fail(format!("{what} returned None")))
+}
+
+pub(crate) async fn upsert_replaces_metadata(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    let ns = "learning:meta";
+    d.store(
+        ns,
+        "k",
+        "first",
+        MemoryCategory::Custom("projects".into()),
+        Some("session-1"),
+        MemoryTaint::ExternalSync,
+    )
+    .await?;
+    // Every field given anew, each to a value the first store did not have:
+    // a store that merges metadata (keeping the old session when the new
+    // one is None) keeps the old values.
+    d.store(
+        ns,
+        "k",
+        "second",
+        MemoryCategory::Daily,
+        None,
+        MemoryTaint::Internal,
+    )
+    .await?;
+    let e = entry_or_fail(d.get(ns, "k").await?, "get after two stores")?;
+    ensure_eq!(
+        (e.content.as_str(), &e.category, e.session_id.as_deref(), e.taint),
+        ("second", &MemoryCategory::Daily, None, MemoryTaint::Internal),
+        "(content, category, session, taint) of get({ns:?}, \"k\") after storing \
+         (\"first\", custom:projects, session-1, external_sync) then (\"second\", daily, None, internal)"
+    );
+    let listed = d.list(Some(ns), None, None).await?;
+    ensure_eq!(
+        listed
+            .iter()
+            .map(|e| (e.category.clone(), e.session_id.clone(), e.taint))
+            .collect::<Vec<_>>(),
+        [(MemoryCategory::Daily, None, MemoryTaint::Internal)],
+        "(category, session, taint) listed in {ns} after the upsert"
+    );
+    let old_session = RecallOptions {
+        session_id: Some("session-1".into()),
+        ..RecallOptions::in_namespace(ns)
+    };
+    let by_old_session = d.list(Some(ns), None, Some("session-1")).await?;
+    ensure_eq!(
+        keys(&by_old_session),
+        Vec::<&str>::new(),
+        "list({ns:?}, session session-1) after an upsert without a session"
+    );
+    let recalled = d.recall("second", 10, &old_session).await?;
+    ensure_eq!(
+        keys(&recalled),
+        Vec::<&str>::new(),
+        "recall(\"second\") in {ns} with session session-1 after an upsert without a session"
+    );
+    Ok(())
+}
+
+fn parse(what: &str, text: &str) -> Result<SystemTime, Stop> {
+    humantime::parse_rfc3339_weak(text)
+        .ok()
+        .filter(|_| text.contains('T') || text.contains('t'))
+        .ok_or_else(|| Stop::Fail(format!("{what} is {text:?}, not an RFC 3339 timestamp")))
+}
+
+pub(crate) async fn timestamps(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    let ns = "learning:time";
+    let before = SystemTime::now();
+    put(d.as_ref(), ns, "k", "first").await?;
+    let after = SystemTime::now();
+    let first = entry_or_fail(d.get(ns, "k").await?, "get after a store")?;
+    let t1 = parse(&format!("the timestamp of {ns}/k"), &first.timestamp)?;
+    ensure!(
+        t1 + CLOCK_SKEW >= before && t1 <= after + CLOCK_SKEW,
+        "the timestamp of {ns}/k is {:?}, but the store ran between {} and {}: a timestamp is the time of the store",
+        first.timestamp,
+        humantime::format_rfc3339_micros(before),
+        humantime::format_rfc3339_micros(after)
+    );
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    put(d.as_ref(), ns, "k", "second").await?;
+    let second = entry_or_fail(d.get(ns, "k").await?, "get after an upsert")?;
+    let t2 = parse(
+        &format!("the timestamp of {ns}/k after an upsert"),
+        &second.timestamp,
+    )?;
+    ensure!(
+        t2 >= t1,
+        "the timestamp of {ns}/k went back from {:?} to {:?} on an upsert: an upsert is a new write",
+        first.timestamp,
+        second.timestamp
+    );
+    for (what, entries) in [
+        ("list", d.list(Some(ns), None, None).await?),
+        (
+            "recall",
+            d.recall("second", 10, &RecallOptions::in_namespace(ns))
+                .await?,
+        ),
+    ] {
+        for e in &entries {
+            ensure!(
+                parse(&format!("the timestamp {what} gave {ns}/k"), &e.timestamp)? == t2,
+                "{what} gave {ns}/k the timestamp {:?}, get gave {:?}",
+                e.timestamp,
+                second.timestamp
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The `last_updated` `namespaces()` gives `ns`, and the newest timestamp
+/// `list` gives its entries.
+async fn last_and_newest(
+    d: &dyn MemoryProvider,
+    ns: &str,
+) -> Result<(Option<String>, Option<String>), Stop> {
+    let summary = d
+        .namespaces()
+        .await?
+        .into_iter()
+        .find(|s| s.namespace == ns)
+        .ok_or_else(|| Stop::Fail(format!("namespaces() does not list {ns}")))?;
+    let mut newest: Option<(SystemTime, String)> = None;
+    for e in d.list(Some(ns), None, None).await? {
+        let t = parse(&format!("the timestamp of {ns}/{}", e.key), &e.timestamp)?;
+        if newest.as_ref().is_none_or(|(n, _)| t > *n) {
+            newest = Some((t, e.timestamp.clone()));
+        }
+    }
+    Ok((summary.last_updated, newest.map(|(_, text)| text)))
+}
+
+pub(crate) async fn last_updated(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    let ns = "learning:updates";
+    for key in ["a", "b", "c"] {
+        put(d.as_ref(), ns, key, "an update").await?;
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    put(d.as_ref(), "learning:other", "z", "elsewhere, later").await?;
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    // Upserting the oldest makes it the newest; forgetting the newest
+    // leaves the one before.
+    put(d.as_ref(), ns, "a", "an update, again").await?;
+    for step in [
+        "after three stores and an upsert of the first",
+        "after forgetting it",
+    ] {
+        let (last, newest) = last_and_newest(d.as_ref(), ns).await?;
+        if let Some(last) = &last {
+            let shown = newest.clone().unwrap_or_default();
+            ensure!(
+                parse(&format!("last_updated of {ns}"), last)?
+                    == parse(&format!("the newest timestamp in {ns}"), &shown)?,
+                "namespaces() gives {ns} last_updated {last:?} {step}, but its newest entry was written at {shown:?}: \
+                 last_updated is the newest timestamp of the namespace's entries"
+            );
+        }
+        d.forget(ns, "a").await?;
+    }
+    Ok(())
+}
+
+pub(crate) async fn distinct_identities(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    // Joined as namespace + "/" + key, both pairs are "learning:a/b/c".
+    let data = [
+        ("learning:a/b", "c", "the key c in learning:a/b"),
+        ("learning:a", "b/c", "the key b/c in learning:a"),
+        ("learning:a", "b:c", "the key b:c in learning:a"),
+        ("learning:a:b", "c", "the key c in learning:a:b"),
+    ];
+    for (ns, key, text) in data {
+        put(d.as_ref(), ns, key, text).await?;
+    }
+    for (ns, key, text) in data {
+        let got = d.get(ns, key).await?;
+        ensure_eq!(
+            got.map(|e| (e.namespace, e.key, e.content)),
+            Some((Some(ns.to_owned()), key.to_owned(), text.to_owned())),
+            "get({ns:?}, {key:?}) after storing (learning:a/b, c), (learning:a, b/c), (learning:a, b:c) \
+             and (learning:a:b, c), whose joined ids collide"
+        );
+    }
+    let mut counts: Vec<(String, u64)> = d
+        .namespaces()
+        .await?
+        .into_iter()
+        .map(|s| (s.namespace, s.count))
+        .collect();
+    counts.sort();
+    ensure_eq!(
+        counts,
+        [
+            ("learning:a".to_owned(), 2),
+            ("learning:a/b".to_owned(), 1),
+            ("learning:a:b".to_owned(), 1),
+        ],
+        "namespaces() after four stores whose joined ids collide"
+    );
+    d.forget("learning:a", "b/c").await?;
+    ensure!(
+        d.get("learning:a/b", "c").await?.is_some(),
+        "forget(\"learning:a\", \"b/c\") also removed (learning:a/b, c)"
+    );
+    Ok(())
+}
+
+/// Entries of `learning:filters` with every combination of two categories
+/// and three sessions.
+const FILTERED: [(&str, MemoryCategory, Option<&str>); 6] = [
+    ("core-none", MemoryCategory::Core, None),
+    ("core-s1", MemoryCategory::Core, Some("s1")),
+    ("core-s2", MemoryCategory::Core, Some("s2")),
+    ("daily-none", MemoryCategory::Daily, None),
+    ("daily-s1", MemoryCategory::Daily, Some("s1")),
+    ("daily-s2", MemoryCategory::Daily, Some("s2")),
+];
+
+async fn store_filtered(d: &dyn MemoryProvider) -> Step {
+    for (key, category, session) in FILTERED {
+        d.store(
+            "learning:filters",
+            key,
+            "a filtered lantern",
+            category,
+            session,
+            MemoryTaint::Internal,
+        )
+        .await?;
+    }
+    put(
+        d,
+        "learning:other",
+        "elsewhere",
+        "a filtered lantern elsewhere",
+    )
+    .await
+}
+
+/// `(category, session)` filters and the keys of [`FILTERED`] they keep.
+fn filter_cases() -> Vec<(
+    Option<MemoryCategory>,
+    Option<&'static str>,
+    Vec<&'static str>,
+)> {
+    let keep = |c: &Option<MemoryCategory>, s: Option<&str>| -> Vec<&'static str> {
+        FILTERED
+            .iter()
+            .filter(|(_, ec, es)| {
+                c.as_ref().is_none_or(|c| c == ec) && s.is_none_or(|s| *es == Some(s))
+            })
+            .map(|(k, _, _)| *k)
+            .collect()
+    };
+    let mut cases = Vec::new();
+    for c in [
+        None,
+        Some(MemoryCategory::Core),
+        Some(MemoryCategory::Daily),
+        Some(MemoryCategory::Conversation),
+    ] {
+        for s in [None, Some("s1"), Some("s2"), Some("s3")] {
+            let want = keep(&c, s);
+            cases.push((c.clone(), s, want));
+        }
+    }
+    cases
+}
+
+fn sorted(hits: &[MemoryEntry]) -> Vec<&str> {
+    let mut k = keys(hits);
+    k.sort_unstable();
+    k
+}
+
+pub(crate) async fn list_filters(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    store_filtered(d.as_ref()).await?;
+    for (category, session, want) in filter_cases() {
+        let got = d
+            .list(Some("learning:filters"), category.as_ref(), session)
+            .await?;
+        ensure_eq!(
+            sorted(&got),
+            want,
+            "keys of list(learning:filters, category {category:?}, session {session:?})"
+        );
+    }
+    let everywhere = d.list(None, Some(&MemoryCategory::Core), None).await?;
+    ensure_eq!(
+        sorted(&everywhere),
+        ["core-none", "core-s1", "core-s2", "elsewhere"],
+        "keys of list(every namespace, category Core)"
+    );
+    Ok(())
+}
+
+pub(crate) async fn recall_filters(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    store_filtered(d.as_ref()).await?;
+    for (category, session, want) in filter_cases() {
+        let opts = RecallOptions {
+            namespace: Some("learning:filters".into()),
+            category: category.clone(),
+            session_id: session.map(str::to_owned),
+            min_score: None,
+        };
+        let got = d.recall("lantern", 10, &opts).await?;
+        ensure_eq!(
+            sorted(&got),
+            want,
+            "keys of recall(\"lantern\") in learning:filters with category {category:?}, session {session:?}"
+        );
+    }
+    Ok(())
+}
+
+pub(crate) async fn huge_limit(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    for key in ["a", "b", "c"] {
+        put(d.as_ref(), "learning:limits", key, "a lantern").await?;
+    }
+    let opts = RecallOptions::in_namespace("learning:limits");
+    // The protocol carries limits up to 2^64 - 1; engines bind them as
+    // i64, add one to them, or allocate them.
+    for limit in [
+        usize::MAX,
+        usize::MAX - 1,
+        usize::try_from(i64::MAX).unwrap_or(usize::MAX),
+        usize::try_from(u64::from(u32::MAX) + 1).unwrap_or(usize::MAX),
+    ] {
+        let got = d.recall("lantern", limit, &opts).await.map_err(|e| {
+            Stop::Fail(format!(
+                "recall(\"lantern\", limit {limit}) failed: a limit above the number of hits is no error: {e}"
+            ))
+        })?;
+        ensure_eq!(
+            sorted(&got),
+            ["a", "b", "c"],
+            "keys of recall(\"lantern\", limit {limit}) in learning:limits"
+        );
+    }
+    Ok(())
+}
+
+pub(crate) async fn view_recall_pinned(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    put(d.as_ref(), "global", "g", "a lantern in global").await?;
+    put(d.as_ref(), "learning:lights", "l", "a lantern in learning").await?;
+    put(
+        d.as_ref(),
+        "document:lights",
+        "x",
+        "a lantern in a document",
+    )
+    .await?;
+    let sections = tinymemory_sections::Sections::new(d.as_ref());
+    let got = sections
+        .learnings()
+        .recall("lights", "lantern", 10, &RecallOptions::default())
+        .await?;
+    ensure_eq!(
+        got.iter()
+            .map(|h| (h.namespace.as_deref(), h.key.as_str()))
+            .collect::<Vec<_>>(),
+        [(Some("learning:lights"), "l")],
+        "learnings().recall(\"lights\", \"lantern\"): a view's recall searches <section>:<scope>"
+    );
+    Ok(())
+}

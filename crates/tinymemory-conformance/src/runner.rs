@@ -1,8 +1,12 @@
 //! Runs checks one at a time, isolating panics and hangs.
 
 use std::any::Any;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use futures::FutureExt;
+use tokio::sync::oneshot;
 
 use tinymemory_api::RecallProfile;
 
@@ -78,13 +82,31 @@ impl Runner {
     /// checks), calling `on_report` as each check finishes. Checks of other
     /// profiles are not run and not reported.
     ///
-    /// Each check runs in its own tokio task: a panic fails that check with
-    /// the panic message, a check still running after the timeout fails
-    /// with a timeout, and the run goes on.
+    /// Each check runs on a thread of its own, driving the caller's runtime
+    /// (its tasks, I/O and timers) with [`Handle::block_on`]; the runner
+    /// waits for it from the caller's task. So:
+    ///
+    /// - a panic fails that check with the panic message;
+    /// - a check still running after the timeout fails with
+    ///   `timed out after …`, even one whose driver blocks its thread
+    ///   (a `std::thread::sleep` or a deadlock in a driver call), and the
+    ///   run goes on at once;
+    /// - a timed-out check that is waiting (an `.await`) is cancelled: its
+    ///   future is dropped, and with it the drivers it opened;
+    /// - a timed-out check whose thread is blocked cannot be stopped, since
+    ///   Rust cannot kill a thread: that thread is abandoned. It keeps what
+    ///   the check holds (its drivers, any lock it took) until the blocking
+    ///   call returns, when the check is cancelled at its next `.await` and
+    ///   its result discarded; a thread that never returns lives until the
+    ///   process exits. Its later calls into a shared driver may still
+    ///   reach that driver while later checks run.
+    ///
+    /// [`Handle::block_on`]: tokio::runtime::Handle::block_on
     ///
     /// # Panics
     ///
-    /// Must be called inside a tokio runtime with time enabled.
+    /// Must be called inside a tokio runtime with time enabled. Panics if
+    /// the operating system cannot start a thread.
     pub async fn run(
         &self,
         factory: Arc<dyn DriverFactory>,
@@ -103,24 +125,8 @@ impl Runner {
         let mut reports = Vec::with_capacity(checks.len());
         for check in checks.checks() {
             let t0 = Instant::now();
-            let body = (check.run)(ctx.clone());
             self.progress.clear();
-            let task = tokio::spawn(progress::scope(
-                self.progress.clone(),
-                tokio::time::timeout(self.timeout, body),
-            ));
-            let outcome = match task.await {
-                Ok(Ok(outcome)) => outcome,
-                Ok(Err(_elapsed)) => Outcome::fail(format!(
-                    "timed out after {:?} (the driver hung or is too slow)",
-                    self.timeout
-                )),
-                Err(join) if join.is_panic() => Outcome::fail(format!(
-                    "check panicked: {}",
-                    panic_message(join.into_panic().as_ref())
-                )),
-                Err(join) => Outcome::fail(format!("check task was cancelled: {join}")),
-            };
+            let outcome = self.run_one(check, ctx.clone()).await;
             let report = CheckReport {
                 id: check.id,
                 family: check.family,
@@ -141,6 +147,53 @@ impl Runner {
     }
 }
 
+impl Runner {
+    /// Runs `check` on a thread of its own ([`Runner::run`]) and waits for
+    /// its outcome, at most the timeout.
+    async fn run_one(&self, check: &crate::Check, ctx: CheckContext) -> Outcome {
+        let handle = tokio::runtime::Handle::current();
+        let body = progress::scope(self.progress.clone(), (check.run)(ctx));
+        let (done_tx, done_rx) = oneshot::channel();
+        let (cancel_tx, cancel_rx) = oneshot::channel::<()>();
+        let spawned = std::thread::Builder::new()
+            .name(format!("check {}", check.id))
+            .spawn(move || {
+                let guarded = AssertUnwindSafe(body).catch_unwind();
+                let outcome = handle.block_on(async move {
+                    tokio::select! {
+                        biased;
+                        outcome = guarded => Some(outcome),
+                        // Timed out, or the runner itself was dropped.
+                        _ = cancel_rx => None,
+                    }
+                });
+                if let Some(outcome) = outcome {
+                    let _ = done_tx.send(outcome);
+                }
+            });
+        if let Err(e) = spawned {
+            return Outcome::fail(format!("failed to start a thread for the check: {e}"));
+        }
+        match tokio::time::timeout(self.timeout, done_rx).await {
+            Ok(Ok(Ok(outcome))) => outcome,
+            Ok(Ok(Err(payload))) => Outcome::fail(format!(
+                "check panicked: {}",
+                panic_message(payload.as_ref())
+            )),
+            Ok(Err(_gone)) => Outcome::fail("check thread ended without an outcome"),
+            Err(_elapsed) => {
+                // Cancels a check that is waiting; one whose thread is
+                // blocked stops at its next `.await`, whenever that is.
+                let _ = cancel_tx.send(());
+                Outcome::fail(format!(
+                    "timed out after {:?} (the driver hung or is too slow)",
+                    self.timeout
+                ))
+            }
+        }
+    }
+}
+
 fn panic_message(payload: &(dyn Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_owned()
@@ -148,5 +201,102 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
         s.clone()
     } else {
         "non-string panic payload".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Check, Family, FnFactory, Profiles};
+    use tinymemory_reference::ReferenceDriver;
+
+    fn blocks_its_thread(_: CheckContext) -> crate::CheckFuture {
+        Box::pin(async {
+            // A driver call that never yields: std::thread::sleep in recall.
+            std::thread::sleep(Duration::from_secs(3));
+            Outcome::Pass
+        })
+    }
+
+    fn waits(_: CheckContext) -> crate::CheckFuture {
+        Box::pin(async {
+            tokio::time::sleep(Duration::from_secs(3)).await;
+            Outcome::Pass
+        })
+    }
+
+    fn panics(_: CheckContext) -> crate::CheckFuture {
+        Box::pin(async { panic!("the driver unwrapped a None") })
+    }
+
+    fn passes(_: CheckContext) -> crate::CheckFuture {
+        Box::pin(async { Outcome::Pass })
+    }
+
+    fn check(id: &'static str, run: fn(CheckContext) -> crate::CheckFuture) -> Check {
+        Check {
+            id,
+            family: Family::Contract,
+            profiles: Profiles::BOTH,
+            description: "a runner test",
+            run,
+        }
+    }
+
+    async fn run_all() -> (RunSummary, Duration) {
+        let registry = Registry::from_checks(vec![
+            check("t.blocks", blocks_its_thread),
+            check("t.waits", waits),
+            check("t.panics", panics),
+            check("t.passes", passes),
+        ]);
+        let factory = Arc::new(FnFactory::new("reference", || {
+            Ok(Box::new(ReferenceDriver::new()) as _)
+        }));
+        let t0 = Instant::now();
+        let summary = Runner::new(registry)
+            .with_timeout(Duration::from_millis(300))
+            .run(factory, None, |_| {})
+            .await;
+        (summary, t0.elapsed())
+    }
+
+    fn assert_isolated(summary: &RunSummary, elapsed: Duration) {
+        let outcomes: Vec<_> = summary
+            .reports
+            .iter()
+            .map(|r| (r.id, r.outcome.message().unwrap_or("pass").to_owned()))
+            .collect();
+        assert_eq!(
+            outcomes,
+            [
+                (
+                    "t.blocks",
+                    "timed out after 300ms (the driver hung or is too slow)".to_owned()
+                ),
+                (
+                    "t.waits",
+                    "timed out after 300ms (the driver hung or is too slow)".to_owned()
+                ),
+                (
+                    "t.panics",
+                    "check panicked: the driver unwrapped a None".to_owned()
+                ),
+                ("t.passes", "pass".to_owned()),
+            ]
+        );
+        assert!(elapsed < Duration::from_secs(2), "the run took {elapsed:?}");
+    }
+
+    #[tokio::test]
+    async fn a_check_blocking_its_thread_times_out_on_a_current_thread_runtime() {
+        let (summary, elapsed) = run_all().await;
+        assert_isolated(&summary, elapsed);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_check_blocking_its_thread_times_out_on_a_multi_thread_runtime() {
+        let (summary, elapsed) = run_all().await;
+        assert_isolated(&summary, elapsed);
     }
 }

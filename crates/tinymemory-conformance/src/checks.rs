@@ -258,7 +258,7 @@ pub(crate) fn all() -> Vec<Check> {
             "corpus.self_retrieval",
             Corpus,
             SEMANTIC,
-            "in every corpus namespace, entries (positions 0, 1, 2, 4, 8, ...) recalled by their own full text (when it has a word) rank first, or tie with every hit above",
+            "in every corpus namespace, entries (positions 0, 1, 2, 4, 8, ...) recalled by their own full text (when it has a word) rank first, behind only ties and hits holding all its words",
             corpus::self_retrieval
         ),
         crate::properties::ACROSS_ORDERING,

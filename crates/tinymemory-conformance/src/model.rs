@@ -1,12 +1,13 @@
 //! The differential model check: random sequences of driver calls applied
-//! to a driver and to the reference driver (the model), every answer
-//! compared.
+//! to a driver and to a model of the contract, every answer compared. The
+//! model is written inside this crate from the contract alone, so the
+//! suite's oracle is none of the drivers it judges (the reference drivers
+//! are checked against it like any other).
 //!
 //! A sequence is a list of [`Op`]s: `store`, `get`, `forget`, `list`,
 //! `namespaces`, `recall`, and the section calls `scopes` and
 //! `across_section`. [`replay`] applies one to a fresh driver and a fresh
-//! [`ReferenceDriver`](tinymemory_reference::ReferenceDriver) step by step
-//! and stops at the first [`Divergence`]. What "the same answer" means for
+//! model step by step and stops at the first [`Divergence`]. What "the same answer" means for
 //! each call, and why recall scores are compared by order and never by
 //! value, is in `docs/properties.md` and on [`replay`].
 //!
@@ -41,6 +42,7 @@ mod generate;
 mod op;
 mod regression;
 mod replay;
+mod spec;
 
 pub(crate) use check::CHECK as DIFFERENTIAL;
 pub use check::REGRESSION_DIR_ENV;

@@ -114,8 +114,32 @@ pub(crate) async fn self_retrieval(ctx: CheckContext) -> Step {
     // The same texts elsewhere must not compete: the recall is pinned.
     put(d.as_ref(), "learning:elsewhere", "short", "comet tail").await?;
     let opts = RecallOptions::in_namespace(ns);
-    for (key, text) in DISTINCT {
-        let hits = d.recall(text, 10, &opts).await?;
+    retrieves_each(d.as_ref(), ns, &opts, &DISTINCT).await?;
+    // After recalls: a new entry, and an upsert to a new text, must be
+    // found by their own text too (an index built at the first recall, or
+    // a vector kept from the old content, is not).
+    put(d.as_ref(), ns, "fresh", "harbour lights at dawn").await?;
+    put(d.as_ref(), ns, "valley", "granite quarry beneath the ridge").await?;
+    retrieves_each(
+        d.as_ref(),
+        ns,
+        &opts,
+        &[
+            ("fresh", "harbour lights at dawn"),
+            ("valley", "granite quarry beneath the ridge"),
+        ],
+    )
+    .await
+}
+
+async fn retrieves_each(
+    d: &dyn MemoryProvider,
+    ns: &str,
+    opts: &RecallOptions,
+    entries: &[(&str, &str)],
+) -> Step {
+    for &(key, text) in entries {
+        let hits = d.recall(text, 10, opts).await?;
         ensure!(
             hits.first().is_some_and(|h| h.key == key),
             "recall({text:?}) in {ns}, the content of {key:?} itself, must rank {key:?} first; got {}",
@@ -193,22 +217,34 @@ pub(crate) async fn ranking_higher_better(ctx: CheckContext) -> Step {
     Ok(())
 }
 
-/// `Ok(())` when `hits` answer [`self_retrieval`]'s rule for `key`: it is
-/// the first hit, or every hit before it ties with it to the bit (an
-/// engine may rank equal scores in any documented order). Unscored hits
-/// cannot tie.
-pub(crate) fn ranks_first(hits: &[MemoryEntry], key: &str) -> Result<(), String> {
+/// The lowercased distinct words of `text`.
+fn word_set(text: &str) -> std::collections::BTreeSet<String> {
+    tinymemory_api::text::words(text)
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// `Ok(())` when `hits` of a recall by `query` (the content of `key`) rank
+/// `key` first, or only behind hits that are as good a match by any
+/// profile's rule: a hit with the same score bits (a tie, which the engine
+/// breaks by its own rule), or one holding every word of the query (a
+/// repeated text such as `سلام سلام` for `سلام`, which BM25's term
+/// frequency ranks higher, or the same text under another key, which an
+/// unscored engine cannot show as a tie).
+pub(crate) fn ranks_first(hits: &[MemoryEntry], key: &str, query: &str) -> Result<(), String> {
     let Some(at) = hits.iter().position(|h| h.key == key) else {
         return Err(format!("not among the hits {}", shown(hits)));
     };
     let own = hits[at].score.map(f64::to_bits);
-    match hits[..at]
-        .iter()
-        .find(|h| own.is_none() || h.score.map(f64::to_bits) != own)
-    {
+    let asked = word_set(query);
+    let as_good = |h: &MemoryEntry| {
+        (own.is_some() && h.score.map(f64::to_bits) == own)
+            || word_set(&h.content).is_superset(&asked)
+    };
+    match hits[..at].iter().find(|h| !as_good(h)) {
         None => Ok(()),
         Some(above) => Err(format!(
-            "ranked {} after {:?} ({:?} against its own {:?})",
+            "ranked {} after {:?} ({:?} against its own {:?}), which lacks some of its words",
             at + 1,
             above.key,
             above.score,
@@ -221,11 +257,11 @@ pub(crate) fn ranks_first(hits: &[MemoryEntry], key: &str) -> Result<(), String>
 mod tests {
     use super::*;
 
-    fn hit(key: &str, score: Option<f64>) -> MemoryEntry {
+    fn hit(key: &str, score: Option<f64>, content: &str) -> MemoryEntry {
         MemoryEntry {
             id: key.to_owned(),
             key: key.to_owned(),
-            content: String::new(),
+            content: content.to_owned(),
             namespace: Some("global".to_owned()),
             category: tinymemory_api::MemoryCategory::Core,
             timestamp: String::new(),
@@ -236,24 +272,34 @@ mod tests {
     }
 
     #[test]
-    fn first_or_tied_with_everything_above() {
+    fn first_or_behind_ties_and_hits_holding_every_word() {
         let hits = [
-            hit("a", Some(1.0)),
-            hit("b", Some(1.0)),
-            hit("c", Some(0.5)),
+            hit("a", Some(1.0), "x"),
+            hit("b", Some(1.0), "y"),
+            hit("c", Some(0.5), "hello there"),
+            hit("d", Some(0.4), "hello"),
         ];
-        assert_eq!(ranks_first(&hits, "a"), Ok(()));
-        assert_eq!(ranks_first(&hits, "b"), Ok(()));
+        assert_eq!(ranks_first(&hits, "a", "x"), Ok(()));
+        assert_eq!(ranks_first(&hits, "b", "y"), Ok(()));
         assert_eq!(
-            ranks_first(&hits, "c"),
-            Err("ranked 3 after \"a\" (Some(1.0) against its own Some(0.5))".to_owned())
+            ranks_first(&hits, "c", "hello there"),
+            Err("ranked 3 after \"a\" (Some(1.0) against its own Some(0.5)), which lacks some of its words".to_owned())
         );
         assert_eq!(
-            ranks_first(&hits, "z"),
-            Err("not among the hits [a (1.0), b (1.0), c (0.5)]".to_owned())
+            ranks_first(&hits, "z", "z"),
+            Err("not among the hits [a (1.0), b (1.0), c (0.5), d (0.4)]".to_owned())
         );
-        let unscored = [hit("a", None), hit("b", None)];
-        assert_eq!(ranks_first(&unscored, "a"), Ok(()));
-        assert!(ranks_first(&unscored, "b").is_err());
+        let repeated = [
+            hit("twice", Some(10.6), "Salam salam"),
+            hit("once", Some(9.5), "salam"),
+        ];
+        assert_eq!(ranks_first(&repeated, "once", "salam"), Ok(()));
+        let unscored = [
+            hit("a", None, "hi there"),
+            hit("b", None, "hi there"),
+            hit("c", None, "bye"),
+        ];
+        assert_eq!(ranks_first(&unscored, "b", "hi there"), Ok(()));
+        assert!(ranks_first(&[hit("c", None, "bye"), hit("b", None, "hi")], "b", "hi").is_err());
     }
 }

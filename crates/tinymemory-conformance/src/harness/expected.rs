@@ -29,6 +29,19 @@ pub enum ExpectationError {
         /// The id given.
         id: String,
     },
+    /// A declaration for a check the run's recall profile does not apply
+    /// would never be noticed going stale either.
+    #[error(
+        "failed to expect check {id:?} to fail: it applies to the {applies} recall profile, and this driver is {profile}, so it never runs"
+    )]
+    NotApplicable {
+        /// The check id.
+        id: String,
+        /// The profiles the check applies to (`lexical`, `semantic`).
+        applies: String,
+        /// The run's profile.
+        profile: tinymemory_api::RecallProfile,
+    },
 }
 
 /// The checks a driver is declared to fail, each with its reason.
@@ -94,6 +107,33 @@ impl ExpectedFailures {
             Some(id) => Err(ExpectationError::UnknownCheck { id: id.clone() }),
             None => Ok(()),
         }
+    }
+
+    /// [`ExpectedFailures::validate`], and every declared check applies to
+    /// `profile`.
+    ///
+    /// # Errors
+    ///
+    /// [`ExpectationError::UnknownCheck`] or
+    /// [`ExpectationError::NotApplicable`] for the first id that fails.
+    pub fn validate_for(
+        &self,
+        registry: &Registry,
+        profile: tinymemory_api::RecallProfile,
+    ) -> Result<(), ExpectationError> {
+        self.validate(registry)?;
+        for id in self.reasons.keys() {
+            if let Some(check) = registry.get(id) {
+                if !check.profiles.contains(profile) {
+                    return Err(ExpectationError::NotApplicable {
+                        id: id.clone(),
+                        applies: check.profiles.to_string(),
+                        profile,
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The reason given for `id`, if it is declared.
@@ -172,6 +212,27 @@ mod tests {
             Err(ExpectationError::UnknownCheck {
                 id: "recall.limits".into()
             })
+        );
+    }
+
+    #[test]
+    fn a_declaration_for_a_check_of_another_profile_is_refused() {
+        use tinymemory_api::RecallProfile;
+        let expected = ExpectedFailures::new()
+            .expect("recall.scores_finite_higher_better", "a distance")
+            .unwrap();
+        let registry = Registry::standard();
+        assert_eq!(
+            expected.validate_for(&registry, RecallProfile::Lexical),
+            Ok(())
+        );
+        let refused = expected
+            .validate_for(&registry, RecallProfile::Semantic)
+            .unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "failed to expect check \"recall.scores_finite_higher_better\" to fail: it applies to the lexical \
+             recall profile, and this driver is semantic, so it never runs"
         );
     }
 

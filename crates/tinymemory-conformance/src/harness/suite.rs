@@ -146,7 +146,7 @@ impl Harness {
     }
 
     /// Checks the declarations: reasons given, each id declared once and
-    /// naming a standard check.
+    /// naming a standard check of the harness's recall profile.
     ///
     /// # Errors
     ///
@@ -155,7 +155,8 @@ impl Harness {
         if let Some(e) = &self.declaration_error {
             return Err(e.clone());
         }
-        self.expected.validate(&Registry::standard())
+        self.expected
+            .validate_for(&Registry::standard(), self.profile())
     }
 
     /// Runs check `id` once against a fresh driver and applies the

@@ -12,7 +12,7 @@ pub(crate) const CHECK: Check = Check {
     family: Family::Property,
     profiles: Profiles::BOTH,
     description: "random sequences of store, get, forget, list, namespaces, recall, scopes and across_section \
-                  calls answer as the reference model does, the committed regression sequences first",
+                  calls answer as a model of the contract does, the committed regression sequences first",
     run: |ctx| Box::pin(run(ctx)),
 };
 

@@ -274,7 +274,11 @@ async fn recall(
         ));
     }
     if profile == RecallProfile::Semantic {
-        return ranked(driver, query, limit, opts, &got, &matches).await;
+        let sharing = model
+            .recall(query, usize::MAX, opts)
+            .await
+            .map_err(|e| format!("the model failed to recall: {e}"))?;
+        return ranked(driver, query, limit, opts, &got, &matches, &sharing).await;
     }
     if got.len() != limit.min(matches.len()) {
         return Err(format!(
@@ -344,9 +348,13 @@ async fn recall(
 
 /// The semantic rules for one recall: `got` holds distinct entries of
 /// `pool` (the namespace's entries passing the filters) as stored, carrying
-/// the namespace searched, with finite, non-increasing scores; a recall of
-/// the whole pool ranks `got` first, so `got` is `min(limit, its length)`
-/// of it and scores at least every entry it left out.
+/// the namespace searched, with finite, non-increasing scores; at least
+/// `min(limit, |sharing|)` of them, `sharing` being the pool's entries that
+/// share a word with the query (what a lexical engine returns, and a
+/// ranking engine returns more), and all of `sharing` when the limit
+/// covers the pool; a recall of the whole pool ranks `got` first, so `got`
+/// is `min(limit, its length)` of it and scores at least every entry it
+/// left out.
 async fn ranked(
     driver: &dyn MemoryProvider,
     query: &str,
@@ -354,16 +362,36 @@ async fn ranked(
     opts: &RecallOptions,
     got: &[MemoryEntry],
     pool: &[MemoryEntry],
+    sharing: &[MemoryEntry],
 ) -> Step {
     let searched = opts.effective_namespace();
     let shown: Vec<String> = got.iter().map(show).collect();
     let pool_keys: Vec<&str> = pool.iter().map(|m| m.key.as_str()).collect();
+    let sharing_keys: Vec<&str> = sharing.iter().map(|m| m.key.as_str()).collect();
     if got.len() > limit.min(pool.len()) {
         return Err(format!(
             "the driver returned {} hits {shown:?}, more than min(limit {limit}, {} entries passing the filters {pool_keys:?})",
             got.len(),
             pool.len()
         ));
+    }
+    if got.len() < limit.min(sharing.len()) {
+        return Err(format!(
+            "the driver returned {} hits {shown:?}, fewer than min(limit {limit}, {} entries sharing a word with the query \
+             {sharing_keys:?}): a ranking returns at least what a word match would",
+            got.len(),
+            sharing.len()
+        ));
+    }
+    if limit >= pool.len() {
+        if let Some(missing) = sharing.iter().find(|m| got.iter().all(|h| h.key != m.key)) {
+            return Err(format!(
+                "with limit {limit} covering all {} entries passing the filters, the driver left out {:?}, \
+                 which shares a word with the query: {shown:?}",
+                pool.len(),
+                missing.key
+            ));
+        }
     }
     let mut seen = BTreeSet::new();
     for h in got {

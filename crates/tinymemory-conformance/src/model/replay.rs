@@ -1,13 +1,14 @@
 //! Applying a sequence to a driver and to the model.
 
 use tinymemory_api::{MemoryProvider, RecallProfile};
-use tinymemory_reference::ReferenceDriver;
 
 use super::compare::step;
+use super::spec::SpecModel;
 use super::{Divergence, Op};
 
-/// Applies `ops` in order to `driver` and to a fresh
-/// [`ReferenceDriver`] (the model), comparing every answer.
+/// Applies `ops` in order to `driver` and to a fresh model of the
+/// contract (written in this crate, no driver of the workspace), comparing
+/// every answer.
 ///
 /// `driver` must be fresh and empty, as the model is. Answers are compared
 /// so that any conforming driver agrees with the model, whatever its
@@ -72,7 +73,7 @@ pub async fn replay_as(
     ops: &[Op],
     profile: RecallProfile,
 ) -> Result<(), Divergence> {
-    let model = ReferenceDriver::new();
+    let model = SpecModel::new();
     for (i, op) in ops.iter().enumerate() {
         step(driver, &model, op, profile)
             .await

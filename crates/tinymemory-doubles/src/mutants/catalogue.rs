@@ -357,7 +357,7 @@ static MUTANTS: [Mutant; 31] = [
         name: "short-top-k",
         rule: "contract 5: a recall returns min(limit, entries passing the filters) hits",
         check: "recall.limit",
-        also_caught_by: &["recall.hit_namespace", "recall.min_score", "recall.ranking_higher_better", "recall.filters", "recall.huge_limit", "sections.namespaces_listed_once"],
+        also_caught_by: &["recall.hit_namespace", "recall.min_score", "recall.ranking_higher_better", "recall.filters", "recall.huge_limit", "sections.namespaces_listed_once", "model.differential"],
         description: "a recall of two hits or more loses its last one",
         wrap: |p| Box::new(RankingFault::new(RankingFaultKind::ShortTopK, p)),
         profile: RecallProfile::Semantic,

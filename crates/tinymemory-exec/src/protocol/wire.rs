@@ -215,6 +215,45 @@ mod tests {
         })
     }
 
+    /// A score read from a driver's line is the driver's double to the bit:
+    /// the suite sends it back as `min_score`, and a value one ULP off drops
+    /// the driver's own hit (serde_json's default float parser is not
+    /// correctly rounded; the workspace enables `float_roundtrip`).
+    #[test]
+    fn scores_are_read_to_the_bit() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut scores = vec![
+            0.931_698_548_021_227_9,
+            1.0 - f64::EPSILON / 2.0,
+            1e-300,
+            0.1,
+        ];
+        for _ in 0..10_000 {
+            // SplitMix64, then 53 bits into [0, 1).
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            #[expect(clippy::cast_precision_loss, reason = "53 bits are exact")]
+            scores.push((z >> 11) as f64 / (1_u64 << 53) as f64);
+        }
+        for score in scores {
+            // `{score:?}` is the shortest text that round-trips, as Python's
+            // repr and JavaScript's toString write it.
+            let line = format!(
+                r#"{{"id": "1", "key": "k", "content": "c", "namespace": "global", "category": "core",
+                    "timestamp": "2026-01-01T00:00:00Z", "session_id": null, "score": {score:?}, "taint": "internal"}}"#
+            );
+            let read: WireEntry = serde_json::from_str(&line).unwrap();
+            assert_eq!(
+                read.score.map(f64::to_bits),
+                Some(score.to_bits()),
+                "{score:?} read as {:?}",
+                read.score
+            );
+        }
+    }
+
     #[test]
     fn hello_declares_a_recall_profile_or_none() {
         let hello = |v: serde_json::Value| serde_json::from_value::<HelloResult>(v);

@@ -58,8 +58,14 @@ pub(crate) struct RunArgs {
     /// the line protocol of docs/protocol.md) or `mutant:NAME[+NAME..]` (the
     /// reference driver of the mutants' recall profile broken by mutants of
     /// the `mutants` catalogue, to see checks fail).
-    #[arg(long, default_value = "sqlite", value_parser = DriverSpec::parse)]
+    #[arg(long, default_value = "sqlite", value_parser = driver_parser())]
     pub(crate) driver: DriverSpec,
+
+    /// With `--driver sqlite:PATH`, load the corpus into PATH even when it
+    /// already holds entries (those sharing a namespace and key with a
+    /// corpus entry are replaced). Without it such a store is refused.
+    #[arg(long)]
+    pub(crate) overwrite: bool,
 
     /// The recall profile to hold the driver to, `lexical` or `semantic`,
     /// instead of the one it declares (`semantic` for the semantic driver,
@@ -128,6 +134,13 @@ pub(crate) struct ListArgs {
     pub(crate) profile: Option<RecallProfile>,
 }
 
+/// `--driver`'s value, read from the raw argument: a `sqlite:` path need
+/// not be UTF-8, and any other error names the argument.
+fn driver_parser() -> impl clap::builder::TypedValueParser<Value = DriverSpec> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::OsStringValueParser::new().try_map(|raw| DriverSpec::parse_os(&raw))
+}
+
 /// `--profile`'s value: the exact text form of a [`RecallProfile`]; an
 /// unknown one is a usage error naming it.
 fn parse_profile(s: &str) -> Result<RecallProfile, UnknownRecallProfile> {
@@ -165,7 +178,7 @@ pub(crate) struct ReplayArgs {
 
     /// The driver to replay against (same values as `run --driver`);
     /// defaults to the driver the bundle was recorded on.
-    #[arg(long, value_parser = DriverSpec::parse)]
+    #[arg(long, value_parser = driver_parser())]
     pub(crate) driver: Option<DriverSpec>,
 
     /// Corpus directory, for a corpus check; defaults to the bundled

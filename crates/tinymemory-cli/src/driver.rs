@@ -1,5 +1,6 @@
 //! Which driver to run against, and fresh stores of it.
 
+use std::ffi::OsStr;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -66,6 +67,10 @@ impl DriverSpec {
                  postgres:postgres://user@127.0.0.1:5432/db"
                     .into(),
             ),
+            Some(("postgres" | "postgresql", url)) if url.starts_with("//") => Err(format!(
+                "{s:?} is a connection URL without the driver name: the form is postgres:URL, \
+                 so pass --driver postgres:{s}"
+            )),
             Some(("postgres", url)) => PostgresConfig::from_url(url)
                 .map(|_| Self::Postgres(url.to_owned()))
                 .map_err(|e| e.to_string()),
@@ -76,6 +81,28 @@ impl DriverSpec {
                 "unknown driver {s:?}; expected reference, semantic, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
             )),
         }
+    }
+
+    /// [`DriverSpec::parse`] of a raw argument: a `sqlite:PATH` whose path
+    /// is not UTF-8 is taken as it is (on Unix); anything else must be
+    /// UTF-8.
+    pub(crate) fn parse_os(raw: &OsStr) -> Result<Self, String> {
+        if let Some(text) = raw.to_str() {
+            return Self::parse(text);
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            if let Some(path) = raw.as_bytes().strip_prefix(b"sqlite:") {
+                if !path.is_empty() {
+                    return Ok(Self::Sqlite(Some(PathBuf::from(OsStr::from_bytes(path)))));
+                }
+            }
+        }
+        Err(format!(
+            "{:?} is not UTF-8; only the path of sqlite:PATH may be",
+            raw.to_string_lossy()
+        ))
     }
 
     /// The version reports record for this driver: the crate and version
@@ -239,9 +266,11 @@ pub(crate) fn open(spec: &DriverSpec) -> Result<Opened, MemoryError> {
             let config = ExecConfig::default();
             let factory = ExecFactory::connect_blocking(command.clone(), config)?;
             let corpus_store = ExecDriver::spawn_blocking(command, config)?;
+            // The id is the driver's own text: escaped, so it cannot drive
+            // the terminal.
             let description = format!(
                 "exec `{command}` (driver {}, protocol version {}; the corpus store is a process of its own)",
-                factory.driver_id(),
+                tinymemory_conformance::report::visible(&factory.driver_id()),
                 tinymemory_exec::protocol::PROTOCOL_VERSION
             );
             Ok(Opened {
@@ -277,6 +306,7 @@ pub(crate) fn open(spec: &DriverSpec) -> Result<Opened, MemoryError> {
                 .prefix("tinymemory-conformance-")
                 .tempdir()
                 .map_err(|e| MemoryError::backend("failed to create a temporary directory", e))?;
+            crate::cleanup::remove_on_signal(scratch.path().to_owned());
             let corpus_path = path
                 .clone()
                 .unwrap_or_else(|| scratch.path().join("corpus.db"));

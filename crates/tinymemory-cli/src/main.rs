@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 mod args;
+mod cleanup;
 mod console;
 mod corpus;
 mod diff;
@@ -26,11 +27,18 @@ mod run;
 mod runtime;
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser;
 
+/// How long the end of a command waits for exec driver processes to exit
+/// after their stdin closed (each gets 2 s, then its group is killed)
+/// before it kills those still running.
+const DRIVER_EXIT_WAIT: Duration = Duration::from_secs(3);
+
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
+    cleanup::install();
     let code = match cli.command {
         args::Command::Run(run) => run::main(&run),
         args::Command::List(list) => list::main(&list),
@@ -38,5 +46,8 @@ fn main() -> ExitCode {
         args::Command::Diff(diff) => diff::main(&diff),
         args::Command::Replay(replay) => replay::main(&replay),
     };
+    // Every driver is dropped by now; wait for their processes, so none
+    // outlives the command.
+    tinymemory_exec::shutdown(DRIVER_EXIT_WAIT);
     ExitCode::from(code)
 }

@@ -58,12 +58,35 @@ pub(crate) fn main() -> u8 {
 }
 
 async fn run() -> u8 {
-    match table(&mut std::io::stdout().lock()).await {
+    // A closed pipe (`| head -1`) is not an error, as for the other
+    // commands: the table is still worked out, so the exit code tells
+    // whether every mutant was caught.
+    match table(&mut PipeTolerant(std::io::stdout().lock())).await {
         Ok(0) => exit::SUCCESS,
         Ok(_) => exit::FAILURES,
         Err(e) => {
             eprintln!("error: failed to write the table to stdout: {e}");
             exit::SETUP
+        }
+    }
+}
+
+/// A writer that stops writing, without an error, once the reader has
+/// closed the pipe.
+struct PipeTolerant<W>(W);
+
+impl<W: std::io::Write> std::io::Write for PipeTolerant<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self.0.write(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(buf.len()),
+            other => other,
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self.0.flush() {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => other,
         }
     }
 }

@@ -21,6 +21,18 @@ pub(crate) fn main(args: &ReplayArgs) -> u8 {
     let spec = match (&args.driver, &bundle.driver_spec) {
         (Some(spec), _) => spec.clone(),
         (None, Some(recorded)) => match DriverSpec::parse(recorded) {
+            // A bundle is a file anyone may send: its command is shown,
+            // never run, unless the reader names it.
+            Ok(DriverSpec::Exec(command)) => {
+                eprintln!(
+                    "error: {}: the bundle was recorded against an exec driver, and replay never \
+                     runs a command read from a file; the recorded command is:\n  {}\n\
+                     read it, then pass it with --driver 'exec:COMMAND' (or choose another --driver)",
+                    args.bundle.display(),
+                    tinymemory_conformance::report::visible(&command.to_string())
+                );
+                return exit::USAGE;
+            }
             Ok(spec) => spec,
             Err(e) => {
                 eprintln!(

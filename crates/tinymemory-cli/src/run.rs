@@ -2,7 +2,7 @@
 //! then render the report, compare it with a baseline and write bundles.
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use tinymemory_api::RecallProfile;
 use tinymemory_conformance::report::CheckEntry;
@@ -10,11 +10,14 @@ use tinymemory_conformance::{Bundle, Comparison, Registry, Report, RunConfig, Ru
 
 use crate::args::{Format, RunArgs};
 use crate::console::{Console, Stream};
+use crate::driver::DriverSpec;
 use crate::{corpus, driver, exit, files, runtime};
 
 pub(crate) fn main(args: &RunArgs) -> u8 {
+    let started = Instant::now();
     // Files named on the command line are checked before the run, so a
-    // typo costs nothing.
+    // typo costs nothing; outputs are only written at the end, each
+    // atomically, so a run that fails leaves the old files as they were.
     let baseline = match args.baseline.as_deref().map(files::read_report).transpose() {
         Ok(b) => b,
         Err(message) => {
@@ -22,25 +25,53 @@ pub(crate) fn main(args: &RunArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    if let Some(dir) = &args.bundle {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!(
-                "error: failed to create the bundle directory {}: {e}",
-                dir.display()
-            );
-            return exit::USAGE;
-        }
-    }
-    if let Some(path) = &args.output {
-        if let Err(message) = files::write(path, "") {
-            eprintln!("error: {message}");
-            return exit::USAGE;
-        }
+    let checked = args
+        .bundle
+        .as_deref()
+        .map(files::check_writable_dir)
+        .transpose()
+        .and_then(|_| {
+            args.output
+                .as_deref()
+                .map(files::check_writable_file)
+                .transpose()
+        });
+    if let Err(message) = checked {
+        eprintln!("error: {message}");
+        return exit::USAGE;
     }
     match runtime::build() {
-        Ok(rt) => rt.block_on(run(args, baseline.as_ref())),
+        Ok(rt) => rt.block_on(run(args, baseline.as_ref(), started)),
         Err(code) => code,
     }
+}
+
+/// Refuses to load the corpus into an existing `sqlite:PATH` store that
+/// holds entries, unless `--overwrite` says to: the load upserts, so it
+/// would replace the user's entries that share a namespace and key.
+async fn refuse_overwrite(args: &RunArgs, opened: &driver::Opened) -> Result<(), String> {
+    let DriverSpec::Sqlite(Some(path)) = &args.driver else {
+        return Ok(());
+    };
+    if args.no_corpus || args.overwrite {
+        return Ok(());
+    }
+    let namespaces = opened
+        .corpus_store
+        .namespaces()
+        .await
+        .map_err(|e| format!("failed to read the store {}: {e}", path.display()))?;
+    if namespaces.is_empty() {
+        return Ok(());
+    }
+    let entries: u64 = namespaces.iter().map(|n| n.count).sum();
+    Err(format!(
+        "the store {} already holds {entries} entries in {} namespaces, and loading the corpus \
+         would replace those with the same namespace and key; name a new file, or pass \
+         --overwrite to load the corpus into it anyway",
+        path.display(),
+        namespaces.len()
+    ))
 }
 
 /// Where the rendered report goes and where progress goes: a non-text
@@ -53,7 +84,7 @@ fn progress_stream(args: &RunArgs) -> Stream {
     }
 }
 
-async fn run(args: &RunArgs, baseline: Option<&Report>) -> u8 {
+async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> u8 {
     let console = Arc::new(Console::new(progress_stream(args), args.quiet));
     let opened = match driver::open(&args.driver) {
         Ok(o) => o,
@@ -68,6 +99,10 @@ async fn run(args: &RunArgs, baseline: Option<&Report>) -> u8 {
     if let Err(e) = driver::probe(&opened).await {
         eprintln!("error: failed to open the driver: {e}");
         return exit::SETUP;
+    }
+    if let Err(message) = refuse_overwrite(args, &opened).await {
+        eprintln!("error: {message}");
+        return exit::USAGE;
     }
     let config = RunConfig {
         seed: args.seed,
@@ -89,6 +124,7 @@ async fn run(args: &RunArgs, baseline: Option<&Report>) -> u8 {
         return exit::USAGE;
     }
     console.line(&header(&opened.description, declared, args.profile, config));
+    let load_started = Instant::now();
     let corpus = if args.no_corpus {
         console.line("no corpus: the corpus checks will be skipped");
         None
@@ -109,6 +145,7 @@ async fn run(args: &RunArgs, baseline: Option<&Report>) -> u8 {
         }
     };
 
+    let load_time = load_started.elapsed();
     // The runner runs only the checks of the run's profile; the status
     // line counts the same ones.
     let registry = Registry::standard();
@@ -123,7 +160,9 @@ async fn run(args: &RunArgs, baseline: Option<&Report>) -> u8 {
         .with_timeout(Duration::from_secs(args.timeout))
         .with_config(config)
         .with_progress(console.case_progress());
-    let started = SystemTime::now();
+    let started = SystemTime::now()
+        .checked_sub(started_at.elapsed())
+        .unwrap_or_else(SystemTime::now);
     if let Some(first) = ids.first() {
         console.running(1, ids.len(), first);
     }
@@ -148,7 +187,8 @@ async fn run(args: &RunArgs, baseline: Option<&Report>) -> u8 {
 
     let report = Report::from_summary(&summary, started)
         .with_driver_spec(args.driver.to_string())
-        .with_driver_version(args.driver.version());
+        .with_driver_version(args.driver.version())
+        .with_durations(started_at.elapsed(), (!args.no_corpus).then_some(load_time));
     finish(args, &report, baseline, &console)
 }
 

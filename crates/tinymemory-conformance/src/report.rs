@@ -21,6 +21,7 @@ pub use bundle::{Bundle, BUNDLE_SCHEMA_VERSION, MAX_DRIVER_NAME};
 pub use compare::{Compared, Comparison};
 pub use conformance::{Conformance, FamilyLevel, FamilyStatus, Level};
 pub use error::ReportError;
+pub use escape::visible;
 pub use model::{
     CheckEntry, CounterexampleRecord, Counts, OutcomeKind, Report, RunMeta, SCHEMA_VERSION,
 };

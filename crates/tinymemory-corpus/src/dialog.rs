@@ -53,6 +53,19 @@ pub(crate) struct Dialog {
 /// document is not a mapping whose `conversations` is a list (or when the
 /// file holds more than one document).
 pub(crate) fn parse(file: &Path, src: &str) -> Result<Dialog, CorpusError> {
+    // The YAML library recurses once per nesting level, so a few kilobytes
+    // of `- - - …` would overflow the stack: bound the nesting first.
+    if let Err((line, column)) = check_nesting(src) {
+        return Err(CorpusError::Syntax {
+            file: file.to_owned(),
+            line,
+            column,
+            message: format!(
+                "the YAML nests deeper than {MAX_NESTING} levels (block sequences, mappings or \
+                 flow collections) here; a dialog file needs three"
+            ),
+        });
+    }
     let docs = MarkedYaml::load_from_str(src).map_err(|e| CorpusError::Syntax {
         file: file.to_owned(),
         line: e.marker().line(),
@@ -157,6 +170,75 @@ pub(crate) fn parse(file: &Path, src: &str) -> Result<Dialog, CorpusError> {
 }
 
 /// The node under any user-defined tags.
+/// The deepest nesting of collections a dialog file may have. A dialog
+/// needs three (the mapping, `conversations`, a conversation); the YAML
+/// library recurses once per level, and this many levels fit in any
+/// thread's stack.
+pub const MAX_NESTING: usize = 128;
+
+/// Checks that `src` nests collections at most [`MAX_NESTING`] deep,
+/// without parsing it: an upper bound of the depth from the indentation of
+/// block nodes, the `- ` and `? ` indicators that open a node on the same
+/// line, and unquoted flow brackets. Returns the 1-based line and column
+/// where the bound is passed.
+fn check_nesting(src: &str) -> Result<(), (usize, usize)> {
+    // The columns of the block nodes open at the current line.
+    let mut open: Vec<usize> = Vec::new();
+    let mut flow = 0usize;
+    for (n, line) in src.lines().enumerate() {
+        let body = line.trim_start_matches(' ');
+        if body.is_empty() || body.starts_with('#') {
+            continue;
+        }
+        let mut column = line.len() - body.len();
+        if flow == 0 {
+            while open.last().is_some_and(|c| *c >= column) {
+                open.pop();
+            }
+        }
+        let mut rest = body;
+        loop {
+            if flow == 0 {
+                open.push(column);
+            }
+            if open.len() + flow > MAX_NESTING {
+                return Err((n + 1, column + 1));
+            }
+            let indicator = rest.starts_with(['-', '?'])
+                && rest[1..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| c == ' ' || c == '\t');
+            if !indicator {
+                break;
+            }
+            let after = rest[1..].trim_start_matches([' ', '\t']);
+            column += rest.len() - after.len();
+            rest = after;
+            if rest.is_empty() {
+                break;
+            }
+        }
+        let mut quote = None;
+        for (i, c) in rest.char_indices() {
+            match (quote, c) {
+                (None, '\'' | '"') => quote = Some(c),
+                (Some(q), c) if c == q => quote = None,
+                (None, '#') if i > 0 && rest[..i].ends_with(' ') => break,
+                (None, '[' | '{') => {
+                    flow += 1;
+                    if open.len() + flow > MAX_NESTING {
+                        return Err((n + 1, column + i + 1));
+                    }
+                }
+                (None, ']' | '}') => flow = flow.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 fn untag<'a, 'i>(mut node: &'a MarkedYaml<'i>) -> &'a MarkedYaml<'i> {
     while let YamlData::Tagged(_, inner) = &node.data {
         node = inner;
@@ -438,6 +520,34 @@ mod tests {
             e.to_string(),
             "failed to read chatterbot/test/t.yml:5:9: mapping values are not allowed in this context"
         );
+    }
+
+    #[test]
+    fn nesting_past_the_bound_is_a_syntax_error_with_its_line_not_a_stack_overflow() {
+        let deep_block = format!("conversations:\n{}x\n", "- ".repeat(20_000));
+        let deep_flow = format!("conversations:\n- {}\n", "[".repeat(20_000));
+        let deep_indent: String = std::iter::once("conversations:\n".to_owned())
+            .chain((0..200).map(|i| format!("{}- \n", " ".repeat(i))))
+            .collect();
+        for src in [deep_block, deep_flow, deep_indent] {
+            match parse(file(), &src) {
+                Err(CorpusError::Syntax { line, message, .. }) => {
+                    assert!(line >= 2, "line {line}");
+                    assert!(
+                        message.contains("nests deeper than 128 levels"),
+                        "{message}"
+                    );
+                }
+                other => panic!("expected a syntax error, got {other:?}"),
+            }
+        }
+        // The bound leaves room for any real dialog: nesting well under it
+        // parses as YAML (and fails only as a dialog).
+        let fine = format!("conversations:\n- - {}x\n", "- ".repeat(50));
+        assert!(!matches!(
+            parse(file(), &fine),
+            Err(CorpusError::Syntax { .. })
+        ));
     }
 
     #[test]

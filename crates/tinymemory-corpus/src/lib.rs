@@ -42,6 +42,7 @@ mod summary;
 mod warning;
 
 pub use corpus::Corpus;
+pub use dialog::MAX_NESTING;
 pub use entry::{CorpusEntry, Origin};
 pub use error::CorpusError;
 pub use summary::CorpusSummary;

@@ -41,7 +41,9 @@ pub struct SqliteDriver {
 
 impl SqliteDriver {
     /// Opens the database file at `path`, creating it (and its schema) when
-    /// it does not exist, in WAL mode with `synchronous = FULL`.
+    /// it does not exist, in WAL mode with `synchronous = FULL`. The names
+    /// SQLite gives to private databases, `:memory:` and the empty path,
+    /// open a new in-memory database, as [`SqliteDriver::open_in_memory`].
     ///
     /// This blocks while SQLite opens the file and checks or creates the
     /// schema; inside an async task, call it through
@@ -58,6 +60,12 @@ impl SqliteDriver {
     /// locked for longer than [`BUSY_TIMEOUT`](crate::BUSY_TIMEOUT).
     pub fn open(path: impl AsRef<Path>) -> Result<Self, MemoryError> {
         let path = path.as_ref();
+        // SQLite reads these two names as a database private to one
+        // connection, which a pool of connections cannot share: each would
+        // see its own empty database. They mean "in memory" here.
+        if path.as_os_str() == ":memory:" || path.as_os_str().is_empty() {
+            return Self::open_in_memory();
+        }
         let conns = open::open_file(path).map_err(|e| with_path(e, path))?;
         Ok(Self {
             conns: Arc::new(conns),
@@ -233,5 +241,42 @@ impl MemoryProvider for SqliteDriver {
         // after the limit keeps exactly the hits a filter-then-limit would.
         hits.retain(|h| opts.admits(h.score));
         Ok(hits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions};
+
+    use super::SqliteDriver;
+
+    #[tokio::test]
+    async fn the_private_database_names_open_a_working_in_memory_store() {
+        for name in [":memory:", ""] {
+            let d = SqliteDriver::open(name).unwrap();
+            assert_eq!(d.path(), None, "{name:?}");
+            d.store(
+                "global",
+                "k",
+                "an entry kept in memory",
+                MemoryCategory::Core,
+                None,
+                MemoryTaint::Internal,
+            )
+            .await
+            .unwrap();
+            assert_eq!(
+                d.get("global", "k").await.unwrap().unwrap().key,
+                "k",
+                "{name:?}"
+            );
+            let hits = d
+                .recall("memory", 10, &RecallOptions::default())
+                .await
+                .unwrap();
+            assert_eq!(hits.len(), 1, "{name:?}");
+            assert_eq!(d.namespaces().await.unwrap().len(), 1, "{name:?}");
+            assert!(!std::path::Path::new(name).exists() || name.is_empty());
+        }
     }
 }

@@ -33,6 +33,7 @@ impl Report {
                 cases: summary.config.cases,
                 started_at: humantime::format_rfc3339_seconds(started_at).to_string(),
                 duration_ms: millis(summary.duration),
+                load_ms: None,
             },
             conformance: Conformance::of(&checks, summary.profile),
             counts: Counts::of(&checks),
@@ -44,6 +45,16 @@ impl Report {
     #[must_use]
     pub fn with_driver_spec(mut self, spec: impl Into<String>) -> Self {
         self.run.driver_spec = Some(spec.into());
+        self
+    }
+
+    /// Records the wall time of the whole run (`run.duration_ms`), from the
+    /// start of the command, and of the corpus load (`run.load_ms`) when
+    /// one was loaded: the summary's duration covers the checks alone.
+    #[must_use]
+    pub fn with_durations(mut self, whole_run: Duration, corpus_load: Option<Duration>) -> Self {
+        self.run.duration_ms = millis(whole_run);
+        self.run.load_ms = corpus_load.map(millis);
         self
     }
 
@@ -62,6 +73,7 @@ impl Report {
         let mut r = self.clone();
         r.run.started_at = "1970-01-01T00:00:00Z".to_owned();
         r.run.duration_ms = 0.0;
+        r.run.load_ms = r.run.load_ms.map(|_| 0.0);
         for c in &mut r.checks {
             c.duration_ms = 0.0;
         }

@@ -148,7 +148,7 @@ impl Comparison {
         ];
         for (label, list) in groups {
             for c in list {
-                let _ = write!(out, "{label}  {}", c.id);
+                let _ = write!(out, "{label}  {}", visible(&c.id));
                 if let Some(m) = c.message.as_deref().and_then(|m| m.lines().next()) {
                     let _ = write!(out, ": {}", visible(m));
                 }

@@ -27,6 +27,16 @@ pub enum ReportError {
         /// The highest version this build reads.
         supported: u32,
     },
+    /// A report lists the same check id twice, so no comparison with it
+    /// can say whether that check failed.
+    #[error(
+        "failed to read the report: it lists check {id:?} twice, and a report lists each check once"
+    )]
+    DuplicateCheck {
+        /// The repeated check id (Debug-quoted in the message, so control
+        /// characters are escaped).
+        id: String,
+    },
     /// A bundle names a check this build's registry does not have.
     #[error("failed to replay the bundle: this build has no check {id:?}")]
     UnknownCheck {

@@ -15,8 +15,14 @@ fn hidden(c: char) -> bool {
 
 /// `s` with every hidden character written as Rust's `\u{..}` escape, so
 /// NUL shows as `\u{0}` and nothing in it can drive a terminal or break an
-/// XML parser.
-pub(crate) fn visible(s: &str) -> Cow<'_, str> {
+/// XML parser: for any text from a driver or a file that is printed.
+///
+/// ```
+/// use tinymemory_conformance::report::visible;
+/// assert_eq!(visible("id\u{1b}[2J"), "id\\u{1b}[2J");
+/// ```
+#[must_use]
+pub fn visible(s: &str) -> Cow<'_, str> {
     if !s.chars().any(hidden) {
         return Cow::Borrowed(s);
     }

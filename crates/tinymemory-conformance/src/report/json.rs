@@ -20,9 +20,17 @@ impl Report {
     ///
     /// [`ReportError::UnsupportedVersion`] when `schema_version` is higher
     /// than [`SCHEMA_VERSION`]; [`ReportError::Malformed`] when the text is
-    /// not JSON, has no numeric `schema_version`, or lacks a field.
+    /// not JSON, has no numeric `schema_version`, or lacks a field;
+    /// [`ReportError::DuplicateCheck`] when it lists a check id twice.
     pub fn from_json(text: &str) -> Result<Self, ReportError> {
-        from_versioned(text, "report", SCHEMA_VERSION)
+        let report: Self = from_versioned(text, "report", SCHEMA_VERSION)?;
+        let mut seen = std::collections::BTreeSet::new();
+        if let Some(twice) = report.checks.iter().find(|c| !seen.insert(c.id.as_str())) {
+            return Err(ReportError::DuplicateCheck {
+                id: twice.id.clone(),
+            });
+        }
+        Ok(report)
     }
 }
 

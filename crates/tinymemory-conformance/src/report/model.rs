@@ -59,8 +59,17 @@ pub struct RunMeta {
     /// When the run started, RFC 3339 in UTC with seconds
     /// (`2025-01-31T12:00:00Z`).
     pub started_at: String,
-    /// Wall time of the whole run, in milliseconds.
+    /// Wall time of the whole run, in milliseconds: from the start of the
+    /// command (driver start-up and the corpus load included) to the end
+    /// of the last check, when the CLI wrote the report
+    /// ([`Report::with_durations`]); the checks alone for a report built
+    /// from a library run.
     pub duration_ms: f64,
+    /// Wall time of loading the corpus into the driver, in milliseconds,
+    /// part of `duration_ms`; absent when no corpus was loaded (or the
+    /// report was written before the field existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_ms: Option<f64>,
 }
 
 /// How many checks ended in each outcome kind.

@@ -30,7 +30,8 @@ impl CheckEntry {
     /// newline. With `colour`, the tag is wrapped in ANSI colour codes
     /// (callers pass `true` only for a terminal).
     ///
-    /// Control characters in messages are shown as `\u{..}` escapes.
+    /// Control characters in the id, the family and messages (a report
+    /// read from a file may hold any) are shown as `\u{..}` escapes.
     #[must_use]
     pub fn text_line(&self, colour: bool) -> String {
         let tag = self.outcome.tag();
@@ -42,8 +43,8 @@ impl CheckEntry {
         let _ = write!(
             out,
             "  {} ({}, {:.1?})",
-            self.id,
-            self.family,
+            visible(&self.id),
+            visible(&self.family),
             duration(self.duration_ms)
         );
         let detail = match (self.outcome, &self.message, &self.reason) {

@@ -1,0 +1,89 @@
+//! What a run leaves behind if it is interrupted: on `SIGINT` or
+//! `SIGTERM` the driver processes' groups are killed and the temporary
+//! directories removed before the program exits (130 and 143, as a shell
+//! reports a death by those signals).
+
+use std::path::PathBuf;
+use std::sync::{Mutex, PoisonError};
+
+/// Temporary directories to remove if the run is interrupted.
+static SCRATCH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes `dir` (a temporary directory of this run) if the run is
+/// interrupted; a normal end removes it by its own `TempDir`.
+pub(crate) fn remove_on_signal(dir: PathBuf) {
+    SCRATCH
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(dir);
+}
+
+/// Kills the driver processes and removes the temporary directories.
+fn clean_up() {
+    tinymemory_exec::kill_all();
+    let dirs = std::mem::take(&mut *SCRATCH.lock().unwrap_or_else(PoisonError::into_inner));
+    for dir in dirs {
+        // The run goes on while this runs, and may create a file in the
+        // directory between the removal's listing and its rmdir: try again
+        // a few times. Nothing else can be done about an error on the way
+        // out.
+        for _ in 0..20 {
+            if std::fs::remove_dir_all(&dir).is_ok() || !dir.exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+}
+
+/// Starts a thread that, on `SIGINT` or `SIGTERM`, cleans up and exits.
+/// The handlers are in place when this returns. Where they cannot be
+/// installed, the default action (ending the program) is kept, with a
+/// warning.
+#[cfg(unix)]
+pub(crate) fn install() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("warning: failed to watch for SIGINT and SIGTERM: {e}");
+            return;
+        }
+    };
+    let streams = {
+        let _entered = runtime.enter();
+        signal(SignalKind::interrupt()).and_then(|i| Ok((i, signal(SignalKind::terminate())?)))
+    };
+    let (mut interrupt, mut terminate) = match streams {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("warning: failed to watch for SIGINT and SIGTERM: {e}");
+            return;
+        }
+    };
+    let watcher = std::thread::Builder::new()
+        .name("signals".to_owned())
+        .spawn(move || {
+            let (name, code) = runtime.block_on(async {
+                tokio::select! {
+                    _ = interrupt.recv() => ("SIGINT", 130),
+                    _ = terminate.recv() => ("SIGTERM", 143),
+                }
+            });
+            clean_up();
+            eprintln!(
+                "error: interrupted by {name}: the driver processes were stopped and the temporary \
+                 files removed"
+            );
+            std::process::exit(code);
+        });
+    if let Err(e) = watcher {
+        eprintln!("warning: failed to watch for SIGINT and SIGTERM: {e}");
+    }
+}
+
+#[cfg(not(unix))]
+pub(crate) fn install() {}

@@ -1,0 +1,415 @@
+//! The CLI left unattended in CI (issue 14): no driver process outlives a
+//! command, outputs are written atomically at the end and never lost,
+//! files named on the command line are checked before the run, an
+//! existing store is not overwritten silently, an interrupted run cleans
+//! up, a bundle never runs its command, and text from files or drivers
+//! cannot drive the terminal. Process tests find their own processes by a
+//! marker word in their command line.
+
+#[allow(dead_code, reason = "not every helper is used here")]
+mod support {
+    pub mod bin;
+}
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use support::bin::{repo, run, scratch};
+
+/// `tests/drivers/misbehave.py` of the exec crate.
+fn misbehave() -> PathBuf {
+    repo("crates/tinymemory-exec/tests/drivers/misbehave.py")
+}
+
+/// A word no other process has in its command line.
+fn marker(test: &str) -> String {
+    format!("tinymemory-cli-test-{test}-{}", std::process::id())
+}
+
+fn processes_with(marker: &str) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| c.split(|b| *b == 0).any(|w| w == marker.as_bytes()))
+        })
+        .collect()
+}
+
+/// A corpus of one small dialog file, for runs that must load one fast.
+fn tiny_corpus(dir: &Path) -> PathBuf {
+    let root = dir.join("corpus");
+    std::fs::create_dir_all(root.join("chatterbot/english")).unwrap();
+    std::fs::write(
+        root.join("chatterbot/english/greetings.yml"),
+        "categories:\n- greetings\nconversations:\n- - Hello there\n  - Hi, how are you\n- - Good morning\n  - Morning to you\n",
+    )
+    .unwrap();
+    root
+}
+
+#[test]
+fn run_and_replay_leave_no_driver_process_ignoring_end_of_stdin() {
+    let m = marker("ignore-eof");
+    let driver = format!("exec:python3 {} ignore-eof - {m}", misbehave().display());
+    let dir = scratch();
+    let bundle = dir.path().join("bundle.json");
+    std::fs::write(
+        &bundle,
+        std::fs::read_to_string(repo(
+            "fixtures/regressions/mutant_limit-plus-one--recall.limit.json",
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let replayed = run(&["replay", bundle.to_str().unwrap(), "--driver", &driver]);
+    assert_eq!(replayed.code, 0, "{}", replayed.dump());
+    assert_eq!(processes_with(&m), Vec::<u32>::new(), "left by replay");
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--cases",
+        "1",
+        "--quiet",
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert_eq!(processes_with(&m), Vec::<u32>::new(), "left by run");
+}
+
+#[test]
+fn a_failed_run_leaves_the_old_output_file_as_it_was() {
+    let dir = scratch();
+    let output = dir.path().join("report.json");
+    std::fs::write(&output, "the old report\n").unwrap();
+    let ran = run(&[
+        "run",
+        "--driver",
+        "exec:/nonexistent/tinymemory-driver",
+        "--no-corpus",
+        "--output",
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 3, "{}", ran.dump());
+    assert_eq!(
+        std::fs::read_to_string(&output).unwrap(),
+        "the old report\n"
+    );
+}
+
+#[test]
+fn an_unwritable_bundle_directory_is_refused_before_any_check() {
+    let dir = scratch();
+    let output = dir.path().join("report.json");
+    std::fs::write(&output, "the old report\n").unwrap();
+    // /proc refuses new files even to root.
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--no-corpus",
+        "--bundle",
+        "/proc",
+        "--output",
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr
+            .contains("failed to use the bundle directory /proc"),
+        "{}",
+        ran.dump()
+    );
+    assert!(!ran.stdout.contains("PASS"), "checks ran: {}", ran.dump());
+    assert_eq!(
+        std::fs::read_to_string(&output).unwrap(),
+        "the old report\n"
+    );
+}
+
+#[test]
+fn the_report_is_written_whole_and_duration_covers_the_corpus_load() {
+    let dir = scratch();
+    let corpus = tiny_corpus(dir.path());
+    let output = dir.path().join("report.json");
+    std::fs::write(&output, "the old report\n").unwrap();
+    let ran = run(&[
+        "run",
+        "--driver",
+        "sqlite::memory:",
+        "--corpus",
+        corpus.to_str().unwrap(),
+        "--cases",
+        "1",
+        "--quiet",
+        "--format",
+        "json",
+        "--output",
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
+    let total = report["run"]["duration_ms"].as_f64().unwrap();
+    let load = report["run"]["load_ms"].as_f64().expect("load_ms");
+    let checks: f64 = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["duration_ms"].as_f64().unwrap())
+        .sum();
+    assert!(load > 0.0, "{load}");
+    assert!(
+        total >= load + checks,
+        "total {total} < load {load} + checks {checks}"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn an_existing_sqlite_store_with_entries_is_not_overwritten_without_overwrite() {
+    use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint};
+    let dir = scratch();
+    let path = dir.path().join("mine.db");
+    let store = tinymemory_sqlite::SqliteDriver::open(&path).unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    rt.block_on(store.store(
+        "document:english-greetings",
+        "0001",
+        "my own note",
+        MemoryCategory::Core,
+        None,
+        MemoryTaint::Internal,
+    ))
+    .unwrap();
+    drop(store);
+    let corpus = tiny_corpus(dir.path());
+    let spec = format!("sqlite:{}", path.display());
+    let ran = run(&[
+        "run",
+        "--driver",
+        &spec,
+        "--corpus",
+        corpus.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr
+            .contains("already holds 1 entries in 1 namespaces"),
+        "{}",
+        ran.dump()
+    );
+    assert!(ran.stderr.contains("--overwrite"), "{}", ran.dump());
+    let store = tinymemory_sqlite::SqliteDriver::open(&path).unwrap();
+    let kept = rt
+        .block_on(store.get("document:english-greetings", "0001"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(kept.content, "my own note");
+}
+
+#[test]
+fn sigterm_and_sigint_remove_the_temporary_directories() {
+    for (signal, code) in [("TERM", 143), ("INT", 130)] {
+        let tmp = scratch();
+        let child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+            .args([
+                "run",
+                "--driver",
+                "sqlite",
+                "--no-corpus",
+                "--cases",
+                "100000",
+                "--quiet",
+            ])
+            .env("TMPDIR", tmp.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let scratch_dirs = || -> Vec<PathBuf> {
+            std::fs::read_dir(tmp.path())
+                .unwrap()
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name()
+                        .unwrap()
+                        .to_string_lossy()
+                        .starts_with("tinymemory-conformance-")
+                })
+                .collect()
+        };
+        let t0 = Instant::now();
+        // The checks have started once a check database exists.
+        while !scratch_dirs().iter().any(|d| d.join("check-1.db").exists()) {
+            assert!(
+                t0.elapsed() < Duration::from_secs(30),
+                "the run never started"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(&format!("interrupted by SIG{signal}")),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(scratch_dirs(), Vec::<PathBuf>::new());
+    }
+}
+
+#[test]
+fn replay_never_runs_an_exec_command_read_from_a_bundle() {
+    let dir = scratch();
+    let touched = dir.path().join("ran");
+    let fixture = std::fs::read_to_string(repo(
+        "fixtures/regressions/mutant_limit-plus-one--recall.limit.json",
+    ))
+    .unwrap();
+    let mut bundle: serde_json::Value = serde_json::from_str(&fixture).unwrap();
+    let command = format!("exec:touch {}", touched.display());
+    bundle["driver_spec"] = serde_json::Value::String(command);
+    let path = dir.path().join("bundle.json");
+    std::fs::write(&path, bundle.to_string()).unwrap();
+    let ran = run(&["replay", path.to_str().unwrap()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr.contains(&format!("touch {}", touched.display())),
+        "{}",
+        ran.dump()
+    );
+    assert!(ran.stderr.contains("--driver"), "{}", ran.dump());
+    assert!(!touched.exists(), "replay ran the bundle's command");
+}
+
+#[test]
+fn mutants_treats_a_closed_stdout_as_fine() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .arg("mutants")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("Broken pipe"), "{stderr}");
+    // The exit code still tells the self-test's outcome: the same as with
+    // stdout open.
+    let open = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .arg("mutants")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(matches!(open.code(), Some(0 | 1)), "{open:?}");
+    assert_eq!(out.status.code(), open.code(), "{stderr}");
+}
+
+fn report_with_ids(ids: &[&str]) -> String {
+    let checks: Vec<_> = ids
+        .iter()
+        .map(|id| {
+            serde_json::json!({
+                "id": id, "family": "contract", "description": "d", "outcome": "fail",
+                "message": "m", "reason": null, "duration_ms": 1.0, "counterexample": null
+            })
+        })
+        .collect();
+    let mut report: serde_json::Value = serde_json::from_str(
+        &run(&[
+            "run",
+            "--driver",
+            "reference",
+            "--no-corpus",
+            "--cases",
+            "1",
+            "--format",
+            "json",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    report["checks"] = serde_json::Value::Array(checks);
+    report.to_string()
+}
+
+#[test]
+fn diff_refuses_a_report_listing_a_check_twice() {
+    let dir = scratch();
+    let a = dir.path().join("a.json");
+    let b = dir.path().join("b.json");
+    std::fs::write(&a, report_with_ids(&["recall.limit", "recall.limit"])).unwrap();
+    std::fs::write(&b, report_with_ids(&["recall.limit"])).unwrap();
+    let ran = run(&["diff", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr.contains("lists check \"recall.limit\" twice"),
+        "{}",
+        ran.dump()
+    );
+}
+
+#[test]
+fn control_characters_in_a_report_are_escaped_when_printed() {
+    let dir = scratch();
+    let a = dir.path().join("a.json");
+    let b = dir.path().join("b.json");
+    std::fs::write(&a, report_with_ids(&[])).unwrap();
+    std::fs::write(&b, report_with_ids(&["evil\u{1b}]0;pwned\u{7}"])).unwrap();
+    let ran = run(&["diff", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    assert!(!ran.stdout.contains('\u{1b}'), "{}", ran.dump());
+    assert!(
+        ran.stdout.contains("evil\\u{1b}]0;pwned\\u{7}"),
+        "{}",
+        ran.dump()
+    );
+}
+
+#[test]
+fn driver_arguments_name_what_is_wrong() {
+    let ran = run(&["run", "--driver", "postgres://ann@127.0.0.1/db"]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr
+            .contains("--driver postgres:postgres://ann@127.0.0.1/db"),
+        "{}",
+        ran.dump()
+    );
+    #[cfg(unix)]
+    {
+        use std::ffi::OsString;
+        use std::os::unix::ffi::OsStringExt;
+        let raw = OsString::from_vec(b"mongo:\xff".to_vec());
+        let ran = run(&[OsString::from("run"), OsString::from("--driver"), raw]);
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        assert!(ran.stderr.contains("--driver"), "{}", ran.dump());
+        assert!(ran.stderr.contains("is not UTF-8"), "{}", ran.dump());
+    }
+}

@@ -413,3 +413,24 @@ fn driver_arguments_name_what_is_wrong() {
         assert!(ran.stderr.contains("is not UTF-8"), "{}", ran.dump());
     }
 }
+
+#[test]
+fn control_characters_in_an_exec_drivers_hello_id_are_escaped() {
+    let hello = r#"{"protocol": 1, "driver": "evil\u001b]0;pwned\u0007"}"#;
+    let driver = format!("exec:python3 {} hello '{hello}'", misbehave().display());
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--cases",
+        "1",
+        "--quiet",
+    ]);
+    assert!(!ran.stdout.contains('\u{1b}'), "{}", ran.dump());
+    assert!(
+        ran.stdout.contains("driver evil\\u{1b}]0;pwned\\u{7}"),
+        "{}",
+        ran.dump()
+    );
+}

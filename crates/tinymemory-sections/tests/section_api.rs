@@ -280,3 +280,64 @@ async fn reciprocal_rank_fusion_interleaves_namespaces_by_rank() {
         ]
     );
 }
+
+#[test]
+fn the_recall_settings_read_back_as_set() {
+    use tinymemory_sections::{MergeStrategy, DEFAULT_CONCURRENCY, MAX_SECTION_NAMESPACES};
+    let d = ReferenceDriver::new();
+    let recall = Sections::new(&d).recall();
+    assert_eq!(
+        (recall.cap(), recall.concurrency(), recall.merge()),
+        (
+            MAX_SECTION_NAMESPACES,
+            DEFAULT_CONCURRENCY,
+            MergeStrategy::Score
+        )
+    );
+    assert_eq!((MAX_SECTION_NAMESPACES, DEFAULT_CONCURRENCY), (64, 16));
+    let tuned = recall
+        .with_cap(3)
+        .with_concurrency(5)
+        .with_merge(MergeStrategy::ReciprocalRank { k: 60 });
+    assert_eq!(
+        (tuned.cap(), tuned.concurrency(), tuned.merge()),
+        (3, 5, MergeStrategy::ReciprocalRank { k: 60 })
+    );
+    // A bound of 0 would never run a recall: it is raised to 1.
+    assert_eq!(
+        Sections::new(&d).recall().with_concurrency(0).concurrency(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn a_view_recall_searches_its_own_scope_only() {
+    let d = ReferenceDriver::new();
+    for (ns, key) in [
+        ("global", "g"),
+        ("learning:lights", "l"),
+        ("learning:other", "o"),
+        ("document:lights", "x"),
+    ] {
+        d.store(
+            ns,
+            key,
+            "a lantern",
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
+        .await
+        .unwrap();
+    }
+    let hits = Sections::new(&d)
+        .learnings()
+        .recall("lights", "lantern", 10, &RecallOptions::default())
+        .await
+        .unwrap();
+    let got: Vec<(Option<&str>, &str)> = hits
+        .iter()
+        .map(|h| (h.namespace.as_deref(), h.key.as_str()))
+        .collect();
+    assert_eq!(got, [(Some("learning:lights"), "l")]);
+}

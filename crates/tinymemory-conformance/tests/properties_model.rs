@@ -157,3 +157,22 @@ async fn refusals_compare_by_kind_and_rule() {
         "step 1 (store): the driver answered Ok(()), the model Err(invalid (namespace.charset))"
     );
 }
+
+/// A driver's failure is quoted whole in the divergence, not only its kind.
+#[tokio::test]
+async fn a_driver_failure_is_quoted_with_its_message() {
+    let faults = tinymemory_doubles::Faults::new(ReferenceDriver::new());
+    faults.handle().fail_nth(
+        1,
+        tinymemory_doubles::FaultKind::Backend {
+            message: "disk I/O error; stderr: EIO on /data/memory.db".into(),
+        },
+    );
+    let ops = vec![Op::store("learning:a", "k0", "comet")];
+    let divergence = replay(&faults, &ops).await.unwrap_err();
+    assert_eq!(
+        divergence.to_string(),
+        "step 1 (store): the driver answered Err(backend (\"backend failure: disk I/O error; \
+         stderr: EIO on /data/memory.db\")), the model Ok(())"
+    );
+}

@@ -14,19 +14,28 @@ use super::Op;
 
 type Step = Result<(), String>;
 
-/// An error as compared: its kind and rule, never its message.
-#[derive(PartialEq, Eq)]
+/// An error as compared: its kind and rule, never its message (which is
+/// kept for the divergence report only).
 struct ErrorShape {
     kind: &'static str,
     rule: Option<&'static str>,
+    message: String,
 }
 
-/// `invalid (namespace.charset)` or `backend`.
+impl PartialEq for ErrorShape {
+    fn eq(&self, other: &Self) -> bool {
+        (self.kind, self.rule) == (other.kind, other.rule)
+    }
+}
+
+/// `invalid (namespace.charset)` (the rule says it all), or the kind with
+/// the error's own text: `backend ("backend failure: disk I/O error")`, so
+/// a driver's failure is quoted (an exec driver's stderr included).
 impl fmt::Debug for ErrorShape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.rule {
             Some(rule) => write!(f, "{} ({rule})", self.kind),
-            None => f.write_str(self.kind),
+            None => write!(f, "{} ({:?})", self.kind, self.message),
         }
     }
 }
@@ -35,7 +44,21 @@ fn shape<T>(r: Result<T, MemoryError>) -> Result<T, ErrorShape> {
     r.map_err(|e| ErrorShape {
         kind: e.kind(),
         rule: e.rule(),
+        message: error_text(&e),
     })
+}
+
+/// The error's message and its sources (an exec driver's stderr comes as
+/// the message of a backend error), in one line.
+fn error_text(e: &MemoryError) -> String {
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
 }
 
 /// An entry as compared: everything but the driver's id and timestamp.

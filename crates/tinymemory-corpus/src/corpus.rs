@@ -83,8 +83,9 @@ impl Corpus {
     ///
     /// The first error found stops the load.
     pub fn load(root: &Path) -> Result<Corpus, CorpusError> {
-        let files = layout::discover(root)?;
+        let (files, link_warnings) = layout::discover(root)?;
         let mut loader = Loader::default();
+        loader.warnings.extend(link_warnings);
         for file in &files {
             let text = read_text(root, file.path())?;
             match file {

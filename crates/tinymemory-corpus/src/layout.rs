@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::CorpusError;
+use crate::{CorpusError, CorpusWarning, Origin};
 
 /// The directory of dialog files, relative to the root.
 pub(crate) const DIALOG_DIR: &str = "chatterbot";
@@ -41,6 +41,13 @@ impl CorpusFile {
     }
 }
 
+/// `true` when `full` is a symbolic link that leads to no file: its target
+/// is missing, or the links loop.
+fn is_broken_link(full: &Path) -> bool {
+    fs::symlink_metadata(full).is_ok_and(|m| m.file_type().is_symlink())
+        && fs::metadata(full).is_err()
+}
+
 /// Lists the corpus files under `root`: the dialogs by language directory
 /// then file name, then the licences by file name (byte order throughout).
 /// Hidden entries (names starting with `.`) and files with other extensions
@@ -51,7 +58,19 @@ impl CorpusFile {
 /// [`CorpusError::Root`] when `root` cannot be listed, [`CorpusError::Io`]
 /// when a directory inside it cannot, [`CorpusError::Empty`] when no corpus
 /// file is found.
-pub(crate) fn discover(root: &Path) -> Result<Vec<CorpusFile>, CorpusError> {
+///
+/// Also returns a warning for each corpus file name that is a broken
+/// symbolic link (skipped, never silently).
+pub(crate) fn discover(root: &Path) -> Result<(Vec<CorpusFile>, Vec<CorpusWarning>), CorpusError> {
+    let mut warnings = Vec::new();
+    let mut note = |path: &Path| {
+        if is_broken_link(&root.join(path)) {
+            warnings.push(CorpusWarning::new(
+                Origin::new(path, 1),
+                "a symbolic link whose target is missing or loops; skipped",
+            ));
+        }
+    };
     fs::read_dir(root).map_err(|source| CorpusError::Root {
         root: root.to_owned(),
         source,
@@ -72,6 +91,8 @@ pub(crate) fn discover(root: &Path) -> Result<Vec<CorpusFile>, CorpusError> {
                         language: language.clone(),
                         topic,
                     });
+                } else {
+                    note(&path);
                 }
             }
         }
@@ -82,6 +103,8 @@ pub(crate) fn discover(root: &Path) -> Result<Vec<CorpusFile>, CorpusError> {
         if let Some(stem) = stem_with(&name, &["txt"]) {
             if root.join(&path).is_file() {
                 files.push(CorpusFile::Licence { path, name: stem });
+            } else {
+                note(&path);
             }
         }
     }
@@ -90,7 +113,7 @@ pub(crate) fn discover(root: &Path) -> Result<Vec<CorpusFile>, CorpusError> {
             root: root.to_owned(),
         });
     }
-    Ok(files)
+    Ok((files, warnings))
 }
 
 /// The visible entry names of `root/dir`, as given and as (lossy) UTF-8,

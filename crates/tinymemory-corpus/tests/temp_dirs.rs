@@ -339,3 +339,32 @@ fn a_licence_without_paragraphs_warns() {
         vec!["licenses/Blank.txt:1: the text has no paragraph; no entry made"]
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn broken_symbolic_links_are_skipped_with_a_warning() {
+    let dir = corpus_dir(&[("chatterbot/english/greetings.yml", GREETINGS)]);
+    let english = dir.path().join("chatterbot/english");
+    std::os::unix::fs::symlink(english.join("gone.yml"), english.join("dangling.yml")).unwrap();
+    std::os::unix::fs::symlink(english.join("b.yml"), english.join("a.yml")).unwrap();
+    std::os::unix::fs::symlink(english.join("a.yml"), english.join("b.yml")).unwrap();
+    fs::create_dir_all(dir.path().join("licenses")).unwrap();
+    std::os::unix::fs::symlink("/nonexistent/MIT.txt", dir.path().join("licenses/MIT.txt"))
+        .unwrap();
+    let corpus = Corpus::load(dir.path()).unwrap();
+    let warnings: Vec<String> = corpus.warnings.iter().map(ToString::to_string).collect();
+    let skipped = "a symbolic link whose target is missing or loops; skipped";
+    assert_eq!(
+        warnings,
+        [
+            format!("chatterbot/english/a.yml:1: {skipped}"),
+            format!("chatterbot/english/b.yml:1: {skipped}"),
+            format!("chatterbot/english/dangling.yml:1: {skipped}"),
+            format!("licenses/MIT.txt:1: {skipped}"),
+        ]
+    );
+    assert_eq!(
+        corpus.files,
+        vec![Path::new("chatterbot/english/greetings.yml")]
+    );
+}

@@ -121,6 +121,16 @@ async fn a_bundle_replays_under_the_profile_it_was_recorded_with() {
             .recall_profile,
         tinymemory_api::RecallProfile::Lexical
     );
+    let inconsistent = Bundle::from_json(&old).expect("an old bundle reads");
+    let refused = inconsistent
+        .replay(&Registry::standard(), negated(), None, TIMEOUT)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "failed to replay the bundle: check \"recall.ranking_higher_better\" applies to the semantic recall \
+         profile, and the bundle records lexical"
+    );
 }
 
 #[tokio::test]

@@ -43,4 +43,17 @@ pub enum ReportError {
         /// The check id in the bundle.
         id: String,
     },
+    /// A bundle names a check that does not apply to the recall profile it
+    /// records (a hand-edited or inconsistent bundle).
+    #[error(
+        "failed to replay the bundle: check {id:?} applies to the {applies} recall profile, and the bundle records {profile}"
+    )]
+    CheckNotInProfile {
+        /// The check id in the bundle.
+        id: String,
+        /// The profiles the check applies to.
+        applies: String,
+        /// The profile the bundle records.
+        profile: tinymemory_api::RecallProfile,
+    },
 }

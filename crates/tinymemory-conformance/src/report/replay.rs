@@ -74,7 +74,8 @@ impl Bundle {
     /// # Errors
     ///
     /// [`ReportError::UnknownCheck`] when `registry` has no check with the
-    /// bundle's id.
+    /// bundle's id, [`ReportError::CheckNotInProfile`] when that check does
+    /// not apply to the bundle's recall profile.
     ///
     /// # Panics
     ///
@@ -87,9 +88,16 @@ impl Bundle {
         timeout: Duration,
     ) -> Result<Replay, ReportError> {
         let one = registry.filter(|c| c.id == self.check);
-        if one.is_empty() {
+        let Some(check) = one.checks().first() else {
             return Err(ReportError::UnknownCheck {
                 id: self.check.clone(),
+            });
+        };
+        if !check.profiles.contains(self.recall_profile) {
+            return Err(ReportError::CheckNotInProfile {
+                id: self.check.clone(),
+                applies: check.profiles.to_string(),
+                profile: self.recall_profile,
             });
         }
         let summary = Runner::new(one)

@@ -310,41 +310,12 @@ async fn recall(
             matches.len()
         ));
     }
-    let mut seen = BTreeSet::new();
-    for h in &got {
-        if h.namespace.as_deref() != Some(searched) {
-            return Err(format!(
-                "hit {} does not carry the namespace searched, {searched:?}",
-                show(h)
-            ));
-        }
-        if !seen.insert(h.key.as_str()) {
-            return Err(format!(
-                "the driver returned key {:?} twice: {shown:?}",
-                h.key
-            ));
-        }
-        let Some(m) = matches.iter().find(|m| m.key == h.key) else {
-            return Err(format!(
-                "hit {} is not a match: the model matches {want_keys:?}",
-                show(h)
-            ));
-        };
-        same(Stored::unscored(h), Stored::unscored(m))
-            .map_err(|e| format!("hit {}: {e}", show(h)))?;
-        if let Some(s) = h.score {
-            if !s.is_finite() {
-                return Err(format!("hit {} has a non-finite score", show(h)));
-            }
-        }
-    }
-    for pair in got.windows(2) {
-        if let (Some(a), Some(b)) = (pair[0].score, pair[1].score) {
-            if a < b {
-                return Err(format!("hits are not best first: {shown:?}"));
-            }
-        }
-    }
+    stored_best_first(&got, &matches, searched, |h| {
+        format!(
+            "hit {} is not a match: the model matches {want_keys:?}",
+            show(h)
+        )
+    })?;
     if limit < matches.len() {
         top_of_all(driver, query, opts, &got, matches.len()).await?;
     }
@@ -365,6 +336,50 @@ async fn recall(
             ));
         }
         top_of_all(driver, query, opts, &best, matches.len()).await?;
+    }
+    Ok(())
+}
+
+/// Every hit of `got` is a distinct entry of `candidates` with its stored
+/// fields, carrying the namespace searched, its score (if any) finite, the
+/// scores non-increasing down the list; `stray` words the failure of a hit
+/// that is no candidate.
+fn stored_best_first(
+    got: &[MemoryEntry],
+    candidates: &[MemoryEntry],
+    searched: &str,
+    stray: impl Fn(&MemoryEntry) -> String,
+) -> Step {
+    let shown: Vec<String> = got.iter().map(show).collect();
+    let mut seen = BTreeSet::new();
+    for h in got {
+        if h.namespace.as_deref() != Some(searched) {
+            return Err(format!(
+                "hit {} does not carry the namespace searched, {searched:?}",
+                show(h)
+            ));
+        }
+        if !seen.insert(h.key.as_str()) {
+            return Err(format!(
+                "the driver returned key {:?} twice: {shown:?}",
+                h.key
+            ));
+        }
+        let Some(m) = candidates.iter().find(|m| m.key == h.key) else {
+            return Err(stray(h));
+        };
+        same(Stored::unscored(h), Stored::unscored(m))
+            .map_err(|e| format!("hit {}: {e}", show(h)))?;
+        if h.score.is_some_and(|s| !s.is_finite()) {
+            return Err(format!("hit {} has a non-finite score", show(h)));
+        }
+    }
+    for pair in got.windows(2) {
+        if let (Some(a), Some(b)) = (pair[0].score, pair[1].score) {
+            if a < b {
+                return Err(format!("hits are not best first: {shown:?}"));
+            }
+        }
     }
     Ok(())
 }
@@ -416,39 +431,12 @@ async fn ranked(
             ));
         }
     }
-    let mut seen = BTreeSet::new();
-    for h in got {
-        if h.namespace.as_deref() != Some(searched) {
-            return Err(format!(
-                "hit {} does not carry the namespace searched, {searched:?}",
-                show(h)
-            ));
-        }
-        if !seen.insert(h.key.as_str()) {
-            return Err(format!(
-                "the driver returned key {:?} twice: {shown:?}",
-                h.key
-            ));
-        }
-        let Some(m) = pool.iter().find(|m| m.key == h.key) else {
-            return Err(format!(
-                "hit {} is not an entry of {searched:?} passing the filters: those are {pool_keys:?}",
-                show(h)
-            ));
-        };
-        same(Stored::unscored(h), Stored::unscored(m))
-            .map_err(|e| format!("hit {}: {e}", show(h)))?;
-        if h.score.is_some_and(|s| !s.is_finite()) {
-            return Err(format!("hit {} has a non-finite score", show(h)));
-        }
-    }
-    for pair in got.windows(2) {
-        if let (Some(a), Some(b)) = (pair[0].score, pair[1].score) {
-            if a < b {
-                return Err(format!("hits are not best first: {shown:?}"));
-            }
-        }
-    }
+    stored_best_first(got, pool, searched, |h| {
+        format!(
+            "hit {} is not an entry of {searched:?} passing the filters: those are {pool_keys:?}",
+            show(h)
+        )
+    })?;
     if pool.is_empty() {
         return Ok(());
     }
@@ -465,22 +453,7 @@ async fn ranked(
             everything.len()
         ));
     }
-    let lowest_kept = got
-        .iter()
-        .filter_map(|h| h.score)
-        .fold(f64::INFINITY, f64::min);
-    for left_out in everything
-        .iter()
-        .filter(|e| got.iter().all(|h| h.key != e.key))
-    {
-        if left_out.score.is_some_and(|s| s > lowest_kept) {
-            return Err(format!(
-                "with limit {limit}, the driver left out {} although it scores above the lowest hit kept ({lowest_kept:?})",
-                show(left_out)
-            ));
-        }
-    }
-    Ok(())
+    none_left_out_above(got, &everything)
 }
 
 /// With `limit` below the number of matches, the hits returned must score
@@ -503,6 +476,12 @@ async fn top_of_all(
             everything.len()
         ));
     }
+    none_left_out_above(got, &everything)
+}
+
+/// No entry of `everything` (the driver's own longer ranking) that `got`
+/// left out scores above the lowest hit `got` kept.
+fn none_left_out_above(got: &[MemoryEntry], everything: &[MemoryEntry]) -> Step {
     let lowest_kept = got
         .iter()
         .filter_map(|h| h.score)

@@ -111,8 +111,9 @@ impl Embedding {
             reason = "components are small integers: a text's dot products stay far below 2^52"
         )]
         let (qd, qq, dd) = (self.dot(other) as f64, qq as f64, dd as f64);
-        // `+ 0.0` turns a -0.0 into 0.0, so equal scores are equal bits.
-        (qd / (qq * dd).sqrt()).clamp(-1.0, 1.0) + 0.0
+        // An integer dot product of 0 converts to +0.0, so no score is -0.0
+        // and equal scores are equal bits.
+        (qd / (qq * dd).sqrt()).clamp(-1.0, 1.0)
     }
 }
 

@@ -103,6 +103,17 @@ pub(crate) async fn hostile_queries(ctx: CheckContext) -> Step {
                 .all(|h| h.namespace.as_deref() == Some("hostile:q")),
             "the {name} query returned a hit from outside hostile:q"
         );
+        // Contract sentence 4 holds for every recall, texts without a word
+        // (a zero embedding) included.
+        if let Some(h) = hits
+            .iter()
+            .find(|h| h.score.is_some_and(|s| !s.is_finite()))
+        {
+            return Err(Stop::Fail(format!(
+                "the {name} query gave {:?} the non-finite score {:?}: scores, when present, are finite",
+                h.key, h.score
+            )));
+        }
     }
     Ok(())
 }

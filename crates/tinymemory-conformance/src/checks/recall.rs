@@ -248,11 +248,21 @@ pub(crate) async fn plain_text_query(ctx: CheckContext) -> Step {
     put(d.as_ref(), "global", "near", "NEAR the end (of it)").await?;
     let opts = RecallOptions::default();
     for q in hostile_queries() {
-        if let Err(e) = d.recall(&q, 10, &opts).await {
-            let shown: String = q.chars().take(40).collect();
-            return Err(Stop::Fail(format!(
+        let shown: String = q.chars().take(40).collect();
+        let hits = d.recall(&q, 10, &opts).await.map_err(|e| {
+            Stop::Fail(format!(
                 "query {shown:?} ({} bytes) is plain text but recall failed: {e}",
                 q.len()
+            ))
+        })?;
+        if let Some(h) = hits
+            .iter()
+            .find(|h| h.score.is_some_and(|s| !s.is_finite()))
+        {
+            return Err(Stop::Fail(format!(
+                "query {shown:?} gave {:?} the non-finite score {:?}: scores, when present, are finite \
+                 (a query without words must not divide by a zero norm)",
+                h.key, h.score
             )));
         }
     }

@@ -150,7 +150,7 @@ static MUTANTS: [Mutant; 31] = [
         name: "nan-scores",
         rule: "contract 4: scores, when present, are finite",
         check: "recall.scores_finite_higher_better",
-        also_caught_by: &["recall.min_score", "recall.self_retrieval", "model.differential"],
+        also_caught_by: &["recall.plain_text_query", "recall.min_score", "recall.self_retrieval", "recall.hostile_queries", "model.differential"],
         description: "the best hit of every recall scores NaN, as a 0/0 normalisation would give",
         wrap: |p| Box::new(NanScores::new(p)),
         profile: RecallProfile::Lexical,

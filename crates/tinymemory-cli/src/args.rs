@@ -4,9 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tinymemory_api::{RecallProfile, UnknownRecallProfile};
-use tinymemory_conformance::{RunConfig, DEFAULT_CHECK_TIMEOUT};
+use tinymemory_conformance::{Family, RunConfig, DEFAULT_CHECK_TIMEOUT};
 
 use crate::driver::DriverSpec;
+use crate::select::{self, CheckPattern};
 
 /// `--timeout`'s default, in seconds: the library's [`DEFAULT_CHECK_TIMEOUT`].
 const DEFAULT_TIMEOUT_SECS: u64 = DEFAULT_CHECK_TIMEOUT.as_secs();
@@ -123,6 +124,20 @@ pub(crate) struct RunArgs {
     /// if missing), for `replay`.
     #[arg(long, value_name = "DIR")]
     pub(crate) bundle: Option<PathBuf>,
+
+    /// Run only the checks whose id or family matches PATTERN, a glob:
+    /// `store.upsert`, `recall.*`, `*self_retrieval`, `sections`.
+    /// Repeatable; a check matching any `--check` or `--family` runs. The
+    /// corpus is loaded only when a corpus check is selected, and the
+    /// conformance level is then never FULL. A pattern matching no check
+    /// of the run's profile is a usage error.
+    #[arg(long = "check", value_name = "PATTERN", value_parser = CheckPattern::parse)]
+    pub(crate) checks: Vec<CheckPattern>,
+
+    /// Run only the checks of family NAME: `contract`, `sections`,
+    /// `corpus` or `property`. Repeatable, and adds to `--check`.
+    #[arg(long = "family", value_name = "NAME", value_parser = select::parse_family)]
+    pub(crate) families: Vec<Family>,
 }
 
 /// `list`'s options.

@@ -25,6 +25,7 @@ mod mutants;
 mod replay;
 mod run;
 mod runtime;
+mod select;
 
 use std::process::ExitCode;
 use std::time::Duration;

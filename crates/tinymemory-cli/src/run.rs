@@ -6,12 +6,12 @@ use std::time::{Duration, Instant, SystemTime};
 
 use tinymemory_api::RecallProfile;
 use tinymemory_conformance::report::CheckEntry;
-use tinymemory_conformance::{Bundle, Comparison, Registry, Report, RunConfig, Runner};
+use tinymemory_conformance::{Bundle, Comparison, Family, Registry, Report, RunConfig, Runner};
 
 use crate::args::{Format, RunArgs};
 use crate::console::{Console, Stream};
 use crate::driver::DriverSpec;
-use crate::{corpus, driver, exit, files, runtime};
+use crate::{corpus, driver, exit, files, runtime, select};
 
 pub(crate) fn main(args: &RunArgs) -> u8 {
     let started = Instant::now();
@@ -49,11 +49,15 @@ pub(crate) fn main(args: &RunArgs) -> u8 {
 /// Refuses to load the corpus into an existing `sqlite:PATH` store that
 /// holds entries, unless `--overwrite` says to: the load upserts, so it
 /// would replace the user's entries that share a namespace and key.
-async fn refuse_overwrite(args: &RunArgs, opened: &driver::Opened) -> Result<(), String> {
+async fn refuse_overwrite(
+    args: &RunArgs,
+    opened: &driver::Opened,
+    loads_corpus: bool,
+) -> Result<(), String> {
     let DriverSpec::Sqlite(Some(path)) = &args.driver else {
         return Ok(());
     };
-    if args.no_corpus || args.overwrite {
+    if !loads_corpus || args.overwrite {
         return Ok(());
     }
     let namespaces = opened
@@ -100,16 +104,35 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
         eprintln!("error: failed to open the driver: {e}");
         return exit::SETUP;
     }
-    if let Err(message) = refuse_overwrite(args, &opened).await {
-        eprintln!("error: {message}");
-        return exit::USAGE;
-    }
     let config = RunConfig {
         seed: args.seed,
         cases: args.cases,
     };
     let declared = opened.factory.recall_profile();
     let profile = args.profile.unwrap_or(declared);
+    // The runner runs only the checks of the run's profile, and of those
+    // only the ones `--check` and `--family` select; the status line counts
+    // the same ones.
+    let selected = select::select(
+        &Registry::standard().for_profile(profile),
+        profile,
+        &args.checks,
+        &args.families,
+    );
+    let (registry, filter) = match selected {
+        Ok(s) => s,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::USAGE;
+        }
+    };
+    // A run that selects no corpus check does not pay for the load.
+    let loads_corpus =
+        !args.no_corpus && registry.checks().iter().any(|c| c.family == Family::Corpus);
+    if let Err(message) = refuse_overwrite(args, &opened, loads_corpus).await {
+        eprintln!("error: {message}");
+        return exit::USAGE;
+    }
     // A baseline of another profile ran other checks: its failures of
     // checks this run skips would pass the gate as "not run".
     if let Some(b) = baseline.filter(|b| b.run.recall_profile != profile) {
@@ -127,6 +150,8 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
     let load_started = Instant::now();
     let corpus = if args.no_corpus {
         console.line("no corpus: the corpus checks will be skipped");
+        None
+    } else if !loads_corpus {
         None
     } else {
         let loaded = corpus::load(
@@ -146,15 +171,7 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
     };
 
     let load_time = load_started.elapsed();
-    // The runner runs only the checks of the run's profile; the status
-    // line counts the same ones.
-    let registry = Registry::standard();
-    let ids: Vec<&'static str> = registry
-        .for_profile(profile)
-        .checks()
-        .iter()
-        .map(|c| c.id)
-        .collect();
+    let ids: Vec<&'static str> = registry.checks().iter().map(|c| c.id).collect();
     let runner = Runner::new(registry)
         .with_profile(profile)
         .with_timeout(Duration::from_secs(args.timeout))
@@ -185,10 +202,13 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
     }
     console.idle();
 
-    let report = Report::from_summary(&summary, started)
+    let mut report = Report::from_summary(&summary, started)
         .with_driver_spec(args.driver.to_string())
         .with_driver_version(args.driver.version())
-        .with_durations(started_at.elapsed(), (!args.no_corpus).then_some(load_time));
+        .with_durations(started_at.elapsed(), loads_corpus.then_some(load_time));
+    if let Some(filter) = filter {
+        report = report.with_filter(filter);
+    }
     finish(args, &report, baseline, &console)
 }
 

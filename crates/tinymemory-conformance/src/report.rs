@@ -23,6 +23,7 @@ pub use conformance::{Conformance, FamilyLevel, FamilyStatus, Level};
 pub use error::ReportError;
 pub use escape::visible;
 pub use model::{
-    CheckEntry, CounterexampleRecord, Counts, OutcomeKind, Report, RunMeta, SCHEMA_VERSION,
+    CheckEntry, CounterexampleRecord, Counts, OutcomeKind, Report, RunFilter, RunMeta,
+    SCHEMA_VERSION,
 };
 pub use replay::{Replay, Verdict};

@@ -34,6 +34,7 @@ impl Report {
                 started_at: humantime::format_rfc3339_seconds(started_at).to_string(),
                 duration_ms: millis(summary.duration),
                 load_ms: None,
+                filter: None,
             },
             conformance: Conformance::of(&checks, summary.profile),
             counts: Counts::of(&checks),
@@ -55,6 +56,16 @@ impl Report {
     pub fn with_durations(mut self, whole_run: Duration, corpus_load: Option<Duration>) -> Self {
         self.run.duration_ms = millis(whole_run);
         self.run.load_ms = corpus_load.map(millis);
+        self
+    }
+
+    /// Records that the run selected some checks only: the filter goes
+    /// into `run.filter`, and the level is never FULL
+    /// ([`Conformance::filtered`]).
+    #[must_use]
+    pub fn with_filter(mut self, filter: super::RunFilter) -> Self {
+        self.run.filter = Some(filter);
+        self.conformance = self.conformance.filtered();
         self
     }
 

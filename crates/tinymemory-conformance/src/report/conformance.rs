@@ -58,6 +58,17 @@ pub struct Conformance {
     pub profile: RecallProfile,
     /// Per family, in order of first appearance.
     pub families: Vec<FamilyLevel>,
+    /// `true` when the run selected some checks only (`run --check`,
+    /// `--family`): the level is then never [`Level::Full`], whatever
+    /// passed. Absent (false) in reports of unfiltered runs and in reports
+    /// written before filters existed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub filtered: bool,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Conformance {
@@ -100,7 +111,20 @@ impl Conformance {
             level,
             profile,
             families,
+            filtered: false,
         }
+    }
+
+    /// The level of a run that selected some checks only: a run that
+    /// passed every check it ran is [`Level::Partial`], since the checks
+    /// left out were not shown to pass.
+    #[must_use]
+    pub fn filtered(mut self) -> Self {
+        self.filtered = true;
+        if self.level == Level::Full {
+            self.level = Level::Partial;
+        }
+        self
     }
 
     /// The families that passed completely, in order.
@@ -122,17 +146,82 @@ fn worse(a: FamilyStatus, b: FamilyStatus) -> FamilyStatus {
 }
 
 /// `FULL (lexical)`, `PARTIAL (semantic: contract, sections)` (the
-/// families that passed), or `NONE (lexical)`.
+/// families that passed), or `NONE (lexical)`; a filtered run says so:
+/// `PARTIAL (lexical, filtered: contract)`, `NONE (lexical, filtered)`.
 impl fmt::Display for Conformance {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let profile = self.profile;
+        let filtered = if self.filtered { ", filtered" } else { "" };
         match self.level {
-            Level::Full => write!(f, "FULL ({profile})"),
-            Level::None => write!(f, "NONE ({profile})"),
+            Level::Full => write!(f, "FULL ({profile}{filtered})"),
+            Level::None => write!(f, "NONE ({profile}{filtered})"),
             Level::Partial => {
                 let passing: Vec<&str> = self.passing().collect();
-                write!(f, "PARTIAL ({profile}: {})", passing.join(", "))
+                write!(f, "PARTIAL ({profile}{filtered}: {})", passing.join(", "))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn of(families: &[(&str, FamilyStatus)]) -> Conformance {
+        Conformance {
+            level: Level::None,
+            profile: RecallProfile::Lexical,
+            families: families
+                .iter()
+                .map(|(f, s)| FamilyLevel {
+                    family: (*f).to_owned(),
+                    status: *s,
+                })
+                .collect(),
+            filtered: false,
+        }
+    }
+
+    #[test]
+    fn a_filtered_run_is_never_full_and_says_so() {
+        let mut all_pass = of(&[("contract", FamilyStatus::Pass)]);
+        all_pass.level = Level::Full;
+        assert_eq!(all_pass.to_string(), "FULL (lexical)");
+        let filtered = all_pass.filtered();
+        assert_eq!(filtered.level, Level::Partial);
+        assert_eq!(
+            filtered.to_string(),
+            "PARTIAL (lexical, filtered: contract)"
+        );
+
+        let mut none = of(&[("contract", FamilyStatus::Fail)]);
+        none.level = Level::None;
+        assert_eq!(none.filtered().to_string(), "NONE (lexical, filtered)");
+
+        let mut partial = of(&[
+            ("contract", FamilyStatus::Pass),
+            ("sections", FamilyStatus::Fail),
+        ]);
+        partial.level = Level::Partial;
+        assert_eq!(partial.to_string(), "PARTIAL (lexical: contract)");
+        assert_eq!(
+            partial.filtered().to_string(),
+            "PARTIAL (lexical, filtered: contract)"
+        );
+    }
+
+    #[test]
+    fn filtered_is_written_only_when_true_and_defaults_to_false() {
+        let mut c = of(&[("contract", FamilyStatus::Pass)]);
+        c.level = Level::Full;
+        let json = serde_json::to_string(&c).unwrap();
+        assert_eq!(
+            json,
+            r#"{"level":"full","profile":"lexical","families":[{"family":"contract","status":"pass"}]}"#
+        );
+        let read: Conformance = serde_json::from_str(&json).unwrap();
+        assert!(!read.filtered);
+        let json = serde_json::to_string(&c.filtered()).unwrap();
+        assert!(json.ends_with(r#","filtered":true}"#), "{json}");
     }
 }

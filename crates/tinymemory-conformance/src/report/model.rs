@@ -70,6 +70,23 @@ pub struct RunMeta {
     /// report was written before the field existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load_ms: Option<f64>,
+    /// The selection of a run that ran some checks only (`run --check`,
+    /// `--family`); absent for a run of every check of its profile (and in
+    /// reports written before filters existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<RunFilter>,
+}
+
+/// The checks a filtered run selected: those whose id or family matches
+/// one of `checks` (globs) or whose family is one of `families`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunFilter {
+    /// The `--check` patterns, as given.
+    #[serde(default)]
+    pub checks: Vec<String>,
+    /// The `--family` names, as given.
+    #[serde(default)]
+    pub families: Vec<String>,
 }
 
 /// How many checks ended in each outcome kind.

@@ -1,0 +1,140 @@
+//! `run --check PATTERN` and `--family NAME`: which checks a run executes.
+
+use globset::{Glob, GlobMatcher};
+use tinymemory_api::RecallProfile;
+use tinymemory_conformance::report::RunFilter;
+use tinymemory_conformance::{Check, Family, Registry};
+
+/// The family names `--family` accepts, in run order.
+pub(crate) const FAMILIES: [Family; 4] = [
+    Family::Contract,
+    Family::Sections,
+    Family::Corpus,
+    Family::Property,
+];
+
+/// One `--check` pattern: a glob matched against check ids and family
+/// names, with the text it was given as.
+#[derive(Debug, Clone)]
+pub(crate) struct CheckPattern {
+    raw: String,
+    matcher: GlobMatcher,
+}
+
+impl CheckPattern {
+    /// `--check`'s value: a glob (`*`, `?`, `[..]`, `{a,b}`); a malformed
+    /// one is a usage error naming it.
+    pub(crate) fn parse(raw: &str) -> Result<Self, String> {
+        let glob = Glob::new(raw).map_err(|e| format!("not a valid pattern: {e}"))?;
+        Ok(Self {
+            raw: raw.to_owned(),
+            matcher: glob.compile_matcher(),
+        })
+    }
+
+    fn matches(&self, check: &Check) -> bool {
+        self.matcher.is_match(check.id) || self.matcher.is_match(check.family.as_str())
+    }
+}
+
+/// `--family`'s value: one of [`FAMILIES`].
+pub(crate) fn parse_family(raw: &str) -> Result<Family, String> {
+    FAMILIES
+        .into_iter()
+        .find(|f| f.as_str() == raw)
+        .ok_or_else(|| {
+            let names: Vec<&str> = FAMILIES.iter().map(|f| f.as_str()).collect();
+            format!("no such family; the families are {}", names.join(", "))
+        })
+}
+
+/// The checks of `registry` (those of the run's `profile`) that the
+/// patterns and families select: a check runs when its id or family
+/// matches a pattern, or its family is one named. No pattern and no family
+/// selects every check, and no filter is recorded.
+///
+/// # Errors
+///
+/// A pattern that matches no check of the profile, named.
+pub(crate) fn select(
+    registry: &Registry,
+    profile: RecallProfile,
+    patterns: &[CheckPattern],
+    families: &[Family],
+) -> Result<(Registry, Option<RunFilter>), String> {
+    if patterns.is_empty() && families.is_empty() {
+        return Ok((registry.clone(), None));
+    }
+    if let Some(p) = patterns
+        .iter()
+        .find(|p| !registry.checks().iter().any(|c| p.matches(c)))
+    {
+        return Err(format!(
+            "--check {} matches no check id or family of the {profile} recall profile; \
+             `tinymemory-conformance list --profile {profile}` lists them",
+            p.raw
+        ));
+    }
+    let selected =
+        registry.filter(|c| families.contains(&c.family) || patterns.iter().any(|p| p.matches(c)));
+    let filter = RunFilter {
+        checks: patterns.iter().map(|p| p.raw.clone()).collect(),
+        families: families.iter().map(|f| f.as_str().to_owned()).collect(),
+    };
+    Ok((selected, Some(filter)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(patterns: &[&str], families: &[Family]) -> Result<Vec<&'static str>, String> {
+        let patterns: Vec<CheckPattern> = patterns
+            .iter()
+            .map(|p| CheckPattern::parse(p).unwrap())
+            .collect();
+        let registry = Registry::standard().for_profile(RecallProfile::Lexical);
+        select(&registry, RecallProfile::Lexical, &patterns, families)
+            .map(|(r, _)| r.checks().iter().map(|c| c.id).collect())
+    }
+
+    #[test]
+    fn globs_match_ids_and_family_names() {
+        assert_eq!(ids(&["store.upsert"], &[]).unwrap(), ["store.upsert"]);
+        assert_eq!(
+            ids(&["*self_retrieval"], &[]).unwrap(),
+            ["recall.self_retrieval"]
+        );
+        assert_eq!(
+            ids(&["corpus"], &[]).unwrap(),
+            ["corpus.namespace_counts", "corpus.recall_own_words"]
+        );
+        assert_eq!(
+            ids(&["namespace?.*"], &[]).unwrap(),
+            ["namespaces.exact_counts", "namespaces.last_updated"]
+        );
+        assert_eq!(
+            ids(&["forget.*"], &[Family::Corpus]).unwrap(),
+            [
+                "forget.idempotent",
+                "corpus.namespace_counts",
+                "corpus.recall_own_words"
+            ]
+        );
+        assert_eq!(ids(&[], &[Family::Property]).unwrap().len(), 8);
+    }
+
+    #[test]
+    fn a_pattern_matching_nothing_is_named() {
+        assert_eq!(
+            ids(&["store.upsert", "corpus.self_retrieval"], &[]).unwrap_err(),
+            "--check corpus.self_retrieval matches no check id or family of the lexical recall \
+             profile; `tinymemory-conformance list --profile lexical` lists them"
+        );
+        assert!(CheckPattern::parse("recall.[a").is_err());
+        assert_eq!(
+            parse_family("corpora").unwrap_err(),
+            "no such family; the families are contract, sections, corpus, property"
+        );
+    }
+}

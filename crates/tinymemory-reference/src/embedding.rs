@@ -154,3 +154,40 @@ mod tests {
         assert_eq!(fnv1a("foobar"), 0x8594_4171_f739_67e8);
     }
 }
+
+#[cfg(test)]
+mod golden {
+    use super::*;
+
+    /// The formula pinned to its exact output, so that any change to the
+    /// hash, the signs, the buckets or the weights shows: the conformance
+    /// checks accept any valid embedding, the reference driver has one.
+    #[test]
+    fn the_embedding_of_a_short_text_is_exactly_this() {
+        let e = Embedding::of("Async fn");
+        // Words weigh 2 (`w:async`, `w:fn`), the seven trigrams of `^async$`
+        // and `^fn$` 1, each with its hash's sign, in buckets of 1024.
+        assert_eq!(
+            e.components,
+            [
+                (68, 1),
+                (151, 1),
+                (376, 2),
+                (722, -1),
+                (750, -1),
+                (762, -1),
+                (776, 1),
+                (905, -1),
+                (952, 2)
+            ]
+        );
+        assert_eq!(e.dot(&e), 15);
+        let q = Embedding::of("async programming");
+        // They share the word `async` and its trigrams; colliding buckets
+        // of other features move the dot product too, as signed hashing
+        // allows.
+        assert_eq!((e.dot(&q), q.dot(&q)), (8, 22));
+        assert_eq!(e.cosine(&q).to_bits(), (8.0 / 330.0_f64.sqrt()).to_bits());
+        assert_eq!(e.cosine(&q), 0.440_385_506_050_544_3);
+    }
+}

@@ -10,6 +10,14 @@ use tinymemory_conformance::CaseProgress;
 /// How often the status line is redrawn.
 const TICK: Duration = Duration::from_millis(200);
 
+/// How often the corpus-load status is redrawn on a terminal.
+const LOAD_TICK: Duration = Duration::from_millis(100);
+
+/// How often the corpus-load status is written as a line when progress is
+/// not a terminal (a CI log): a slow driver's load is not silent, a fast
+/// one's prints nothing.
+const LOAD_LINE_EVERY: Duration = Duration::from_secs(10);
+
 /// Which standard stream progress is written to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Stream {
@@ -24,6 +32,7 @@ pub(crate) struct Console {
     stream: Stream,
     colour: bool,
     live: bool,
+    quiet: bool,
     status: Mutex<Status>,
     /// Cases done of the running property check, shown after its id.
     cases: CaseProgress,
@@ -54,6 +63,7 @@ impl Console {
             stream,
             colour: terminal && !no_colour && !dumb,
             live: terminal && !dumb && !quiet,
+            quiet,
             status: Mutex::new(Status::default()),
             cases: CaseProgress::new(),
             write_error: Mutex::new(None),
@@ -97,6 +107,40 @@ impl Console {
         out.push_str(text);
         out.push('\n');
         self.write(&out);
+    }
+
+    /// A tracker of the corpus load, started now: redrawn in place at most
+    /// every [`LOAD_TICK`] on a terminal, a line every [`LOAD_LINE_EVERY`]
+    /// elsewhere, nothing when quiet.
+    pub(crate) fn load_progress(&self) -> LoadProgress<'_> {
+        let now = Instant::now();
+        LoadProgress {
+            console: self,
+            started: now,
+            throttle: Throttle {
+                every: if self.live {
+                    LOAD_TICK
+                } else {
+                    LOAD_LINE_EVERY
+                },
+                last: now,
+            },
+        }
+    }
+
+    /// Shows the load status `text`: in place on a terminal, as a line
+    /// elsewhere, not at all when quiet.
+    fn load_status(&self, text: &str) {
+        if self.quiet {
+            return;
+        }
+        if self.live {
+            let mut status = self.status.lock().unwrap_or_else(PoisonError::into_inner);
+            status.shown = true;
+            self.write(&format!("\r\x1b[2K{text}"));
+        } else {
+            self.line(text);
+        }
     }
 
     /// Records that check `id`, number `position` (from 1) of `total`, is
@@ -174,5 +218,84 @@ impl Console {
                 slot.get_or_insert_with(|| format!("failed to write the progress output: {e}"));
             }
         }
+    }
+}
+
+/// The corpus load's progress on a [`Console`].
+pub(crate) struct LoadProgress<'a> {
+    console: &'a Console,
+    started: Instant,
+    throttle: Throttle,
+}
+
+impl LoadProgress<'_> {
+    /// `done` of `total` entries are stored; cheap unless a redraw is due.
+    pub(crate) fn update(&mut self, done: usize, total: usize) {
+        let now = Instant::now();
+        if self.throttle.ready(now) {
+            self.console
+                .load_status(&load_status(done, total, now - self.started));
+        }
+    }
+}
+
+/// Lets through at most one event per `every`, the first one `every`
+/// after the start.
+struct Throttle {
+    every: Duration,
+    last: Instant,
+}
+
+impl Throttle {
+    fn ready(&mut self, now: Instant) -> bool {
+        if now.saturating_duration_since(self.last) < self.every {
+            return false;
+        }
+        self.last = now;
+        true
+    }
+}
+
+/// `loading the corpus: 12000 of 22688 entries, 3400 entries/s`.
+fn load_status(done: usize, total: usize, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    #[allow(clippy::cast_precision_loss)] // a rate for a human
+    let rate = if secs > 0.0 {
+        format!(", {:.0} entries/s", done as f64 / secs)
+    } else {
+        String::new()
+    };
+    format!("loading the corpus: {done} of {total} entries{rate}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_load_status_counts_entries_and_rate() {
+        assert_eq!(
+            load_status(12_000, 22_688, Duration::from_millis(3_750)),
+            "loading the corpus: 12000 of 22688 entries, 3200 entries/s"
+        );
+        assert_eq!(
+            load_status(0, 22_688, Duration::ZERO),
+            "loading the corpus: 0 of 22688 entries"
+        );
+    }
+
+    #[test]
+    fn the_throttle_lets_one_event_through_per_interval() {
+        let start = Instant::now();
+        let ms = Duration::from_millis;
+        let mut t = Throttle {
+            every: ms(100),
+            last: start,
+        };
+        let ready: Vec<bool> = [0, 50, 99, 100, 150, 199, 200, 450]
+            .into_iter()
+            .map(|at| t.ready(start + ms(at)))
+            .collect();
+        assert_eq!(ready, [false, false, false, true, false, false, true, true]);
     }
 }

@@ -26,9 +26,12 @@ pub(crate) async fn load(
     for w in &corpus.warnings {
         console.line(&format!("warning: {w}"));
     }
-    let loaded = LoadedCorpus::load(store, &corpus)
-        .await
-        .map_err(|e| format!("failed to store the corpus: {e}"))?;
+    let mut progress = console.load_progress();
+    let loaded = LoadedCorpus::load_with_progress(store, &corpus, |done, total| {
+        progress.update(done, total);
+    })
+    .await
+    .map_err(|e| format!("failed to store the corpus: {e}"))?;
     let report = loaded.report();
     console.line(&format!(
         "loaded {}: {} entries in {} namespaces ({} lines skipped with a warning)",

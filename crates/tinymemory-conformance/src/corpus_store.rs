@@ -62,13 +62,29 @@ impl LoadedCorpus {
         provider: Box<dyn MemoryProvider>,
         corpus: &Corpus,
     ) -> Result<Self, MemoryError> {
+        Self::load_with_progress(provider, corpus, |_, _| {}).await
+    }
+
+    /// [`LoadedCorpus::load`], calling `progress(stored, total)` after
+    /// each entry is stored: for a progress display, which should keep
+    /// the call cheap.
+    ///
+    /// # Errors
+    ///
+    /// As [`LoadedCorpus::load`].
+    pub async fn load_with_progress(
+        provider: Box<dyn MemoryProvider>,
+        corpus: &Corpus,
+        mut progress: impl FnMut(usize, usize),
+    ) -> Result<Self, MemoryError> {
+        let total = corpus.entries.len();
         let mut expected: BTreeMap<String, u64> = BTreeMap::new();
         let mut samples: BTreeMap<String, Sample> = BTreeMap::new();
         let mut spread: Vec<Sample> = Vec::new();
         let mut per_section: BTreeMap<MemorySection, (u64, BTreeMap<String, ()>)> = BTreeMap::new();
         {
             let sections = Sections::new(provider.as_ref());
-            for e in &corpus.entries {
+            for (i, e) in corpus.entries.iter().enumerate() {
                 sections
                     .section(&e.section)
                     .put(
@@ -109,6 +125,7 @@ impl LoadedCorpus {
                     content: e.content.clone(),
                     namespace_count: 0,
                 });
+                progress(i + 1, total);
             }
         }
         let samples = samples

@@ -88,8 +88,10 @@ impl Runner {
     ///
     /// - a panic fails that check with the panic message;
     /// - a check still running after the timeout fails with
-    ///   `timed out after …`, even one whose driver blocks its thread
-    ///   (a `std::thread::sleep` or a deadlock in a driver call), and the
+    ///   `ID timed out after …` (with how many property cases had passed,
+    ///   and `--timeout SECS raises the limit`), even one whose driver
+    ///   blocks its thread (a `std::thread::sleep` or a deadlock in a
+    ///   driver call), and the
     ///   run goes on at once;
     /// - a timed-out check that is waiting (an `.await`) is cancelled: its
     ///   future is dropped, and with it the drivers it opened;
@@ -185,9 +187,16 @@ impl Runner {
                 // Cancels a check that is waiting; one whose thread is
                 // blocked stops at its next `.await`, whenever that is.
                 let _ = cancel_tx.send(());
+                let cases = self
+                    .progress
+                    .get()
+                    .filter(|&(done, _)| done > 0)
+                    .map(|(done, all)| format!(", {done} of {all} property cases had passed"))
+                    .unwrap_or_default();
                 Outcome::fail(format!(
-                    "timed out after {:?} (the driver hung or is too slow)",
-                    self.timeout
+                    "{} timed out after {:?} (the driver hung or is too slow){cases}; \
+                     --timeout SECS raises the limit",
+                    check.id, self.timeout
                 ))
             }
         }
@@ -231,6 +240,15 @@ mod tests {
         Box::pin(async { std::panic::resume_unwind(Box::new("the driver unwrapped a None")) })
     }
 
+    /// A property check that passes 12 cases, then hangs.
+    fn hangs_after_cases(_: CheckContext) -> crate::CheckFuture {
+        Box::pin(async {
+            progress::report(12, 64);
+            tokio::time::sleep(Duration::from_secs(3)).await;
+            Outcome::Pass
+        })
+    }
+
     fn passes(_: CheckContext) -> crate::CheckFuture {
         Box::pin(async { Outcome::Pass })
     }
@@ -249,6 +267,7 @@ mod tests {
         let registry = Registry::from_checks(vec![
             check("t.blocks", blocks_its_thread),
             check("t.waits", waits),
+            check("t.cases", hangs_after_cases),
             check("t.panics", panics),
             check("t.passes", passes),
         ]);
@@ -274,11 +293,21 @@ mod tests {
             [
                 (
                     "t.blocks",
-                    "timed out after 300ms (the driver hung or is too slow)".to_owned()
+                    "t.blocks timed out after 300ms (the driver hung or is too slow); \
+                     --timeout SECS raises the limit"
+                        .to_owned()
                 ),
                 (
                     "t.waits",
-                    "timed out after 300ms (the driver hung or is too slow)".to_owned()
+                    "t.waits timed out after 300ms (the driver hung or is too slow); \
+                     --timeout SECS raises the limit"
+                        .to_owned()
+                ),
+                (
+                    "t.cases",
+                    "t.cases timed out after 300ms (the driver hung or is too slow), \
+                     12 of 64 property cases had passed; --timeout SECS raises the limit"
+                        .to_owned()
                 ),
                 (
                     "t.panics",
@@ -287,7 +316,10 @@ mod tests {
                 ("t.passes", "pass".to_owned()),
             ]
         );
-        assert!(elapsed < Duration::from_secs(2), "the run took {elapsed:?}");
+        assert!(
+            elapsed < Duration::from_millis(2_500),
+            "the run took {elapsed:?}"
+        );
     }
 
     #[tokio::test]

@@ -40,3 +40,21 @@ async fn the_real_corpus_loads_and_passes_the_corpus_checks() {
         ]
     );
 }
+
+#[tokio::test]
+async fn loading_reports_progress_after_every_entry() {
+    let corpus = Corpus::load(&Corpus::default_root()).unwrap();
+    let mut calls: Vec<(usize, usize)> = Vec::new();
+    let loaded = LoadedCorpus::load_with_progress(
+        Box::new(ReferenceDriver::new()),
+        &corpus,
+        |done, total| calls.push((done, total)),
+    )
+    .await
+    .unwrap();
+    assert_eq!(loaded.report().entries(), 22_688);
+    assert_eq!(calls.len(), 22_688);
+    assert_eq!(calls[0], (1, 22_688));
+    assert_eq!(calls[22_687], (22_688, 22_688));
+    assert!(calls.windows(2).all(|w| w[1].0 == w[0].0 + 1));
+}

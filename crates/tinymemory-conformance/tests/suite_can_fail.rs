@@ -116,7 +116,10 @@ async fn a_panicking_or_hanging_check_fails_and_the_run_goes_on() {
             ),
             (
                 "test.hangs",
-                Outcome::fail("timed out after 3s (the driver hung or is too slow)")
+                Outcome::fail(
+                    "test.hangs timed out after 3s (the driver hung or is too slow); \
+                     --timeout SECS raises the limit"
+                )
             ),
             ("store.upsert", Outcome::Pass),
         ]

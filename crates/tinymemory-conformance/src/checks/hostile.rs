@@ -80,7 +80,7 @@ pub(crate) async fn big_content_round_trip(ctx: CheckContext) -> Step {
     ensure_eq!(
         keys(&hits),
         ["big"],
-        "recall of a word in the 1 MiB content"
+        "recall(\"机\", limit 5) in hostile:big, a word of the 1 MiB content"
     );
     Ok(())
 }

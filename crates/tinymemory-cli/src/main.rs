@@ -26,6 +26,7 @@ mod replay;
 mod run;
 mod runtime;
 mod select;
+mod shared;
 
 use std::process::ExitCode;
 use std::time::Duration;

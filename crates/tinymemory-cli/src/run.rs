@@ -11,7 +11,7 @@ use tinymemory_conformance::{Bundle, Comparison, Family, Registry, Report, RunCo
 use crate::args::{Format, RunArgs};
 use crate::console::{Console, Stream};
 use crate::driver::DriverSpec;
-use crate::{corpus, driver, exit, files, runtime, select};
+use crate::{corpus, driver, exit, files, runtime, select, shared};
 
 pub(crate) fn main(args: &RunArgs) -> u8 {
     let started = Instant::now();
@@ -252,6 +252,9 @@ fn finish(args: &RunArgs, report: &Report, baseline: Option<&Report>, console: &
     if let Err(message) = write_report(args, report, console) {
         eprintln!("error: {message}");
         return exit::USAGE;
+    }
+    for line in shared::lines(report) {
+        console.line(&line);
     }
     console.line(&report.conformance_line());
     let gate_fails = match baseline {

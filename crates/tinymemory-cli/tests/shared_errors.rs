@@ -1,0 +1,50 @@
+//! Failed checks sharing one driver error are grouped in the summary.
+
+use std::process::Command;
+
+#[test]
+fn one_query_parser_error_is_named_once_for_the_checks_it_fails() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args([
+            "run",
+            "--driver",
+            "mutant:query-as-fts5-syntax",
+            "--no-corpus",
+            "--quiet",
+            "--cases",
+            "4",
+        ])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[lines.len() - 3..],
+        [
+            "5 checks failed on the same error: backend failure: fts5: syntax error near \"\"\" \
+             (recall.plain_text_query, properties.across_ordering, properties.truncation, \
+             properties.concurrent_equals_sequential, model.differential)",
+            "conformance: PARTIAL (lexical: sections)",
+            "35 passed, 6 failed, 2 skipped",
+        ],
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_passing_run_prints_no_group() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args([
+            "run",
+            "--driver",
+            "reference",
+            "--check",
+            "recall.*",
+            "--quiet",
+        ])
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(!stdout.contains("failed on the same error"), "{stdout}");
+}

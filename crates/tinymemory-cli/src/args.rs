@@ -138,6 +138,13 @@ pub(crate) struct RunArgs {
     /// `corpus` or `property`. Repeatable, and adds to `--check`.
     #[arg(long = "family", value_name = "NAME", value_parser = select::parse_family)]
     pub(crate) families: Vec<Family>,
+
+    /// With an `exec:` driver, write every request the suite sends and
+    /// every answer it reads to FILE (replaced), one JSON object a line
+    /// with its time, the process id and the running check's id
+    /// (docs/protocol.md, "Tracing").
+    #[arg(long, value_name = "FILE")]
+    pub(crate) trace: Option<PathBuf>,
 }
 
 /// `list`'s options.

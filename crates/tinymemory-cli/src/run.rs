@@ -40,10 +40,35 @@ pub(crate) fn main(args: &RunArgs) -> u8 {
         eprintln!("error: {message}");
         return exit::USAGE;
     }
+    if let Err(message) = args
+        .trace
+        .as_deref()
+        .map(|t| open_trace(args, t))
+        .transpose()
+    {
+        eprintln!("error: {message}");
+        return exit::USAGE;
+    }
     match runtime::build() {
         Ok(rt) => rt.block_on(run(args, baseline.as_ref(), started)),
         Err(code) => code,
     }
+}
+
+/// Starts `--trace FILE` before the driver starts, so its `hello` is in
+/// the trace too; only an exec driver speaks the protocol traced.
+fn open_trace(args: &RunArgs, path: &std::path::Path) -> Result<(), String> {
+    if !matches!(args.driver, DriverSpec::Exec(_)) {
+        return Err(format!(
+            "--trace records the protocol of an exec: driver, and --driver {} is not one",
+            args.driver
+        ));
+    }
+    files::check_writable_file(path)?;
+    let file = std::fs::File::create(path)
+        .map_err(|e| format!("failed to write {}: {e}", path.display()))?;
+    tinymemory_exec::trace::install(Box::new(std::io::LineWriter::new(file)));
+    Ok(())
 }
 
 /// Refuses to load the corpus into an existing `sqlite:PATH` store that
@@ -182,6 +207,7 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
         .unwrap_or_else(SystemTime::now);
     if let Some(first) = ids.first() {
         console.running(1, ids.len(), first);
+        tinymemory_exec::trace::set_check(Some(first));
     }
     let ticker = console.start_ticker();
     let mut done = 0;
@@ -191,6 +217,7 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
             if !args.quiet || report.outcome.is_fail() {
                 console.line(&CheckEntry::from(report).text_line(console.colour()));
             }
+            tinymemory_exec::trace::set_check(ids.get(done).copied());
             match ids.get(done) {
                 Some(next) => console.running(done + 1, ids.len(), next),
                 None => console.idle(),
@@ -201,6 +228,14 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
         t.abort();
     }
     console.idle();
+    if let Err(e) = tinymemory_exec::trace::flush() {
+        let path = args
+            .trace
+            .as_deref()
+            .unwrap_or_else(|| std::path::Path::new("?"));
+        eprintln!("error: failed to write the trace {}: {e}", path.display());
+        return exit::USAGE;
+    }
 
     let mut report = Report::from_summary(&summary, started)
         .with_driver_spec(args.driver.to_string())

@@ -74,6 +74,7 @@ mod group;
 mod pool;
 mod process;
 pub mod protocol;
+pub mod trace;
 
 pub use command::{CommandLineError, ExecCommand};
 pub use config::{ExecConfig, DEFAULT_REQUEST_TIMEOUT, DEFAULT_STDERR_LINES, MAX_LINE_BYTES};

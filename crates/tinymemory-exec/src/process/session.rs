@@ -137,6 +137,9 @@ impl Session {
             )));
         }
         let line = RequestLine { id, request }.to_line();
+        if crate::trace::on() {
+            crate::trace::request(self.child.id(), &line);
+        }
         let mark = self.stderr.mark();
         let limit = self.config.request_timeout;
         let step = tokio::select! {
@@ -186,7 +189,12 @@ impl Session {
                     format!("the answer is longer than {MAX_LINE_BYTES} bytes, so the process was stopped"),
                 ))
             }
-            Step::Read(Read::Line(bytes)) => self.answer(op, id, &bytes, mark).await,
+            Step::Read(Read::Line(bytes)) => {
+                if crate::trace::on() {
+                    crate::trace::answer(self.child.id(), &bytes);
+                }
+                self.answer(op, id, &bytes, mark).await
+            }
         }
     }
 

@@ -1,0 +1,91 @@
+//! `run --trace FILE`: every request and answer of an exec driver.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().expect("exited with a code"),
+        String::from_utf8(out.stdout).expect("utf-8"),
+        String::from_utf8(out.stderr).expect("utf-8"),
+    )
+}
+
+#[test]
+fn every_request_and_answer_is_a_json_line_with_its_check() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipped: no python3");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace.jsonl");
+    let trace_arg = trace.to_str().unwrap();
+    let (code, out, err) = run(&[
+        "run",
+        "--driver",
+        "exec:python3 examples/python/memory_driver.py",
+        "--check",
+        "store.upsert",
+        "--trace",
+        trace_arg,
+    ]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect(l))
+        .collect();
+    assert!(!lines.is_empty());
+    for l in &lines {
+        assert!(l["unix_ms"].as_f64().unwrap() > 1.0e12, "{l}");
+        assert!(l["elapsed_ms"].as_f64().unwrap() >= 0.0, "{l}");
+        assert!(l["pid"].as_u64().is_some(), "{l}");
+        assert_eq!(
+            u8::from(l.get("request").is_some()) + u8::from(l.get("answer").is_some()),
+            1,
+            "{l}"
+        );
+    }
+    // Requests and answers alternate, each answer carrying its request's id.
+    for pair in lines.chunks(2) {
+        assert_eq!(
+            pair[1]["answer"]["id"], pair[0]["request"]["id"],
+            "{pair:?}"
+        );
+        assert_eq!(pair[0]["pid"], pair[1]["pid"]);
+    }
+    // The handshakes come before any check; the check's calls name it.
+    assert_eq!(lines[0]["request"]["op"], "hello");
+    assert_eq!(lines[0]["check"], Value::Null);
+    let ops_of_check: Vec<&str> = lines
+        .iter()
+        .filter(|l| l["check"] == "store.upsert")
+        .filter_map(|l| l["request"]["op"].as_str())
+        .collect();
+    assert_eq!(ops_of_check[0], "reset", "{ops_of_check:?}");
+    assert!(ops_of_check.contains(&"store"), "{ops_of_check:?}");
+    assert!(ops_of_check.contains(&"get"), "{ops_of_check:?}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["check"].is_null() || l["check"] == "store.upsert"),
+        "{text}"
+    );
+}
+
+#[test]
+fn trace_needs_an_exec_driver() {
+    let (code, _, err) = run(&["run", "--driver", "reference", "--trace", "/tmp/x.jsonl"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: --trace records the protocol of an exec: driver, and --driver reference is \
+         not one\n"
+    );
+}

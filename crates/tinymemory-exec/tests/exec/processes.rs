@@ -21,17 +21,19 @@ const REAPED: Duration = Duration::from_secs(1);
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hang_past_the_check_timeout_fails_that_check_only_and_leaves_no_process() {
     // recall.limit is the one check querying `needle`; the check timeout
-    // (1 s) runs out long before the request timeout (10 s).
+    // (4 s, room for a loaded machine) runs out long before the request
+    // timeout (60 s).
     let m = marker("hang-check");
     let command = misbehave_marked("hang", "needle", &m);
-    let factory = ExecFactory::connect(command, ExecConfig::default())
+    let config_exec = ExecConfig::default().with_request_timeout(Duration::from_secs(60));
+    let factory = ExecFactory::connect(command, config_exec)
         .await
         .expect("the driver starts");
     let factory = Arc::new(factory);
     let started = Instant::now();
     let summary = Runner::new(Registry::standard().family(Family::Contract))
         .with_config(config())
-        .with_timeout(Duration::from_secs(1))
+        .with_timeout(Duration::from_secs(4))
         .run(Arc::clone(&factory) as _, None, |_| {})
         .await;
     assert_eq!(
@@ -50,12 +52,12 @@ async fn a_hang_past_the_check_timeout_fails_that_check_only_and_leaves_no_proce
             .outcome
             .message()
             .unwrap()
-            .contains("timed out after 1s"),
+            .contains("timed out after 4s"),
         "{}",
         failures(&summary)
     );
     assert!(
-        started.elapsed() < Duration::from_secs(9),
+        started.elapsed() < Duration::from_secs(50),
         "the run waited for the request timeout: {:?}",
         started.elapsed()
     );

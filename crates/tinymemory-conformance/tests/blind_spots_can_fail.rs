@@ -1,0 +1,246 @@
+//! Each check added for the suite's former blind spots fails on a
+//! purpose-built broken double (besides the catalogue mutant that names
+//! it), with a message naming the rule and the input.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
+    RecallOptions,
+};
+use tinymemory_conformance::{DriverFactory, FnFactory, Outcome, Registry, Runner};
+use tinymemory_reference::ReferenceDriver;
+
+/// How a [`Broken`] double departs from the reference driver.
+#[derive(Clone, Copy)]
+enum Fault {
+    /// Reads give an entry without a session the session `session-1`,
+    /// as a cache keyed without the session would.
+    StaleSessionOnRead,
+    /// Every timestamp read back is two days old.
+    OldTimestamps,
+    /// `last_updated` is always the same fixed instant.
+    FixedLastUpdated,
+    /// `(namespace, key)` is joined with `/` and split again at the last
+    /// `/`, so `(learning:a, b/c)` is stored as `(learning:a/b, c)`.
+    SplitAtLastSlash,
+    /// `list` ignores the session filter.
+    ListIgnoresSession,
+    /// `recall` ignores the category filter.
+    RecallIgnoresCategory,
+    /// A limit above `u32::MAX` is refused.
+    LimitAboveU32Refused,
+    /// A pinned recall searches `global`.
+    RecallsGlobal,
+}
+
+struct Broken {
+    fault: Fault,
+    inner: ReferenceDriver,
+}
+
+impl Broken {
+    fn at(&self, namespace: &str, key: &str) -> (String, String) {
+        if !matches!(self.fault, Fault::SplitAtLastSlash) {
+            return (namespace.to_owned(), key.to_owned());
+        }
+        let joined = format!("{namespace}/{key}");
+        let (ns, k) = joined.rsplit_once('/').unwrap_or((namespace, key));
+        (ns.to_owned(), k.to_owned())
+    }
+
+    fn read(&self, mut e: MemoryEntry) -> MemoryEntry {
+        match self.fault {
+            Fault::StaleSessionOnRead if e.session_id.is_none() => {
+                e.session_id = Some("session-1".into());
+            }
+            Fault::OldTimestamps => {
+                let old = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 86_400);
+                e.timestamp = humantime::format_rfc3339_micros(old).to_string();
+            }
+            _ => {}
+        }
+        e
+    }
+}
+
+#[async_trait]
+impl MemoryProvider for Broken {
+    fn driver_id(&self) -> &str {
+        "broken"
+    }
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        let (ns, k) = self.at(namespace, key);
+        self.inner
+            .store(&ns, &k, content, category, session_id, taint)
+            .await
+    }
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        let (ns, k) = self.at(namespace, key);
+        Ok(self.inner.get(&ns, &k).await?.map(|e| self.read(e)))
+    }
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        let (ns, k) = self.at(namespace, key);
+        self.inner.forget(&ns, &k).await
+    }
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let session = match self.fault {
+            Fault::ListIgnoresSession => None,
+            _ => session_id,
+        };
+        let entries = self.inner.list(namespace, category, session).await?;
+        Ok(entries.into_iter().map(|e| self.read(e)).collect())
+    }
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        let mut summaries = self.inner.namespaces().await?;
+        if matches!(self.fault, Fault::FixedLastUpdated) {
+            for s in &mut summaries {
+                s.last_updated = Some("2000-01-01T00:00:00Z".into());
+            }
+        }
+        Ok(summaries)
+    }
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let opts = match self.fault {
+            Fault::RecallIgnoresCategory => RecallOptions {
+                category: None,
+                ..opts.clone()
+            },
+            Fault::RecallsGlobal => RecallOptions {
+                namespace: None,
+                ..opts.clone()
+            },
+            Fault::LimitAboveU32Refused if limit > u32::MAX as usize => {
+                return Err(MemoryError::invalid("limit", "a limit must fit 32 bits"));
+            }
+            _ => opts.clone(),
+        };
+        let hits = self.inner.recall(query, limit, &opts).await?;
+        Ok(hits.into_iter().map(|e| self.read(e)).collect())
+    }
+}
+
+/// The message of check `id` run alone against `fault`; panics unless it
+/// failed.
+async fn failure(fault: Fault, id: &str) -> String {
+    let factory: Arc<dyn DriverFactory> = Arc::new(FnFactory::new("broken", move || {
+        Ok(Box::new(Broken {
+            fault,
+            inner: ReferenceDriver::new(),
+        }) as Box<dyn MemoryProvider>)
+    }));
+    let summary = Runner::new(Registry::standard().filter(|c| c.id == id))
+        .run(factory, None, |_| {})
+        .await;
+    match &summary.reports[0].outcome {
+        Outcome::Fail(f) => f.message.clone(),
+        other => panic!("{id} did not fail: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn upsert_replaces_metadata_sees_a_stale_session() {
+    let got = failure(Fault::StaleSessionOnRead, "store.upsert_replaces_metadata").await;
+    assert!(
+        got.starts_with(
+            "(content, category, session, taint) of get(\"learning:meta\", \"k\") after storing"
+        ),
+        "{got}"
+    );
+    assert!(
+        got.ends_with("got (\"second\", Daily, Some(\"session-1\"), Internal)"),
+        "{got}"
+    );
+}
+
+#[tokio::test]
+async fn timestamps_are_the_time_of_the_store() {
+    let got = failure(Fault::OldTimestamps, "store.timestamps").await;
+    assert!(
+        got.starts_with("the timestamp of learning:time/k is \""),
+        "{got}"
+    );
+    assert!(
+        got.contains("a timestamp is the time of the store"),
+        "{got}"
+    );
+}
+
+#[tokio::test]
+async fn last_updated_is_the_newest_timestamp() {
+    let got = failure(Fault::FixedLastUpdated, "namespaces.last_updated").await;
+    assert!(
+        got.starts_with("namespaces() gives learning:updates last_updated \"2000-01-01T00:00:00Z\" after three stores"),
+        "{got}"
+    );
+}
+
+#[tokio::test]
+async fn identities_never_collide() {
+    let got = failure(Fault::SplitAtLastSlash, "store.distinct_identities").await;
+    assert!(
+        got.starts_with(
+            "get(\"learning:a/b\", \"c\") after storing (learning:a/b, c), (learning:a, b/c)"
+        ),
+        "{got}"
+    );
+}
+
+#[tokio::test]
+async fn list_keeps_exactly_the_session_asked() {
+    let got = failure(Fault::ListIgnoresSession, "list.filters").await;
+    assert_eq!(
+        got,
+        "keys of list(learning:filters, category None, session Some(\"s1\")): expected [\"core-s1\", \"daily-s1\"], \
+         got [\"core-none\", \"core-s1\", \"core-s2\", \"daily-none\", \"daily-s1\", \"daily-s2\"]"
+    );
+}
+
+#[tokio::test]
+async fn recall_keeps_exactly_the_category_asked() {
+    let got = failure(Fault::RecallIgnoresCategory, "recall.filters").await;
+    assert_eq!(
+        got,
+        "keys of recall(\"lantern\") in learning:filters with category Some(Core), session None: expected \
+         [\"core-none\", \"core-s1\", \"core-s2\"], got [\"core-none\", \"core-s1\", \"core-s2\", \"daily-none\", \
+         \"daily-s1\", \"daily-s2\"]"
+    );
+}
+
+#[tokio::test]
+async fn huge_limits_are_no_error() {
+    let got = failure(Fault::LimitAboveU32Refused, "recall.huge_limit").await;
+    assert!(
+        got.starts_with(&format!("recall(\"lantern\", limit {}) failed", usize::MAX)),
+        "{got}"
+    );
+}
+
+#[tokio::test]
+async fn a_view_recall_searches_its_scope() {
+    let got = failure(Fault::RecallsGlobal, "sections.view_recall_pinned").await;
+    assert_eq!(
+        got,
+        "learnings().recall(\"lights\", \"lantern\"): a view's recall searches <section>:<scope>: expected \
+         [(Some(\"learning:lights\"), \"l\")], got [(Some(\"global\"), \"g\")]"
+    );
+}

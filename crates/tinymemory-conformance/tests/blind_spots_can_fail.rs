@@ -2,6 +2,10 @@
 //! purpose-built broken double (besides the catalogue mutant that names
 //! it), with a message naming the rule and the input.
 
+mod support {
+    pub mod one_check;
+}
+
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -9,7 +13,7 @@ use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
     RecallOptions,
 };
-use tinymemory_conformance::{DriverFactory, FnFactory, Outcome, Registry, Runner};
+use tinymemory_conformance::{DriverFactory, FnFactory};
 use tinymemory_reference::ReferenceDriver;
 
 /// How a [`Broken`] double departs from the reference driver.
@@ -148,13 +152,7 @@ async fn failure(fault: Fault, id: &str) -> String {
             inner: ReferenceDriver::new(),
         }) as Box<dyn MemoryProvider>)
     }));
-    let summary = Runner::new(Registry::standard().filter(|c| c.id == id))
-        .run(factory, None, |_| {})
-        .await;
-    match &summary.reports[0].outcome {
-        Outcome::Fail(f) => f.message.clone(),
-        other => panic!("{id} did not fail: {other:?}"),
-    }
+    support::one_check::failure_of(factory, id).await
 }
 
 #[tokio::test]

@@ -2,6 +2,10 @@
 //! broken double (not only on a catalogue mutant), with a message naming
 //! the rule and the input.
 
+mod support {
+    pub mod one_check;
+}
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -165,14 +169,7 @@ fn factory(fault: Fault) -> Arc<dyn DriverFactory> {
 /// The message of check `id` run alone against `fault`; panics unless it
 /// failed.
 async fn failure(fault: Fault, id: &str) -> String {
-    let summary = Runner::new(Registry::standard().filter(|c| c.id == id))
-        .run(factory(fault), None, |_| {})
-        .await;
-    assert_eq!(summary.reports.len(), 1, "{id} runs under semantic");
-    match &summary.reports[0].outcome {
-        Outcome::Fail(f) => f.message.clone(),
-        other => panic!("{id} did not fail: {other:?}"),
-    }
+    support::one_check::failure_of(factory(fault), id).await
 }
 
 #[tokio::test]

@@ -142,7 +142,8 @@ pub(crate) struct RunArgs {
     /// With an `exec:` driver, write every request the suite sends and
     /// every answer it reads to FILE (replaced), one JSON object a line
     /// with its time, the process id and the running check's id
-    /// (docs/protocol.md, "Tracing").
+    /// (docs/protocol.md, "Tracing"). Without it, `TINYMEMORY_TRACE=FILE`
+    /// does the same for an `exec:` driver (and is ignored for others).
     #[arg(long, value_name = "FILE")]
     pub(crate) trace: Option<PathBuf>,
 }

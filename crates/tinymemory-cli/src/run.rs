@@ -40,8 +40,7 @@ pub(crate) fn main(args: &RunArgs) -> u8 {
         eprintln!("error: {message}");
         return exit::USAGE;
     }
-    if let Err(message) = args
-        .trace
+    if let Err(message) = trace_file(args)
         .as_deref()
         .map(|t| open_trace(args, t))
         .transpose()
@@ -53,6 +52,20 @@ pub(crate) fn main(args: &RunArgs) -> u8 {
         Ok(rt) => rt.block_on(run(args, baseline.as_ref(), started)),
         Err(code) => code,
     }
+}
+
+/// The environment variable naming a trace file when `--trace` is not
+/// given; it applies to `exec:` drivers only and is ignored for others, so
+/// a CI job can set it once for every run.
+pub(crate) const TRACE_ENV: &str = "TINYMEMORY_TRACE";
+
+/// `--trace FILE`, else [`TRACE_ENV`] when the driver is an `exec:` one.
+fn trace_file(args: &RunArgs) -> Option<std::path::PathBuf> {
+    args.trace.clone().or_else(|| {
+        std::env::var_os(TRACE_ENV)
+            .filter(|v| !v.is_empty() && matches!(args.driver, DriverSpec::Exec(_)))
+            .map(std::path::PathBuf::from)
+    })
 }
 
 /// Starts `--trace FILE` before the driver starts, so its `hello` is in

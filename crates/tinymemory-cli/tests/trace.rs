@@ -89,3 +89,35 @@ fn trace_needs_an_exec_driver() {
          not one\n"
     );
 }
+
+#[test]
+fn tinymemory_trace_names_the_file_for_exec_drivers_and_is_ignored_for_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("env-trace.jsonl");
+    let run_with_env = |driver: &str| {
+        Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+            .args([
+                "run",
+                "--driver",
+                driver,
+                "--check",
+                "store.upsert",
+                "--quiet",
+            ])
+            .env("TINYMEMORY_TRACE", &trace)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .output()
+            .expect("the binary runs")
+    };
+    let reference = run_with_env("reference");
+    assert_eq!(reference.status.code(), Some(0), "{reference:?}");
+    assert!(
+        !trace.exists(),
+        "an in-process driver has no protocol to trace"
+    );
+    let exec = run_with_env("exec:python3 examples/python/memory_driver.py");
+    assert_eq!(exec.status.code(), Some(0), "{exec:?}");
+    let text = std::fs::read_to_string(&trace).expect("the trace was written");
+    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(first["request"]["op"], "hello", "{first}");
+}

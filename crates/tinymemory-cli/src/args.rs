@@ -139,11 +139,12 @@ pub(crate) struct RunArgs {
     #[arg(long = "family", value_name = "NAME", value_parser = select::parse_family)]
     pub(crate) families: Vec<Family>,
 
-    /// With an `exec:` driver, write every request the suite sends and
-    /// every answer it reads to FILE (replaced), one JSON object a line
-    /// with its time, the process id and the running check's id
-    /// (docs/protocol.md, "Tracing"). Without it, `TINYMEMORY_TRACE=FILE`
-    /// does the same for an `exec:` driver (and is ignored for others).
+    /// Write every request the suite sends and every answer it gets to
+    /// FILE (replaced), one JSON object a line with its time, the process
+    /// id (`null` for an in-process driver, traced by a decorator in the
+    /// same shape) and the running check's id (docs/protocol.md,
+    /// "Tracing"). Without it, `TINYMEMORY_TRACE=FILE` does the same for
+    /// an `exec:` driver (and is ignored for others).
     #[arg(long, value_name = "FILE")]
     pub(crate) trace: Option<PathBuf>,
 }

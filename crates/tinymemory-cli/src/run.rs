@@ -40,11 +40,7 @@ pub(crate) fn main(args: &RunArgs) -> u8 {
         eprintln!("error: {message}");
         return exit::USAGE;
     }
-    if let Err(message) = trace_file(args)
-        .as_deref()
-        .map(|t| open_trace(args, t))
-        .transpose()
-    {
+    if let Err(message) = trace_file(args).as_deref().map(open_trace).transpose() {
         eprintln!("error: {message}");
         return exit::USAGE;
     }
@@ -68,15 +64,9 @@ fn trace_file(args: &RunArgs) -> Option<std::path::PathBuf> {
     })
 }
 
-/// Starts `--trace FILE` before the driver starts, so its `hello` is in
-/// the trace too; only an exec driver speaks the protocol traced.
-fn open_trace(args: &RunArgs, path: &std::path::Path) -> Result<(), String> {
-    if !matches!(args.driver, DriverSpec::Exec(_)) {
-        return Err(format!(
-            "--trace records the protocol of an exec: driver, and --driver {} is not one",
-            args.driver
-        ));
-    }
+/// Starts `--trace FILE` before the driver starts, so an exec driver's
+/// `hello` is in the trace too.
+fn open_trace(path: &std::path::Path) -> Result<(), String> {
     files::check_writable_file(path)?;
     let file = std::fs::File::create(path)
         .map_err(|e| format!("failed to write {}: {e}", path.display()))?;
@@ -128,13 +118,19 @@ fn progress_stream(args: &RunArgs) -> Stream {
 
 async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> u8 {
     let console = Arc::new(Console::new(progress_stream(args), args.quiet));
-    let opened = match driver::open(&args.driver) {
+    let mut opened = match driver::open(&args.driver) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: failed to open the driver: {e}");
             return exit::SETUP;
         }
     };
+    // An exec driver's protocol is traced where it is spoken; an
+    // in-process driver is traced by a decorator, in the same shape.
+    if args.trace.is_some() && !matches!(args.driver, DriverSpec::Exec(_)) {
+        opened.factory = Arc::new(tinymemory_exec::trace::TracedFactory::new(opened.factory));
+        opened.corpus_store = Box::new(tinymemory_exec::trace::Traced::new(opened.corpus_store));
+    }
     // Drivers that connect lazily (PostgreSQL, exec) only meet their
     // server or process here: one store opened up front turns "cannot be
     // opened" into exit 3 instead of every check failing the same way.

@@ -80,13 +80,41 @@ fn every_request_and_answer_is_a_json_line_with_its_check() {
 }
 
 #[test]
-fn trace_needs_an_exec_driver() {
-    let (code, _, err) = run(&["run", "--driver", "reference", "--trace", "/tmp/x.jsonl"]);
-    assert_eq!(code, 2);
+fn an_in_process_driver_is_traced_by_a_decorator_in_the_same_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("reference.jsonl");
+    let (code, out, err) = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--check",
+        "store.upsert",
+        "--quiet",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    let lines: Vec<Value> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let first_store = lines
+        .iter()
+        .position(|l| l["request"]["op"] == "store")
+        .expect("a store was traced");
+    let (request, answer) = (&lines[first_store], &lines[first_store + 1]);
+    assert_eq!(request["check"], "store.upsert");
+    assert_eq!(request["pid"], Value::Null);
     assert_eq!(
-        err,
-        "error: --trace records the protocol of an exec: driver, and --driver reference is \
-         not one\n"
+        request["request"],
+        serde_json::json!({"op": "store", "namespace": "global", "key": "k", "content": "first version",
+                           "category": "core", "session_id": null, "taint": "internal"})
+    );
+    assert_eq!(answer["answer"], serde_json::json!({"result": null}));
+    assert!(
+        lines.iter().any(|l| l["request"]["op"] == "namespaces"),
+        "every call is traced"
     );
 }
 

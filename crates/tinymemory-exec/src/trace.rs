@@ -6,7 +6,13 @@
 //! or the same with `"answer":{..}` (`"answer_text":".."` when the
 //! answer line is not JSON). `check` is the id given to [`set_check`]
 //! last, `null` outside a check (the `hello` handshake, the corpus load).
-//! The trace is process-wide: one [`install`] per process.
+//! The trace is process-wide: one [`install`] per process. In-process
+//! drivers are traced in the same shape by wrapping them in [`Traced`]
+//! (`pid` is then `null`).
+
+mod traced;
+
+pub use traced::{Traced, TracedFactory};
 
 use std::io::Write;
 use std::sync::{Mutex, OnceLock, PoisonError};

@@ -50,6 +50,24 @@ pub(crate) fn main(args: &RunArgs) -> u8 {
     }
 }
 
+/// `trace: lines 120-131 of FILE (the check's last 12 records, from 101)`:
+/// where a failed check's last operations are, the last [`TRACE_TAIL`]
+/// records of those it wrote from line `from` to line `to`.
+fn trace_lines(path: &std::path::Path, from: u64, to: u64) -> String {
+    let first = from.max(to.saturating_sub(TRACE_TAIL - 1));
+    if first == from {
+        format!("trace: lines {from}-{to} of {}", path.display())
+    } else {
+        format!(
+            "trace: lines {first}-{to} of {} (its last {TRACE_TAIL} records; the check's first is line {from})",
+            path.display()
+        )
+    }
+}
+
+/// How many of a failed check's last trace records its message names.
+const TRACE_TAIL: u64 = 12;
+
 /// The environment variable naming a trace file when `--trace` is not
 /// given; it applies to `exec:` drivers only and is ignored for others, so
 /// a CI job can set it once for every run.
@@ -220,11 +238,25 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
     }
     let ticker = console.start_ticker();
     let mut done = 0;
-    let summary = runner
+    let trace = trace_file(args);
+    // Where each failed check's records lie in the trace.
+    let mut traced: Vec<(&'static str, String)> = Vec::new();
+    let mut trace_from = tinymemory_exec::trace::lines() + 1;
+    let mut summary = runner
         .run(opened.factory, corpus, |report| {
             done += 1;
+            let trace_to = tinymemory_exec::trace::lines();
+            let where_traced = trace
+                .as_deref()
+                .filter(|_| report.outcome.is_fail() && trace_to >= trace_from)
+                .map(|path| trace_lines(path, trace_from, trace_to));
+            trace_from = trace_to + 1;
             if !args.quiet || report.outcome.is_fail() {
                 console.line(&CheckEntry::from(report).text_line(console.colour()));
+            }
+            if let Some(w) = where_traced {
+                console.line(&format!("      {w}"));
+                traced.push((report.id, w));
             }
             tinymemory_exec::trace::set_check(ids.get(done).copied());
             match ids.get(done) {
@@ -246,6 +278,13 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
         return exit::USAGE;
     }
 
+    for r in &mut summary.reports {
+        if let (Some((_, w)), tinymemory_conformance::Outcome::Fail(f)) =
+            (traced.iter().find(|(id, _)| *id == r.id), &mut r.outcome)
+        {
+            f.message.push_str(&format!(" [{w}]"));
+        }
+    }
     let mut report = Report::from_summary(&summary, started)
         .with_driver_spec(args.driver.to_string())
         .with_driver_version(args.driver.version())

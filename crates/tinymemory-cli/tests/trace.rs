@@ -149,3 +149,52 @@ fn tinymemory_trace_names_the_file_for_exec_drivers_and_is_ignored_for_others() 
     let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert_eq!(first["request"]["op"], "hello", "{first}");
 }
+
+#[test]
+fn a_failed_check_names_the_trace_lines_of_its_last_operations() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("broken.jsonl");
+    let report = dir.path().join("report.json");
+    let (code, out, err) = run(&[
+        "run",
+        "--driver",
+        "exec:python3 examples/python/broken_driver.py",
+        "--no-corpus",
+        "--check",
+        "recall.limit",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--format",
+        "json",
+        "--output",
+        report.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "stdout:\n{out}\nstderr:\n{err}");
+    let lines: Vec<Value> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let first = 1 + lines
+        .iter()
+        .position(|l| l["check"] == "recall.limit")
+        .expect("the check's records");
+    let last = lines.len();
+    assert!(lines[first - 1..]
+        .iter()
+        .all(|l| l["check"] == "recall.limit"));
+    let tail = (last - 11).max(first);
+    let named = format!(
+        "trace: lines {tail}-{last} of {} (its last 12 records; the check's first is line {first})",
+        trace.display()
+    );
+    assert!(
+        err.contains(&format!("      {named}\n")) || out.contains(&format!("      {named}\n")),
+        "{out}\n{err}"
+    );
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(
+        json["checks"][0]["message"],
+        format!("hits with limit 3 of 5 entries holding the word: expected 3, got 5 [{named}]")
+    );
+}

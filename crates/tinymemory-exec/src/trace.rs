@@ -28,6 +28,14 @@ struct Sink {
 }
 
 static SINK: OnceLock<Sink> = OnceLock::new();
+/// Lines written so far, so a failure can name the lines of its check.
+static LINES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many lines the trace holds so far (0 without a trace): line `n` of
+/// the file is the `n`-th record.
+pub fn lines() -> u64 {
+    LINES.load(std::sync::atomic::Ordering::SeqCst)
+}
 static CHECK: Mutex<Option<String>> = Mutex::new(None);
 
 /// Records every later exchange of every exec driver of this process to
@@ -110,11 +118,14 @@ fn record(pid: Option<u32>, field: &str, value: Value) {
     line[field] = value;
     let mut text = line.to_string();
     text.push('\n');
-    let written = sink
-        .out
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .write_all(text.as_bytes());
+    let written = {
+        let mut out = sink.out.lock().unwrap_or_else(PoisonError::into_inner);
+        let written = out.write_all(text.as_bytes());
+        if written.is_ok() {
+            LINES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        written
+    };
     if let Err(e) = written {
         sink.error
             .lock()

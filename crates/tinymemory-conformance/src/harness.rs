@@ -11,4 +11,4 @@ mod suite;
 
 pub use env::{ConfigError, CASES_ENV, PROPTEST_CASES_ENV, SEED_ENV};
 pub use expected::{ExpectationError, ExpectedFailures};
-pub use suite::{Harness, HarnessError, PROPERTY_TIME_PER_CASE};
+pub use suite::{Harness, HarnessError};

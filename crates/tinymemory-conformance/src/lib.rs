@@ -85,12 +85,12 @@ pub use corpus_store::{LoadReport, LoadedCorpus, Sample};
 pub use factory::{DriverFactory, FnFactory};
 pub use harness::{
     ConfigError, ExpectationError, ExpectedFailures, Harness, HarnessError, CASES_ENV,
-    PROPERTY_TIME_PER_CASE, PROPTEST_CASES_ENV, SEED_ENV,
+    PROPTEST_CASES_ENV, SEED_ENV,
 };
 pub use progress::CaseProgress;
 pub use registry::Registry;
 pub use report::{Bundle, Comparison, Report, ReportError};
-pub use runner::{Runner, DEFAULT_CHECK_TIMEOUT};
+pub use runner::{Runner, DEFAULT_CHECK_TIMEOUT, PROPERTY_TIME_PER_CASE};
 pub use summary::{CheckReport, RunSummary};
 
 /// The README's examples, compiled and run as doctests.

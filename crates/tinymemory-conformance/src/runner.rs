@@ -22,6 +22,13 @@ use crate::{
 /// and remote drivers.
 pub const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// Time a property check is allowed per case: a property check's timeout is
+/// the larger of the run's timeout and this times
+/// [`RunConfig::cases`](crate::RunConfig::cases), so that
+/// `TINYMEMORY_CASES=5000` is not cut short by a timeout sized for the
+/// default case count.
+pub const PROPERTY_TIME_PER_CASE: Duration = Duration::from_millis(250);
+
 /// Runs the checks of a [`Registry`] in order.
 #[derive(Debug, Clone)]
 pub struct Runner {
@@ -150,6 +157,18 @@ impl Runner {
 }
 
 impl Runner {
+    /// The time `check` may take: the timeout, and for a property check at
+    /// least [`PROPERTY_TIME_PER_CASE`] per case, so that `--cases 5000`
+    /// is not cut short by a limit sized for the default case count. The
+    /// budget is a function of the check and the configuration alone,
+    /// never of how fast earlier checks ran.
+    fn budget(&self, check: &crate::Check) -> Duration {
+        match check.family {
+            crate::Family::Property => self.timeout.max(PROPERTY_TIME_PER_CASE * self.config.cases),
+            _ => self.timeout,
+        }
+    }
+
     /// Runs `check` on a thread of its own ([`Runner::run`]) and waits for
     /// its outcome, at most the timeout.
     async fn run_one(&self, check: &crate::Check, ctx: CheckContext) -> Outcome {
@@ -176,7 +195,8 @@ impl Runner {
         if let Err(e) = spawned {
             return Outcome::fail(format!("failed to start a thread for the check: {e}"));
         }
-        match tokio::time::timeout(self.timeout, done_rx).await {
+        let budget = self.budget(check);
+        match tokio::time::timeout(budget, done_rx).await {
             Ok(Ok(Ok(outcome))) => outcome,
             Ok(Ok(Err(payload))) => Outcome::fail(format!(
                 "check panicked: {}",
@@ -194,9 +214,9 @@ impl Runner {
                     .map(|(done, all)| format!(", {done} of {all} property cases had passed"))
                     .unwrap_or_default();
                 Outcome::fail(format!(
-                    "{} timed out after {:?} (the driver hung or is too slow){cases}; \
+                    "{} timed out after {budget:?} (the driver hung or is too slow){cases}; \
                      --timeout SECS raises the limit",
-                    check.id, self.timeout
+                    check.id
                 ))
             }
         }
@@ -319,6 +339,49 @@ mod tests {
         assert!(
             elapsed < Duration::from_millis(2_500),
             "the run took {elapsed:?}"
+        );
+    }
+
+    fn naps(_: CheckContext) -> crate::CheckFuture {
+        Box::pin(async {
+            tokio::time::sleep(Duration::from_millis(600)).await;
+            Outcome::Pass
+        })
+    }
+
+    /// A property check gets `PROPERTY_TIME_PER_CASE` per case when that
+    /// is more than the timeout; an example check gets the timeout.
+    #[tokio::test]
+    async fn property_checks_are_budgeted_per_case() {
+        let property = Check {
+            family: Family::Property,
+            ..check("t.property", naps)
+        };
+        let registry = Registry::from_checks(vec![property, check("t.example", naps)]);
+        let factory = Arc::new(FnFactory::new("reference", || {
+            Ok(Box::new(ReferenceDriver::new()) as _)
+        }));
+        let summary = Runner::new(registry)
+            .with_timeout(Duration::from_millis(300))
+            .with_config(RunConfig { seed: 1, cases: 8 })
+            .run(factory, None, |_| {})
+            .await;
+        let outcomes: Vec<_> = summary
+            .reports
+            .iter()
+            .map(|r| (r.id, r.outcome.message().unwrap_or("pass").to_owned()))
+            .collect();
+        assert_eq!(
+            outcomes,
+            [
+                ("t.property", "pass".to_owned()),
+                (
+                    "t.example",
+                    "t.example timed out after 300ms (the driver hung or is too slow); \
+                     --timeout SECS raises the limit"
+                        .to_owned()
+                ),
+            ]
         );
     }
 

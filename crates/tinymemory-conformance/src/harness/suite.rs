@@ -14,11 +14,6 @@ use crate::{
     Runner, DEFAULT_CHECK_TIMEOUT,
 };
 
-/// Time a property check is allowed per case: a property check's timeout is the larger of the harness timeout and this
-/// times [`RunConfig::cases`], so that `TINYMEMORY_CASES=5000` is not cut
-/// short by a timeout sized for the default case count.
-pub const PROPERTY_TIME_PER_CASE: Duration = Duration::from_millis(250);
-
 /// Why a harness could not run a check.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -117,7 +112,7 @@ impl Harness {
     }
 
     /// Fail any check still running after `timeout` (for a property check,
-    /// after the larger of `timeout` and [`PROPERTY_TIME_PER_CASE`] times the
+    /// after the larger of `timeout` and [`PROPERTY_TIME_PER_CASE`](crate::PROPERTY_TIME_PER_CASE) times the
     /// case count).
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
@@ -195,14 +190,11 @@ impl Harness {
             (Some(root), Family::Corpus) => Some(Arc::new(self.load_corpus(id, root).await?)),
             _ => None,
         };
-        let timeout = match check.family {
-            Family::Property => self.timeout.max(PROPERTY_TIME_PER_CASE * self.config.cases),
-            _ => self.timeout,
-        };
+        // The runner gives property checks their per-case budget.
         let runner = Runner::new(Registry::from_checks(vec![check]))
             .with_profile(profile)
             .with_config(self.config)
-            .with_timeout(timeout);
+            .with_timeout(self.timeout);
         let summary = runner.run(Arc::clone(&self.factory), corpus, |_| {}).await;
         let mut report = summary
             .reports

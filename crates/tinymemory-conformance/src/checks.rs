@@ -97,6 +97,13 @@ pub(crate) fn all() -> Vec<Check> {
             forget::idempotent
         ),
         check!(
+            "recall.whole_words",
+            Contract,
+            LEXICAL,
+            "a hit shares a whole word with the query: punctuation separates words, accents and combining marks belong to their words, and a word inside another is no match",
+            recall::whole_words
+        ),
+        check!(
             "recall.ranking_higher_better",
             Contract,
             SEMANTIC,

@@ -37,6 +37,9 @@ enum Fault {
     LimitAboveU32Refused,
     /// A pinned recall searches `global`.
     RecallsGlobal,
+    /// `recall` finds entries whose lowercased content holds the lowercased
+    /// query as a substring, as `LIKE '%q%'` would.
+    SubstringMatch,
 }
 
 struct Broken {
@@ -124,6 +127,18 @@ impl MemoryProvider for Broken {
         limit: usize,
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        if matches!(self.fault, Fault::SubstringMatch) {
+            let q = query.to_lowercase();
+            let all = self
+                .inner
+                .list(Some(opts.effective_namespace()), None, None)
+                .await?;
+            return Ok(all
+                .into_iter()
+                .filter(|e| !q.trim().is_empty() && e.content.to_lowercase().contains(&q))
+                .take(limit)
+                .collect());
+        }
         let opts = match self.fault {
             Fault::RecallIgnoresCategory => RecallOptions {
                 category: None,
@@ -240,5 +255,15 @@ async fn a_view_recall_searches_its_scope() {
         got,
         "learnings().recall(\"lights\", \"lantern\"): a view's recall searches <section>:<scope>: expected \
          [(Some(\"learning:lights\"), \"l\")], got [(Some(\"global\"), \"g\")]"
+    );
+}
+
+#[tokio::test]
+async fn whole_words_refuse_a_substring_match() {
+    let got = failure(Fault::SubstringMatch, "recall.whole_words").await;
+    assert_eq!(
+        got,
+        "recall(\"alpha,beta\") in learning:words returned [], expected [\"alpha\", \"beta\"]: \
+         a query's words joined by punctuation were searched as a phrase"
     );
 }

@@ -27,6 +27,7 @@ const APPLICABILITY: &[(&str, &str)] = &[
     ("namespaces.exact_counts", "lexical, semantic"),
     ("namespace.invalid_refused", "lexical, semantic"),
     ("forget.idempotent", "lexical, semantic"),
+    ("recall.whole_words", "lexical"),
     ("recall.ranking_higher_better", "semantic"),
     ("recall.deterministic", "lexical, semantic"),
     ("recall.self_retrieval", "lexical, semantic"),
@@ -83,7 +84,7 @@ fn every_check_states_the_profiles_it_applies_to() {
         Registry::standard()
             .for_profile(RecallProfile::Lexical)
             .len(),
-        43
+        44
     );
     assert_eq!(
         Registry::standard()

@@ -28,6 +28,7 @@ const STANDARD_CHECK_IDS: &[&str] = &[
     "namespaces.exact_counts",
     "namespace.invalid_refused",
     "forget.idempotent",
+    "recall.whole_words",
     "recall.ranking_higher_better",
     "recall.deterministic",
     "recall.self_retrieval",

@@ -368,3 +368,57 @@ pub(crate) async fn min_score(ctx: CheckContext) -> Step {
     }
     Ok(())
 }
+
+pub(crate) async fn whole_words(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    let ns = "learning:words";
+    for (key, text) in [
+        ("alpha", "alpha river"),
+        ("beta", "beta stone"),
+        ("accent", "un café noir"),
+        ("hindi", "नमस्ते दुनिया"),
+        ("compound", "a lighthouse keeper"),
+    ] {
+        put(d.as_ref(), ns, key, text).await?;
+    }
+    let opts = RecallOptions::in_namespace(ns);
+    // A word is a maximal run of letters, digits and combining marks
+    // (`tinymemory_api::text::words`), compared lowercased and nothing
+    // else: punctuation separates words (no phrase), an accent is part of
+    // its letter (no folding), a mark is part of its word (no split), and
+    // a word inside another is not a match.
+    for (query, want, mistake) in [
+        (
+            "alpha,beta",
+            &["alpha", "beta"][..],
+            "a query's words joined by punctuation were searched as a phrase",
+        ),
+        ("BETA", &["beta"][..], "words compare lowercased"),
+        ("cafe", &[][..], "accents were folded: cafe is not café"),
+        ("café", &["accent"][..], "an accented word must find itself"),
+        (
+            "ते",
+            &[][..],
+            "a word was split at a combining mark: ते is not a word of नमस्ते",
+        ),
+        (
+            "नमस्ते",
+            &["hindi"][..],
+            "a word with combining marks must find itself",
+        ),
+        (
+            "light",
+            &[][..],
+            "a word inside another matched: light is not a word of lighthouse",
+        ),
+    ] {
+        let hits = d.recall(query, 10, &opts).await?;
+        let mut got = keys(&hits);
+        got.sort_unstable();
+        ensure!(
+            got == want,
+            "recall({query:?}) in {ns} returned {got:?}, expected {want:?}: {mistake}"
+        );
+    }
+    Ok(())
+}

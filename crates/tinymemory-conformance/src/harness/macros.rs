@@ -133,6 +133,7 @@ macro_rules! __tinymemory_check_ids {
             namespaces_exact_counts => "namespaces.exact_counts",
             namespace_invalid_refused => "namespace.invalid_refused",
             forget_idempotent => "forget.idempotent",
+            recall_whole_words => "recall.whole_words",
             recall_ranking_higher_better => "recall.ranking_higher_better",
             recall_deterministic => "recall.deterministic",
             recall_self_retrieval => "recall.self_retrieval",

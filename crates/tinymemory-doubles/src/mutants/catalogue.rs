@@ -168,7 +168,7 @@ static MUTANTS: [Mutant; 31] = [
         name: "query-as-fts5-syntax",
         rule: "contract 6: a query is plain text, never engine syntax; a blank query is Ok(empty)",
         check: "recall.plain_text_query",
-        also_caught_by: &["recall.hostile_queries", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
+        also_caught_by: &["recall.whole_words", "recall.hostile_queries", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
         description: "the query goes to FTS5 MATCH unescaped: don't, quotes, *, (, AND and blank queries fail with a syntax error",
         wrap: |p| Box::new(EngineSyntaxErrors::new(p)),
         profile: RecallProfile::Lexical,

@@ -1,6 +1,7 @@
 //! Each check added for the suite's former blind spots fails on a
 //! purpose-built broken double (besides the catalogue mutant that names
-//! it), with a message naming the rule and the input.
+//! it), with a message naming the rule and the input; and failure messages
+//! name the input that failed and the rule broken first.
 
 mod support {
     pub mod one_check;
@@ -40,6 +41,14 @@ enum Fault {
     /// `recall` finds entries whose lowercased content holds the lowercased
     /// query as a substring, as `LIKE '%q%'` would.
     SubstringMatch,
+    /// Words outside ASCII are never indexed: a recall by one finds
+    /// nothing, as an ASCII-only tokenizer does.
+    AsciiOnlyWords,
+    /// Scores are a distance, lower is nearer (0.25 for the best hit, 0.5
+    /// for the next, ...), nearest first, and every other entry of the
+    /// namespace follows at distance 8: a vector store's top-k with its
+    /// distances.
+    DistanceTopK,
 }
 
 struct Broken {
@@ -127,6 +136,27 @@ impl MemoryProvider for Broken {
         limit: usize,
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        match self.fault {
+            Fault::AsciiOnlyWords if !query.is_ascii() => return Ok(Vec::new()),
+            Fault::DistanceTopK => {
+                let mut hits = self.inner.recall(query, limit, opts).await?;
+                let mut distance = 0.25;
+                for h in &mut hits {
+                    h.score = Some(distance);
+                    distance *= 2.0;
+                }
+                let ns = opts.effective_namespace().to_owned();
+                for mut e in self.inner.list(Some(&ns), None, None).await? {
+                    if hits.len() < limit && hits.iter().all(|h| h.key != e.key) {
+                        e.score = Some(8.0);
+                        e.namespace = Some(ns.clone());
+                        hits.push(e);
+                    }
+                }
+                return Ok(hits);
+            }
+            _ => {}
+        }
         if matches!(self.fault, Fault::SubstringMatch) {
             let q = query.to_lowercase();
             let all = self
@@ -265,5 +295,23 @@ async fn whole_words_refuse_a_substring_match() {
         got,
         "recall(\"alpha,beta\") in learning:words returned [], expected [\"alpha\", \"beta\"]: \
          a query's words joined by punctuation were searched as a phrase"
+    );
+}
+
+#[tokio::test]
+async fn big_content_names_the_word_it_recalls_by() {
+    assert_eq!(
+        failure(Fault::AsciiOnlyWords, "store.big_content_round_trip").await,
+        "recall(\"机\", limit 5) in hostile:big, a word of the 1 MiB content: \
+         expected [\"big\"], got []"
+    );
+}
+
+#[tokio::test]
+async fn a_distance_for_score_is_reported_before_the_extra_hits() {
+    assert_eq!(
+        failure(Fault::DistanceTopK, "recall.scores_finite_higher_better").await,
+        "the entry holding both query words scored 0.25, not above the entry holding \
+         one (0.5): scores must be higher-is-better"
     );
 }

@@ -43,6 +43,17 @@ pub enum MemoryError {
         #[source]
         source: Option<BoxError>,
     },
+    /// The driver does not provide an optional family of methods (an exec
+    /// driver whose program lacks the portability messages). The
+    /// conformance suite skips that family's checks with this message
+    /// instead of failing them.
+    #[error("unsupported ({family}): {message}")]
+    Unsupported {
+        /// The family, such as [`portability::FAMILY`](crate::portability::FAMILY).
+        family: &'static str,
+        /// What is missing.
+        message: String,
+    },
 }
 
 impl MemoryError {
@@ -78,6 +89,20 @@ impl MemoryError {
         }
     }
 
+    /// An [`MemoryError::Unsupported`] for `family`.
+    pub fn unsupported(family: &'static str, message: impl Into<String>) -> Self {
+        Self::Unsupported {
+            family,
+            message: message.into(),
+        }
+    }
+
+    /// `true` for [`MemoryError::Unsupported`].
+    #[must_use]
+    pub fn is_unsupported(&self) -> bool {
+        matches!(self, Self::Unsupported { .. })
+    }
+
     /// The rule id when this is [`MemoryError::Invalid`], else `None`.
     #[must_use]
     pub fn rule(&self) -> Option<&'static str> {
@@ -99,14 +124,15 @@ impl MemoryError {
         matches!(self, Self::Unavailable { .. })
     }
 
-    /// The stable lowercase name of the variant: `invalid`, `unavailable`
-    /// or `backend`. Reports and wire protocols use it.
+    /// The stable lowercase name of the variant: `invalid`, `unavailable`,
+    /// `backend` or `unsupported`. Reports and wire protocols use it.
     #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
             Self::Invalid { .. } => "invalid",
             Self::Unavailable { .. } => "unavailable",
             Self::Backend { .. } => "backend",
+            Self::Unsupported { .. } => "unsupported",
         }
     }
 }
@@ -128,6 +154,16 @@ impl PartialEq for MemoryError {
             ) => a == b && m == n,
             (Self::Unavailable { message: m, .. }, Self::Unavailable { message: n, .. })
             | (Self::Backend { message: m, .. }, Self::Backend { message: n, .. }) => m == n,
+            (
+                Self::Unsupported {
+                    family: a,
+                    message: m,
+                },
+                Self::Unsupported {
+                    family: b,
+                    message: n,
+                },
+            ) => a == b && m == n,
             _ => false,
         }
     }

@@ -6,6 +6,8 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
+use crate::batch::NewEntry;
+use crate::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use crate::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
     RecallOptions,
@@ -66,6 +68,25 @@ macro_rules! forward {
                 opts: &RecallOptions,
             ) -> Result<Vec<MemoryEntry>, MemoryError> {
                 (**self).recall(query, limit, opts).await
+            }
+
+            async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+                (**self).store_many(entries).await
+            }
+
+            async fn export_page(
+                &self,
+                cursor: Option<&ExportCursor>,
+                limit: usize,
+            ) -> Result<ExportPage, MemoryError> {
+                (**self).export_page(cursor, limit).await
+            }
+
+            async fn import(
+                &self,
+                records: &[MemoryRecord],
+            ) -> Result<ImportOutcome, MemoryError> {
+                (**self).import(records).await
             }
         }
     )+};

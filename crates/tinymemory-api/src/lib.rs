@@ -10,12 +10,16 @@
 //!   [`NamespaceSummary`] and [`RecallOptions`];
 //! - [`MemoryError`], the one error type every driver returns;
 //! - [`MemoryProvider`], the object-safe async trait, whose rustdoc states the
-//!   ten contract sentences the conformance suite enforces;
+//!   eleven contract sentences the conformance suite enforces and its three
+//!   families (core, recall, portability);
+//! - [`batch`]: [`NewEntry`] and the bulk store's validation;
+//! - [`portability`]: export pages, cursors, records and import outcomes;
 //! - [`RecallProfile`], the kind of ranking a driver declares (`lexical` or
 //!   `semantic`), which decides the recall rules it is held to.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod batch;
 mod category;
 mod entry;
 mod error;
@@ -23,6 +27,7 @@ mod forward;
 mod key;
 mod namespace;
 mod options;
+pub mod portability;
 mod profile;
 mod provider;
 pub mod rules;
@@ -31,6 +36,7 @@ mod taint;
 pub mod text;
 mod timestamp;
 
+pub use batch::NewEntry;
 pub use category::MemoryCategory;
 pub use entry::{MemoryEntry, NamespaceSummary};
 pub use error::MemoryError;

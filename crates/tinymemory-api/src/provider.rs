@@ -2,6 +2,10 @@
 
 use async_trait::async_trait;
 
+use crate::batch::{store_each, NewEntry};
+use crate::portability::{
+    self, export_from_list, ExportCursor, ExportPage, ImportOutcome, MemoryRecord,
+};
 use crate::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryTaint, NamespaceSummary, RecallOptions,
 };
@@ -16,7 +20,7 @@ use crate::{
 ///
 /// # Contract
 ///
-/// Every implementation upholds these ten sentences. Each is one named check
+/// Every implementation upholds these eleven sentences. Each is one named check
 /// of the conformance suite (`tinymemory-conformance list`), given after it.
 ///
 /// 1. `store` upserts on `(namespace, key)`: a second store replaces, never
@@ -45,6 +49,22 @@ use crate::{
 ///    (`namespace.invalid_refused`)
 /// 10. `forget` is idempotent (`true` then `false`), and a forgotten entry is
 ///     gone from `get`, `list`, `namespaces` and `recall`. (`forget.idempotent`)
+/// 11. A recall pinned to namespace A returns the same hits with the same
+///     score bits whatever is stored in other namespaces: no
+///     collection-wide statistics, so no namespace's entries shape or reveal
+///     another's results. (`recall.namespace_isolation`)
+///
+/// # Families
+///
+/// - **core**: `store`, `store_many`, `get`, `forget`, `list`,
+///   `namespaces`;
+/// - **recall**: `recall`;
+/// - **portability**: `export_page`, `import` (module
+///   [`portability`](crate::portability)). `export_page` has a default
+///   built on `list`; `import` has none, since only the driver can keep an
+///   exported timestamp, so a driver that does not override it answers
+///   [`MemoryError::Unsupported`] and is reported as not providing the
+///   family.
 ///
 /// Beyond the sentences: bad input is an error, never a panic, and never a
 /// silent change to what was stored; a write that returned `Ok` is readable
@@ -132,4 +152,82 @@ pub trait MemoryProvider: Send + Sync {
         limit: usize,
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError>;
+
+    /// Stores every entry of `entries` (upserts, in order: a later entry
+    /// with the same `(namespace, key)` replaces an earlier one), as one
+    /// operation. Every entry's timestamp becomes the time of this call.
+    ///
+    /// Validation is per entry and happens before anything is written: one
+    /// invalid entry refuses the whole batch, naming the entry's index and
+    /// the rule ([`batch::in_batch`](crate::batch::in_batch)). An empty
+    /// batch is `Ok(())`.
+    ///
+    /// The default ([`batch::store_each`](crate::batch::store_each))
+    /// validates, then calls `store` once per entry; drivers with
+    /// transactions override it so that an engine failure stores nothing
+    /// of the batch either.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Invalid`] for the first invalid entry, nothing of the
+    /// batch stored; engine failures as [`MemoryError::Unavailable`] or
+    /// [`MemoryError::Backend`] (all-or-nothing on drivers that say so).
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        store_each(self, entries).await
+    }
+
+    /// One page of an export: at most `limit` records after `cursor`
+    /// (`None`: the start), in `(namespace, key)` order, ascending and
+    /// bytewise, every field as stored.
+    ///
+    /// - `next_cursor: None` ends the export; a page may be empty and still
+    ///   carry a cursor (a `limit` of 0 with records left).
+    /// - Every entry present for the whole export is in exactly one page;
+    ///   an entry stored or forgotten during the export may or may not be.
+    /// - A cursor stays valid after the entry it points at is forgotten.
+    /// - `limit` may be any `usize`, `usize::MAX` included.
+    ///
+    /// The default ([`portability::export_from_list`]) lists the whole store
+    /// per page.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Invalid`] (rule
+    /// [`EXPORT_CURSOR`](crate::rules::EXPORT_CURSOR)) for a cursor this
+    /// driver did not issue, never a silent restart from the beginning;
+    /// [`MemoryError::Unsupported`] when the driver has no export; engine
+    /// failures as [`MemoryError::Unavailable`] or [`MemoryError::Backend`].
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        export_from_list(self, cursor, limit).await
+    }
+
+    /// Writes `records` as upserts on `(namespace, key)`, in order, keeping
+    /// every field as given: content, category, session, taint
+    /// ([`MemoryTaint::ExternalSync`] stays `ExternalSync`) and the
+    /// timestamp, byte for byte.
+    ///
+    /// A record that breaks a rule
+    /// ([`portability::validate_record`]) is not written and is reported
+    /// in [`ImportOutcome::failures`] with its index and reason; the others
+    /// are written.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Unsupported`] (family
+    /// [`portability::FAMILY`]) from the default: a driver must override
+    /// it to provide the family. Engine failures as
+    /// [`MemoryError::Unavailable`] or [`MemoryError::Backend`], in which
+    /// case the drivers in this workspace have written nothing of the
+    /// batch.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let _ = records;
+        Err(MemoryError::unsupported(
+            portability::FAMILY,
+            format!("driver {:?} does not import records", self.driver_id()),
+        ))
+    }
 }

@@ -25,3 +25,7 @@ pub const KEY_EMPTY: &str = "key.empty";
 pub const KEY_TOO_LONG: &str = "key.too_long";
 /// A `min_score` filter must be a finite number.
 pub const MIN_SCORE_NOT_FINITE: &str = "recall.min_score_not_finite";
+/// An export cursor must be one the driver issued.
+pub const EXPORT_CURSOR: &str = "export.cursor_unknown";
+/// An imported record's timestamp must be RFC 3339.
+pub const IMPORT_TIMESTAMP: &str = "import.timestamp";

@@ -5,9 +5,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use async_trait::async_trait;
+use tinymemory_api::batch::validate_batch;
+use tinymemory_api::portability::{
+    validate_record, ExportCursor, ExportPage, ImportFailure, ImportOutcome, KeysetCursor,
+    MemoryRecord,
+};
 use tinymemory_api::{
     now_rfc3339, validate_key, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider,
-    MemoryTaint, Namespace, NamespaceSummary, RecallOptions,
+    MemoryTaint, Namespace, NamespaceSummary, NewEntry, RecallOptions,
 };
 
 use crate::scoring::score;
@@ -39,6 +44,10 @@ impl ReferenceDriver {
             .map(|(_, e)| e)
     }
 
+    fn next_id(&self) -> String {
+        format!("ref-{}", self.next_id.fetch_add(1, Ordering::Relaxed))
+    }
+
     fn lock(&self) -> MutexGuard<'_, BTreeMap<(String, String), MemoryEntry>> {
         // A panic while holding the lock cannot leave the map half-written
         // (every mutation is one map call), so a poisoned lock is still sound.
@@ -65,9 +74,8 @@ impl MemoryProvider for ReferenceDriver {
     ) -> Result<(), MemoryError> {
         Namespace::parse(namespace)?;
         validate_key(key)?;
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let entry = MemoryEntry {
-            id: format!("ref-{id}"),
+            id: self.next_id(),
             key: key.to_owned(),
             content: content.to_owned(),
             namespace: Some(namespace.to_owned()),
@@ -117,6 +125,82 @@ impl MemoryProvider for ReferenceDriver {
             .filter(|e| session_id.is_none_or(|s| e.session_id.as_deref() == Some(s)))
             .cloned()
             .collect())
+    }
+
+    /// All-or-nothing: validated first, then inserted under one lock, so
+    /// no reader sees part of the batch.
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        validate_batch(entries)?;
+        let timestamp = now_rfc3339();
+        let mut map = self.lock();
+        for e in entries {
+            let entry = MemoryEntry {
+                id: self.next_id(),
+                key: e.key.clone(),
+                content: e.content.clone(),
+                namespace: Some(e.namespace.clone()),
+                category: e.category.clone(),
+                timestamp: timestamp.clone(),
+                session_id: e.session_id.clone(),
+                score: None,
+                taint: e.taint,
+            };
+            map.insert((e.namespace.clone(), e.key.clone()), entry);
+        }
+        Ok(())
+    }
+
+    /// One range of the map after the cursor's position ([`KeysetCursor`]).
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        let position = cursor.map_or_else(|| Ok(KeysetCursor::start()), KeysetCursor::decode)?;
+        let map = self.lock();
+        let mut after: Box<dyn Iterator<Item = &MemoryEntry>> = match &position.after {
+            None => Box::new(map.values()),
+            Some(at) => Box::new(
+                map.range((
+                    std::ops::Bound::Excluded(at.clone()),
+                    std::ops::Bound::Unbounded,
+                ))
+                .map(|(_, e)| e),
+            ),
+        };
+        let records: Vec<MemoryRecord> = after
+            .by_ref()
+            .take(limit)
+            .filter_map(|e| MemoryRecord::from_entry(e.clone()))
+            .collect();
+        let next_cursor = match (after.next(), records.last()) {
+            (None, _) => None,
+            (Some(_), Some(last)) => Some(KeysetCursor::after(&last.namespace, &last.key).encode()),
+            (Some(_), None) => Some(position.encode()),
+        };
+        Ok(ExportPage {
+            records,
+            next_cursor,
+        })
+    }
+
+    /// Valid records are inserted under one lock, each keeping its
+    /// timestamp; invalid ones are reported.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let mut outcome = ImportOutcome::default();
+        let mut map = self.lock();
+        for (index, record) in records.iter().enumerate() {
+            if let Err(error) = validate_record(record) {
+                outcome
+                    .failures
+                    .push(ImportFailure::new(index, record, error));
+                continue;
+            }
+            let entry = record.clone().into_entry(self.next_id());
+            map.insert((record.namespace.clone(), record.key.clone()), entry);
+            outcome.imported += 1;
+        }
+        Ok(outcome)
     }
 
     async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {

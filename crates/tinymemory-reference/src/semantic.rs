@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, RecallOptions,
+    NamespaceSummary, NewEntry, RecallOptions,
 };
 
 use crate::embedding::Embedding;
@@ -99,6 +100,22 @@ impl MemoryProvider for SemanticReferenceDriver {
 
     async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
         self.store.namespaces().await
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        self.store.store_many(entries).await
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.store.export_page(cursor, limit).await
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        self.store.import(records).await
     }
 
     async fn recall(

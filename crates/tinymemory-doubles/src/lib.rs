@@ -91,6 +91,7 @@
 mod macros;
 
 mod faults;
+mod import_each;
 mod latency;
 mod lock;
 mod merge;

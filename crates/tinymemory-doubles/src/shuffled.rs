@@ -3,9 +3,10 @@
 use std::sync::Mutex;
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
+    NewEntry, RecallOptions,
 };
 
 use crate::lock::lock;
@@ -121,5 +122,21 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for ShuffledNamespaces<P> {
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
         self.inner.recall(query, limit, opts).await
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        self.inner.store_many(entries).await
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.inner.export_page(cursor, limit).await
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        self.inner.import(records).await
     }
 }

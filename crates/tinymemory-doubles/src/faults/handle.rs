@@ -25,12 +25,12 @@ enum Trigger {
 }
 
 impl Trigger {
-    /// Whether the call numbered `n`, to `method`, addressed to `namespace`
-    /// fires this trigger.
-    fn fires(&self, n: u64, method: Method, namespace: Option<&str>) -> bool {
+    /// Whether the call numbered `n`, to `method`, addressed to the
+    /// namespaces `addressed` fires this trigger.
+    fn fires(&self, n: u64, method: Method, addressed: &[&str]) -> bool {
         match self {
             Self::Nth(k) => *k == n,
-            Self::Namespace(ns) => namespace == Some(ns.as_str()),
+            Self::Namespace(ns) => addressed.contains(&ns.as_str()),
             Self::Method(m) => *m == method,
             Self::After { armed, .. } => *armed,
         }
@@ -53,8 +53,11 @@ struct State {
 /// included; the first is call 1. A call is *addressed to* namespace `ns`
 /// when it is `store`, `get` or `forget` on `ns`, `list` with
 /// `Some(ns)`, or `recall` whose effective namespace is `ns` (so an unpinned
-/// recall is addressed to `global`). `namespaces()` and `list(None, ..)` are
-/// addressed to no namespace. Rules are tried in the order they were added;
+/// recall is addressed to `global`). A `store_many` or `import` is one call,
+/// addressed to every namespace its entries or records name, so a
+/// namespace rule strikes the whole batch (nothing of it reaches the
+/// wrapped provider). `namespaces()`, `list(None, ..)` and `export_page`
+/// are addressed to no namespace. Rules are tried in the order they were added;
 /// the first that matches strikes, and the call never reaches the wrapped
 /// provider.
 ///
@@ -166,17 +169,17 @@ impl FaultHandle {
         lock(&self.state).struck
     }
 
-    /// Counts one call to `method` addressed to `namespace` and returns the
-    /// fault to inject, if a rule matches; then arms the
+    /// Counts one call to `method` addressed to the namespaces `addressed`
+    /// and returns the fault to inject, if a rule matches; then arms the
     /// [`FaultHandle::fail_after`] rules waiting for `method`.
-    pub(crate) fn on_call(&self, method: Method, namespace: Option<&str>) -> Option<FaultKind> {
+    pub(crate) fn on_call(&self, method: Method, addressed: &[&str]) -> Option<FaultKind> {
         let mut state = lock(&self.state);
         state.calls += 1;
         let n = state.calls;
         let kind = state
             .rules
             .iter()
-            .find(|(trigger, _)| trigger.fires(n, method, namespace))
+            .find(|(trigger, _)| trigger.fires(n, method, addressed))
             .map(|(_, kind)| kind.clone());
         for (trigger, _) in &mut state.rules {
             if let Trigger::After { method: m, armed } = trigger {

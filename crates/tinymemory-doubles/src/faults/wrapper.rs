@@ -1,9 +1,10 @@
 //! The fault-injecting decorator.
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
+    NewEntry, RecallOptions,
 };
 
 use super::{FaultHandle, FaultKind};
@@ -110,9 +111,10 @@ impl<P: ?Sized> Faults<P> {
         &mut self.inner
     }
 
-    /// Counts a call; `Err` when a rule strikes it.
-    fn check(&self, method: Method, namespace: Option<&str>) -> Result<(), MemoryError> {
-        match self.handle.on_call(method, namespace) {
+    /// Counts a call addressed to the namespaces `addressed`; `Err` when a
+    /// rule strikes it.
+    fn check(&self, method: Method, addressed: &[&str]) -> Result<(), MemoryError> {
+        match self.handle.on_call(method, addressed) {
             Some(kind) => Err(FaultKind::strike(&kind)),
             None => Ok(()),
         }
@@ -137,19 +139,19 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for Faults<P> {
         session_id: Option<&str>,
         taint: MemoryTaint,
     ) -> Result<(), MemoryError> {
-        self.check(Method::Store, Some(namespace))?;
+        self.check(Method::Store, &[namespace])?;
         self.inner
             .store(namespace, key, content, category, session_id, taint)
             .await
     }
 
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.check(Method::Get, Some(namespace))?;
+        self.check(Method::Get, &[namespace])?;
         self.inner.get(namespace, key).await
     }
 
     async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.check(Method::Forget, Some(namespace))?;
+        self.check(Method::Forget, &[namespace])?;
         self.inner.forget(namespace, key).await
     }
 
@@ -159,12 +161,12 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for Faults<P> {
         category: Option<&MemoryCategory>,
         session_id: Option<&str>,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.check(Method::List, namespace)?;
+        self.check(Method::List, namespace.as_slice())?;
         self.inner.list(namespace, category, session_id).await
     }
 
     async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.check(Method::Namespaces, None)?;
+        self.check(Method::Namespaces, &[])?;
         self.inner.namespaces().await
     }
 
@@ -174,7 +176,28 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for Faults<P> {
         limit: usize,
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.check(Method::Recall, Some(opts.effective_namespace()))?;
+        self.check(Method::Recall, &[opts.effective_namespace()])?;
         self.inner.recall(query, limit, opts).await
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        let addressed: Vec<&str> = entries.iter().map(|e| e.namespace.as_str()).collect();
+        self.check(Method::StoreMany, &addressed)?;
+        self.inner.store_many(entries).await
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.check(Method::ExportPage, &[])?;
+        self.inner.export_page(cursor, limit).await
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let addressed: Vec<&str> = records.iter().map(|r| r.namespace.as_str()).collect();
+        self.check(Method::Import, &addressed)?;
+        self.inner.import(records).await
     }
 }

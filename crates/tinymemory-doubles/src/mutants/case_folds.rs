@@ -1,9 +1,10 @@
 //! Mutant `case-folds-namespaces`, for `namespace.case_sensitive`.
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, RecallOptions,
+    NamespaceSummary, NewEntry, RecallOptions,
 };
 
 /// Breaks "namespaces are compared byte for byte" (check
@@ -88,5 +89,33 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for CaseFoldsNamespaces<P> {
             ..opts.clone()
         };
         self.inner.recall(query, limit, &folded).await
+    }
+
+    /// Every entry through the mutated `store`, so namespaces are lowercased.
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        tinymemory_api::batch::store_each(self, entries).await
+    }
+
+    /// Forwarded: the export reads back the lowercased namespaces already stored.
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.inner.export_page(cursor, limit).await
+    }
+
+    /// Every valid namespace is lowercased, as on every other method;
+    /// records with an invalid namespace go through as given, for the
+    /// wrapped driver to report.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let folded: Vec<MemoryRecord> = records
+            .iter()
+            .map(|r| MemoryRecord {
+                namespace: fold(&r.namespace).unwrap_or_else(|_| r.namespace.clone()),
+                ..r.clone()
+            })
+            .collect();
+        self.inner.import(&folded).await
     }
 }

@@ -3,9 +3,12 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{
+    validate_record, ExportCursor, ExportPage, ImportFailure, ImportOutcome, MemoryRecord,
+};
 use tinymemory_api::{
     validate_key, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, RecallOptions,
+    NamespaceSummary, NewEntry, RecallOptions,
 };
 
 /// Breaks "every acknowledged store is kept, however many run at once"
@@ -129,5 +132,41 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for LosesConcurrentWrites<P> {
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
         self.inner.recall(query, limit, opts).await
+    }
+
+    /// Every entry through the mutated `store`, one after another: a batch alone loses nothing, two batches at once lose the overlapping stores.
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        tinymemory_api::batch::store_each(self, entries).await
+    }
+
+    /// Forwarded: reading is not what this mutant breaks.
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.inner.export_page(cursor, limit).await
+    }
+
+    /// An import is a write, so it is lost the same way: one that starts
+    /// while a store or another import is in flight reports its valid
+    /// records as imported (invalid ones as failures) and writes nothing.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let overlapped = self.in_flight.fetch_add(1, Ordering::SeqCst) > 0;
+        let _in_flight = InFlight(&self.in_flight);
+        tokio::task::yield_now().await;
+        if !overlapped {
+            return self.inner.import(records).await;
+        }
+        let mut outcome = ImportOutcome::default();
+        for (index, record) in records.iter().enumerate() {
+            match validate_record(record) {
+                Ok(()) => outcome.imported += 1,
+                Err(error) => outcome
+                    .failures
+                    .push(ImportFailure::new(index, record, error)),
+            }
+        }
+        Ok(outcome)
     }
 }

@@ -4,9 +4,14 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{
+    validate_record, ExportCursor, ExportPage, ImportFailure, ImportOutcome, MemoryRecord,
+};
+
+use crate::import_each::absorb;
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
+    NewEntry, RecallOptions,
 };
 
 use crate::lock::lock;
@@ -133,5 +138,46 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for CountsEveryStore<P> {
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
         self.inner.recall(query, limit, opts).await
+    }
+
+    /// Every entry through the mutated `store`: each bulk upsert is counted too.
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        tinymemory_api::batch::store_each(self, entries).await
+    }
+
+    /// Forwarded: entries are untouched, only counts are wrong.
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.inner.export_page(cursor, limit).await
+    }
+
+    /// An import is an upsert, so it is counted too: one record at a time,
+    /// a record replacing a present key adds one to its namespace's count.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let mut outcome = ImportOutcome::default();
+        for (index, record) in records.iter().enumerate() {
+            if let Err(error) = validate_record(record) {
+                outcome
+                    .failures
+                    .push(ImportFailure::new(index, record, error));
+                continue;
+            }
+            let present = self
+                .inner
+                .get(&record.namespace, &record.key)
+                .await?
+                .is_some();
+            let one = self.inner.import(std::slice::from_ref(record)).await?;
+            if present && one.imported > 0 {
+                *lock(&self.extra)
+                    .entry((record.namespace.clone(), record.key.clone()))
+                    .or_insert(0) += 1;
+            }
+            absorb(&mut outcome, one, index);
+        }
+        Ok(outcome)
     }
 }

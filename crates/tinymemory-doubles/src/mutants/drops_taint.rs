@@ -1,9 +1,10 @@
 //! Mutant `drops-taint`, for `store.upsert`.
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
+    NewEntry, RecallOptions,
 };
 
 /// Breaks contract sentence 1's second half ("taint, category and session
@@ -78,5 +79,32 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for DropsTaint<P> {
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
         self.inner.recall(query, limit, opts).await
+    }
+
+    /// Every entry through the mutated `store`: a bulk store drops taint too.
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        tinymemory_api::batch::store_each(self, entries).await
+    }
+
+    /// Forwarded: the export reads back what was stored, taint already lost.
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.inner.export_page(cursor, limit).await
+    }
+
+    /// Every record is written as [`MemoryTaint::Internal`], as a store
+    /// would be: an import drops taint too.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let internal: Vec<MemoryRecord> = records
+            .iter()
+            .map(|r| MemoryRecord {
+                taint: MemoryTaint::Internal,
+                ..r.clone()
+            })
+            .collect();
+        self.inner.import(&internal).await
     }
 }

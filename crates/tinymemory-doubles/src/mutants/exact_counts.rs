@@ -1,9 +1,10 @@
 //! Mutant for `namespaces.exact_counts`.
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
+    NewEntry, RecallOptions,
 };
 
 /// Breaks contract sentence 8 (`namespaces.exact_counts`): every summary
@@ -75,5 +76,21 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for InflatedCounts<P> {
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
         self.inner.recall(query, limit, opts).await
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        self.inner.store_many(entries).await
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.inner.export_page(cursor, limit).await
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        self.inner.import(records).await
     }
 }

@@ -1,9 +1,10 @@
 //! Mutant for `namespace.invalid_refused`.
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, RecallOptions, GLOBAL_NAMESPACE, MAX_NAMESPACE_LEN,
+    NamespaceSummary, NewEntry, RecallOptions, GLOBAL_NAMESPACE, MAX_NAMESPACE_LEN,
 };
 
 /// Breaks contract sentence 9 (`namespace.invalid_refused`): an invalid
@@ -123,5 +124,40 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for SanitizesNamespaces<P> {
             ..opts.clone()
         };
         self.inner.recall(query, limit, &sanitized).await
+    }
+
+    /// Forwarded: an export has no namespace argument to sanitize.
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.inner.export_page(cursor, limit).await
+    }
+
+    /// Every namespace sanitized before the wrapped driver's bulk store, so
+    /// an invalid one is rewritten instead of refused here too.
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        let sanitized: Vec<NewEntry> = entries
+            .iter()
+            .map(|e| NewEntry {
+                namespace: sanitize_namespace(&e.namespace),
+                ..e.clone()
+            })
+            .collect();
+        self.inner.store_many(&sanitized).await
+    }
+
+    /// Every record's namespace sanitized, so a record with an invalid
+    /// namespace is imported under the rewritten name, not reported.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let sanitized: Vec<MemoryRecord> = records
+            .iter()
+            .map(|r| MemoryRecord {
+                namespace: sanitize_namespace(&r.namespace),
+                ..r.clone()
+            })
+            .collect();
+        self.inner.import(&sanitized).await
     }
 }

@@ -6,10 +6,15 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{
+    validate_record, ExportCursor, ExportPage, ImportFailure, ImportOutcome, MemoryRecord,
+};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
+    NewEntry, RecallOptions,
 };
+
+use crate::import_each::absorb;
 
 /// The one fault a [`MetadataFault`] injects; every other method and
 /// every other part of a call is the wrapped driver's.
@@ -240,5 +245,85 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for MetadataFault<P> {
             ),
             _ => self.inner.recall(query, limit, opts).await,
         }
+    }
+
+    /// Through the mutated `store` for the kinds that change it
+    /// ([`MetadataFaultKind::MergesMetadataOnUpsert`],
+    /// [`MetadataFaultKind::JoinedIds`]), so a bulk store breaks the rule
+    /// too; forwarded for the others.
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        match self.kind {
+            MetadataFaultKind::MergesMetadataOnUpsert | MetadataFaultKind::JoinedIds => {
+                tinymemory_api::batch::store_each(self, entries).await
+            }
+            _ => self.inner.store_many(entries).await,
+        }
+    }
+
+    /// Built on this wrapper's own `list` for
+    /// [`MetadataFaultKind::EpochTimestamps`], so exported records carry
+    /// the epoch too; forwarded for the others (`list(None, None, None)`,
+    /// which the export reads, is the wrapped driver's for every other
+    /// kind).
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        match self.kind {
+            MetadataFaultKind::EpochTimestamps => {
+                tinymemory_api::portability::export_from_list(self, cursor, limit).await
+            }
+            _ => self.inner.export_page(cursor, limit).await,
+        }
+    }
+
+    /// An import is an upsert, so the kinds that break upserts break it
+    /// too, one record at a time: [`MetadataFaultKind::MergesMetadataOnUpsert`]
+    /// keeps the replaced entry's session for a record without one, and
+    /// [`MetadataFaultKind::JoinedIds`] replaces the entry of the same
+    /// joined id. Forwarded for the others: the timestamps are wrong when
+    /// read back, not when written.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        if !matches!(
+            self.kind,
+            MetadataFaultKind::MergesMetadataOnUpsert | MetadataFaultKind::JoinedIds
+        ) {
+            return self.inner.import(records).await;
+        }
+        let mut outcome = ImportOutcome::default();
+        for (index, record) in records.iter().enumerate() {
+            if let Err(error) = validate_record(record) {
+                outcome
+                    .failures
+                    .push(ImportFailure::new(index, record, error));
+                continue;
+            }
+            let mut record = record.clone();
+            if self.kind == MetadataFaultKind::JoinedIds {
+                let (ns, k) = self.resolve(&record.namespace, &record.key);
+                if (ns.as_str(), k.as_str()) != (record.namespace.as_str(), record.key.as_str()) {
+                    self.inner.forget(&ns, &k).await?;
+                }
+            } else if record.session_id.is_none() {
+                record.session_id = self
+                    .inner
+                    .get(&record.namespace, &record.key)
+                    .await?
+                    .and_then(|e| e.session_id);
+            }
+            let one = self.inner.import(std::slice::from_ref(&record)).await?;
+            if self.kind == MetadataFaultKind::JoinedIds && one.imported > 0 {
+                self.joined
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .insert(
+                        format!("{}/{}", record.namespace, record.key),
+                        (record.namespace.clone(), record.key.clone()),
+                    );
+            }
+            absorb(&mut outcome, one, index);
+        }
+        Ok(outcome)
     }
 }

@@ -1,9 +1,10 @@
 //! Mutant for `recall.plain_text_query`.
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, RecallOptions,
+    NamespaceSummary, NewEntry, RecallOptions,
 };
 
 /// FTS5 operators, which are case-sensitive.
@@ -114,5 +115,21 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for EngineSyntaxErrors<P> {
             )));
         }
         self.inner.recall(query, limit, opts).await
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        self.inner.store_many(entries).await
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.inner.export_page(cursor, limit).await
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        self.inner.import(records).await
     }
 }

@@ -1,9 +1,10 @@
 //! Mutant for `recall.scores_finite_higher_better`.
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, RecallOptions,
+    NamespaceSummary, NewEntry, RecallOptions,
 };
 
 /// Breaks contract sentence 4 (`recall.scores_finite_higher_better`): every
@@ -84,5 +85,21 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for NegatedScores<P> {
         }
         hits.retain(|hit| opts.admits(hit.score));
         Ok(hits)
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        self.inner.store_many(entries).await
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.inner.export_page(cursor, limit).await
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        self.inner.import(records).await
     }
 }

@@ -3,9 +3,10 @@
 use std::sync::Mutex;
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, RecallOptions,
+    NamespaceSummary, NewEntry, RecallOptions,
 };
 
 use crate::lock::lock;
@@ -149,5 +150,30 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for StaleRecallAfterForget<P> {
         hits.sort_by(merge_order);
         hits.truncate(limit);
         Ok(hits)
+    }
+
+    /// Every entry through the mutated `store`, so a re-stored key leaves the stale index.
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        tinymemory_api::batch::store_each(self, entries).await
+    }
+
+    /// Forwarded: a forgotten entry is gone from `list`, so from the export too.
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.inner.export_page(cursor, limit).await
+    }
+
+    /// Forwarded; like a store, an imported key leaves the stale index.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let outcome = self.inner.import(records).await?;
+        for (index, record) in records.iter().enumerate() {
+            if !outcome.failures.iter().any(|f| f.index == index) {
+                self.unforget(&record.namespace, &record.key);
+            }
+        }
+        Ok(outcome)
     }
 }

@@ -3,9 +3,14 @@
 use std::sync::Mutex;
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{
+    validate_record, ExportCursor, ExportPage, ImportFailure, ImportOutcome, MemoryRecord,
+};
+
+use crate::import_each::absorb;
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
+    NewEntry, RecallOptions,
 };
 
 use crate::lock::lock;
@@ -145,5 +150,41 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for DuplicatesOnStore<P> {
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
         self.inner.recall(query, limit, opts).await
+    }
+
+    /// Every entry through the mutated `store`: a bulk upsert duplicates too.
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        tinymemory_api::batch::store_each(self, entries).await
+    }
+
+    /// Built on this wrapper's own `list`, so the superseded entries are exported too.
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        tinymemory_api::portability::export_from_list(self, cursor, limit).await
+    }
+
+    /// An import is an upsert, so it duplicates too: one record at a time,
+    /// the entry it replaces is kept with the superseded ones.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let mut outcome = ImportOutcome::default();
+        for (index, record) in records.iter().enumerate() {
+            if let Err(error) = validate_record(record) {
+                outcome
+                    .failures
+                    .push(ImportFailure::new(index, record, error));
+                continue;
+            }
+            let old = self.inner.get(&record.namespace, &record.key).await?;
+            let one = self.inner.import(std::slice::from_ref(record)).await?;
+            let written = one.imported > 0;
+            absorb(&mut outcome, one, index);
+            if let (true, Some(old)) = (written, old) {
+                lock(&self.superseded).push(old);
+            }
+        }
+        Ok(outcome)
     }
 }

@@ -1,9 +1,10 @@
 //! The contract's reading of `namespace: None`.
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions, GLOBAL_NAMESPACE,
+    NewEntry, RecallOptions, GLOBAL_NAMESPACE,
 };
 
 /// The contract-following twin of [`NoneMeansAll`](crate::NoneMeansAll):
@@ -104,5 +105,21 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for NoneMeansGlobal<P> {
             ..opts.clone()
         };
         self.inner.recall(query, limit, &pinned).await
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        self.inner.store_many(entries).await
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.inner.export_page(cursor, limit).await
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        self.inner.import(records).await
     }
 }

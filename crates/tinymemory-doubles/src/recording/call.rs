@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use tinymemory_api::{MemoryCategory, MemoryTaint, RecallOptions};
+use tinymemory_api::portability::{ExportCursor, MemoryRecord};
+use tinymemory_api::{MemoryCategory, MemoryTaint, NewEntry, RecallOptions};
 
 /// The storage method a [`Call`] went to. `driver_id` is not a storage call
 /// and is never recorded.
@@ -20,11 +21,18 @@ pub enum Method {
     Namespaces,
     /// `recall`.
     Recall,
+    /// `store_many`.
+    StoreMany,
+    /// `export_page`.
+    ExportPage,
+    /// `import`.
+    Import,
 }
 
 impl Method {
     /// The method's name as written in the trait: `store`, `get`, `forget`,
-    /// `list`, `namespaces` or `recall`.
+    /// `list`, `namespaces`, `recall`, `store_many`, `export_page` or
+    /// `import`.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -34,6 +42,9 @@ impl Method {
             Self::List => "list",
             Self::Namespaces => "namespaces",
             Self::Recall => "recall",
+            Self::StoreMany => "store_many",
+            Self::ExportPage => "export_page",
+            Self::Import => "import",
         }
     }
 }
@@ -99,6 +110,23 @@ pub enum Call {
         /// The options passed.
         opts: RecallOptions,
     },
+    /// `store_many(entries)`: the whole batch, in order.
+    StoreMany {
+        /// The entries passed.
+        entries: Vec<NewEntry>,
+    },
+    /// `export_page(cursor, limit)`.
+    ExportPage {
+        /// The cursor passed (`None`: the start of the export).
+        cursor: Option<ExportCursor>,
+        /// The limit passed.
+        limit: usize,
+    },
+    /// `import(records)`: the whole batch, in order.
+    Import {
+        /// The records passed.
+        records: Vec<MemoryRecord>,
+    },
 }
 
 impl Call {
@@ -112,13 +140,18 @@ impl Call {
             Self::List { .. } => Method::List,
             Self::Namespaces => Method::Namespaces,
             Self::Recall { .. } => Method::Recall,
+            Self::StoreMany { .. } => Method::StoreMany,
+            Self::ExportPage { .. } => Method::ExportPage,
+            Self::Import { .. } => Method::Import,
         }
     }
 
     /// The namespace argument as passed: `Some` for `store`, `get` and
     /// `forget`; the filter for `list`; `opts.namespace` for `recall` (so
     /// `None` for an unpinned recall, which the contract reads as `global`);
-    /// `None` for `namespaces`.
+    /// `None` for `namespaces`, `export_page`, and for `store_many` and
+    /// `import`, whose batches may name several namespaces (read them from
+    /// the call's `entries` or `records`).
     #[must_use]
     pub fn namespace(&self) -> Option<&str> {
         match self {
@@ -127,7 +160,10 @@ impl Call {
             | Self::Forget { namespace, .. } => Some(namespace),
             Self::List { namespace, .. } => namespace.as_deref(),
             Self::Recall { opts, .. } => opts.namespace.as_deref(),
-            Self::Namespaces => None,
+            Self::Namespaces
+            | Self::StoreMany { .. }
+            | Self::ExportPage { .. }
+            | Self::Import { .. } => None,
         }
     }
 
@@ -140,11 +176,11 @@ impl Call {
         }
     }
 
-    /// The limit of `recall`; `None` for the others.
+    /// The limit of `recall` and `export_page`; `None` for the others.
     #[must_use]
     pub fn limit(&self) -> Option<usize> {
         match self {
-            Self::Recall { limit, .. } => Some(*limit),
+            Self::Recall { limit, .. } | Self::ExportPage { limit, .. } => Some(*limit),
             _ => None,
         }
     }

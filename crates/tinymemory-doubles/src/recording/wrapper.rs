@@ -1,15 +1,20 @@
 //! The recording decorator.
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
+    NewEntry, RecallOptions,
 };
 
 use super::{Call, CallLog};
 
 /// Records every storage call (all methods but `driver_id`) into a
 /// [`CallLog`], then forwards it unchanged. Results are not recorded.
+///
+/// A `store_many` or `import` is recorded as one call holding the whole
+/// batch ([`Call::StoreMany`], [`Call::Import`]), not as one call per
+/// entry: what reaches the wrapped provider is one call.
 ///
 /// Use it to prove what a host asked of its driver: the `1 + N` cost of a
 /// section-wide recall, or that every recall was pinned with
@@ -158,5 +163,31 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for Recording<P> {
             opts: opts.clone(),
         });
         self.inner.recall(query, limit, opts).await
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        self.log.push(Call::StoreMany {
+            entries: entries.to_vec(),
+        });
+        self.inner.store_many(entries).await
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.log.push(Call::ExportPage {
+            cursor: cursor.cloned(),
+            limit,
+        });
+        self.inner.export_page(cursor, limit).await
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        self.log.push(Call::Import {
+            records: records.to_vec(),
+        });
+        self.inner.import(records).await
     }
 }

@@ -16,6 +16,13 @@ pub const DEFAULT_STDERR_LINES: usize = 20;
 /// corpus is about 7 MiB; anything past this is a runaway driver.
 pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 
+/// The default [`ExecConfig::batch_bytes`]: 1 MiB. The bundled corpus
+/// (22,688 entries) is about 10 MB as one `store_many` line; in requests of
+/// at most 1 MiB it takes a dozen round trips, a cost lost in the writes,
+/// and a driver whose line reader has a fixed buffer (Go's
+/// `bufio.Scanner`, for one) needs only a modest one.
+pub const DEFAULT_BATCH_BYTES: usize = 1024 * 1024;
+
 /// Limits for one driver process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExecConfig {
@@ -25,6 +32,13 @@ pub struct ExecConfig {
     pub request_timeout: Duration,
     /// How many of the last stderr lines an error quotes.
     pub stderr_lines: usize,
+    /// The most bytes of entries or records one `store_many` or `import`
+    /// request carries (its JSON line, as written). A longer batch is sent
+    /// as several requests, in order, each holding at least one entry (an
+    /// entry larger than this goes alone); see
+    /// [`ExecDriver`](crate::ExecDriver) for what that means for
+    /// all-or-nothing.
+    pub batch_bytes: usize,
 }
 
 impl ExecConfig {
@@ -32,6 +46,13 @@ impl ExecConfig {
     #[must_use]
     pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;
+        self
+    }
+
+    /// This configuration with another [`ExecConfig::batch_bytes`].
+    #[must_use]
+    pub fn with_batch_bytes(mut self, bytes: usize) -> Self {
+        self.batch_bytes = bytes;
         self
     }
 
@@ -44,11 +65,13 @@ impl ExecConfig {
 }
 
 impl Default for ExecConfig {
-    /// [`DEFAULT_REQUEST_TIMEOUT`] and [`DEFAULT_STDERR_LINES`].
+    /// [`DEFAULT_REQUEST_TIMEOUT`], [`DEFAULT_STDERR_LINES`] and
+    /// [`DEFAULT_BATCH_BYTES`].
     fn default() -> Self {
         Self {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             stderr_lines: DEFAULT_STDERR_LINES,
+            batch_bytes: DEFAULT_BATCH_BYTES,
         }
     }
 }

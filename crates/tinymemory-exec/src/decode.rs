@@ -6,7 +6,9 @@ use serde_json::Value;
 use tinymemory_api::MemoryError;
 
 use crate::process::Connection;
-use crate::protocol::{parse_recall_profile, quote, HelloResult, Request, PROTOCOL_VERSION};
+use crate::protocol::{
+    parse_ops, parse_recall_profile, quote, HelloResult, Request, PROTOCOL_VERSION,
+};
 
 /// The `hello` request for this suite's version.
 pub(crate) fn hello() -> Request {
@@ -52,14 +54,15 @@ pub(crate) fn expect_null(conn: &Connection, op: &str, value: &Value) -> Result<
 }
 
 /// Checks the answer to `hello`: the driver's version must be
-/// [`PROTOCOL_VERSION`], its id non-empty, and its `recall_profile`, when
-/// present, `lexical` or `semantic`.
+/// [`PROTOCOL_VERSION`], its id non-empty, its `recall_profile`, when
+/// present, `lexical` or `semantic`, and its `ops`, when present, an array
+/// of distinct optional op names.
 ///
 /// # Errors
 ///
 /// `MemoryError::Backend` starting "failed to start": an error answer, a
-/// malformed result, another version, an empty id or an unknown recall
-/// profile (checked in that order, so a driver of another version is told
+/// malformed result, another version, an empty id, an unknown recall
+/// profile or a malformed `ops` (checked in that order, so a driver of another version is told
 /// that first). Errors from the process itself (it could not start, died,
 /// hung) are passed on as they are.
 pub(crate) fn check_hello(
@@ -70,9 +73,11 @@ pub(crate) fn check_hello(
     // The profile is read last, with a message of its own; the rest of the
     // answer is decoded without it.
     let declared = value.get("recall_profile").cloned();
+    let ops = value.get("ops").cloned();
     let mut rest = value.clone();
     if let Some(object) = rest.as_object_mut() {
         object.remove("recall_profile");
+        object.remove("ops");
     }
     let mut hello = match HelloResult::deserialize(&rest) {
         Ok(hello) => hello,
@@ -102,6 +107,15 @@ pub(crate) fn check_hello(
             ))
         })?;
         hello.recall_profile = Some(profile);
+    }
+    if let Some(raw) = ops {
+        hello.ops = parse_ops(&raw).map_err(|why| {
+            MemoryError::fault(format!(
+                "failed to start `{}`: its hello answer lists {why} \
+                 (leave ops out for none; docs/protocol.md)",
+                conn.command()
+            ))
+        })?;
     }
     Ok(hello)
 }

@@ -4,15 +4,20 @@ use std::sync::{Arc, Weak};
 
 use async_trait::async_trait;
 use serde_json::Value;
+use tinymemory_api::batch::{store_each, validate_batch, NewEntry};
+use tinymemory_api::portability::{self, ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
     RecallOptions, RecallProfile,
 };
 
+use crate::batch::{chunks, prefixed};
 use crate::decode::{check_hello, decode, expect_null, hello};
 use crate::pool::Pool;
 use crate::process::Connection;
-use crate::protocol::{Request, WireEntry, WireSummary};
+use crate::protocol::{
+    OptionalOp, Request, WireEntry, WireExportPage, WireImportOutcome, WireSummary,
+};
 use crate::{ExecCommand, ExecConfig};
 
 /// A [`MemoryProvider`] whose every call is one request to a driver process.
@@ -30,6 +35,29 @@ use crate::{ExecCommand, ExecConfig};
 /// [`rules::MIN_SCORE_NOT_FINITE`](tinymemory_api::rules::MIN_SCORE_NOT_FINITE),
 /// before any request.
 ///
+/// # Optional ops
+///
+/// The three optional ops are sent only to a driver that listed them in
+/// its `hello` answer's `ops`:
+///
+/// - `store_many` without the op is the contract's default
+///   ([`batch::store_each`](tinymemory_api::batch::store_each): every entry
+///   validated here, then one `store` per entry). With it, a batch goes
+///   in requests of at most [`ExecConfig::batch_bytes`] (1 MiB by
+///   default), in order. One request is all-or-nothing as the driver
+///   promises; a batch of several is validated here first, so an invalid
+///   entry stores nothing of it, but an engine failure in request *n*
+///   leaves the requests before it stored (the error says how many
+///   entries that is).
+/// - `export_page` and `import` without the op are
+///   [`MemoryError::Unsupported`] (family [`portability::FAMILY`]), naming
+///   the op the driver lacks; the suite then skips the family's checks.
+///   The cursor is the driver's own string, passed back untouched.
+///   `import` goes in requests of at most `batch_bytes` too; each record
+///   stands alone (a refused one is reported, the rest written), so only
+///   an engine failure part-way differs: the requests before it stay
+///   written.
+///
 /// # Errors
 ///
 /// Besides the driver's own error answers (mapped by kind, rule ids kept):
@@ -42,6 +70,8 @@ pub struct ExecDriver {
     conn: Arc<Connection>,
     driver_id: String,
     recall_profile: RecallProfile,
+    /// The optional ops the driver's `hello` listed.
+    ops: Vec<OptionalOp>,
     /// Where the process goes back when the driver is dropped.
     pool: Option<Weak<Pool>>,
 }
@@ -61,7 +91,7 @@ impl ExecDriver {
         let conn = Arc::new(Connection::start(command, config)?);
         let hello = check_hello(&conn, conn.call(hello()).await)?;
         let profile = hello.profile();
-        Self::reset(conn, hello.driver, profile, None).await
+        Self::reset(conn, hello.driver, profile, hello.ops, None).await
     }
 
     /// [`ExecDriver::spawn`], blocking the calling thread until the process
@@ -79,6 +109,7 @@ impl ExecDriver {
             conn,
             recall_profile: hello.profile(),
             driver_id: hello.driver,
+            ops: hello.ops,
             pool: None,
         })
     }
@@ -89,6 +120,7 @@ impl ExecDriver {
         conn: Arc<Connection>,
         driver_id: String,
         recall_profile: RecallProfile,
+        ops: Vec<OptionalOp>,
         pool: Option<Weak<Pool>>,
     ) -> Result<Self, MemoryError> {
         expect_null(&conn, "reset", &conn.call(Request::Reset).await?)?;
@@ -96,6 +128,7 @@ impl ExecDriver {
             conn,
             driver_id,
             recall_profile,
+            ops,
             pool,
         })
     }
@@ -106,6 +139,110 @@ impl ExecDriver {
     #[must_use]
     pub fn recall_profile(&self) -> RecallProfile {
         self.recall_profile
+    }
+
+    /// The optional ops the driver listed in its `hello` answer (`ops`),
+    /// in its order; empty when it listed none.
+    #[must_use]
+    pub fn ops(&self) -> &[OptionalOp] {
+        &self.ops
+    }
+
+    /// `true` when the driver listed `op` in its `hello` answer.
+    #[must_use]
+    pub fn provides(&self, op: OptionalOp) -> bool {
+        self.ops.contains(&op)
+    }
+
+    /// The error for an optional op of the portability family the driver
+    /// did not list.
+    fn lacks(&self, op: OptionalOp) -> MemoryError {
+        MemoryError::unsupported(
+            portability::FAMILY,
+            format!(
+                "driver {:?} (`{}`) does not provide `{op}`: its hello answer does not list it in \
+                 ops (docs/protocol.md, \"Optional ops\")",
+                self.driver_id,
+                self.conn.command()
+            ),
+        )
+    }
+
+    /// `store_many` over the protocol: one request per chunk.
+    async fn send_entries(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        let ranges = chunks(entries, self.conn.config().batch_bytes);
+        if ranges.len() > 1 {
+            // Invalid input must store nothing, and only a single request
+            // is all-or-nothing on the driver's side.
+            validate_batch(entries)?;
+        }
+        let requests = ranges.len();
+        for (n, range) in ranges.into_iter().enumerate() {
+            let (start, end) = (range.start, range.end);
+            let sent = self
+                .call(Request::StoreMany {
+                    entries: entries[range].to_vec(),
+                })
+                .await
+                .and_then(|v| expect_null(&self.conn, "store_many", &v));
+            if let Err(e) = sent {
+                if requests == 1 {
+                    return Err(e);
+                }
+                return Err(prefixed(
+                    e,
+                    &format!(
+                        "store_many request {} of {requests} (entries {start}..{end} of {}; the {start} \
+                         before them are stored): ",
+                        n + 1,
+                        entries.len()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `import` over the protocol: one request per chunk, the outcomes
+    /// added up.
+    async fn send_records(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let ranges = chunks(records, self.conn.config().batch_bytes);
+        let requests = ranges.len();
+        let mut total = ImportOutcome::default();
+        for (n, range) in ranges.into_iter().enumerate() {
+            let (start, end) = (range.start, range.end);
+            let part = &records[range];
+            let answer = match self
+                .call(Request::Import {
+                    records: part.to_vec(),
+                })
+                .await
+            {
+                Ok(v) => v,
+                Err(e) if requests == 1 => return Err(e),
+                Err(e) => {
+                    return Err(prefixed(
+                        e,
+                        &format!(
+                            "import request {} of {requests} (records {start}..{end} of {}; the \
+                             requests before it are written): ",
+                            n + 1,
+                            records.len()
+                        ),
+                    ))
+                }
+            };
+            let wire: WireImportOutcome = decode(&self.conn, "import", answer)?;
+            let outcome = wire.into_outcome(part, start).map_err(|why| {
+                MemoryError::fault(format!(
+                    "failed to read the answer to `import` from `{}`: {why}",
+                    self.conn.command()
+                ))
+            })?;
+            total.imported += outcome.imported;
+            total.failures.extend(outcome.failures);
+        }
+        Ok(total)
     }
 
     /// `false` once the process died, hung or garbled its output; every
@@ -131,6 +268,7 @@ impl std::fmt::Debug for ExecDriver {
             .field("command", &self.conn.command())
             .field("driver_id", &self.driver_id)
             .field("recall_profile", &self.recall_profile)
+            .field("ops", &self.ops)
             .finish_non_exhaustive()
     }
 }
@@ -234,5 +372,57 @@ impl MemoryProvider for ExecDriver {
             })
             .await?;
         self.entries("recall", value)
+    }
+
+    /// `store_many` requests when the driver lists the op (in requests
+    /// of at most [`ExecConfig::batch_bytes`]), else one `store` per
+    /// entry ([`store_each`]). An empty batch sends nothing.
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        if entries.is_empty() {
+            return Ok(());
+        }
+        if self.provides(OptionalOp::StoreMany) {
+            self.send_entries(entries).await
+        } else {
+            store_each(self, entries).await
+        }
+    }
+
+    /// One `export_page` request; [`MemoryError::Unsupported`] when the
+    /// driver does not list the op.
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        if !self.provides(OptionalOp::ExportPage) {
+            return Err(self.lacks(OptionalOp::ExportPage));
+        }
+        let value = self
+            .call(Request::ExportPage {
+                cursor: cursor.map(|c| c.as_str().to_owned()),
+                limit: u64::try_from(limit).unwrap_or(u64::MAX),
+            })
+            .await?;
+        let wire: WireExportPage = decode(&self.conn, "export_page", value)?;
+        Ok(ExportPage {
+            records: wire.records.into_iter().map(MemoryRecord::from).collect(),
+            next_cursor: wire.next_cursor.map(ExportCursor::new),
+        })
+    }
+
+    /// `import` requests (at most [`ExecConfig::batch_bytes`] each);
+    /// [`MemoryError::Unsupported`] when the driver does not list the op.
+    /// An answer whose failures do not fit the records sent (an index
+    /// out of order or past the end, another record's key, counts that do
+    /// not add up) is a malformed answer.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        if !self.provides(OptionalOp::Import) {
+            return Err(self.lacks(OptionalOp::Import));
+        }
+        if records.is_empty() {
+            return Ok(ImportOutcome::default());
+        }
+        self.send_records(records).await
     }
 }

@@ -9,7 +9,7 @@ use tinymemory_conformance::DriverFactory;
 use crate::decode::{check_hello, hello};
 use crate::pool::Pool;
 use crate::process::Connection;
-use crate::protocol::HelloResult;
+use crate::protocol::{HelloResult, OptionalOp};
 use crate::{ExecCommand, ExecConfig, ExecDriver};
 
 /// A [`DriverFactory`] over driver processes: every [`DriverFactory::open`]
@@ -48,6 +48,7 @@ pub struct ExecFactory {
     config: ExecConfig,
     driver_id: String,
     recall_profile: RecallProfile,
+    ops: Vec<OptionalOp>,
     pool: Arc<Pool>,
 }
 
@@ -72,6 +73,7 @@ impl ExecFactory {
             config,
             recall_profile: hello.profile(),
             driver_id: hello.driver,
+            ops: hello.ops,
             pool,
         })
     }
@@ -94,6 +96,7 @@ impl ExecFactory {
             config,
             recall_profile: hello.profile(),
             driver_id: hello.driver,
+            ops: hello.ops,
             pool,
         })
     }
@@ -110,6 +113,13 @@ impl ExecFactory {
     #[must_use]
     pub fn recall_profile(&self) -> RecallProfile {
         self.recall_profile
+    }
+
+    /// The optional ops the driver listed in its first `hello` answer
+    /// (`ops`), in its order; empty when it listed none.
+    #[must_use]
+    pub fn ops(&self) -> &[OptionalOp] {
+        &self.ops
     }
 
     /// The limits each process runs under.
@@ -134,6 +144,7 @@ impl ExecFactory {
                 Arc::clone(&conn),
                 self.driver_id.clone(),
                 self.recall_profile,
+                self.ops.clone(),
                 pool.clone(),
             );
             match reset.await {
@@ -154,8 +165,30 @@ impl ExecFactory {
                 self.recall_profile
             )));
         }
-        ExecDriver::reset(conn, self.driver_id.clone(), self.recall_profile, pool).await
+        if hello.ops != self.ops {
+            return Err(MemoryError::fault(format!(
+                "failed to start `{}`: this process lists ops {}, the driver's first process listed {}; \
+                 every process of a driver must list the same ops",
+                self.command,
+                op_list(&hello.ops),
+                op_list(&self.ops)
+            )));
+        }
+        ExecDriver::reset(
+            conn,
+            self.driver_id.clone(),
+            self.recall_profile,
+            self.ops.clone(),
+            pool,
+        )
+        .await
     }
+}
+
+/// `[store_many, import]`, or `[]`.
+fn op_list(ops: &[OptionalOp]) -> String {
+    let names: Vec<&str> = ops.iter().map(|op| op.as_str()).collect();
+    format!("[{}]", names.join(", "))
 }
 
 /// Starts a process and checks its `hello`; returns it with its answer.
@@ -176,6 +209,7 @@ impl std::fmt::Debug for ExecFactory {
             .field("command", &self.command.to_string())
             .field("driver_id", &self.driver_id)
             .field("recall_profile", &self.recall_profile)
+            .field("ops", &self.ops)
             .field("config", &self.config)
             .field("processes_started", &self.processes_started())
             .finish_non_exhaustive()

@@ -65,6 +65,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod batch;
 mod command;
 mod config;
 mod decode;
@@ -77,7 +78,9 @@ pub mod protocol;
 pub mod trace;
 
 pub use command::{CommandLineError, ExecCommand};
-pub use config::{ExecConfig, DEFAULT_REQUEST_TIMEOUT, DEFAULT_STDERR_LINES, MAX_LINE_BYTES};
+pub use config::{
+    ExecConfig, DEFAULT_BATCH_BYTES, DEFAULT_REQUEST_TIMEOUT, DEFAULT_STDERR_LINES, MAX_LINE_BYTES,
+};
 pub use driver::ExecDriver;
 pub use factory::ExecFactory;
 pub use group::{kill_all, running, shutdown};

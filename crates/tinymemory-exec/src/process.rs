@@ -65,6 +65,7 @@ pub(crate) struct Connection {
     /// `true` stops the process at once, even in the middle of a request.
     abort: watch::Sender<bool>,
     command: String,
+    config: ExecConfig,
 }
 
 impl Connection {
@@ -82,6 +83,7 @@ impl Connection {
             shared,
             abort,
             command: command.to_string(),
+            config,
         })
     }
 
@@ -142,6 +144,11 @@ impl Connection {
     pub(crate) fn abort(&self) {
         self.shared.dead.store(true, Ordering::Release);
         self.abort.send_replace(true);
+    }
+
+    /// The limits the process runs under.
+    pub(crate) fn config(&self) -> ExecConfig {
+        self.config
     }
 
     /// The command line, quoted, for messages.

@@ -3,12 +3,16 @@
 //! `fixtures/protocol/*.schema.json` hold a JSON Schema for every message.
 
 mod answer;
+mod optional;
 mod request;
 mod rule;
 mod wire;
 
 pub(crate) use answer::quote;
 pub use answer::{parse_answer, Answer, AnswerError};
+pub(crate) use optional::parse_ops;
+pub use optional::{OptionalOp, WireExportPage, WireImportFailure, WireImportOutcome, WireRecord};
+pub(crate) use request::ascii_len;
 pub use request::{Request, RequestLine};
 pub(crate) use wire::parse_recall_profile;
 pub use wire::{HelloResult, WireEntry, WireError, WireErrorKind, WireSummary};

@@ -1,6 +1,8 @@
 //! Requests, as the suite writes them.
 
 use serde::{Deserialize, Serialize};
+use tinymemory_api::batch::NewEntry;
+use tinymemory_api::portability::MemoryRecord;
 use tinymemory_api::{MemoryCategory, MemoryTaint};
 
 /// One request: the `op` field names it, the other fields are its
@@ -75,11 +77,35 @@ pub enum Request {
         /// refuses a non-finite `min_score` itself.
         min_score: Option<f64>,
     },
+    /// `MemoryProvider::store_many`, optional (`store_many` in the hello
+    /// answer's `ops`). Answer: `null`, once every entry is stored; an
+    /// error stores nothing of the request.
+    StoreMany {
+        /// The entries in order, each with the six fields of `store`
+        /// (`session_id` written as `null` when absent).
+        entries: Vec<NewEntry>,
+    },
+    /// `MemoryProvider::export_page`, optional (`export_page` in `ops`).
+    /// Answer: [`WireExportPage`](crate::protocol::WireExportPage).
+    ExportPage {
+        /// A `next_cursor` the driver issued, passed back as it was, or
+        /// `null` for the first page.
+        cursor: Option<String>,
+        /// The most records wanted, up to 2^64 - 1; `0` wants none.
+        limit: u64,
+    },
+    /// `MemoryProvider::import`, optional (`import` in `ops`). Answer:
+    /// [`WireImportOutcome`](crate::protocol::WireImportOutcome).
+    Import {
+        /// The records in order, each with every field (`session_id`
+        /// written as `null` when absent).
+        records: Vec<MemoryRecord>,
+    },
 }
 
 impl Request {
     /// The `op` name: `hello`, `reset`, `store`, `get`, `forget`, `list`,
-    /// `namespaces` or `recall`.
+    /// `namespaces`, `recall`, `store_many`, `export_page` or `import`.
     #[must_use]
     pub fn op(&self) -> &'static str {
         match self {
@@ -91,6 +117,9 @@ impl Request {
             Self::List { .. } => "list",
             Self::Namespaces => "namespaces",
             Self::Recall { .. } => "recall",
+            Self::StoreMany { .. } => "store_many",
+            Self::ExportPage { .. } => "export_page",
+            Self::Import { .. } => "import",
         }
     }
 }
@@ -116,6 +145,13 @@ impl RequestLine {
         let json = serde_json::to_string(self).unwrap_or_default();
         ascii_only(&json)
     }
+}
+
+/// The length in bytes of `ascii_only(json)`, without building it.
+pub(crate) fn ascii_len(json: &str) -> usize {
+    json.chars()
+        .map(|c| if c.is_ascii() { 1 } else { 6 * c.len_utf16() })
+        .sum()
 }
 
 /// `json` with every non-ASCII character written as `\uXXXX` escapes, so a

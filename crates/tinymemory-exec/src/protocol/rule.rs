@@ -15,7 +15,7 @@ pub const MAX_RULE_LEN: usize = 64;
 pub const MAX_DRIVER_RULES: usize = 256;
 
 /// The contract's rule ids, returned without interning.
-const KNOWN: [&str; 10] = [
+const KNOWN: [&str; 12] = [
     rules::NAMESPACE_EMPTY,
     rules::NAMESPACE_TOO_LONG,
     rules::NAMESPACE_CHARSET,
@@ -26,6 +26,8 @@ const KNOWN: [&str; 10] = [
     rules::KEY_EMPTY,
     rules::KEY_TOO_LONG,
     rules::MIN_SCORE_NOT_FINITE,
+    rules::EXPORT_CURSOR,
+    rules::IMPORT_TIMESTAMP,
 ];
 
 /// Driver-specific ids seen so far, each leaked once.
@@ -77,6 +79,8 @@ mod tests {
     fn contract_rules_are_recognised() {
         assert_eq!(intern("namespace.charset"), Ok(rules::NAMESPACE_CHARSET));
         assert_eq!(intern("key.too_long"), Ok(rules::KEY_TOO_LONG));
+        assert_eq!(intern("export.cursor_unknown"), Ok(rules::EXPORT_CURSOR));
+        assert_eq!(intern("import.timestamp"), Ok(rules::IMPORT_TIMESTAMP));
     }
 
     #[test]

@@ -11,10 +11,12 @@ use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryTaint, NamespaceSummary, RecallProfile,
 };
 
+use super::optional::{parse_ops, OptionalOp};
 use super::rule;
 
 /// The answer to `hello`: `{"protocol": 1, "driver": "…"}`, optionally
-/// with `"recall_profile": "lexical"` or `"semantic"`.
+/// with `"recall_profile": "lexical"` or `"semantic"` and with `"ops":
+/// [...]`, the optional ops the driver provides.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HelloResult {
@@ -34,6 +36,17 @@ pub struct HelloResult {
         deserialize_with = "declared_profile"
     )]
     pub recall_profile: Option<RecallProfile>,
+    /// The optional ops the driver provides, in the order it listed them;
+    /// empty when the answer has no `ops` field. Only an array of distinct
+    /// known names decodes: an unknown name (a typo would otherwise turn
+    /// an op off without a word), a repeated one or `null` is a malformed
+    /// answer.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "declared_ops"
+    )]
+    pub ops: Vec<OptionalOp>,
 }
 
 impl HelloResult {
@@ -43,6 +56,17 @@ impl HelloResult {
     pub fn profile(&self) -> RecallProfile {
         self.recall_profile.unwrap_or_default()
     }
+
+    /// `true` when the driver listed `op` in `ops`.
+    #[must_use]
+    pub fn provides(&self, op: OptionalOp) -> bool {
+        self.ops.contains(&op)
+    }
+}
+
+fn declared_ops<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<OptionalOp>, D::Error> {
+    let value = Value::deserialize(d)?;
+    parse_ops(&value).map_err(serde::de::Error::custom)
 }
 
 /// Reads a `recall_profile` value: exactly `"lexical"` or `"semantic"`.
@@ -185,11 +209,13 @@ impl WireError {
 /// An `Option` field that must be present, as `null` or a value. (Serde
 /// treats a missing `Option` field as `None` unless `deserialize_with` is
 /// given.)
-fn required<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+pub(super) fn required<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
     Option::<T>::deserialize(d)
 }
 
-fn strict_taint<'de, D: Deserializer<'de>>(d: D) -> Result<MemoryTaint, D::Error> {
+pub(super) fn strict_taint<'de, D: Deserializer<'de>>(d: D) -> Result<MemoryTaint, D::Error> {
     let text = String::deserialize(d)?;
     match text.as_str() {
         "internal" => Ok(MemoryTaint::Internal),

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde::Serialize;
 use serde_json::{json, Value};
+use tinymemory_api::batch::NewEntry;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
     RecallOptions, RecallProfile,
@@ -18,8 +20,10 @@ use crate::protocol::Request;
 /// ([`install`](super::install)) as the exec protocol would carry it: a
 /// `request` line (`{"op":"store",...}`, as [`Request`] serialises) and an
 /// `answer` line (`{"result": ..}`, or `{"error": {"kind", "rule",
-/// "message"}}`), with `pid: null`. Forwards every call unchanged; without
-/// an installed trace it only forwards.
+/// "message"}}`), with `pid: null`. Forwards every call unchanged, the
+/// three optional ops included (`store_many`, `export_page`, `import`,
+/// traced as those requests); without an installed trace it only
+/// forwards.
 #[derive(Debug)]
 pub struct Traced<P: ?Sized> {
     inner: P,
@@ -33,22 +37,46 @@ impl<P> Traced<P> {
     }
 }
 
+fn error_json(e: &MemoryError) -> Value {
+    json!({ "kind": e.kind(), "rule": e.rule(), "message": e.to_string() })
+}
+
 fn answer<T: Serialize>(r: &Result<T, MemoryError>) -> Value {
     match r {
         Ok(v) => json!({ "result": v }),
-        Err(e) => {
-            json!({ "error": { "kind": e.kind(), "rule": e.rule(), "message": e.to_string() } })
-        }
+        Err(e) => json!({ "error": error_json(e) }),
     }
 }
 
 fn record<T: Serialize>(request: &Request, r: &Result<T, MemoryError>) {
     if super::on() {
-        super::request(None, &serde_json::to_string(request).unwrap_or_default());
-        super::answer(None, answer(r).to_string().as_bytes());
+        record_answer(request, &answer(r));
     }
 }
 
+fn record_answer(request: &Request, answer: &Value) {
+    super::request(None, &serde_json::to_string(request).unwrap_or_default());
+    super::answer(None, answer.to_string().as_bytes());
+}
+
+/// An import outcome as the exec protocol's `import` answer carries it.
+fn outcome_json(outcome: &ImportOutcome) -> Value {
+    let failures: Vec<Value> = outcome
+        .failures
+        .iter()
+        .map(|f| {
+            json!({
+                "index": f.index,
+                "namespace": f.namespace,
+                "key": f.key,
+                "error": error_json(&f.error),
+            })
+        })
+        .collect();
+    json!({ "imported": outcome.imported, "failures": failures })
+}
+
+#[deny(clippy::missing_trait_methods)]
 #[async_trait]
 impl<P: MemoryProvider + ?Sized> MemoryProvider for Traced<P> {
     fn driver_id(&self) -> &str {
@@ -138,6 +166,47 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for Traced<P> {
             min_score: opts.min_score,
         };
         record(&request, &r);
+        r
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        let r = self.inner.store_many(entries).await;
+        // The request copies the whole batch: only built when traced.
+        if super::on() {
+            let request = Request::StoreMany {
+                entries: entries.to_vec(),
+            };
+            record_answer(&request, &answer(&r));
+        }
+        r
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        let r = self.inner.export_page(cursor, limit).await;
+        let request = Request::ExportPage {
+            cursor: cursor.map(|c| c.as_str().to_owned()),
+            limit: u64::try_from(limit).unwrap_or(u64::MAX),
+        };
+        record(&request, &r);
+        r
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let r = self.inner.import(records).await;
+        if super::on() {
+            let request = Request::Import {
+                records: records.to_vec(),
+            };
+            let shown = match &r {
+                Ok(outcome) => json!({ "result": outcome_json(outcome) }),
+                Err(e) => json!({ "error": error_json(e) }),
+            };
+            record_answer(&request, &shown);
+        }
         r
     }
 }

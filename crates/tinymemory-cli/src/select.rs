@@ -6,9 +6,10 @@ use tinymemory_conformance::report::RunFilter;
 use tinymemory_conformance::{Check, Family, Registry};
 
 /// The family names `--family` accepts, in run order.
-pub(crate) const FAMILIES: [Family; 4] = [
+pub(crate) const FAMILIES: [Family; 5] = [
     Family::Contract,
     Family::Sections,
+    Family::Portability,
     Family::Corpus,
     Family::Property,
 ];

@@ -19,6 +19,10 @@ pub enum Family {
     Contract,
     /// The section API over the driver (SPEC section 3).
     Sections,
+    /// The portability family: export in pages with a cursor, and import
+    /// (`tinymemory_api::portability`); skipped when the driver does not
+    /// provide it.
+    Portability,
     /// The real corpus loaded into the driver; skipped without one.
     Corpus,
     /// Randomised properties of the section API and the differential model
@@ -29,12 +33,13 @@ pub enum Family {
 
 impl Family {
     /// The lowercase name used in ids and reports: `contract`, `sections`,
-    /// `corpus`, `property`.
+    /// `portability`, `corpus`, `property`.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Contract => "contract",
             Self::Sections => "sections",
+            Self::Portability => "portability",
             Self::Corpus => "corpus",
             Self::Property => "property",
         }

@@ -4,9 +4,11 @@ mod concurrency;
 mod corpus;
 mod forget;
 mod hostile;
+mod isolation;
 mod metadata;
 mod namespace_rules;
 mod namespaces;
+pub(crate) mod portability;
 mod ranking;
 mod recall;
 mod section_faults;
@@ -121,6 +123,12 @@ pub(crate) fn all() -> Vec<Check> {
             Contract,
             "an entry's own content used as the query ranks that entry first in its namespace",
             ranking::self_retrieval
+        ),
+        check!(
+            "recall.namespace_isolation",
+            Contract,
+            "a recall pinned to a namespace returns the same hits with the same score bits whatever is stored, upserted or forgotten in other namespaces",
+            isolation::namespace_isolation
         ),
         check!(
             "store.upsert_replaces_metadata",
@@ -268,6 +276,60 @@ pub(crate) fn all() -> Vec<Check> {
             "in every corpus namespace, entries (positions 0, 1, 2, 4, 8, ...) recalled by their own full text (when it has a word) rank first, behind only ties and hits holding all its words",
             corpus::self_retrieval
         ),
+        check!(
+            "portability.pages_partition",
+            Portability,
+            "export pages of 1, 2, 7, n - 1, n, n + 1 and 1000 records hold every entry of list(None, ..) exactly once, in (namespace, key) order, every field as listed",
+            portability::pages_partition
+        ),
+        check!(
+            "portability.end_of_export",
+            Portability,
+            "an empty store's export ends with no records, and an empty page is never the end while records remain: only next_cursor None ends an export",
+            portability::end_of_export
+        ),
+        check!(
+            "portability.page_limits",
+            Portability,
+            "a limit of 0 returns no records and a cursor that keeps the place (at the start and mid-export); a limit of usize::MAX returns every record",
+            portability::page_limits
+        ),
+        check!(
+            "portability.unknown_cursor",
+            Portability,
+            "a cursor the driver never issued is MemoryError::Invalid with rule export.cursor_unknown, never a silent restart, and changes nothing",
+            portability::unknown_cursor
+        ),
+        check!(
+            "portability.cursor_stable",
+            Portability,
+            "between pages, forgetting the entry a cursor stands on and storing, upserting or forgetting others: the export resumes after the cursor, and every entry present throughout comes exactly once",
+            portability::cursor_stable
+        ),
+        check!(
+            "portability.round_trip",
+            Portability,
+            "export, then import into a fresh store, gives the same list(None, ..) (every field but id) and namespaces(); imported entries are recalled; a second import changes nothing",
+            portability::round_trip
+        ),
+        check!(
+            "portability.taint_kept",
+            Portability,
+            "import keeps taint (ExternalSync stays ExternalSync, through an export too), category, session and the timestamp byte for byte; importing a key again replaces its taint",
+            portability::taint_kept
+        ),
+        check!(
+            "portability.import_hostile",
+            Portability,
+            "hostile keys and contents and a 1 MiB content are imported and read back and exported byte for byte",
+            portability::import_hostile
+        ),
+        check!(
+            "portability.import_failures",
+            Portability,
+            "an import reports each invalid record (namespace, key, timestamp) with its index and rule, and writes exactly the valid ones",
+            portability::import_failures
+        ),
         crate::properties::ACROSS_ORDERING,
         crate::properties::CAP_DETERMINISM,
         crate::properties::CUSTOM_SPELLING,
@@ -275,6 +337,8 @@ pub(crate) fn all() -> Vec<Check> {
         crate::properties::PINNING_COST,
         crate::properties::TRUNCATION,
         crate::properties::CONCURRENCY,
+        crate::properties::EXPORT_PARTITION,
+        crate::properties::EXPORT_ROUND_TRIP,
         crate::model::DIFFERENTIAL,
     ]
 }

@@ -25,7 +25,7 @@ const DISTINCT: [(&str, &str); 5] = [
 /// A hit as compared for determinism: where it lives, its key and its
 /// score's bits (so `-0.0` differs from `0.0`, and NaN from itself only by
 /// payload).
-fn fingerprint(hits: &[MemoryEntry]) -> Vec<(Option<String>, String, Option<u64>)> {
+pub(crate) fn fingerprint(hits: &[MemoryEntry]) -> Vec<(Option<String>, String, Option<u64>)> {
     hits.iter()
         .map(|h| {
             (
@@ -38,7 +38,7 @@ fn fingerprint(hits: &[MemoryEntry]) -> Vec<(Option<String>, String, Option<u64>
 }
 
 /// `[k1 (0.5), k2 (none)]`, for messages.
-fn shown(hits: &[MemoryEntry]) -> String {
+pub(crate) fn shown(hits: &[MemoryEntry]) -> String {
     let items: Vec<String> = hits
         .iter()
         .map(|h| match h.score {

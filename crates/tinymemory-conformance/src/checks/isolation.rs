@@ -1,0 +1,161 @@
+//! Contract sentence 11: a recall pinned to one namespace is not shaped by
+//! any other namespace.
+//!
+//! Full-text engines keep statistics per index: SQLite FTS5's `bm25()`
+//! weighs a word by how many rows of the whole table hold it, and by the
+//! table's average row length (Robertson and Zaragoza, "The Probabilistic
+//! Relevance Framework: BM25 and Beyond", 2009). When one index holds every
+//! namespace, a write in namespace B changes the scores, and at the
+//! `limit` cut-off the hits, of a recall pinned to A: a tenant's results
+//! then reveal how common a word is in another tenant's memories.
+
+use tinymemory_api::{MemoryProvider, RecallOptions};
+
+use super::ranking::{fingerprint, shown};
+use super::support::{fresh, put};
+use crate::failure::{ensure, Step};
+use crate::CheckContext;
+
+/// The pinned namespace's entries: words of the questions at different
+/// frequencies and lengths, so that any statistic of the collection (a
+/// document frequency, a document count, an average length) moves at
+/// least one score.
+const TENANT: [(&str, &str); 8] = [
+    ("a1", "comet tail over the harbour"),
+    ("a2", "comet dust and comet light"),
+    ("a3", "harbour lights at dawn"),
+    (
+        "a4",
+        "a long walk along the northern harbour wall past the comet museum at dusk",
+    ),
+    ("a5", "granite quarry"),
+    ("a6", "dawn chorus in the valley"),
+    ("a7", "comet"),
+    ("a8", "light rain on the quarry road"),
+];
+
+/// Questions asked in the pinned namespaces: common and rare words, a
+/// limit that cuts ties and near-ties, and a limit that covers everything.
+const QUESTIONS: [(&str, usize); 6] = [
+    ("comet", 10),
+    ("comet", 2),
+    ("harbour dawn", 3),
+    ("quarry light", 10),
+    ("comet harbour lights dawn", 4),
+    ("museum", 10),
+];
+
+/// What is written elsewhere between the rounds: floods of the questions'
+/// words, long entries, entries in neighbouring names (`learning:tenant-a`
+/// next to `learning:tenant-a-2` and `learning:tenant-a/x`).
+fn competitors(round: usize) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    let spaces = [
+        "learning:tenant-b",
+        "learning:tenant-a-2",
+        "learning:tenant-a/x",
+        "conversation:other",
+    ];
+    for (i, ns) in spaces.iter().enumerate() {
+        for j in 0..(3 + 4 * round) {
+            let text = match (i + j) % 4 {
+                0 => "comet comet comet".to_owned(),
+                1 => format!("harbour dawn {}", "word ".repeat(20 * (round + 1))),
+                2 => "quarry light museum comet harbour".to_owned(),
+                _ => format!("unrelated text number {j}"),
+            };
+            out.push(((*ns).to_owned(), format!("r{round}-{j}"), text));
+        }
+    }
+    out
+}
+
+pub(crate) async fn namespace_isolation(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    // Two pinned namespaces: a sectioned one, and `global` through
+    // `namespace: None`, each with the same entries.
+    let pinned = [
+        (
+            "learning:tenant-a",
+            RecallOptions::in_namespace("learning:tenant-a"),
+        ),
+        ("global", RecallOptions::default()),
+    ];
+    for (ns, _) in &pinned {
+        for (key, text) in TENANT {
+            put(d.as_ref(), ns, key, text).await?;
+        }
+    }
+    let before = answers(d.as_ref(), &pinned).await?;
+    let mut written: Vec<(String, String)> = Vec::new();
+    for round in 0..3 {
+        for (ns, key, text) in competitors(round) {
+            put(d.as_ref(), &ns, &key, &text).await?;
+            written.push((ns, key));
+        }
+        let what = format!(
+            "after storing {} entries in other namespaces",
+            written.len()
+        );
+        compare(d.as_ref(), &pinned, &before, &what).await?;
+    }
+    // Upserts and forgets elsewhere move the statistics back and forth.
+    for (ns, key) in written.iter().step_by(2) {
+        put(d.as_ref(), ns, key, "comet").await?;
+    }
+    compare(
+        d.as_ref(),
+        &pinned,
+        &before,
+        "after upserting entries in other namespaces",
+    )
+    .await?;
+    for (ns, key) in &written {
+        d.forget(ns, key).await?;
+    }
+    compare(
+        d.as_ref(),
+        &pinned,
+        &before,
+        "after forgetting every entry of the other namespaces",
+    )
+    .await
+}
+
+type Answer = Vec<(Option<String>, String, Option<u64>)>;
+
+async fn answers(
+    d: &dyn MemoryProvider,
+    pinned: &[(&str, RecallOptions)],
+) -> Result<Vec<(Answer, String)>, crate::failure::Stop> {
+    let mut out = Vec::new();
+    for (_, opts) in pinned {
+        for (query, limit) in QUESTIONS {
+            let hits = d.recall(query, limit, opts).await?;
+            out.push((fingerprint(&hits), shown(&hits)));
+        }
+    }
+    Ok(out)
+}
+
+async fn compare(
+    d: &dyn MemoryProvider,
+    pinned: &[(&str, RecallOptions)],
+    before: &[(Answer, String)],
+    what: &str,
+) -> Step {
+    let now = answers(d, pinned).await?;
+    let asked = pinned
+        .iter()
+        .flat_map(|(ns, _)| QUESTIONS.iter().map(move |q| (*ns, q)));
+    for (((ns, (query, limit)), (was, was_shown)), (is, is_shown)) in asked.zip(before).zip(&now) {
+        ensure!(
+            was == is,
+            "recall({query:?}, limit {limit}) pinned to {ns} answered {was_shown} at first and \
+             {is_shown} {what}: a pinned recall must return the same hits with the same score \
+             bits whatever other namespaces hold (contract sentence 11; statistics such as \
+             bm25's document frequency and average length must be per namespace)"
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,230 @@
+//! Import keeps every field, taint first; it takes any content the store
+//! takes; and it refuses bad records one by one.
+
+use tinymemory_api::portability::MemoryRecord;
+use tinymemory_api::{rules, MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions};
+
+use super::support::{differences, export_all, import_all, listed, portable, unsupported};
+use crate::failure::{ensure, ensure_eq, Step, Stop};
+use crate::hostile::{big_content, HOSTILE_TEXT};
+use crate::CheckContext;
+
+/// A record with every field given, and a timestamp no driver would write
+/// now.
+fn record(namespace: &str, key: &str, content: &str, taint: MemoryTaint) -> MemoryRecord {
+    MemoryRecord {
+        namespace: namespace.to_owned(),
+        key: key.to_owned(),
+        content: content.to_owned(),
+        category: MemoryCategory::Custom("synced".into()),
+        session_id: Some("session-9".into()),
+        taint,
+        timestamp: "2021-03-04T05:06:07.891011Z".into(),
+    }
+}
+
+async fn got(d: &dyn MemoryProvider, r: &MemoryRecord) -> Result<Option<MemoryRecord>, Stop> {
+    Ok(d.get(&r.namespace, &r.key)
+        .await?
+        .and_then(MemoryRecord::from_entry))
+}
+
+pub(crate) async fn taint_kept(ctx: CheckContext) -> Step {
+    let d = portable(&ctx).await?;
+    let synced = record(
+        "learning:taint",
+        "synced",
+        "pulled from a wiki",
+        MemoryTaint::ExternalSync,
+    );
+    let own = record(
+        "learning:taint",
+        "own",
+        "written by the agent",
+        MemoryTaint::Internal,
+    );
+    import_all(d.as_ref(), &[synced.clone(), own.clone()]).await?;
+    for r in [&synced, &own] {
+        let back = got(d.as_ref(), r).await?;
+        ensure!(
+            back.as_ref() == Some(r),
+            "get after import of {:?} (taint {}) returned {back:?}: import keeps every field, \
+             taint and timestamp included",
+            r.key,
+            r.taint
+        );
+    }
+    let hits = d
+        .recall("wiki", 5, &RecallOptions::in_namespace("learning:taint"))
+        .await?;
+    if let Some(h) = hits.iter().find(|h| h.key == "synced") {
+        ensure_eq!(
+            h.taint,
+            MemoryTaint::ExternalSync,
+            "taint of the imported synced entry in a recall"
+        );
+    }
+    // Exported and imported again into a fresh store, ExternalSync stays.
+    let export = export_all(d.as_ref(), 10, 2).await?;
+    let fresh = crate::checks::support::fresh(&ctx).await?;
+    for page in &export.pages {
+        import_all(fresh.as_ref(), page).await?;
+    }
+    let back = got(fresh.as_ref(), &synced).await?;
+    ensure_eq!(
+        back.map(|r| r.taint),
+        Some(MemoryTaint::ExternalSync),
+        "taint of an ExternalSync entry exported and imported into a fresh store"
+    );
+    // An import is an upsert: the record's taint replaces the stored one.
+    let trusted = MemoryRecord {
+        taint: MemoryTaint::Internal,
+        ..synced.clone()
+    };
+    import_all(d.as_ref(), &[trusted.clone()]).await?;
+    ensure_eq!(
+        got(d.as_ref(), &synced).await?.map(|r| r.taint),
+        Some(MemoryTaint::Internal),
+        "taint after importing the same key again as Internal"
+    );
+    Ok(())
+}
+
+pub(crate) async fn import_hostile(ctx: CheckContext) -> Step {
+    let d = portable(&ctx).await?;
+    let mut records: Vec<MemoryRecord> = HOSTILE_TEXT
+        .iter()
+        .map(|(_, text)| record("learning:hostile", text, text, MemoryTaint::Internal))
+        .collect();
+    records.push(record(
+        "learning:big",
+        "big",
+        &big_content(),
+        MemoryTaint::ExternalSync,
+    ));
+    import_all(d.as_ref(), &records).await?;
+    for r in &records {
+        let back = got(d.as_ref(), r).await?;
+        ensure!(
+            back.as_ref() == Some(r),
+            "get({}, {:?}) after importing it returned {}: contents are kept byte for byte",
+            r.namespace,
+            r.key,
+            match &back {
+                None => "nothing".to_owned(),
+                Some(b) if b.content != r.content => format!(
+                    "a content of {} bytes (expected {})",
+                    b.content.len(),
+                    r.content.len()
+                ),
+                Some(b) => format!("{b:?}"),
+            }
+        );
+    }
+    let mut want = records.clone();
+    want.sort_by(|a, b| (&a.namespace, &a.key).cmp(&(&b.namespace, &b.key)));
+    let export = export_all(d.as_ref(), 4, want.len()).await?;
+    if let Some(diff) = differences(&want, &export.records()) {
+        return Err(Stop::Fail(format!(
+            "the export of the imported hostile records: {diff}"
+        )));
+    }
+    let hits = d
+        .recall("机", 5, &RecallOptions::in_namespace("learning:big"))
+        .await?;
+    ensure!(
+        hits.iter().any(|h| h.key == "big"),
+        "recall(\"机\") in learning:big does not find the imported 1 MiB content holding that word"
+    );
+    Ok(())
+}
+
+pub(crate) async fn import_failures(ctx: CheckContext) -> Step {
+    let d = portable(&ctx).await?;
+    let good = |key: &str| {
+        record(
+            "learning:import",
+            key,
+            "a valid record",
+            MemoryTaint::Internal,
+        )
+    };
+    let batch = vec![
+        good("a"),
+        record("has space", "k", "bad namespace", MemoryTaint::Internal),
+        good("b"),
+        record("learning:import", "", "empty key", MemoryTaint::Internal),
+        MemoryRecord {
+            timestamp: "yesterday".into(),
+            ..good("c")
+        },
+        good("d"),
+        record(
+            &"n".repeat(201),
+            "k",
+            "namespace too long",
+            MemoryTaint::Internal,
+        ),
+        MemoryRecord {
+            key: "k".repeat(1025),
+            ..good("e")
+        },
+    ];
+    let outcome = d.import(&batch).await.map_err(unsupported)?;
+    let failed: Vec<(usize, Option<&str>)> = outcome
+        .failures
+        .iter()
+        .map(|f| (f.index, f.error.rule()))
+        .collect();
+    ensure_eq!(
+        failed,
+        vec![
+            (1, Some(rules::NAMESPACE_CHARSET)),
+            (3, Some(rules::KEY_EMPTY)),
+            (4, Some(rules::IMPORT_TIMESTAMP)),
+            (6, Some(rules::NAMESPACE_TOO_LONG)),
+            (7, Some(rules::KEY_TOO_LONG)),
+        ],
+        "(index, rule) of each refused record of a batch of 8 (import reports each bad record \
+         with the rule it breaks, and writes the others)"
+    );
+    for f in &outcome.failures {
+        ensure!(
+            f.error.is_invalid(),
+            "record {} was refused as {} rather than invalid: {}",
+            f.index,
+            f.error.kind(),
+            f.error
+        );
+        let r = &batch[f.index];
+        ensure!(
+            f.namespace == r.namespace && f.key == r.key,
+            "the failure of record {} names ({:?}, {:?}), not the record's own ({:?}, {:?})",
+            f.index,
+            f.namespace,
+            f.key,
+            r.namespace,
+            r.key
+        );
+    }
+    ensure_eq!(
+        outcome.imported,
+        3,
+        "records reported imported out of 3 valid ones"
+    );
+    let want = vec![good("a"), good("b"), good("d")];
+    let stored = listed(d.as_ref()).await?;
+    if let Some(diff) = differences(&want, &stored) {
+        return Err(Stop::Fail(format!(
+            "after an import of 3 valid and 5 invalid records, the store must hold exactly the \
+             3 valid ones: {diff}"
+        )));
+    }
+    let empty = d.import(&[]).await.map_err(unsupported)?;
+    ensure_eq!(
+        (empty.imported, empty.failures.len()),
+        (0, 0),
+        "(imported, failures) of an empty import"
+    );
+    Ok(())
+}

@@ -1,0 +1,256 @@
+//! Export and import over random stores: the pages of any page size
+//! partition the store, and an export imported into a fresh store gives
+//! the same store.
+
+use std::fmt;
+
+use proptest::collection::vec;
+use proptest::sample::select;
+use proptest::strategy::Strategy;
+use tinymemory_api::portability::MemoryRecord;
+use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint};
+
+use super::data::words;
+use super::engine::CaseResult;
+use super::run::{property, require_eq, Needs};
+use crate::checks::portability::support::{differences, listed, summaries, walk, WalkError};
+use crate::{Check, CheckContext, Family, Outcome, Profiles};
+
+pub(crate) const PARTITION: Check = Check {
+    id: "properties.export_partition",
+    family: Family::Property,
+    profiles: Profiles::BOTH,
+    description: "for random stores (upserts included) and page sizes 1..=12, the export's pages \
+                  hold every entry of list(None, ..) exactly once, in order, every field kept",
+    run: |ctx| {
+        Box::pin(async move {
+            if let Err(skip) = provides_family(&ctx).await {
+                return skip;
+            }
+            property(ctx, PARTITION.id, Needs::StoredData, case(), partition).await
+        })
+    },
+};
+
+pub(crate) const ROUND_TRIP: Check = Check {
+    id: "properties.export_round_trip",
+    family: Family::Property,
+    profiles: Profiles::BOTH,
+    description: "for random stores and page sizes, export then import page by page into a fresh \
+                  store gives the same list(None, ..) (every field but id) and namespaces()",
+    run: |ctx| {
+        Box::pin(async move {
+            if let Err(skip) = provides_family(&ctx).await {
+                return skip;
+            }
+            property(ctx, ROUND_TRIP.id, Needs::StoredData, case(), round_trip).await
+        })
+    },
+};
+
+/// A skip when the driver answers `Unsupported` to a first page or to an
+/// empty import.
+async fn provides_family(ctx: &CheckContext) -> Result<(), Outcome> {
+    let d = ctx.factory.open().await.map_err(|e| {
+        Outcome::fail(format!(
+            "failed to open a fresh {} driver: {e}",
+            ctx.factory.driver_id()
+        ))
+    })?;
+    let first = d.export_page(None, 1).await.map(drop);
+    let import = d.import(&[]).await.map(drop);
+    for r in [first, import] {
+        match r {
+            Err(e) if e.is_unsupported() => {
+                return Err(Outcome::Skip(format!(
+                    "the driver does not provide the portability family: {e}"
+                )))
+            }
+            Err(e) => return Err(Outcome::fail(format!("unexpected driver error: {e}"))),
+            Ok(()) => {}
+        }
+    }
+    Ok(())
+}
+
+/// Names that sort next to each other.
+const NAMESPACES: [&str; 5] = [
+    "global",
+    "learning:a",
+    "learning:a-b",
+    "learning:a/b",
+    "learning:ab",
+];
+/// Keys whose byte order is not a case-insensitive or numeric order.
+const KEYS: [&str; 6] = ["K", "k", "k ", "10", "9", "ä"];
+
+/// One store call of a case.
+#[derive(Clone)]
+struct Put {
+    namespace: &'static str,
+    key: &'static str,
+    content: String,
+    category: u8,
+    session: Option<u8>,
+    external: bool,
+}
+
+impl fmt::Debug for Put {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}/{:?} = {:?} (category {}, session {:?}, {})",
+            self.namespace,
+            self.key,
+            self.content,
+            self.category,
+            self.session,
+            if self.external {
+                "external_sync"
+            } else {
+                "internal"
+            }
+        )
+    }
+}
+
+/// Up to 40 stores (repeats of a `(namespace, key)` are upserts) and a
+/// page size.
+#[derive(Clone, Debug)]
+struct Case {
+    puts: Vec<Put>,
+    page: usize,
+}
+
+fn case() -> impl Strategy<Value = Case, Tree: Send> {
+    let put = (
+        select(NAMESPACES.to_vec()),
+        select(KEYS.to_vec()),
+        words(1..=3),
+        0..4_u8,
+        proptest::option::of(0..3_u8),
+        proptest::bool::ANY,
+    )
+        .prop_map(
+            |(namespace, key, content, category, session, external)| Put {
+                namespace,
+                key,
+                content,
+                category,
+                session,
+                external,
+            },
+        );
+    (vec(put, 0..=40), 1..=12_usize).prop_map(|(puts, page)| Case { puts, page })
+}
+
+async fn open(ctx: &CheckContext, puts: &[Put]) -> Result<Box<dyn MemoryProvider>, String> {
+    let d = ctx.factory.open().await.map_err(|e| {
+        format!(
+            "failed to open a fresh {} driver: {e}",
+            ctx.factory.driver_id()
+        )
+    })?;
+    for p in puts {
+        let category = match p.category {
+            0 => MemoryCategory::Core,
+            1 => MemoryCategory::Daily,
+            2 => MemoryCategory::Conversation,
+            _ => MemoryCategory::Custom("projects".into()),
+        };
+        let session = p.session.map(|s| format!("session-{s}"));
+        let taint = if p.external {
+            MemoryTaint::ExternalSync
+        } else {
+            MemoryTaint::Internal
+        };
+        d.store(
+            p.namespace,
+            p.key,
+            &p.content,
+            category,
+            session.as_deref(),
+            taint,
+        )
+        .await
+        .map_err(|e| format!("store({:?}, {:?}) failed: {e}", p.namespace, p.key))?;
+    }
+    Ok(d)
+}
+
+async fn export(
+    d: &dyn MemoryProvider,
+    page: usize,
+    size: usize,
+) -> Result<Vec<Vec<MemoryRecord>>, String> {
+    match walk(d, None, page, size).await {
+        Ok(e) => Ok(e.pages),
+        Err(WalkError::Driver(e)) => Err(format!("export_page failed: {e}")),
+        Err(WalkError::Broken(m)) => Err(m),
+    }
+}
+
+async fn partition(ctx: CheckContext, case: Case) -> CaseResult {
+    let d = open(&ctx, &case.puts).await?;
+    let want = listed(d.as_ref())
+        .await
+        .map_err(|e| format!("list failed: {e}"))?;
+    let pages = export(d.as_ref(), case.page, want.len()).await?;
+    let got: Vec<MemoryRecord> = pages.iter().flatten().cloned().collect();
+    if let Some(diff) = differences(&want, &got) {
+        let sizes: Vec<usize> = pages.iter().map(Vec::len).collect();
+        return Err(format!(
+            "the export in pages of {} (page sizes {sizes:?}) is not list(None, ..): {diff}",
+            case.page
+        ));
+    }
+    Ok(())
+}
+
+async fn round_trip(ctx: CheckContext, case: Case) -> CaseResult {
+    let source = open(&ctx, &case.puts).await?;
+    let want = listed(source.as_ref())
+        .await
+        .map_err(|e| format!("list failed: {e}"))?;
+    let pages = export(source.as_ref(), case.page, want.len()).await?;
+    let target = open(&ctx, &[]).await?;
+    for (i, page) in pages.iter().enumerate() {
+        let outcome = target
+            .import(page)
+            .await
+            .map_err(|e| format!("import of page {} failed: {e}", i + 1))?;
+        if let Some(f) = outcome.failures.first() {
+            return Err(format!(
+                "import refused the exported record {} ({}, {:?}) of page {}: {}",
+                f.index,
+                f.namespace,
+                f.key,
+                i + 1,
+                f.error
+            ));
+        }
+        require_eq!(
+            outcome.imported,
+            page.len(),
+            "records imported from page {}",
+            i + 1
+        );
+    }
+    let got = listed(target.as_ref())
+        .await
+        .map_err(|e| format!("list failed: {e}"))?;
+    if let Some(diff) = differences(&want, &got) {
+        return Err(format!(
+            "after export and import, list(None, ..) differs: {diff}"
+        ));
+    }
+    let spaces = |r: Result<_, tinymemory_api::MemoryError>| {
+        r.map_err(|e| format!("namespaces failed: {e}"))
+    };
+    require_eq!(
+        spaces(summaries(target.as_ref()).await)?,
+        spaces(summaries(source.as_ref()).await)?,
+        "namespaces() of the imported store against the source's"
+    );
+    Ok(())
+}

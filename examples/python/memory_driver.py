@@ -6,7 +6,14 @@ the Rust reference driver, short enough to read in one sitting.
 
 Scoring: the fraction of the query's distinct words present in the entry's
 words, in (0, 1]; entries scoring 0 are not hits. Hits are ordered by score
-descending, then key ascending.
+descending, then key ascending. A score depends on the query and the entry
+only, so no namespace's entries change another's (recall.namespace_isolation).
+
+Optional ops: all three. store_many validates every entry before writing
+any (all or nothing); export_page pages over the sorted (namespace, key)
+pairs with tp.page_after (keyset cursors, checksummed: a cursor this driver
+did not issue is refused with export.cursor_unknown); import_records keeps
+each valid record's timestamp and taint as given and reports the others.
 """
 
 import itertools
@@ -32,6 +39,45 @@ class MemoryStore(tp.Store):
         tp.validate_key(key)
         self.spaces.setdefault(namespace, {})[key] = tp.entry(
             next(self.ids), namespace, key, content, category, tp.now_rfc3339(), session_id, taint
+        )
+
+    def store_many(self, entries):
+        tp.validate_entries(entries)
+        timestamp = tp.now_rfc3339()
+        for e in entries:
+            self.spaces.setdefault(e["namespace"], {})[e["key"]] = tp.entry(
+                next(self.ids), e["namespace"], e["key"], e["content"], e["category"], timestamp,
+                e["session_id"], e["taint"],
+            )
+
+    def export_page(self, cursor, limit):
+        positions = sorted((ns, key) for ns, space in self.spaces.items() for key in space)
+        page, next_cursor = tp.page_after(positions, cursor, limit)
+        records = []
+        for ns, key in page:
+            e = self.spaces[ns][key]
+            records.append(
+                tp.record(ns, key, e["content"], e["category"], e["session_id"], e["taint"], e["timestamp"])
+            )
+        return {"records": records, "next_cursor": next_cursor}
+
+    def import_records(self, records):
+        imported, failures = 0, []
+        for index, r in enumerate(records):
+            try:
+                tp.validate_record(r)
+            except tp.DriverError as error:
+                failures.append(tp.import_failure(index, r, error))
+                continue
+            self._put(r)
+            imported += 1
+        return {"imported": imported, "failures": failures}
+
+    def _put(self, r):
+        """Writes record `r` as given, its timestamp included."""
+        self.spaces.setdefault(r["namespace"], {})[r["key"]] = tp.entry(
+            next(self.ids), r["namespace"], r["key"], r["content"], r["category"], r["timestamp"],
+            r["session_id"], r["taint"],
         )
 
     def get(self, namespace, key):

@@ -37,6 +37,10 @@ Embedding (signed feature hashing into DIMENSIONS buckets):
   vector points the same way, and ties go by key. The same recall gives the
   same scores, to the bit.
 
+Optional ops: all three, memory_driver.py's (the vectors follow every
+write). A cosine score depends on the query and the entry only, so no
+namespace's entries change another's (recall.namespace_isolation).
+
 The Rust semantic reference (crates/tinymemory-reference/src/embedding.rs)
 follows the same plan with another hash (FNV-1a), bucket count and word
 weight: this is an independent implementation, not a port.
@@ -132,6 +136,16 @@ class SemanticStore(MemoryStore):
     def store(self, namespace, key, content, category, session_id, taint):
         super().store(namespace, key, content, category, session_id, taint)  # validates
         self.vectors[(namespace, key)] = embed(content)
+
+    def store_many(self, entries):
+        super().store_many(entries)  # validates them all first
+        for e in entries:
+            self.vectors[(e["namespace"], e["key"])] = embed(e["content"])
+
+    def _put(self, r):
+        # import_records writes through here, after validating the record.
+        super()._put(r)
+        self.vectors[(r["namespace"], r["key"])] = embed(r["content"])
 
     def forget(self, namespace, key):
         removed = super().forget(namespace, key)

@@ -1,7 +1,7 @@
 """The driver side of the tinymemory exec protocol, version 1.
 
 Standard library only. A driver is a class with the seven store methods
-(see ``Store`` below); ``serve(store, driver_id)`` reads one JSON request per
+and, optionally, the three optional ones (see ``Store`` below); ``serve(store, driver_id)`` reads one JSON request per
 line from stdin and writes one JSON answer per line to stdout until stdin
 ends. The specification is docs/protocol.md; the JSON Schemas are in
 fixtures/protocol/.
@@ -14,13 +14,24 @@ vector store: the hits are the ``limit`` best-ranked entries passing the
 filters, whatever words they share). ``hello`` reports a semantic one (a
 lexical one goes without saying: absent means lexical).
 
+Optional ops: a store that has a ``store_many``, ``export_page`` or
+``import_records`` method provides the ``store_many``, ``export_page`` or
+``import`` op, and ``hello`` lists the ops it provides in ``ops`` (see
+``ops_of``). Without ``store_many`` the suite stores one entry per
+``store``; without ``export_page`` and ``import_records`` it reports the
+portability family as not provided and skips its checks.
+``validate_entries``, ``validate_record``, ``encode_cursor``,
+``decode_cursor`` and ``page_after`` are the pieces a driver needs for them.
+
 The validation helpers mirror the Rust contract (tinymemory-api) so that a
 driver refuses exactly what every other driver refuses, with the same rule
 ids: namespaces in ``validate_namespace``, keys in ``validate_key``.
 """
 
+import bisect
 import json
 import math
+import re
 import sys
 import traceback
 import unicodedata
@@ -112,6 +123,187 @@ def validate_min_score(min_score):
     """Raises invalid(...) for a non-finite min_score (None is fine)."""
     if min_score is not None and not math.isfinite(min_score):
         raise invalid("recall.min_score_not_finite", f"min_score must be finite, got {min_score}")
+
+
+def _shorten(text, limit=80):
+    """At most `limit` characters of `text`, with an ellipsis when cut, quoted
+    as the Rust side quotes it ("...")."""
+    shown = text if len(text) <= limit else text[:limit] + "\u2026"
+    return json.dumps(shown, ensure_ascii=False)
+
+
+def in_batch(error, index, length, namespace, key):
+    """`error` (a DriverError) as the error of entry `index` (0-based) of a
+    batch of `length`: the same kind and rule, the message prefixed as
+    tinymemory_api::batch::in_batch does."""
+    if error.kind != "invalid":
+        return error
+    return invalid(
+        error.rule,
+        f"entry {index} of {length} (namespace {_shorten(namespace)}, key {_shorten(key)}): {error.message}",
+    )
+
+
+def validate_entries(entries):
+    """Checks every entry of a store_many batch before anything is written
+    (namespace, then key); raises the first invalid one's error, naming its
+    index (in_batch). Mirrors tinymemory_api::batch::validate_batch."""
+    for index, e in enumerate(entries):
+        try:
+            validate_namespace(e["namespace"])
+            validate_key(e["key"])
+        except DriverError as error:
+            raise in_batch(error, index, len(entries), e["namespace"], e["key"]) from None
+
+
+_DIGITS = frozenset(b"0123456789")
+
+
+def is_rfc3339(text):
+    """True when `text` is a timestamp tinymemory_api accepts for an import:
+    RFC 3339 as humantime::parse_rfc3339_weak reads it (a port of it, byte
+    for byte): YYYY-MM-DD, 'T' or ' ', HH:MM:SS (second 60 allowed), an
+    optional fraction, then nothing, 'Z' or '+00:00'; years from 1970, real
+    dates only. Other offsets are refused."""
+    b = text.encode("utf-8", "surrogatepass")
+    if len(b) < 19:
+        return False
+    if b[4] != 0x2D or b[7] != 0x2D or b[10] not in (0x54, 0x20) or b[13] != 0x3A or b[16] != 0x3A:
+        return False
+    fields = (b[0:2], b[2:4], b[5:7], b[8:10], b[11:13], b[14:16], b[17:19])
+    if any(not (f[0] in _DIGITS and f[1] in _DIGITS) for f in fields):
+        return False
+    century, year, month, day, hour, minute, second = (int(f) for f in fields)
+    year += century * 100
+    if year < 1970 or hour > 23 or minute > 59 or second > 60:
+        return False
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    if not 1 <= month <= 12:
+        return False
+    days = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+    if day == 0 or day > days:
+        return False
+    if len(b) > 19 and b[19] == 0x2E:
+        for idx in range(20, len(b)):
+            if b[idx] == 0x5A:  # 'Z', only last
+                return idx == len(b) - 1
+            if b[idx] == 0x2B:  # '+', the start of "+00:00" at the end
+                return idx == len(b) - 6
+            if b[idx] not in _DIGITS:
+                return False
+        return True
+    return len(b) == 19 or (len(b) <= 25 and (b[19] == 0x5A or b[19:] == b"+00:00"))
+
+
+def validate_record(record):
+    """Raises invalid(...) for a record an import must refuse: its namespace,
+    its key, or a timestamp that is not RFC 3339 (rule import.timestamp),
+    since an import keeps the timestamp byte for byte. Mirrors
+    tinymemory_api::portability::validate_record."""
+    validate_namespace(record["namespace"])
+    validate_key(record["key"])
+    if not is_rfc3339(record["timestamp"]):
+        raise invalid(
+            "import.timestamp", f"timestamp {_shorten(record['timestamp'], 60)} is not RFC 3339"
+        )
+
+
+CURSOR_PREFIX = "tm-export-1."
+_HEX16 = re.compile(r"[0-9a-fA-F]{16}")
+_LOWER_HEX = re.compile(r"(?:[0-9a-f]{2})*")
+
+
+def _fnv1a(data):
+    """64-bit FNV-1a (Fowler, Noll, Vo)."""
+    h = 0xCBF29CE484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def encode_cursor(after):
+    """The export cursor for the position after `after`, a (namespace, key)
+    pair, or None for the start of the store. The token of
+    tinymemory_api::portability::KeysetCursor: "tm-export-1.", the
+    namespace and the key in lowercase hex separated by ".", then "." and
+    a 64-bit FNV-1a checksum of what precedes it, so an edited or truncated
+    token is refused rather than read as another position."""
+    if after is None:
+        body = CURSOR_PREFIX + "."
+    else:
+        namespace, key = after
+        body = CURSOR_PREFIX + namespace.encode().hex() + "." + key.encode("utf-8", "surrogatepass").hex()
+    return f"{body}.{_fnv1a(body.encode()):016x}"
+
+
+def decode_cursor(token):
+    """The position (a (namespace, key) pair, or None for the start) of a
+    token made by encode_cursor. Raises invalid("export.cursor_unknown")
+    for any other text: an export never silently restarts."""
+    def unknown():
+        shown = token[:60]
+        more = "\u2026" if len(token) > 60 else ""
+        return invalid(
+            "export.cursor_unknown",
+            f"export cursor {json.dumps(shown, ensure_ascii=False)}{more} was not issued by this driver",
+        )
+
+    if not isinstance(token, str):
+        raise unknown()
+    body, dot, checksum = token.rpartition(".")
+    if not dot or not _HEX16.fullmatch(checksum):
+        raise unknown()
+    if int(checksum, 16) != _fnv1a(body.encode("utf-8", "surrogatepass")) or not body.startswith(CURSOR_PREFIX):
+        raise unknown()
+    rest = body[len(CURSOR_PREFIX) :]
+    if rest == ".":
+        return None
+    namespace_hex, dot, key_hex = rest.partition(".")
+    if not dot or not _LOWER_HEX.fullmatch(namespace_hex) or not _LOWER_HEX.fullmatch(key_hex):
+        raise unknown()
+    try:
+        namespace = bytes.fromhex(namespace_hex).decode("utf-8")
+        key = bytes.fromhex(key_hex).decode("utf-8")
+        validate_namespace(namespace)
+        validate_key(key)
+    except (UnicodeDecodeError, DriverError):
+        raise unknown() from None
+    return (namespace, key)
+
+
+def page_after(positions, cursor, limit):
+    """One export page over `positions`, the sorted list of every
+    (namespace, key) in the store: returns (the positions of the page,
+    next_cursor). The page holds at most `limit` positions strictly after
+    the cursor's; next_cursor is None exactly when none follows it (a
+    limit of 0 with positions left gives an empty page with a cursor).
+    Keyset paging: stable while entries are stored or forgotten."""
+    after = None if cursor is None else decode_cursor(cursor)
+    start = 0 if after is None else bisect.bisect_right(positions, after)
+    page = positions[start : start + limit]
+    if start + len(page) >= len(positions):
+        return page, None
+    return page, encode_cursor(page[-1] if page else after)
+
+
+def record(namespace, key, content, category, session_id, taint, timestamp):
+    """A record in wire form, as export_page answers it."""
+    return {
+        "namespace": namespace,
+        "key": key,
+        "content": content,
+        "category": category,
+        "session_id": session_id,
+        "taint": taint,
+        "timestamp": timestamp,
+    }
+
+
+def import_failure(index, rec, error):
+    """One entry of an import answer's failures: the record's index, its
+    namespace and key, and the error (a DriverError) as an error answer
+    carries it."""
+    return {"index": index, "namespace": rec["namespace"], "key": rec["key"], "error": error.to_wire()}
 
 
 def now_rfc3339():
@@ -209,6 +401,34 @@ class Store:
         score."""
         raise NotImplementedError
 
+    # Optional ops: define any of these in a subclass to provide it (and
+    # `hello` lists it in `ops`); set one to None to withdraw an inherited
+    # one.
+    #
+    # def store_many(self, entries):
+    #     """Store every entry ({namespace, key, content, category,
+    #     session_id, taint}) in order, all or nothing: validate them all
+    #     first (validate_entries), then write; return None."""
+    #
+    # def export_page(self, cursor, limit):
+    #     """{"records": [record(...)], "next_cursor": str or None}: at most
+    #     `limit` records after `cursor` (None: the start) in (namespace,
+    #     key) order; page_after does the paging."""
+    #
+    # def import_records(self, records):
+    #     """Upsert each valid record (validate_record) in order, keeping
+    #     its timestamp and taint; {"imported": n, "failures":
+    #     [import_failure(...)]} for the others."""
+
+
+# (op name, Store method) of each optional op, in protocol order.
+OPTIONAL_OPS = (("store_many", "store_many"), ("export_page", "export_page"), ("import", "import_records"))
+
+
+def ops_of(store):
+    """The optional ops `store` provides: those whose method it has."""
+    return [op for op, method in OPTIONAL_OPS if callable(getattr(store, method, None))]
+
 
 def profile_of(store, recall_profile=None):
     """The recall profile to declare: `recall_profile` when given, else the
@@ -249,6 +469,10 @@ def _dispatch(store, driver_id, r, recall_profile):
         # hello readable by suites older than recall profiles.
         if profile != LEXICAL:
             hello["recall_profile"] = profile
+        # Absent means none, as for recall_profile.
+        ops = ops_of(store)
+        if ops:
+            hello["ops"] = ops
         return hello
     if op == "reset":
         store.reset()
@@ -268,6 +492,14 @@ def _dispatch(store, driver_id, r, recall_profile):
         return store.recall(
             r["query"], r["limit"], r["namespace"], r["category"], r["session_id"], r["min_score"]
         )
+    for name, method in OPTIONAL_OPS:
+        if op == name and op in ops_of(store):
+            if op == "store_many":
+                store.store_many(r["entries"])
+                return None
+            if op == "export_page":
+                return store.export_page(r["cursor"], r["limit"])
+            return store.import_records(r["records"])
     raise DriverError("backend", f"unknown op {op!r}")
 
 

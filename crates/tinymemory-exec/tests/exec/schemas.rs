@@ -7,16 +7,18 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
+use tinymemory_api::batch::NewEntry;
+use tinymemory_api::portability::MemoryRecord;
 use tinymemory_api::{MemoryCategory, MemoryTaint};
 use tinymemory_exec::protocol::{
-    parse_answer, Answer, HelloResult, Request, RequestLine, WireEntry, WireSummary,
-    PROTOCOL_VERSION,
+    parse_answer, Answer, HelloResult, Request, RequestLine, WireEntry, WireExportPage,
+    WireImportOutcome, WireSummary, PROTOCOL_VERSION,
 };
 
 use crate::schema_check::Schemas;
 use crate::support::examples_dir;
 
-const OPS: [&str; 8] = [
+const OPS: [&str; 11] = [
     "hello",
     "reset",
     "store",
@@ -25,6 +27,9 @@ const OPS: [&str; 8] = [
     "list",
     "namespaces",
     "recall",
+    "store_many",
+    "export_page",
+    "import",
 ];
 
 #[test]
@@ -33,6 +38,7 @@ fn there_is_a_schema_for_every_message() {
         "answer.error.schema.json".into(),
         "entry.schema.json".into(),
         "namespace-summary.schema.json".into(),
+        "record.schema.json".into(),
     ];
     for op in OPS {
         want.push(format!("request.{op}.schema.json"));
@@ -121,6 +127,45 @@ fn requests() -> Vec<Request> {
             namespace: s("global"),
             key: s("k1"),
         },
+        Request::StoreMany {
+            entries: vec![
+                NewEntry::new("global", "m1", "zebra many"),
+                NewEntry::new("learning:rust", "m2", "é 🦀")
+                    .with_category(MemoryCategory::Custom(s("projects")))
+                    .with_session("session-7")
+                    .with_taint(MemoryTaint::ExternalSync),
+            ],
+        },
+        Request::ExportPage {
+            cursor: None,
+            limit: 1,
+        },
+        Request::ExportPage {
+            cursor: None,
+            limit: u64::MAX,
+        },
+        Request::Import {
+            records: vec![
+                MemoryRecord {
+                    namespace: s("imported"),
+                    key: s("r1"),
+                    content: s("kept as exported"),
+                    category: MemoryCategory::Daily,
+                    session_id: Some(s("s")),
+                    taint: MemoryTaint::ExternalSync,
+                    timestamp: s("2020-02-29T12:00:00.5Z"),
+                },
+                MemoryRecord {
+                    namespace: s("imported"),
+                    key: s("r2"),
+                    content: s("refused"),
+                    category: MemoryCategory::Core,
+                    session_id: None,
+                    taint: MemoryTaint::Internal,
+                    timestamp: s("yesterday"),
+                },
+            ],
+        },
     ]
 }
 
@@ -206,6 +251,18 @@ fn every_answer_of_the_examples_matches_its_schema() {
         }
         // The two invalid namespaces, and nothing else, were refused.
         assert_eq!(errors, 2, "{script}: {answers:?}");
+        assert_eq!(
+            answers[0].1["result"]["ops"],
+            json!(["store_many", "export_page", "import"]),
+            "{script}"
+        );
+        let import = &answers.last().unwrap().1["result"];
+        assert_eq!(import["imported"], json!(1), "{script}");
+        assert_eq!(
+            import["failures"][0]["error"]["rule"],
+            json!("import.timestamp"),
+            "{script}"
+        );
     }
 }
 
@@ -224,6 +281,9 @@ fn rust_accepts(op: &str, answer: &Value) -> bool {
             "forget" => serde_json::from_value::<bool>(v).is_ok(),
             "list" | "recall" => serde_json::from_value::<Vec<WireEntry>>(v).is_ok(),
             "namespaces" => serde_json::from_value::<Vec<WireSummary>>(v).is_ok(),
+            "store_many" => v.is_null(),
+            "export_page" => serde_json::from_value::<WireExportPage>(v).is_ok(),
+            "import" => serde_json::from_value::<WireImportOutcome>(v).is_ok(),
             other => panic!("unknown op {other}"),
         },
     }
@@ -234,6 +294,13 @@ fn entry() -> Value {
         "id": "1", "key": "k", "content": "c", "namespace": "global", "category": "core",
         "timestamp": "2026-01-01T00:00:00.000000Z", "session_id": null, "score": null,
         "taint": "internal"
+    })
+}
+
+fn record() -> Value {
+    json!({
+        "namespace": "global", "key": "k", "content": "c", "category": "core",
+        "session_id": null, "taint": "external_sync", "timestamp": "2026-01-01T00:00:00Z"
     })
 }
 
@@ -290,7 +357,82 @@ fn the_schemas_and_the_decoder_accept_and_refuse_alike() {
             ok(json!({"protocol": 1, "driver": "d", "profile": "semantic"})),
             false,
         ),
+        (
+            "hello",
+            ok(json!({"protocol": 1, "driver": "d", "ops": ["import", "store_many"]})),
+            true,
+        ),
+        ("hello", ok(json!({"protocol": 1, "driver": "d", "ops": []})), true),
+        (
+            "hello",
+            ok(json!({"protocol": 1, "driver": "d", "ops": ["export"]})),
+            false,
+        ),
+        (
+            "hello",
+            ok(json!({"protocol": 1, "driver": "d", "ops": "import"})),
+            false,
+        ),
+        (
+            "hello",
+            ok(json!({"protocol": 1, "driver": "d", "ops": null})),
+            false,
+        ),
         ("reset", ok(Value::Null), true),
+        ("store_many", ok(Value::Null), true),
+        ("store_many", ok(json!([])), false),
+        (
+            "export_page",
+            ok(json!({"records": [record()], "next_cursor": "c"})),
+            true,
+        ),
+        (
+            "export_page",
+            ok(json!({"records": [], "next_cursor": null})),
+            true,
+        ),
+        ("export_page", ok(json!({"records": []})), false),
+        (
+            "export_page",
+            ok(json!({"records": [], "next_cursor": 3})),
+            false,
+        ),
+        (
+            "export_page",
+            ok(json!({"records": [with(record(), "score", Some(Value::Null))], "next_cursor": null})),
+            false,
+        ),
+        (
+            "export_page",
+            ok(json!({"records": [with(record(), "timestamp", None)], "next_cursor": null})),
+            false,
+        ),
+        (
+            "export_page",
+            ok(json!({"records": [with(record(), "taint", Some(json!("Internal")))], "next_cursor": null})),
+            false,
+        ),
+        ("export_page", ok(json!([record()])), false),
+        ("import", ok(json!({"imported": 2, "failures": []})), true),
+        (
+            "import",
+            ok(json!({"imported": 0, "failures": [{"index": 0, "namespace": "n", "key": "k",
+                "error": {"kind": "invalid", "rule": "import.timestamp", "message": "m"}}]})),
+            true,
+        ),
+        ("import", ok(json!({"imported": 2})), false),
+        ("import", ok(json!({"imported": -1, "failures": []})), false),
+        (
+            "import",
+            ok(json!({"imported": 0, "failures": [{"index": 0, "namespace": "n", "key": "k"}]})),
+            false,
+        ),
+        (
+            "import",
+            ok(json!({"imported": 0, "failures": [{"index": 0, "namespace": "n", "key": "k",
+                "error": {"kind": "oops", "message": "m"}}]})),
+            false,
+        ),
         ("store", ok(json!(1)), false),
         ("get", ok(entry()), true),
         ("get", ok(Value::Null), true),

@@ -1,18 +1,25 @@
-//! [`PostgresDriver`]: validation, then one statement on a pooled
-//! connection.
+//! [`PostgresDriver`]: validation, then one statement (or, for the bulk
+//! writes, one transaction) on a pooled connection.
 
 use std::fmt;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use deadpool_postgres::{Client, Object, Pool};
+use tinymemory_api::batch::{validate_batch, NewEntry as BatchEntry};
+use tinymemory_api::portability::{
+    validate_record, ExportCursor, ExportPage, ImportFailure, ImportOutcome, KeysetCursor,
+    MemoryRecord,
+};
 use tinymemory_api::{
-    validate_key, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, RecallOptions,
+    now_rfc3339, validate_key, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider,
+    MemoryTaint, Namespace, NamespaceSummary, RecallOptions,
 };
 use tokio::sync::OnceCell;
 
+use crate::bulk::{self, last_of_each, BulkRow};
 use crate::error::Error;
+use crate::export;
 use crate::ops::{self, NewEntry, RecallQuery};
 use crate::sql::Sql;
 use crate::tsearch::{tsquery_text, tsvector_text};
@@ -21,6 +28,18 @@ use crate::{pool, schema, PostgresConfig, DRIVER_ID};
 /// Contents longer than this are cut into words on Tokio's blocking pool,
 /// so a 1 MiB store does not stall a runtime worker.
 const INLINE_INDEX_BYTES: usize = 64 * 1024;
+
+/// The `tsvector` texts of `contents`, in order; on Tokio's blocking pool
+/// when together they exceed [`INLINE_INDEX_BYTES`].
+async fn index_all(contents: Vec<&str>) -> Result<Vec<String>, MemoryError> {
+    if contents.iter().map(|c| c.len()).sum::<usize>() <= INLINE_INDEX_BYTES {
+        return Ok(contents.into_iter().map(tsvector_text).collect());
+    }
+    let owned: Vec<String> = contents.into_iter().map(str::to_owned).collect();
+    tokio::task::spawn_blocking(move || owned.iter().map(|c| tsvector_text(c)).collect())
+        .await
+        .map_err(|e| MemoryError::fault(format!("failed to index a batch of contents: {e}")))
+}
 
 /// The PostgreSQL [`MemoryProvider`].
 ///
@@ -153,6 +172,13 @@ impl PostgresDriver {
             .map_err(|source| Error::Pool { context, source }.into())
     }
 
+    /// Upserts `rows` in one transaction ([`bulk::upsert`]).
+    async fn write_rows(&self, rows: &[BulkRow<'_>]) -> Result<(), MemoryError> {
+        let mut c = self.client("store a batch of entries").await?;
+        let result = bulk::upsert(&mut c, &self.inner.sql, rows).await;
+        self.finish(c, result)
+    }
+
     /// Converts the result of a call on `c`, first discarding `c` (and
     /// every idle connection) when the call found the connection lost:
     /// a connection whose backend is gone may not yet know it is closed,
@@ -180,6 +206,7 @@ impl fmt::Debug for PostgresDriver {
 }
 
 #[async_trait]
+#[deny(clippy::missing_trait_methods)]
 impl MemoryProvider for PostgresDriver {
     fn driver_id(&self) -> &str {
         DRIVER_ID
@@ -289,5 +316,90 @@ impl MemoryProvider for PostgresDriver {
         // after the limit keeps exactly the hits a filter-then-limit would.
         hits.retain(|h| opts.admits(h.score));
         Ok(hits)
+    }
+
+    /// All-or-nothing: validated first, then upserted in one transaction
+    /// ([`bulk`]), a later entry of the same `(namespace, key)` replacing
+    /// an earlier one, every entry with the same timestamp.
+    async fn store_many(&self, entries: &[BatchEntry]) -> Result<(), MemoryError> {
+        validate_batch(entries)?;
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let keep = last_of_each(entries, |e| (e.namespace.as_str(), e.key.as_str()));
+        let bodies = index_all(keep.iter().map(|&i| entries[i].content.as_str()).collect()).await?;
+        let timestamp = now_rfc3339();
+        let rows: Vec<BulkRow<'_>> = keep
+            .iter()
+            .zip(bodies)
+            .map(|(&i, body)| {
+                let e = &entries[i];
+                BulkRow {
+                    namespace: &e.namespace,
+                    key: &e.key,
+                    content: &e.content,
+                    category: e.category.as_text(),
+                    session_id: e.session_id.as_deref(),
+                    taint: e.taint,
+                    timestamp: &timestamp,
+                    body,
+                }
+            })
+            .collect();
+        self.write_rows(&rows).await
+    }
+
+    /// One keyset read after the cursor's position, in the order of the
+    /// `(namespace, key)` index ([`export`]).
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        let position = cursor.map_or_else(|| Ok(KeysetCursor::start()), KeysetCursor::decode)?;
+        let c = self.client("export entries").await?;
+        let result = export::page(&c, &self.inner.sql, &position, limit).await;
+        self.finish(c, result)
+    }
+
+    /// The valid records upserted in one transaction ([`bulk`]), each with
+    /// its own timestamp, stored as the text it was given; the others
+    /// reported.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let mut outcome = ImportOutcome::default();
+        let mut valid: Vec<&MemoryRecord> = Vec::with_capacity(records.len());
+        for (index, record) in records.iter().enumerate() {
+            match validate_record(record) {
+                Ok(()) => valid.push(record),
+                Err(error) => outcome
+                    .failures
+                    .push(ImportFailure::new(index, record, error)),
+            }
+        }
+        if valid.is_empty() {
+            return Ok(outcome);
+        }
+        let keep = last_of_each(&valid, |r| (r.namespace.as_str(), r.key.as_str()));
+        let bodies = index_all(keep.iter().map(|&i| valid[i].content.as_str()).collect()).await?;
+        let rows: Vec<BulkRow<'_>> = keep
+            .iter()
+            .zip(bodies)
+            .map(|(&i, body)| {
+                let r = valid[i];
+                BulkRow {
+                    namespace: &r.namespace,
+                    key: &r.key,
+                    content: &r.content,
+                    category: r.category.as_text(),
+                    session_id: r.session_id.as_deref(),
+                    taint: r.taint,
+                    timestamp: &r.timestamp,
+                    body,
+                }
+            })
+            .collect();
+        self.write_rows(&rows).await?;
+        outcome.imported = valid.len();
+        Ok(outcome)
     }
 }

@@ -98,9 +98,11 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod bulk;
 mod config;
 mod driver;
 mod error;
+mod export;
 mod factory;
 mod ops;
 mod pool;

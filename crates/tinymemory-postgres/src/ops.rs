@@ -183,7 +183,7 @@ fn text(r: &Row, i: usize, what: &str) -> Result<String, Error> {
 }
 
 /// The entry of a row selected with the entry columns.
-fn entry(r: &Row, score: Option<f64>) -> Result<MemoryEntry, Error> {
+pub(crate) fn entry(r: &Row, score: Option<f64>) -> Result<MemoryEntry, Error> {
     let id: i64 = r.try_get(0).context("read an entry")?;
     let session: Option<Vec<u8>> = r.try_get(5).context("read an entry")?;
     let taint: String = r.try_get(6).context("read an entry")?;

@@ -24,6 +24,9 @@ pub(crate) struct Sql {
     pub(crate) list_all: String,
     pub(crate) namespaces: String,
     pub(crate) recall: String,
+    pub(crate) bulk_upsert: String,
+    pub(crate) export_start: String,
+    pub(crate) export_after: String,
 }
 
 impl Sql {
@@ -77,6 +80,44 @@ impl Sql {
                  ORDER BY rank DESC, key
                  LIMIT $5::bigint"
             ),
+            // Many rows per statement, one array per column: a statement
+            // costs one round trip however many rows it carries. Each row
+            // keeps its own timestamp (an import's are the exported ones).
+            // The rows of one statement must not share a (namespace, key):
+            // ON CONFLICT cannot update a row twice in one command, so the
+            // caller keeps only the last of each.
+            bulk_upsert: format!(
+                "INSERT INTO {t} (namespace, key, content, category, session_id, taint, timestamp, body)
+                 SELECT u.namespace, u.key, u.content, u.category, u.session_id, u.taint,
+                        u.timestamp, u.body::tsvector
+                 FROM unnest($1::text[], $2::bytea[], $3::bytea[], $4::bytea[], $5::bytea[],
+                             $6::text[], $7::text[], $8::text[])
+                      AS u(namespace, key, content, category, session_id, taint, timestamp, body)
+                 ON CONFLICT (namespace, key) DO UPDATE SET
+                     content = EXCLUDED.content,
+                     category = EXCLUDED.category,
+                     session_id = EXCLUDED.session_id,
+                     taint = EXCLUDED.taint,
+                     timestamp = EXCLUDED.timestamp,
+                     body = EXCLUDED.body"
+            ),
+            // Keyset pages in the order of the UNIQUE (namespace, key)
+            // index: namespace in the C collation and key as BYTEA, both
+            // bytewise, as Rust orders strings. The row comparison is an
+            // index condition, so a page costs its own rows, not the rows
+            // before it. One row more than the page is asked for, to know
+            // whether another page follows.
+            export_start: format!(
+                "SELECT {ENTRY_COLUMNS} FROM {t}
+                 ORDER BY namespace COLLATE \"C\", key
+                 LIMIT $1::bigint"
+            ),
+            export_after: format!(
+                "SELECT {ENTRY_COLUMNS} FROM {t}
+                 WHERE (namespace COLLATE \"C\", key) > ($1::text COLLATE \"C\", $2::bytea)
+                 ORDER BY namespace COLLATE \"C\", key
+                 LIMIT $3::bigint"
+            ),
             schema: schema.to_owned(),
             quoted,
         }
@@ -122,6 +163,9 @@ mod tests {
             &sql.list_all,
             &sql.namespaces,
             &sql.recall,
+            &sql.bulk_upsert,
+            &sql.export_start,
+            &sql.export_after,
         ] {
             assert!(stmt.contains("\"my_schema\".memory_entries"), "{stmt}");
             assert!(!stmt.contains("LIKE"), "{stmt}");

@@ -7,10 +7,13 @@
 //! each), so tests running at once, and runs sharing a server, never see
 //! each other's data; the schemas are dropped at the end.
 
+mod bulk;
 mod common;
 mod concurrency;
 mod conformance;
 mod connection;
 mod contract;
 mod hostile;
+mod isolation;
+mod portability;
 mod schema;

@@ -10,6 +10,7 @@
 //! | --- | --- |
 //! | [`ScoreSeedingStore`] | recalls each entry with the score a test chose: NaN (either sign), ±inf, -0.0, subnormals, `None` |
 //! | [`NullDriver`] | retains nothing; every call is `Ok` and empty, but invalid input is still refused |
+//! | [`CollectionWideStatistics`](mutants::CollectionWideStatistics)`<ReferenceDriver>` | the reference driver with scores weighted by collection-wide BM25 statistics: the broken double `recall.namespace_isolation` must fail on |
 //!
 //! # Decorators
 //!
@@ -34,9 +35,10 @@
 //! # Mutants
 //!
 //! [`mutants::mutants`] lists one wrapper per rule a driver can break (the
-//! ten contract sentences, the namespace rules and the section API rules a
-//! driver can break), each breaking exactly that rule and naming the
-//! conformance check that must catch it.
+//! eleven contract sentences, the namespace rules, the section API rules a
+//! driver can break, and the portability family's paging and import
+//! rules), each breaking exactly that rule and naming the conformance check
+//! that must catch it.
 //!
 //! # Determinism
 //!

@@ -32,6 +32,25 @@
 //! | `prefix-pinned-recall` | [`PrefixPinnedRecall`] | `sections.pinned_hits_only` | a pinned recall also searches every namespace its name prefixes |
 //!
 //!
+//! The mutants of contract sentence 11 and of the portability family
+//! wrap the reference driver; each forwards every method but the one it
+//! breaks:
+//!
+//! | name | wrapper | check | how it breaks the rule |
+//! | --- | --- | --- | --- |
+//! | `collection-wide-statistics` | [`CollectionWideStatistics`] | `recall.namespace_isolation` | scores are weighted by a BM25 IDF over every namespace, as FTS5's `bm25()` is |
+//! | `overlapping-pages` | [`OverlappingPages`] | `portability.pages_partition` | each page after the first repeats the previous page's last record |
+//! | `cursor-restarts` | [`CursorRestarts`] | `portability.unknown_cursor` | an unknown cursor restarts the export from the beginning |
+//! | `empty-page-ends` | [`EmptyPageEnds`] | `portability.end_of_export` | an exhausted namespace gives an empty page with `next_cursor: None` while later namespaces hold records |
+//! | `import-drops-taint` | [`ImportDropsTaint`] | `portability.taint_kept` | `import` writes every record as [`MemoryTaint::Internal`](tinymemory_api::MemoryTaint::Internal) |
+//!
+//! Mutants that change what `store` does also change `store_many` (it
+//! calls [`store_each`](tinymemory_api::batch::store_each) over the
+//! mutated `store`); those that change `list` or what it reads back export
+//! through [`export_from_list`](tinymemory_api::portability::export_from_list)
+//! over their own `list`; and those whose rule concerns what an upsert
+//! keeps break `import` the same way. The others forward the three.
+//!
 //! The mutants of a ranking engine wrap the semantic reference driver
 //! ([`Mutant::profile`] is `semantic`), each a [`RankingFault`]:
 //!
@@ -72,21 +91,24 @@
 //! assert_eq!(m.check, "recall.scores_finite_higher_better");
 //! let driver: Box<dyn MemoryProvider> = (m.wrap)(Box::new(ReferenceDriver::new()));
 //! assert_eq!(driver.driver_id(), "reference");
-//! assert_eq!(mutants().len(), 31);
+//! assert_eq!(mutants().len(), 36);
 //! ```
 
 mod case_folds;
 mod catalogue;
+mod collection_stats;
 mod concurrent_writes;
 mod counts_every_store;
 mod drops_taint;
 mod exact_counts;
 mod forget;
+mod import_taint;
 mod invalid_refused;
 mod limit;
 mod metadata;
 mod min_score;
 mod nan_scores;
+mod paging;
 mod plain_text_query;
 mod prefix_pin;
 mod ranking;
@@ -98,16 +120,19 @@ mod wildcards;
 
 pub use case_folds::CaseFoldsNamespaces;
 pub use catalogue::{mutant, mutants, Mutant};
+pub use collection_stats::CollectionWideStatistics;
 pub use concurrent_writes::LosesConcurrentWrites;
 pub use counts_every_store::CountsEveryStore;
 pub use drops_taint::DropsTaint;
 pub use exact_counts::InflatedCounts;
 pub use forget::ForgetAlwaysTrue;
+pub use import_taint::ImportDropsTaint;
 pub use invalid_refused::{sanitize_namespace, SanitizesNamespaces};
 pub use limit::LimitPlusOne;
 pub use metadata::{MetadataFault, MetadataFaultKind};
 pub use min_score::IgnoresMinScore;
 pub use nan_scores::NanScores;
+pub use paging::{CursorRestarts, EmptyPageEnds, OverlappingPages};
 pub use plain_text_query::EngineSyntaxErrors;
 pub use prefix_pin::PrefixPinnedRecall;
 pub use ranking::{RankingFault, RankingFaultKind};

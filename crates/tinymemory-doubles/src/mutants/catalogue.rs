@@ -5,10 +5,12 @@ use std::fmt;
 use tinymemory_api::{MemoryProvider, RecallProfile};
 
 use super::{
-    CaseFoldsNamespaces, CountsEveryStore, DropsTaint, DuplicatesOnStore, EngineSyntaxErrors,
-    ForgetAlwaysTrue, IgnoresMinScore, LikeWildcards, LimitPlusOne, LosesConcurrentWrites,
-    MetadataFault, MetadataFaultKind, NanScores, NegatedScores, PrefixPinnedRecall, RankingFault,
-    RankingFaultKind, SanitizesNamespaces, SplitsNamespacesByCategory, StaleRecallAfterForget,
+    CaseFoldsNamespaces, CollectionWideStatistics, CountsEveryStore, CursorRestarts, DropsTaint,
+    DuplicatesOnStore, EmptyPageEnds, EngineSyntaxErrors, ForgetAlwaysTrue, IgnoresMinScore,
+    ImportDropsTaint, LikeWildcards, LimitPlusOne, LosesConcurrentWrites, MetadataFault,
+    MetadataFaultKind, NanScores, NegatedScores, OverlappingPages, PrefixPinnedRecall,
+    RankingFault, RankingFaultKind, SanitizesNamespaces, SplitsNamespacesByCategory,
+    StaleRecallAfterForget,
 };
 use crate::{NoneMeansAll, TamperHits};
 
@@ -91,7 +93,7 @@ impl fmt::Debug for Mutant {
     }
 }
 
-static MUTANTS: [Mutant; 31] = [
+static MUTANTS: [Mutant; 36] = [
     Mutant {
         name: "duplicates-on-upsert",
         rule: "contract 1: a second store at (namespace, key) replaces the first, never duplicates",
@@ -105,7 +107,7 @@ static MUTANTS: [Mutant; 31] = [
         name: "drops-taint",
         rule: "contract 1: taint, category and session are stored as given",
         check: "store.upsert",
-        also_caught_by: &["model.differential"],
+        also_caught_by: &["model.differential", "portability.taint_kept"],
         description: "every store is written as MemoryTaint::Internal, so externally synced entries read back as internal",
         wrap: |p| Box::new(DropsTaint::new(p)),
         profile: RecallProfile::Lexical,
@@ -318,6 +320,51 @@ static MUTANTS: [Mutant; 31] = [
         profile: RecallProfile::Lexical,
     },
     Mutant {
+        name: "collection-wide-statistics",
+        rule: "contract 11: a pinned recall returns the same hits and score bits whatever other namespaces hold",
+        check: "recall.namespace_isolation",
+        also_caught_by: &[],
+        description: "scores are weighted by a BM25 IDF counted over every namespace, as FTS5's bm25() is, so a write elsewhere changes them",
+        wrap: |p| Box::new(CollectionWideStatistics::new(p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "overlapping-pages",
+        rule: "portability: every entry is in exactly one page of an export",
+        check: "portability.pages_partition",
+        also_caught_by: &[],
+        description: "each page after the first starts with the previous page's last record, as resuming with >= instead of > does",
+        wrap: |p| Box::new(OverlappingPages::new(p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "cursor-restarts",
+        rule: "portability: a cursor the driver did not issue is Invalid, never a restart",
+        check: "portability.unknown_cursor",
+        also_caught_by: &[],
+        description: "an unknown cursor silently restarts the export from the first record",
+        wrap: |p| Box::new(CursorRestarts::new(p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "empty-page-ends",
+        rule: "portability: only next_cursor None ends an export, and only when no record follows",
+        check: "portability.end_of_export",
+        also_caught_by: &["portability.pages_partition", "portability.round_trip"],
+        description: "pages stop at namespace boundaries and an exhausted namespace gives an empty page with next_cursor None, records left",
+        wrap: |p| Box::new(EmptyPageEnds::new(p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "import-drops-taint",
+        rule: "portability: an import keeps every field, taint included (ExternalSync stays ExternalSync)",
+        check: "portability.taint_kept",
+        also_caught_by: &["portability.round_trip"],
+        description: "import writes every record as MemoryTaint::Internal",
+        wrap: |p| Box::new(ImportDropsTaint::new(p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
         name: "distance-scores",
         rule: "contract 4: scores are higher-is-better; a distance (lower = nearer) converts",
         check: "recall.ranking_higher_better",
@@ -375,8 +422,9 @@ static MUTANTS: [Mutant; 31] = [
 
 /// Every mutant: the sentences of the contract in order, then the
 /// namespace rules, then the section API rules, then the mutants of
-/// metadata, identities, filters and limits, then the mutants of a
-/// ranking engine (semantic profile). Names are unique; several
+/// metadata, identities, filters and limits, then contract sentence 11
+/// and the portability family, then the mutants of a ranking engine
+/// (semantic profile). Names are unique; several
 /// mutants may name the same check.
 #[must_use]
 pub fn mutants() -> &'static [Mutant] {

@@ -1,0 +1,140 @@
+//! Mutant `collection-wide-statistics`, for `recall.namespace_isolation`.
+
+use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
+    NamespaceSummary, NewEntry, RecallOptions,
+};
+
+/// Breaks contract sentence 11 (check `recall.namespace_isolation`): a
+/// recall's scores are weighted by statistics over **every** namespace,
+/// as SQLite FTS5's `bm25()` computes them over the whole index, so a
+/// write in another namespace changes the score bits of a recall pinned
+/// to this one (and leaks how common its words are there).
+///
+/// A recall validates its namespace and options, recalls the wrapped
+/// driver without `min_score`, then multiplies every score by the
+/// collection-wide inverse document frequency of the query
+///
+/// ```text
+/// idf = ln(1 + (N - n + 0.5) / (n + 0.5))
+/// ```
+///
+/// (the IDF of Okapi BM25, Robertson and Zaragoza, "The Probabilistic
+/// Relevance Framework: BM25 and Beyond", 2009, as FTS5 computes it),
+/// where `N` is the number of entries in all namespaces and `n` the number
+/// of them the reference formula ([`tinymemory_reference::score`]) finds
+/// the query in. `idf` is finite and positive (`0 <= n <= N`), and the
+/// same for every hit of one recall, so the hits keep the wrapped driver's
+/// order, ties and finiteness, and a section recall merging several
+/// namespaces' hits keeps its order; `min_score` then applies to the
+/// weighted scores and the first `limit` are kept. Every other method is
+/// forwarded unchanged, so only sentence 11 is broken.
+///
+/// It also serves as the purpose-built broken double for that check:
+/// `CollectionWideStatistics::new(ReferenceDriver::new())`.
+#[derive(Debug, Clone, Default)]
+pub struct CollectionWideStatistics<P: ?Sized> {
+    inner: P,
+}
+
+inner_only_accessors!(CollectionWideStatistics);
+
+/// The BM25 inverse document frequency of a term found in `n` of `total`
+/// documents; positive and finite for `n <= total`.
+#[allow(clippy::cast_precision_loss)] // counts of entries, far below 2^52
+pub(crate) fn bm25_idf(n: usize, total: usize) -> f64 {
+    let (n, total) = (n as f64, total as f64);
+    ((total - n + 0.5) / (n + 0.5)).ln_1p()
+}
+
+/// Forwards every method; `recall` weights scores by collection-wide
+/// statistics, as described on the type.
+#[deny(clippy::missing_trait_methods)]
+#[async_trait]
+impl<P: MemoryProvider + ?Sized> MemoryProvider for CollectionWideStatistics<P> {
+    fn driver_id(&self) -> &str {
+        self.inner.driver_id()
+    }
+
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        self.inner
+            .store(namespace, key, content, category, session_id, taint)
+            .await
+    }
+
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        self.inner.get(namespace, key).await
+    }
+
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        self.inner.forget(namespace, key).await
+    }
+
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        self.inner.list(namespace, category, session_id).await
+    }
+
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        self.inner.namespaces().await
+    }
+
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        Namespace::parse(opts.effective_namespace())?;
+        opts.validate()?;
+        let unfiltered = RecallOptions {
+            min_score: None,
+            ..opts.clone()
+        };
+        let mut hits = self.inner.recall(query, limit, &unfiltered).await?;
+        if hits.is_empty() {
+            return Ok(hits);
+        }
+        let collection = self.inner.list(None, None, None).await?;
+        let containing = collection
+            .iter()
+            .filter(|e| tinymemory_reference::score(query, &e.content).is_some())
+            .count();
+        let idf = bm25_idf(containing, collection.len());
+        for hit in &mut hits {
+            hit.score = hit.score.map(|s| s * idf);
+        }
+        hits.retain(|h| opts.admits(h.score));
+        Ok(hits)
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        self.inner.store_many(entries).await
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.inner.export_page(cursor, limit).await
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        self.inner.import(records).await
+    }
+}

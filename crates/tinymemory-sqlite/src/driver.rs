@@ -6,17 +6,24 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use tinymemory_api::batch::{validate_batch, NewEntry};
+use tinymemory_api::portability::{
+    validate_record, ExportCursor, ExportPage, ImportFailure, ImportOutcome, KeysetCursor,
+    MemoryRecord,
+};
 use tinymemory_api::{
     validate_key, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
     NamespaceSummary, RecallOptions,
 };
 
 use crate::error::Error;
-use crate::ops::{self, NewEntry, RecallQuery};
+use crate::index::Document;
+use crate::ops::{self, Timestamps};
 use crate::pool::Connections;
-use crate::query::match_expression;
+use crate::query::phrases;
+use crate::recall::{self, RecallQuery};
+use crate::write::Write;
 use crate::{open, DRIVER_ID};
-use tinymemory_text::index_text;
 
 /// The SQLite + FTS5 [`MemoryProvider`].
 ///
@@ -141,7 +148,25 @@ impl fmt::Debug for SqliteDriver {
     }
 }
 
+/// `entries` as writes, indexed (tokenising a 1 MiB content is work, so
+/// this runs on the blocking pool with the SQL).
+fn writes(entries: Vec<NewEntry>) -> Vec<Write> {
+    entries
+        .into_iter()
+        .map(|e| Write {
+            doc: Document::of(&e.content),
+            namespace: e.namespace,
+            key: e.key,
+            content: e.content,
+            category: e.category,
+            session_id: e.session_id,
+            taint: e.taint,
+        })
+        .collect()
+}
+
 #[async_trait]
+#[deny(clippy::missing_trait_methods)]
 impl MemoryProvider for SqliteDriver {
     fn driver_id(&self) -> &str {
         DRIVER_ID
@@ -167,9 +192,25 @@ impl MemoryProvider for SqliteDriver {
             taint,
         };
         self.run("store", move |c| {
-            // Tokenise on the blocking pool too: a 1 MiB content is work.
-            let body = index_text(&entry.content);
-            c.write(|conn| ops::store(conn, &entry, &body))
+            let w = writes(vec![entry]);
+            c.write(|conn| ops::store(conn, &w, Timestamps::Now))
+        })
+        .await
+    }
+
+    /// One `IMMEDIATE` transaction for the whole batch, every entry with
+    /// the same timestamp: all of it is stored or (on an engine failure)
+    /// none. Validation ([`validate_batch`]) runs first, so an invalid entry
+    /// refuses the batch, naming its index and rule, before any SQL.
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        validate_batch(entries)?;
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let entries = entries.to_vec();
+        self.run("store_many", move |c| {
+            let w = writes(entries);
+            c.write(|conn| ops::store(conn, &w, Timestamps::Now))
         })
         .await
     }
@@ -224,23 +265,94 @@ impl MemoryProvider for SqliteDriver {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let Some(expression) = match_expression(query) else {
+        let phrases = phrases(query);
+        if phrases.is_empty() {
             return Ok(Vec::new());
-        };
+        }
         let q = RecallQuery {
-            expression,
+            phrases,
             namespace: namespace.to_owned(),
             category: opts.category.as_ref().map(MemoryCategory::as_text),
             session_id: opts.session_id.clone(),
-            limit: i64::try_from(limit).unwrap_or(i64::MAX),
+            limit,
         };
         let mut hits = self
-            .run("recall", move |c| c.read(|conn| ops::recall(conn, &q)))
+            .run("recall", move |c| c.read(|conn| recall::recall(conn, &q)))
             .await?;
         // Hits are sorted best first, so dropping those below `min_score`
         // after the limit keeps exactly the hits a filter-then-limit would.
         hits.retain(|h| opts.admits(h.score));
         Ok(hits)
+    }
+
+    /// A keyset page ([`KeysetCursor`]): `WHERE (namespace, key) > cursor
+    /// ORDER BY namespace, key LIMIT limit + 1` on the `(namespace, key)`
+    /// index, in SQLite's `BINARY` collation, which compares UTF-8 bytes
+    /// as Rust orders `str`. The cursor names the last record returned, so
+    /// it survives that record's forget and concurrent writes elsewhere.
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        let position = match cursor {
+            Some(c) => KeysetCursor::decode(c)?,
+            None => KeysetCursor::start(),
+        };
+        let after = position.after.clone();
+        let (entries, more) = self
+            .run("export_page", move |c| {
+                c.read(|conn| ops::export(conn, after.as_ref(), limit))
+            })
+            .await?;
+        let records: Vec<MemoryRecord> = entries
+            .into_iter()
+            .filter_map(MemoryRecord::from_entry)
+            .collect();
+        let next_cursor = match (more, records.last()) {
+            (false, _) => None,
+            (true, Some(last)) => Some(KeysetCursor::after(&last.namespace, &last.key).encode()),
+            (true, None) => Some(position.encode()),
+        };
+        Ok(ExportPage {
+            records,
+            next_cursor,
+        })
+    }
+
+    /// The valid records ([`validate_record`]) in one `IMMEDIATE`
+    /// transaction, each with its own timestamp byte for byte; invalid ones
+    /// are reported in [`ImportOutcome::failures`] and skipped. An engine
+    /// failure writes none of them.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let mut failures = Vec::new();
+        let mut valid = Vec::with_capacity(records.len());
+        let mut timestamps = Vec::with_capacity(records.len());
+        for (index, r) in records.iter().enumerate() {
+            match validate_record(r) {
+                Ok(()) => {
+                    timestamps.push(r.timestamp.clone());
+                    valid.push(NewEntry {
+                        namespace: r.namespace.clone(),
+                        key: r.key.clone(),
+                        content: r.content.clone(),
+                        category: r.category.clone(),
+                        session_id: r.session_id.clone(),
+                        taint: r.taint,
+                    });
+                }
+                Err(e) => failures.push(ImportFailure::new(index, r, e)),
+            }
+        }
+        let imported = valid.len();
+        if imported > 0 {
+            self.run("import", move |c| {
+                let w = writes(valid);
+                c.write(|conn| ops::store(conn, &w, Timestamps::Given(&timestamps)))
+            })
+            .await?;
+        }
+        Ok(ImportOutcome { imported, failures })
     }
 }
 

@@ -92,12 +92,15 @@
 
 mod driver;
 mod error;
+mod index;
 mod open;
 mod ops;
 mod pool;
 mod query;
+mod recall;
 mod schema;
 mod score;
+mod write;
 
 pub use driver::SqliteDriver;
 pub use open::BUSY_TIMEOUT;

@@ -10,83 +10,52 @@ use rusqlite::{Connection, Row, TransactionBehavior};
 use tinymemory_api::{now_rfc3339, MemoryCategory, MemoryEntry, MemoryTaint, NamespaceSummary};
 
 use crate::error::{Context, Error};
-use crate::score::score_from_bm25;
+use crate::write::{self, Write};
 
-const ENTRY_COLUMNS: &str =
+/// The columns [`entry`] reads, in its order, from `memory_entries AS e`.
+pub(crate) const ENTRY_COLUMNS: &str =
     "e.id, e.namespace, e.key, e.content, e.category, e.session_id, e.taint, e.timestamp";
 
-/// An entry to store, already validated.
-pub(crate) struct NewEntry {
-    pub(crate) namespace: String,
-    pub(crate) key: String,
-    pub(crate) content: String,
-    pub(crate) category: MemoryCategory,
-    pub(crate) session_id: Option<String>,
-    pub(crate) taint: MemoryTaint,
-}
-
-/// Upserts an entry and its index row (`body`, the
-/// [`index_text`](tinymemory_text::index_text) of its content) in one
-/// transaction. The timestamp is taken inside the transaction, so
-/// timestamps follow commit order.
-pub(crate) fn store(conn: &mut Connection, e: &NewEntry, body: &str) -> Result<(), Error> {
+/// Upserts `writes` in order (a later write to the same `(namespace, key)`
+/// replaces an earlier one) in one `IMMEDIATE` transaction, all with
+/// `timestamp` or, when `None`, the time taken inside the transaction (so
+/// timestamps follow commit order). Nothing is written unless all are.
+pub(crate) fn store(
+    conn: &mut Connection,
+    writes: &[Write],
+    timestamps: Timestamps<'_>,
+) -> Result<(), Error> {
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .context("begin a write")?;
-    let id: i64 = tx
-        .prepare_cached(
-            "INSERT INTO memory_entries
-                 (namespace, key, content, category, session_id, taint, timestamp)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-             ON CONFLICT (namespace, key) DO UPDATE SET
-                 content = excluded.content,
-                 category = excluded.category,
-                 session_id = excluded.session_id,
-                 taint = excluded.taint,
-                 timestamp = excluded.timestamp
-             RETURNING id",
-        )
-        .context("prepare the upsert")?
-        .query_row(
-            rusqlite::params![
-                e.namespace,
-                e.key,
-                e.content,
-                e.category.as_text(),
-                e.session_id,
-                e.taint.as_str(),
-                now_rfc3339(),
-            ],
-            |r| r.get(0),
-        )
-        .context("store an entry")?;
-    tx.prepare_cached("INSERT OR REPLACE INTO memory_fts (rowid, body) VALUES (?1, ?2)")
-        .context("prepare the index write")?
-        .execute(rusqlite::params![id, body])
-        .context("index an entry")?;
+    let now = now_rfc3339();
+    for (i, w) in writes.iter().enumerate() {
+        let timestamp = match timestamps {
+            Timestamps::Now => now.as_str(),
+            Timestamps::Given(given) => given[i].as_str(),
+        };
+        write::put(&tx, w, timestamp)?;
+    }
     tx.commit().context("commit a store")
 }
 
-/// Deletes an entry and its index row; `true` when there was one.
+/// Where the timestamps of a [`store`] come from.
+#[derive(Clone, Copy)]
+pub(crate) enum Timestamps<'a> {
+    /// The time of the transaction, for every write.
+    Now,
+    /// One per write, kept byte for byte (an import).
+    Given(&'a [String]),
+}
+
+/// Deletes an entry and its postings; `true` when there was one.
 pub(crate) fn forget(conn: &mut Connection, namespace: &str, key: &str) -> Result<bool, Error> {
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .context("begin a write")?;
-    let ids: Vec<i64> = tx
-        .prepare_cached("DELETE FROM memory_entries WHERE namespace = ?1 AND key = ?2 RETURNING id")
-        .context("prepare the delete")?
-        .query_map([namespace, key], |r| r.get(0))
-        .context("forget an entry")?
-        .collect::<Result<_, _>>()
-        .context("forget an entry")?;
-    for id in &ids {
-        tx.prepare_cached("DELETE FROM memory_fts WHERE rowid = ?1")
-            .context("prepare the index delete")?
-            .execute([id])
-            .context("unindex an entry")?;
-    }
+    let removed = write::remove(&tx, namespace, key)?;
     tx.commit().context("commit a forget")?;
-    Ok(!ids.is_empty())
+    Ok(removed)
 }
 
 /// The entry at `(namespace, key)`.
@@ -162,44 +131,44 @@ pub(crate) fn namespaces(conn: &Connection) -> Result<Vec<NamespaceSummary>, Err
     rows.collect::<Result<_, _>>().context("count namespaces")
 }
 
-/// The filters of one recall.
-pub(crate) struct RecallQuery {
-    /// A MATCH expression from [`crate::query::match_expression`].
-    pub(crate) expression: String,
-    pub(crate) namespace: String,
-    pub(crate) category: Option<String>,
-    pub(crate) session_id: Option<String>,
-    /// Row limit, at least 1.
-    pub(crate) limit: i64,
+/// At most `limit` entries in `(namespace, key)` bytewise order strictly
+/// after `after`, and whether any entry follows them. `limit` may be any
+/// `usize`: it is clamped to `i64::MAX` rows.
+pub(crate) fn export(
+    conn: &Connection,
+    after: Option<&(String, String)>,
+    limit: usize,
+) -> Result<(Vec<MemoryEntry>, bool), Error> {
+    // One row more than asked says whether the export goes on.
+    let fetch = i64::try_from(limit.saturating_add(1)).unwrap_or(i64::MAX);
+    let mut rows: Vec<MemoryEntry> = match after {
+        None => conn
+            .prepare_cached(&format!(
+                "SELECT {ENTRY_COLUMNS} FROM memory_entries AS e
+                 ORDER BY e.namespace, e.key LIMIT ?1"
+            ))
+            .context("prepare an export")?
+            .query_map([fetch], |r| entry(r, None))
+            .context("export entries")?
+            .collect::<Result<_, _>>(),
+        Some((ns, key)) => conn
+            .prepare_cached(&format!(
+                "SELECT {ENTRY_COLUMNS} FROM memory_entries AS e
+                 WHERE (e.namespace, e.key) > (?1, ?2)
+                 ORDER BY e.namespace, e.key LIMIT ?3"
+            ))
+            .context("prepare an export")?
+            .query_map(rusqlite::params![ns, key, fetch], |r| entry(r, None))
+            .context("export entries")?
+            .collect::<Result<_, _>>(),
+    }
+    .context("export entries")?;
+    let more = rows.len() > limit;
+    rows.truncate(limit);
+    Ok((rows, more))
 }
 
-/// At most `limit` hits of one namespace, best `bm25` first, ties by key.
-pub(crate) fn recall(conn: &Connection, q: &RecallQuery) -> Result<Vec<MemoryEntry>, Error> {
-    let mut stmt = conn
-        .prepare_cached(&format!(
-            "SELECT {ENTRY_COLUMNS}, bm25(memory_fts) AS bm25_rank
-             FROM memory_fts JOIN memory_entries AS e ON e.id = memory_fts.rowid
-             WHERE memory_fts MATCH ?1
-               AND e.namespace = ?2
-               AND (?3 IS NULL OR e.category = ?3)
-               AND (?4 IS NULL OR e.session_id = ?4)
-             ORDER BY bm25_rank, e.key
-             LIMIT ?5"
-        ))
-        .context("prepare a recall")?;
-    let rows = stmt
-        .query_map(
-            rusqlite::params![q.expression, q.namespace, q.category, q.session_id, q.limit],
-            |r| {
-                let rank: f64 = r.get(8)?;
-                entry(r, score_from_bm25(rank))
-            },
-        )
-        .context("recall entries")?;
-    rows.collect::<Result<_, _>>().context("recall entries")
-}
-
-fn entry(r: &Row<'_>, score: Option<f64>) -> rusqlite::Result<MemoryEntry> {
+pub(crate) fn entry(r: &Row<'_>, score: Option<f64>) -> rusqlite::Result<MemoryEntry> {
     let id: i64 = r.get(0)?;
     Ok(MemoryEntry {
         id: id.to_string(),

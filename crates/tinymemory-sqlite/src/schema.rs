@@ -1,43 +1,49 @@
 //! The on-disk schema: its version table, creation and migrations.
 //!
-//! Layout (version 1):
+//! Layout (version 2):
 //!
 //! - `tinymemory_schema(id = 1, version)`: one row, the schema version the
 //!   file was last written with;
 //! - `memory_entries`: one row per `(namespace, key)`, holding the entry as
 //!   given (`content`, `category` and `taint` in their text forms,
-//!   `session_id`, `timestamp`); its `id` (an `AUTOINCREMENT` rowid, never
-//!   reused) is the entry id;
-//! - `memory_fts`: an FTS5 table whose rowid is the entry id and whose one
-//!   column holds [`index_text`](tinymemory_text::index_text) of the content.
-//!   It keeps its own copy of that text (an ordinary FTS5 table, not a
-//!   contentless one): FTS5 needs the indexed text to delete a row exactly,
-//!   and a `contentless_delete=1` table, which does without it, does not
-//!   take deleted rows out of the statistics `bm25` uses, so scores would
-//!   drift with every replace and depend on the history of the data rather
-//!   than on the data (measured; `tests/contract.rs` checks the scores
-//!   after churn equal those of a fresh store bit for bit). Tokenizer:
-//!   `unicode61 remove_diacritics 0 categories 'L* N* Co M*'` — combining
-//!   marks (`M*`) are word characters, which Indic scripts need, and
-//!   diacritics are kept, so a word matches only its own spelling (up to
-//!   case), as in the reference driver.
+//!   `session_id`, `timestamp`), plus `terms`, its distinct index terms
+//!   joined by spaces, and `length`, its length in tokens; its `id` (an
+//!   `AUTOINCREMENT` rowid, never reused) is the entry id;
+//! - `memory_namespaces(id, name, entries, tokens)`: one row per non-empty
+//!   namespace with its entry count and total length, BM25's `N` and
+//!   `avgdl` for that namespace;
+//! - `memory_postings(ns, term, entry, length, positions)`, primary key
+//!   `(ns, term, entry)`, `WITHOUT ROWID`: the inverted index, one row per
+//!   (namespace, term, entry holding it), with the entry's length and the
+//!   term's positions ([`crate::index`]). A recall reads only its
+//!   namespace's rows of its terms ([`crate::recall`]).
+//!
+//! Version 1 kept an FTS5 table (`memory_fts`) whose `bm25()` used
+//! statistics of the whole file, so one namespace's entries changed
+//! another's scores, and whose matches were joined to the namespace only
+//! after scoring the whole index, so a recall cost what the file held.
+//! Migrating from it ([`migrate_1_to_2`]) adds the two columns and the two
+//! tables, indexes every entry from its content, and drops `memory_fts`,
+//! inside the one transaction of [`ensure`]: a failure leaves the file as
+//! version 1, and ids, timestamps and every other field are kept.
 //!
 //! Opening checks the version first and refuses a file from a newer version
-//! without writing to it. An older file is migrated step by step inside one
-//! transaction.
+//! without writing to it.
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
 
 use crate::error::{Context, Error};
+use crate::index::Document;
+use crate::write::insert_postings;
 
 /// The schema version this driver writes and reads. A file recording a
 /// higher version is refused on open (with [`MemoryError::Backend`] naming
-/// both versions) and left untouched.
+/// both versions) and left untouched; a version-1 file is migrated.
 ///
 /// [`MemoryError::Backend`]: tinymemory_api::MemoryError::Backend
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
-const CREATE_V1: &str = "
+const CREATE_V2: &str = "
 CREATE TABLE tinymemory_schema (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     version INTEGER NOT NULL
@@ -51,23 +57,124 @@ CREATE TABLE memory_entries (
     session_id TEXT,
     taint TEXT NOT NULL,
     timestamp TEXT NOT NULL,
+    terms TEXT NOT NULL DEFAULT '',
+    length INTEGER NOT NULL DEFAULT 0,
     UNIQUE (namespace, key)
 );
-CREATE VIRTUAL TABLE memory_fts USING fts5(
-    body,
-    tokenize = \"unicode61 remove_diacritics 0 categories 'L* N* Co M*'\"
+CREATE TABLE memory_namespaces (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    entries INTEGER NOT NULL,
+    tokens INTEGER NOT NULL
 );
+CREATE TABLE memory_postings (
+    ns INTEGER NOT NULL,
+    term TEXT NOT NULL,
+    entry INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    positions BLOB NOT NULL,
+    PRIMARY KEY (ns, term, entry)
+) WITHOUT ROWID;
 ";
 
 /// The tables every file of the current version holds.
-const TABLES: [&str; 2] = ["memory_entries", "memory_fts"];
+const TABLES: [&str; 3] = ["memory_entries", "memory_namespaces", "memory_postings"];
 
-/// Migrations from version `i + 1` to `i + 2`, in order. Empty while
-/// version 1 is the only one; a future version appends its step here and
-/// bumps [`SCHEMA_VERSION`].
-const MIGRATIONS: &[&str] = &[];
+/// The tables any version of this driver ever created (besides the version
+/// table): a file holding one but no version table is not ours to touch.
+const ANY_VERSION_TABLES: [&str; 4] = [
+    "memory_entries",
+    "memory_fts",
+    "memory_namespaces",
+    "memory_postings",
+];
+
+/// A step from version `i + 1` to `i + 2`, run inside the schema
+/// transaction.
+type Migration = fn(&Transaction<'_>) -> Result<(), Error>;
+
+/// Migrations from version `i + 1` to `i + 2`, in order.
+const MIGRATIONS: &[Migration] = &[migrate_1_to_2];
 
 const _: () = assert!(MIGRATIONS.len() + 1 == SCHEMA_VERSION as usize);
+
+/// Entries indexed per read while migrating, so a large file is not read
+/// into memory at once.
+const MIGRATION_BATCH: i64 = 1000;
+
+/// Version 1 to 2: the inverted index with per-namespace statistics,
+/// built from every entry's content, replacing `memory_fts`.
+///
+/// # Errors
+///
+/// [`Error::Sqlite`] when SQLite fails, [`Error::SchemaUnusable`] when a
+/// row cannot be read as version 1 wrote it; the caller's transaction is
+/// then rolled back, leaving the file at version 1.
+fn migrate_1_to_2(tx: &Transaction<'_>) -> Result<(), Error> {
+    tx.execute_batch(
+        "ALTER TABLE memory_entries ADD COLUMN terms TEXT NOT NULL DEFAULT '';
+         ALTER TABLE memory_entries ADD COLUMN length INTEGER NOT NULL DEFAULT 0;
+         CREATE TABLE memory_namespaces (
+             id INTEGER PRIMARY KEY,
+             name TEXT NOT NULL UNIQUE,
+             entries INTEGER NOT NULL,
+             tokens INTEGER NOT NULL
+         );
+         CREATE TABLE memory_postings (
+             ns INTEGER NOT NULL,
+             term TEXT NOT NULL,
+             entry INTEGER NOT NULL,
+             length INTEGER NOT NULL,
+             positions BLOB NOT NULL,
+             PRIMARY KEY (ns, term, entry)
+         ) WITHOUT ROWID;",
+    )
+    .context("create the version 2 tables")?;
+    let mut after = i64::MIN;
+    loop {
+        let batch: Vec<(i64, String, String)> = tx
+            .prepare(
+                "SELECT id, namespace, content FROM memory_entries
+                 WHERE id > ?1 ORDER BY id LIMIT ?2",
+            )
+            .context("prepare the migration read")?
+            .query_map([after, MIGRATION_BATCH], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .context("read entries to migrate")?
+            .collect::<Result<_, _>>()
+            .map_err(|e| {
+                Error::SchemaUnusable(format!(
+                    "an entry of this version 1 file cannot be read ({e}); \
+                     the file was left at version 1"
+                ))
+            })?;
+        let Some(last) = batch.last() else {
+            break;
+        };
+        after = last.0;
+        for (id, namespace, content) in &batch {
+            let doc = Document::of(content);
+            let ns: i64 = tx
+                .prepare_cached(
+                    "INSERT INTO memory_namespaces (name, entries, tokens) VALUES (?1, 1, ?2)
+                     ON CONFLICT (name) DO UPDATE SET
+                         entries = entries + 1, tokens = tokens + excluded.tokens
+                     RETURNING id",
+                )
+                .context("prepare the namespace statistics")?
+                .query_row(rusqlite::params![namespace, doc.length], |r| r.get(0))
+                .context("count a namespace")?;
+            tx.prepare_cached("UPDATE memory_entries SET terms = ?2, length = ?3 WHERE id = ?1")
+                .context("prepare the entry update")?
+                .execute(rusqlite::params![id, doc.term_list(), doc.length])
+                .context("record an entry's terms")?;
+            insert_postings(tx, ns, *id, &doc)?;
+        }
+    }
+    tx.execute_batch("DROP TABLE memory_fts")
+        .context("drop the version 1 index")
+}
 
 /// The version recorded in the file, or `None` for a file without
 /// tinymemory tables (a new file, or one shared with other tables).
@@ -86,7 +193,12 @@ pub(crate) fn stored_version(conn: &Connection) -> Result<Option<i64>, Error> {
         .context("read the schema")
     };
     if !has("tinymemory_schema")? {
-        if has("memory_entries")? || has("memory_fts")? {
+        if ANY_VERSION_TABLES
+            .iter()
+            .map(|t| has(t))
+            .collect::<Result<Vec<_>, _>>()?
+            .contains(&true)
+        {
             return Err(Error::SchemaUnusable(
                 "the file has tinymemory tables but no tinymemory_schema version table".into(),
             ));
@@ -145,7 +257,7 @@ pub(crate) fn ensure(conn: &mut Connection) -> Result<(), Error> {
     check_supported(found)?;
     match found {
         None => {
-            tx.execute_batch(CREATE_V1).context("create the schema")?;
+            tx.execute_batch(CREATE_V2).context("create the schema")?;
             tx.execute(
                 "INSERT INTO tinymemory_schema (id, version) VALUES (1, ?1)",
                 [SCHEMA_VERSION],
@@ -156,7 +268,7 @@ pub(crate) fn ensure(conn: &mut Connection) -> Result<(), Error> {
             // `check_supported` bounds v to 1..=SCHEMA_VERSION.
             let from = usize::try_from(v - 1).unwrap_or(usize::MAX);
             for step in MIGRATIONS.iter().skip(from) {
-                tx.execute_batch(step).context("migrate the schema")?;
+                step(&tx)?;
             }
             if from < MIGRATIONS.len() {
                 tx.execute(
@@ -220,14 +332,14 @@ mod tests {
 
     #[test]
     fn a_versioned_file_missing_its_tables_is_refused() {
-        for table in ["memory_fts", "memory_entries"] {
+        for table in TABLES {
             let mut c = Connection::open_in_memory().unwrap();
             ensure(&mut c).unwrap();
             c.execute_batch(&format!("DROP TABLE {table}")).unwrap();
             match ensure(&mut c).unwrap_err() {
                 Error::SchemaUnusable(m) => assert_eq!(
                     m,
-                    format!("schema version 1 is recorded but table {table} is missing")
+                    format!("schema version 2 is recorded but table {table} is missing")
                 ),
                 other => panic!("{other:?}"),
             }

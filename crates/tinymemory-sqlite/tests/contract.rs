@@ -212,37 +212,75 @@ async fn scores_are_negated_bm25_best_first_ties_by_key() {
     }
 }
 
-#[tokio::test]
-async fn scores_equal_sqlite_bm25_exactly() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("s.db");
-    let d = SqliteDriver::open(&path).unwrap();
-    put(&d, "global", "a", "the quick brown fox").await;
-    put(&d, "global", "b", "the lazy dog and the fox").await;
-    put(&d, "global", "c", "quick quick quick").await;
-    put(&d, "other", "o", "fox").await;
-    let hits = d
-        .recall("quick fox", 10, &RecallOptions::default())
-        .await
-        .unwrap();
-    let raw = rusqlite::Connection::open(&path).unwrap();
-    let mut stmt = raw
-        .prepare(
-            "SELECT e.key, bm25(memory_fts) FROM memory_fts JOIN memory_entries e ON e.id = memory_fts.rowid
-             WHERE memory_fts MATCH '\"quick\" OR \"fox\"' AND e.namespace = 'global' ORDER BY 2, 1",
+/// FTS5's own `bm25()` over a table holding only `docs` (tokenised as
+/// schema version 1 did), negated: `(key, score)` best first, ties by key.
+fn fts5_scores(docs: &[(&str, &str)], expression: &str) -> Vec<(String, f64)> {
+    let raw = rusqlite::Connection::open_in_memory().unwrap();
+    raw.execute_batch(
+        "CREATE VIRTUAL TABLE t USING fts5(key UNINDEXED, body,
+             tokenize = \"unicode61 remove_diacritics 0 categories 'L* N* Co M*'\")",
+    )
+    .unwrap();
+    for (k, c) in docs {
+        raw.execute(
+            "INSERT INTO t (key, body) VALUES (?1, ?2)",
+            [*k, tinymemory_text::index_text(c).as_str()],
         )
         .unwrap();
-    let want: Vec<(String, f64)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, -r.get::<_, f64>(1)?)))
+    }
+    let mut stmt = raw
+        .prepare("SELECT key, bm25(t) FROM t WHERE t MATCH ?1 ORDER BY 2, 1")
+        .unwrap();
+    stmt.query_map([expression], |r| Ok((r.get(0)?, -r.get::<_, f64>(1)?)))
         .unwrap()
         .map(Result::unwrap)
-        .collect();
-    let got: Vec<(String, f64)> = hits
-        .into_iter()
-        .map(|h| (h.key, h.score.unwrap()))
-        .collect();
-    assert_eq!(got, want);
-    assert_eq!(got.len(), 3);
+        .collect()
+}
+
+#[tokio::test]
+async fn scores_equal_fts5_bm25_on_the_namespace_alone_bit_for_bit() {
+    let global = [
+        ("a", "the quick brown fox"),
+        ("b", "the lazy dog and the fox"),
+        ("c", "quick quick quick"),
+        ("d", "机器人喜欢学习，机器人会写代码"),
+        ("e", "我是机器，不是人"),
+        ("f", "人工智能和机器学习"),
+        ("g", "Quick thinking, FOX hunting"),
+    ];
+    let d = SqliteDriver::open_in_memory().unwrap();
+    for (k, c) in global {
+        put(&d, "global", k, c).await;
+    }
+    // Entries elsewhere sharing the words change nothing (sentence 11).
+    for i in 0..20 {
+        put(&d, "other", &format!("o{i}"), "fox quick 机器人 机器 人").await;
+    }
+    for (query, expression) in [
+        ("quick fox", r#""quick" OR "fox""#),
+        ("the", r#""the""#),
+        ("机器人", r#""机器 器人" OR "机器" OR "器人""#),
+        ("人", r#""人" *"#),
+        (
+            "机器人 fox 我",
+            r#""机器 器人" OR "机器" OR "器人" OR "fox" OR "我" *"#,
+        ),
+    ] {
+        let hits = d
+            .recall(query, 100, &RecallOptions::default())
+            .await
+            .unwrap();
+        let got: Vec<(String, u64)> = hits
+            .into_iter()
+            .map(|h| (h.key, h.score.unwrap().to_bits()))
+            .collect();
+        let want: Vec<(String, u64)> = fts5_scores(&global, expression)
+            .into_iter()
+            .map(|(k, s)| (k, s.to_bits()))
+            .collect();
+        assert_eq!(got, want, "{query}");
+        assert!(!got.is_empty(), "{query}");
+    }
 }
 
 #[tokio::test]
@@ -756,5 +794,44 @@ fn calls_work_outside_a_runtime_too() {
     match recall.as_mut().poll(&mut cx) {
         std::task::Poll::Ready(Ok(hits)) => assert_eq!(keys(&hits), ["k"]),
         other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_pinned_recall_ignores_every_other_namespace() {
+    for f in fixtures() {
+        let d = &f.driver;
+        put(d, "learning:a", "x", "rust memory engine").await;
+        put(d, "learning:a", "y", "memory of a rust agent, memory").await;
+        put(d, "learning:a", "z", "unrelated words").await;
+        let opts = RecallOptions {
+            namespace: Some("learning:a".to_owned()),
+            ..RecallOptions::default()
+        };
+        let bits = |hits: Vec<MemoryEntry>| -> Vec<(String, u64)> {
+            hits.into_iter()
+                .map(|h| (h.key, h.score.unwrap().to_bits()))
+                .collect()
+        };
+        let before = bits(d.recall("rust memory", 1, &opts).await.unwrap());
+        let all_before = bits(d.recall("rust memory", 10, &opts).await.unwrap());
+        for i in 0..50 {
+            put(d, "learning:b", &format!("b{i}"), "rust rust memory").await;
+            put(d, "global", &format!("g{i}"), "memory").await;
+        }
+        d.forget("learning:b", "b0").await.unwrap();
+        assert_eq!(
+            bits(d.recall("rust memory", 1, &opts).await.unwrap()),
+            before,
+            "{}",
+            f.name
+        );
+        assert_eq!(
+            bits(d.recall("rust memory", 10, &opts).await.unwrap()),
+            all_before,
+            "{}",
+            f.name
+        );
+        assert_eq!(all_before.len(), 2);
     }
 }

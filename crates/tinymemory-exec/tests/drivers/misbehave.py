@@ -27,6 +27,8 @@ suite run meets it; every other request is answered normally):
   ignore-eof      answers normally, but keeps running after stdin ends
   fork-exit WORD  forks a child holding stdout open (it sleeps an hour);
                   recall of WORD exits with status 7, the child still running
+  result OP JSON  every request OP (store_many, export_page, import, ...) is
+                  answered with JSON as its result, whatever it asked
 """
 
 import json
@@ -42,7 +44,8 @@ import tinymemory_protocol as tp  # noqa: E402
 from memory_driver import MemoryStore  # noqa: E402
 
 mode = sys.argv[1]
-word = sys.argv[2] if len(sys.argv) > 2 and mode != "hello" else None
+word = sys.argv[2] if len(sys.argv) > 2 and mode not in ("hello", "result") else None
+forced_op, forced_result = (sys.argv[2], json.loads(sys.argv[3])) if mode == "result" else (None, None)
 hello_result = json.loads(sys.argv[2]) if mode == "hello" else None
 resets = 0
 
@@ -88,6 +91,8 @@ for raw in sys.stdin:
             print("misbehave: reset failed: simulated", file=sys.stderr)
             sys.exit(5)
         out(tp.encode(tp.handle(store, "misbehave", r)))
+    elif op == forced_op:
+        out(json.dumps({"id": r["id"], "result": forced_result}))
     elif cued and mode == "hang":
         time.sleep(3600)
     elif cued and mode == "slow":

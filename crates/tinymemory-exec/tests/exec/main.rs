@@ -5,6 +5,7 @@
 
 mod examples;
 mod misbehaving;
+mod optional;
 mod processes;
 mod profiles;
 mod schema_check;

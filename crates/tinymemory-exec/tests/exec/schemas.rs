@@ -362,7 +362,11 @@ fn the_schemas_and_the_decoder_accept_and_refuse_alike() {
             ok(json!({"protocol": 1, "driver": "d", "ops": ["import", "store_many"]})),
             true,
         ),
-        ("hello", ok(json!({"protocol": 1, "driver": "d", "ops": []})), true),
+        (
+            "hello",
+            ok(json!({"protocol": 1, "driver": "d", "ops": []})),
+            true,
+        ),
         (
             "hello",
             ok(json!({"protocol": 1, "driver": "d", "ops": ["export"]})),
@@ -399,7 +403,9 @@ fn the_schemas_and_the_decoder_accept_and_refuse_alike() {
         ),
         (
             "export_page",
-            ok(json!({"records": [with(record(), "score", Some(Value::Null))], "next_cursor": null})),
+            ok(
+                json!({"records": [with(record(), "score", Some(Value::Null))], "next_cursor": null}),
+            ),
             false,
         ),
         (
@@ -409,15 +415,19 @@ fn the_schemas_and_the_decoder_accept_and_refuse_alike() {
         ),
         (
             "export_page",
-            ok(json!({"records": [with(record(), "taint", Some(json!("Internal")))], "next_cursor": null})),
+            ok(
+                json!({"records": [with(record(), "taint", Some(json!("Internal")))], "next_cursor": null}),
+            ),
             false,
         ),
         ("export_page", ok(json!([record()])), false),
         ("import", ok(json!({"imported": 2, "failures": []})), true),
         (
             "import",
-            ok(json!({"imported": 0, "failures": [{"index": 0, "namespace": "n", "key": "k",
-                "error": {"kind": "invalid", "rule": "import.timestamp", "message": "m"}}]})),
+            ok(
+                json!({"imported": 0, "failures": [{"index": 0, "namespace": "n", "key": "k",
+                "error": {"kind": "invalid", "rule": "import.timestamp", "message": "m"}}]}),
+            ),
             true,
         ),
         ("import", ok(json!({"imported": 2})), false),
@@ -429,8 +439,10 @@ fn the_schemas_and_the_decoder_accept_and_refuse_alike() {
         ),
         (
             "import",
-            ok(json!({"imported": 0, "failures": [{"index": 0, "namespace": "n", "key": "k",
-                "error": {"kind": "oops", "message": "m"}}]})),
+            ok(
+                json!({"imported": 0, "failures": [{"index": 0, "namespace": "n", "key": "k",
+                "error": {"kind": "oops", "message": "m"}}]}),
+            ),
             false,
         ),
         ("store", ok(json!(1)), false),

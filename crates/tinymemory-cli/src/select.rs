@@ -9,8 +9,8 @@ use tinymemory_conformance::{Check, Family, Registry};
 pub(crate) const FAMILIES: [Family; 5] = [
     Family::Contract,
     Family::Sections,
-    Family::Portability,
     Family::Corpus,
+    Family::Portability,
     Family::Property,
 ];
 

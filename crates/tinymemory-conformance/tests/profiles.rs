@@ -31,6 +31,7 @@ const APPLICABILITY: &[(&str, &str)] = &[
     ("recall.ranking_higher_better", "semantic"),
     ("recall.deterministic", "lexical, semantic"),
     ("recall.self_retrieval", "lexical, semantic"),
+    ("recall.namespace_isolation", "lexical, semantic"),
     ("store.upsert_replaces_metadata", "lexical, semantic"),
     ("store.timestamps", "lexical, semantic"),
     ("namespaces.last_updated", "lexical, semantic"),
@@ -55,6 +56,15 @@ const APPLICABILITY: &[(&str, &str)] = &[
     ("corpus.namespace_counts", "lexical, semantic"),
     ("corpus.recall_own_words", "lexical"),
     ("corpus.self_retrieval", "semantic"),
+    ("portability.pages_partition", "lexical, semantic"),
+    ("portability.end_of_export", "lexical, semantic"),
+    ("portability.page_limits", "lexical, semantic"),
+    ("portability.unknown_cursor", "lexical, semantic"),
+    ("portability.cursor_stable", "lexical, semantic"),
+    ("portability.round_trip", "lexical, semantic"),
+    ("portability.taint_kept", "lexical, semantic"),
+    ("portability.import_hostile", "lexical, semantic"),
+    ("portability.import_failures", "lexical, semantic"),
     ("properties.across_ordering", "lexical, semantic"),
     ("properties.cap_determinism", "lexical, semantic"),
     ("properties.custom_spelling", "lexical, semantic"),
@@ -65,6 +75,8 @@ const APPLICABILITY: &[(&str, &str)] = &[
         "properties.concurrent_equals_sequential",
         "lexical, semantic",
     ),
+    ("properties.export_partition", "lexical, semantic"),
+    ("properties.export_round_trip", "lexical, semantic"),
     ("model.differential", "lexical, semantic"),
 ];
 
@@ -84,13 +96,13 @@ fn every_check_states_the_profiles_it_applies_to() {
         Registry::standard()
             .for_profile(RecallProfile::Lexical)
             .len(),
-        44
+        56
     );
     assert_eq!(
         Registry::standard()
             .for_profile(RecallProfile::Semantic)
             .len(),
-        43
+        55
     );
     assert_eq!(Profiles::BOTH.to_string(), "lexical, semantic");
 }
@@ -139,7 +151,7 @@ async fn the_semantic_reference_passes_every_semantic_check() {
         .run(semantic_reference(), None, |_| {})
         .await;
     assert_eq!(summary.profile, RecallProfile::Semantic);
-    assert_eq!(summary.reports.len(), 43);
+    assert_eq!(summary.reports.len(), 55);
     assert_eq!(not_passed(&summary), corpus_skips(RecallProfile::Semantic));
 }
 

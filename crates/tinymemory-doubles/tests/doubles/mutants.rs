@@ -5,8 +5,10 @@
 
 use std::collections::BTreeSet;
 
+use tinymemory_api::portability::{ExportCursor, MemoryRecord};
 use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, RecallOptions,
+    now_rfc3339, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint,
+    RecallOptions,
 };
 use tinymemory_doubles::mutants::{
     like, mutant, mutants, sanitize_namespace, CaseFoldsNamespaces, CountsEveryStore,
@@ -32,6 +34,36 @@ async fn put_as(
     d.store(ns, key, "note", category, None, taint)
         .await
         .unwrap_or_else(|e| panic!("failed to store {ns}/{key}: {e}"));
+}
+
+/// Every page of an export with page size `limit`: its keys and whether
+/// it carried a next cursor. Stops after 10 pages.
+async fn pages(d: &dyn MemoryProvider, limit: usize) -> Vec<(Vec<String>, bool)> {
+    let mut out = Vec::new();
+    let mut cursor: Option<ExportCursor> = None;
+    for _ in 0..10 {
+        let page = d.export_page(cursor.as_ref(), limit).await.unwrap();
+        let keys = page.records.iter().map(|r| r.key.clone()).collect();
+        out.push((keys, page.next_cursor.is_some()));
+        match page.next_cursor {
+            None => break,
+            next => cursor = next,
+        }
+    }
+    out
+}
+
+/// A record of `(namespace, key)` with content `note`, stamped now.
+fn record(namespace: &str, key: &str, taint: MemoryTaint) -> MemoryRecord {
+    MemoryRecord {
+        namespace: namespace.into(),
+        key: key.into(),
+        content: "note".into(),
+        category: MemoryCategory::Core,
+        session_id: None,
+        taint,
+        timestamp: now_rfc3339(),
+    }
 }
 
 fn key_ns(entries: &[MemoryEntry]) -> Vec<(&str, Option<&str>)> {
@@ -349,13 +381,48 @@ async fn observe(name: &str, d: &dyn MemoryProvider) -> String {
                 key_ns(&d.recall("borrow", 10, &opts).await.unwrap())
             )
         }
+        "collection-wide-statistics" => {
+            put(d, "global", "a", "rust borrow").await;
+            let pinned = RecallOptions::in_namespace("global");
+            let bits = |hits: Vec<MemoryEntry>| hits[0].score.map(f64::to_bits);
+            let before = bits(d.recall("rust", 10, &pinned).await.unwrap());
+            put(d, "learning:x", "b", "rust").await;
+            let after = bits(d.recall("rust", 10, &pinned).await.unwrap());
+            format!("{}", before == after)
+        }
+        "overlapping-pages" => {
+            for k in ["a", "b", "c"] {
+                put(d, "global", k, "note").await;
+            }
+            format!("{:?}", pages(d, 2).await)
+        }
+        "cursor-restarts" => {
+            put(d, "global", "a", "note").await;
+            let got = d
+                .export_page(Some(&ExportCursor::new("bogus")), 10)
+                .await
+                .map(|p| p.records.into_iter().map(|r| r.key).collect::<Vec<_>>())
+                .map_err(|e| e.rule().map(str::to_owned));
+            format!("{got:?}")
+        }
+        "empty-page-ends" => {
+            put(d, "global", "a", "note").await;
+            put(d, "learning:x", "b", "note").await;
+            format!("{:?}", pages(d, 1).await)
+        }
+        "import-drops-taint" => {
+            d.import(&[record("global", "k", MemoryTaint::ExternalSync)])
+                .await
+                .unwrap();
+            format!("{:?}", d.get("global", "k").await.unwrap().map(|e| e.taint))
+        }
         other => panic!("no witness scenario for mutant {other:?}: add one"),
     }
 }
 
 /// `(mutant, what the reference driver gives, what the mutant gives)` on
 /// the mutant's witness scenario.
-const WITNESSES: [(&str, &str, &str); 31] = [
+const WITNESSES: [(&str, &str, &str); 36] = [
     (
         "duplicates-on-upsert",
         r#"[("k", "beta")]"#,
@@ -429,6 +496,23 @@ const WITNESSES: [(&str, &str, &str); 31] = [
     ("inverted-list-category", r#"["core"]"#, r#"["daily"]"#),
     ("inverted-recall-session", r#"["s1"]"#, r#"["s2"]"#),
     ("limit-as-i64", "true", "false"),
+    ("collection-wide-statistics", "true", "false"),
+    (
+        "overlapping-pages",
+        r#"[(["a", "b"], true), (["c"], false)]"#,
+        r#"[(["a", "b"], true), (["b", "c"], false)]"#,
+    ),
+    (
+        "cursor-restarts",
+        r#"Err(Some("export.cursor_unknown"))"#,
+        r#"Ok(["a"])"#,
+    ),
+    (
+        "empty-page-ends",
+        r#"[(["a"], true), (["b"], false)]"#,
+        r#"[(["a"], true), ([], false)]"#,
+    ),
+    ("import-drops-taint", "Some(ExternalSync)", "Some(Internal)"),
     (
         "distance-scores",
         r#"[("self", "1.000"), ("far", "0.000")]"#,
@@ -509,12 +593,17 @@ fn catalogue_entries_are_unique_and_complete() {
             "namespace.no_wildcards",
             "namespaces.exact_counts",
             "namespaces.last_updated",
+            "portability.end_of_export",
+            "portability.pages_partition",
+            "portability.taint_kept",
+            "portability.unknown_cursor",
             "recall.deterministic",
             "recall.filters",
             "recall.hit_namespace",
             "recall.huge_limit",
             "recall.limit",
             "recall.min_score",
+            "recall.namespace_isolation",
             "recall.none_means_global",
             "recall.plain_text_query",
             "recall.ranking_higher_better",

@@ -45,6 +45,58 @@ pub(crate) enum Command {
     /// still fails (or was skipped), 2 for a bad bundle, 3 when the driver
     /// cannot be opened.
     Replay(ReplayArgs),
+    /// Copy a store into another driver through export and import, in
+    /// pages, then verify the target against the source (counts per
+    /// namespace, every record, a SHA-256 digest). Exit 0: verified equal;
+    /// 1: a record failed to import, a driver failed part-way, or the
+    /// target differs; 2: usage error (a non-empty target without
+    /// `--overwrite`); 3: a driver cannot be opened or does not provide
+    /// the portability family.
+    Migrate(MigrateArgs),
+}
+
+/// `migrate`'s options.
+#[derive(Debug, Args)]
+pub(crate) struct MigrateArgs {
+    /// The store to copy, read only: `sqlite:PATH` (an existing file),
+    /// `postgres:URL` (the tables of schema `tinymemory`) or
+    /// `exec:'COMMAND ARGS'` (started without `reset`).
+    #[arg(long, value_name = "DRIVER", value_parser = driver_parser())]
+    pub(crate) from: DriverSpec,
+
+    /// The store to copy into, as `--from` (a missing `sqlite:PATH` is
+    /// created); an in-memory driver (`reference`, `semantic`,
+    /// `mutant:NAME`) makes a dry run whose copy is discarded.
+    #[arg(long, value_name = "DRIVER", value_parser = driver_parser())]
+    pub(crate) to: DriverSpec,
+
+    /// Records per `export_page` and per `import` call (at least 1).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_PAGE_SIZE,
+          value_parser = parse_page_size)]
+    pub(crate) page_size: usize,
+
+    /// Migrate into a target that already holds entries: records sharing
+    /// a namespace and key with a source record are replaced, the others
+    /// are kept (and left out of the verification). Without it such a
+    /// target is refused.
+    #[arg(long)]
+    pub(crate) overwrite: bool,
+
+    /// No progress on stderr; the summary is still printed.
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
+}
+
+/// `--page-size`'s default: 1,000 records, the corpus loader's batch.
+const DEFAULT_PAGE_SIZE: usize = 1_000;
+
+/// `--page-size`: a whole number of at least 1.
+fn parse_page_size(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("a page of 0 records never advances the export; give at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("{s:?} is not a number of records: {e}")),
+    }
 }
 
 #[derive(Debug, Args)]

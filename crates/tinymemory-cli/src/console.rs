@@ -113,9 +113,21 @@ impl Console {
     /// every [`LOAD_TICK`] on a terminal, a line every [`LOAD_LINE_EVERY`]
     /// elsewhere, nothing when quiet.
     pub(crate) fn load_progress(&self) -> LoadProgress<'_> {
+        self.counted_progress("loading the corpus", "entries")
+    }
+
+    /// A tracker like [`Console::load_progress`] whose status reads
+    /// `{what}: N of TOTAL {unit}, R {unit}/s` (`migrating: .. records`).
+    pub(crate) fn counted_progress(
+        &self,
+        what: &'static str,
+        unit: &'static str,
+    ) -> LoadProgress<'_> {
         let now = Instant::now();
         LoadProgress {
             console: self,
+            what,
+            unit,
             started: now,
             throttle: Throttle {
                 every: if self.live {
@@ -224,6 +236,8 @@ impl Console {
 /// The corpus load's progress on a [`Console`].
 pub(crate) struct LoadProgress<'a> {
     console: &'a Console,
+    what: &'static str,
+    unit: &'static str,
     started: Instant,
     throttle: Throttle,
 }
@@ -233,8 +247,13 @@ impl LoadProgress<'_> {
     pub(crate) fn update(&mut self, done: usize, total: usize) {
         let now = Instant::now();
         if self.throttle.ready(now) {
-            self.console
-                .load_status(&load_status(done, total, now - self.started));
+            self.console.load_status(&counted_status(
+                self.what,
+                self.unit,
+                done,
+                total,
+                now - self.started,
+            ));
         }
     }
 }
@@ -257,15 +276,21 @@ impl Throttle {
 }
 
 /// `loading the corpus: 12000 of 22688 entries, 3400 entries/s`.
+#[cfg(test)]
 fn load_status(done: usize, total: usize, elapsed: Duration) -> String {
+    counted_status("loading the corpus", "entries", done, total, elapsed)
+}
+
+/// `{what}: {done} of {total} {unit}, R {unit}/s`.
+fn counted_status(what: &str, unit: &str, done: usize, total: usize, elapsed: Duration) -> String {
     let secs = elapsed.as_secs_f64();
     #[allow(clippy::cast_precision_loss)] // a rate for a human
     let rate = if secs > 0.0 {
-        format!(", {:.0} entries/s", done as f64 / secs)
+        format!(", {:.0} {unit}/s", done as f64 / secs)
     } else {
         String::new()
     };
-    format!("loading the corpus: {done} of {total} entries{rate}")
+    format!("{what}: {done} of {total} {unit}{rate}")
 }
 
 #[cfg(test)]
@@ -281,6 +306,20 @@ mod tests {
         assert_eq!(
             load_status(0, 22_688, Duration::ZERO),
             "loading the corpus: 0 of 22688 entries"
+        );
+    }
+
+    #[test]
+    fn the_migrate_status_counts_records() {
+        assert_eq!(
+            counted_status(
+                "migrating",
+                "records",
+                500,
+                22_688,
+                Duration::from_millis(250)
+            ),
+            "migrating: 500 of 22688 records, 2000 records/s"
         );
     }
 

@@ -3,15 +3,21 @@
 
 /// Every check passed (skips and expected failures allowed), or, with
 /// `--baseline`, every failing check already failed in the baseline; for
-/// `diff`, no new failure; for `replay`, the check passes now.
+/// `diff`, no new failure; for `replay`, the check passes now; for
+/// `migrate`, the target verified equal to the source.
 pub const SUCCESS: u8 = 0;
 /// A check failed (with `--baseline`: a check failed that did not fail in
-/// the baseline); for `replay`, the check still fails.
+/// the baseline); for `replay`, the check still fails; for `migrate`, a
+/// record failed to import, a driver failed part-way, or the target
+/// differs from the source.
 pub const FAILURES: u8 = 1;
 /// The command line was wrong (clap exits with this code too), or a file it
 /// names cannot be used: a missing, malformed or future-version baseline,
 /// report or bundle, or an `--output` / `--bundle` path that cannot be
-/// written.
+/// written; for `migrate`, a target that holds entries without
+/// `--overwrite`, or a `--from`/`--to` that names no store.
 pub const USAGE: u8 = 2;
-/// The driver, the corpus or the runtime could not be set up.
+/// The driver, the corpus or the runtime could not be set up; for
+/// `migrate`, also a driver that does not provide the portability family
+/// (`MemoryError::Unsupported`).
 pub const SETUP: u8 = 3;

@@ -5,6 +5,7 @@
 //! tinymemory-conformance run [--driver reference|semantic|sqlite[:PATH]|..] [--profile lexical|semantic]
 //!                            [--corpus DIR | --no-corpus] ..
 //! tinymemory-conformance list [--profile lexical|semantic]
+//! tinymemory-conformance migrate --from DRIVER --to DRIVER [--page-size N] [--overwrite]
 //! ```
 //!
 //! Exit codes are the constants of [`exit`]: 0 every check passed, 1 a check
@@ -21,6 +22,7 @@ mod driver;
 mod exit;
 mod files;
 mod list;
+mod migrate;
 mod mutants;
 mod replay;
 mod run;
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         args::Command::Mutants => mutants::main(),
         args::Command::Diff(diff) => diff::main(&diff),
         args::Command::Replay(replay) => replay::main(&replay),
+        args::Command::Migrate(migrate) => migrate::main(&migrate),
     };
     // Every driver is dropped by now; wait for their processes, so none
     // outlives the command.

@@ -114,6 +114,26 @@ impl ExecDriver {
         })
     }
 
+    /// Starts `command` and checks its `hello`, without `reset`: the store
+    /// as the process finds it (a file named in its arguments), for
+    /// `tinymemory-conformance migrate`, which must never empty a source
+    /// nor a target it has not yet checked.
+    ///
+    /// # Errors
+    ///
+    /// As [`ExecDriver::spawn`], without the `reset`.
+    pub async fn attach(command: &ExecCommand, config: ExecConfig) -> Result<Self, MemoryError> {
+        let conn = Arc::new(Connection::start(command, config)?);
+        let hello = check_hello(&conn, conn.call(hello()).await)?;
+        Ok(Self {
+            conn,
+            recall_profile: hello.profile(),
+            driver_id: hello.driver,
+            ops: hello.ops,
+            pool: None,
+        })
+    }
+
     /// Empties the store of `conn`'s process and returns a driver owning
     /// it, which hands it back to `pool` (if any) when dropped.
     pub(crate) async fn reset(

@@ -1,0 +1,288 @@
+//! `migrate`: copy a store into another driver through the portability
+//! family (`export_page`, `import`), in pages, then verify the target
+//! against the source.
+
+mod digest;
+mod open;
+mod pages;
+mod verify;
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use tinymemory_api::portability::ImportFailure;
+use tinymemory_api::{MemoryError, MemoryProvider};
+
+use crate::args::MigrateArgs;
+use crate::console::{Console, Stream};
+use crate::{exit, runtime};
+
+use self::digest::Digest;
+use self::open::{End, OpenError, Store};
+use self::pages::Pages;
+use self::verify::{Key, SHOWN};
+
+pub(crate) fn main(args: &MigrateArgs) -> u8 {
+    match runtime::build() {
+        Ok(rt) => rt.block_on(migrate(args)),
+        Err(code) => code,
+    }
+}
+
+/// An error line and the exit code that goes with it.
+struct Failed(u8, String);
+
+async fn migrate(args: &MigrateArgs) -> u8 {
+    match run(args).await {
+        Ok(code) => code,
+        Err(Failed(code, message)) => {
+            eprintln!("error: {message}");
+            code
+        }
+    }
+}
+
+fn opened(result: Result<Store, OpenError>) -> Result<Store, Failed> {
+    result.map_err(|e| match e {
+        OpenError::Usage(m) => Failed(exit::USAGE, m),
+        OpenError::Setup(m) => Failed(exit::SETUP, m),
+    })
+}
+
+async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
+    if args.from == args.to {
+        return Err(Failed(
+            exit::USAGE,
+            format!(
+                "--from and --to both name {}: a store cannot be migrated into itself",
+                args.from
+            ),
+        ));
+    }
+    let console = Console::new(Stream::Stderr, args.quiet);
+    let source = opened(open::open(&args.from, End::Source).await)?;
+    let target = opened(open::open(&args.to, End::Target).await)?;
+    if target.in_memory {
+        console.line(&format!(
+            "note: --to {} is in memory: this is a dry run, its copy is discarded at the end",
+            args.to
+        ));
+    }
+    let (from, to) = (args.from.to_string(), args.to.to_string());
+    let src = source.provider.as_ref();
+    let dst = target.provider.as_ref();
+    provides_portability(src, End::Source, &from).await?;
+    provides_portability(dst, End::Target, &to).await?;
+    let listed = src
+        .namespaces()
+        .await
+        .map_err(|e| Failed(exit::SETUP, format!("failed to read --from {from}: {e}")))?;
+    let total: u64 = listed.iter().map(|n| n.count).sum();
+    let kept = refuse_or_keep(dst, &to, args).await?;
+
+    let started = Instant::now();
+    let copied = copy(src, dst, args.page_size, total, &console).await?;
+    let secs = started.elapsed().as_secs_f64();
+    console.idle();
+    #[allow(clippy::cast_precision_loss)] // a rate for a human
+    let rate = if secs > 0.0 {
+        copied.records as f64 / secs
+    } else {
+        0.0
+    };
+    println!(
+        "migrated {} records in {} namespaces from {from} to {to}: {} pages of at most {}, \
+         {secs:.1} s, {rate:.0} records/s",
+        copied.records,
+        listed.len(),
+        copied.pages,
+        args.page_size
+    );
+    let mut failed = false;
+    if !copied.failures.is_empty() {
+        failed = true;
+        eprintln!(
+            "error: {} records failed to import into {to}:",
+            copied.failures.len()
+        );
+        for (at, f) in copied.failures.iter().take(SHOWN) {
+            eprintln!("  record {at} ({} {:?}): {}", f.namespace, f.key, f.error);
+        }
+    }
+    let v = verify::verify(src, dst, args.page_size, &kept)
+        .await
+        .map_err(|e| Failed(exit::FAILURES, format!("failed to verify: {e}")))?;
+    if v.source_digest != copied.digest {
+        failed = true;
+        eprintln!(
+            "error: the source changed while it was copied: its records' digest was {} during \
+             the copy and is {} now; migrate a store nothing writes to",
+            copied.digest, v.source_digest
+        );
+    }
+    if v.is_equal() {
+        let kept_note = if v.kept > 0 {
+            format!("; it kept its {} other records", v.kept)
+        } else {
+            String::new()
+        };
+        println!(
+            "verified: the target holds the source's {} records in {} namespaces, byte for \
+             byte{kept_note}; digest {}",
+            v.records, v.namespaces, v.source_digest
+        );
+    } else {
+        failed = true;
+        for (i, line) in v.difference_lines().iter().enumerate() {
+            if i == 0 {
+                eprintln!("error: verification failed: {line}");
+            } else {
+                eprintln!("{line}");
+            }
+        }
+    }
+    Ok(if failed {
+        exit::FAILURES
+    } else {
+        exit::SUCCESS
+    })
+}
+
+/// Refuses a driver without the portability family before anything is
+/// read or written: `export_page` with a limit of 0 on the source, an
+/// empty `import` on the target.
+async fn provides_portability(
+    provider: &dyn MemoryProvider,
+    end: End,
+    spec: &str,
+) -> Result<(), Failed> {
+    let (flag, op) = match end {
+        End::Source => ("--from", "export_page"),
+        End::Target => ("--to", "import"),
+    };
+    let result = match end {
+        End::Source => provider.export_page(None, 0).await.map(drop),
+        End::Target => provider.import(&[]).await.map(drop),
+    };
+    match result {
+        Ok(()) => Ok(()),
+        Err(e @ MemoryError::Unsupported { .. }) => Err(Failed(
+            exit::SETUP,
+            format!(
+                "{flag} {spec} (driver {}) does not provide the portability family ({op}), \
+                 which migrate needs: {e}",
+                provider.driver_id()
+            ),
+        )),
+        Err(e) => Err(Failed(
+            exit::SETUP,
+            format!("failed to {op} on {flag} {spec}: {e}"),
+        )),
+    }
+}
+
+/// Refuses a target holding entries unless `--overwrite`; with it, the
+/// keys the target holds, which the verification lets stay.
+async fn refuse_or_keep(
+    target: &dyn MemoryProvider,
+    spec: &str,
+    args: &MigrateArgs,
+) -> Result<BTreeSet<Key>, Failed> {
+    let read = |e: MemoryError| Failed(exit::SETUP, format!("failed to read --to {spec}: {e}"));
+    let listed = target.namespaces().await.map_err(read)?;
+    if listed.is_empty() {
+        return Ok(BTreeSet::new());
+    }
+    if !args.overwrite {
+        let entries: u64 = listed.iter().map(|n| n.count).sum();
+        return Err(Failed(
+            exit::USAGE,
+            format!(
+                "the target {spec} already holds {entries} entries in {} namespaces, and \
+                 migrating would replace those with the same namespace and key; name a new \
+                 store, or pass --overwrite to migrate into it anyway",
+                listed.len()
+            ),
+        ));
+    }
+    let mut keys = BTreeSet::new();
+    let mut pages = Pages::new(target, args.page_size);
+    while let Some(r) = pages.next().await.map_err(read)? {
+        keys.insert((r.namespace, r.key));
+    }
+    Ok(keys)
+}
+
+/// What the copy did.
+struct Copied {
+    records: u64,
+    pages: u64,
+    /// Each failure with the record's 0-based position in the export.
+    failures: Vec<(u64, ImportFailure)>,
+    /// The digest of the records read from the source.
+    digest: String,
+}
+
+/// Exports `source` page by page and imports each page into `target`.
+///
+/// # Errors
+///
+/// [`exit::FAILURES`] with the page and the error when an export or an
+/// import call fails; per-record import failures are collected instead.
+async fn copy(
+    source: &dyn MemoryProvider,
+    target: &dyn MemoryProvider,
+    page_size: usize,
+    total: u64,
+    console: &Console,
+) -> Result<Copied, Failed> {
+    let mut progress = console.counted_progress("migrating", "records");
+    let total = usize::try_from(total).unwrap_or(usize::MAX);
+    let mut pages = Pages::new(source, page_size);
+    let mut digest = Digest::default();
+    let mut records: u64 = 0;
+    let mut failures = Vec::new();
+    loop {
+        let page = pages.next_page().await.map_err(|e| {
+            Failed(
+                exit::FAILURES,
+                format!(
+                    "failed to export page {} of the source: {e}",
+                    pages.pages + 1
+                ),
+            )
+        })?;
+        let Some(page) = page else { break };
+        if !page.is_empty() {
+            let outcome = target.import(&page).await.map_err(|e| {
+                Failed(
+                    exit::FAILURES,
+                    format!(
+                        "failed to import page {} ({} records from {} {:?}) into the target: {e}",
+                        pages.pages,
+                        page.len(),
+                        page[0].namespace,
+                        page[0].key
+                    ),
+                )
+            })?;
+            failures.extend(
+                outcome
+                    .failures
+                    .into_iter()
+                    .map(|f| (records + f.index as u64, f)),
+            );
+        }
+        for r in &page {
+            digest.add(r);
+        }
+        records += page.len() as u64;
+        progress.update(usize::try_from(records).unwrap_or(usize::MAX), total);
+    }
+    Ok(Copied {
+        records,
+        pages: pages.pages,
+        failures,
+        digest: digest.finish(),
+    })
+}

@@ -7,13 +7,10 @@
 //! namespaces, then longer lists and a larger `limit`, so 100,000 hits are
 //! 64 lists of 1,563 merged down to 1,563.
 //!
-//! - `merge` is what `across_section`'s default merge does (the function is
-//!   private to `tinymemory-sections`; this is a copy, line for line):
-//!   flatten the lists, sort by `tinymemory_sections::compare_hits`, keep
-//!   the first `limit`.
-//! - `select` is a candidate replacement with the same output: flatten,
-//!   `select_nth_unstable_by` to find the first `limit` in linear time,
-//!   then sort only those.
+//! - `merge` is `tinymemory_sections::merge_hits` itself, the default
+//!   merge of `across_section`.
+//! - `full_sort` is the merge as first written: flatten the lists, sort by
+//!   `tinymemory_sections::compare_hits`, keep the first `limit`.
 //! - `floor` sorts the scores, `None` as NaN, descending by
 //!   `f64::total_cmp`.
 //!
@@ -22,6 +19,17 @@
 //! are paired: the floor sort and the merge alternate in the same samples
 //! (`tinymemory_benches::Paired`), in batches of about 10,000 hits (1,000
 //! inputs of 10 hits, one input of 10,000 or more).
+//!
+//! `merge_candidates/<mix>` times every candidate merge
+//! (`tinymemory_benches::CANDIDATES`) side by side at the two shapes issue
+//! 16 names, 64 lists x 10 -> 10 (640 hits) and 64 x 1,563 -> 1,563
+//! (100,000 hits): `before` (the merge before issue 16, the baseline),
+//! `full_sort`, `keyed_select`, `keyed_refs`, `kway` and `merge` (the real
+//! `merge_hits`). Each is checked byte for byte against `before` on the
+//! bench's input first. Floor: dropping the input lists unmerged, the cost
+//! every merge that takes its input by value pays; each candidate is paired
+//! with it, so `merge`'s ratio over the best candidate's is a ratio of
+//! paired ratios from one run.
 #![forbid(unsafe_code)]
 #![expect(
     missing_docs,
@@ -31,8 +39,8 @@
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use tinymemory_api::MemoryEntry;
 use tinymemory_benches::{
-    criterion_config, criterion_home, fan_out_shape, flatten_floats, hit_lists, merge_by_full_sort,
-    merge_by_score, scores, sizes, Paired, ScoreMix,
+    criterion_config, criterion_home, fan_out_shape, fingerprint, flatten_floats, hit_lists,
+    merge_before, merge_by_full_sort, merge_by_score, scores, sizes, Paired, ScoreMix, CANDIDATES,
 };
 use tinymemory_sections::{compare_hits, MAX_SECTION_NAMESPACES};
 
@@ -102,9 +110,57 @@ fn merge(c: &mut Criterion) {
     }
 }
 
+/// The two shapes of issue 16: 64 x 10 -> 10 and 64 x 1,563 -> 1,563.
+const CANDIDATE_HITS: [usize; 2] = [640, 100_000];
+
+fn candidates(c: &mut Criterion) {
+    for mix in ScoreMix::ALL {
+        let group_id = format!("merge_candidates/{}", mix.name());
+        let mut group = c.benchmark_group(&group_id);
+        for n in sizes(&CANDIDATE_HITS, 1_000) {
+            let (lists_n, limit) = fan_out_shape(n, MAX_SECTION_NAMESPACES);
+            let lists = hit_lists(&scores(mix, n, SEED), limit);
+            assert_eq!(lists.len(), lists_n);
+            let want = fingerprint(&merge_before(lists.clone(), limit));
+            assert_eq!(want.len(), limit);
+            for (name, merge) in CANDIDATES {
+                assert_eq!(
+                    fingerprint(&merge(lists.clone(), limit)),
+                    want,
+                    "{name} differs from the baseline on {group_id}/{n}"
+                );
+            }
+            // One input per timing: 640 hits (about 300 KB) stay in cache
+            // as a fan-out's freshly recalled hits would.
+            let batch = 1;
+            group.bench_function(BenchmarkId::new("floor", n), |b| {
+                b.iter_batched(|| lists.clone(), drop, BatchSize::PerIteration);
+            });
+            let home = criterion_home();
+            for (name, merge) in CANDIDATES {
+                let paired = Paired::new();
+                group.bench_function(BenchmarkId::new(name, n), |b| {
+                    paired.iter_batched(
+                        b,
+                        batch,
+                        || lists.clone(),
+                        drop,
+                        || lists.clone(),
+                        |l| merge(l, limit),
+                    );
+                });
+                paired
+                    .save(&home, &group_id, name, &n.to_string())
+                    .expect("failed to write the paired ratio");
+            }
+        }
+        group.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     config = criterion_config();
-    targets = merge
+    targets = merge, candidates
 }
 criterion_main!(benches);

@@ -38,7 +38,10 @@ pub use async_iter::{iter_async, runtime};
 pub use config::criterion_config;
 pub use fill::{fill_section, scope_name, HITS_PER_NAMESPACE};
 pub use ids::{latency_floor, LatencyCase, FLOOR, LATENCY_GROUP_PREFIX};
-pub use merge::{merge_by_full_sort, merge_by_score};
+pub use merge::{
+    fingerprint, merge_before, merge_by_full_sort, merge_by_score, merge_keyed_refs,
+    merge_keyed_select, merge_kway, Merge, CANDIDATES,
+};
 pub use mode::{sizes, smoke_from_args, smoke_run};
 pub use paired::{bench_paired_async, criterion_home, Paired, PAIRED_DIR};
 pub use scores::{

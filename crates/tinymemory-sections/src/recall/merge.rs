@@ -1,8 +1,9 @@
 //! The merge order of a section recall.
 
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
 
-use tinymemory_api::MemoryEntry;
+use tinymemory_api::{MemoryCategory, MemoryEntry, MemoryTaint};
 
 /// The merge order of `across_section`: score descending; hits whose score
 /// is absent or not finite (NaN of either sign, ±inf) after every finite
@@ -67,15 +68,31 @@ impl MergeStrategy {
 /// (SIGIR 2009) found robust: 60.
 pub const DEFAULT_RRF_K: u32 = 60;
 
-/// The merge step of `across_section`, on its own: flattens the
-/// per-namespace hit lists, orders them per `strategy` and keeps the first
-/// `limit`. Exposed so benches time the real code and hosts that fan out
-/// themselves merge the same way.
+/// The merge step of `across_section`, on its own: takes the
+/// per-namespace hit lists, orders their hits per `strategy` and keeps the
+/// first `limit` (`min(limit, total hits)` of them). Exposed so benches
+/// time the real code and hosts that fan out themselves merge the same
+/// way.
 ///
-/// Cost: `O(total + limit · log limit)` comparisons for
-/// [`MergeStrategy::Score`] (a selection of the first `limit`, then a sort
-/// of only those), plus a sort of each namespace's list for
-/// [`MergeStrategy::ReciprocalRank`].
+/// - **Order**: [`compare_hits`] (or the fused scores of
+///   [`MergeStrategy::ReciprocalRank`], ordered the same way). On hits with
+///   distinct `(namespace, key)`, which is what a fan-out hands over, the
+///   output is that order's first `limit` hits, whatever the order of the
+///   lists and of the hits within them. Hits that share a `(namespace, key)`
+///   and tie come in input order (by list, then by place in the list).
+/// - **Output**: the input hits themselves, moved, byte for byte; only
+///   [`MergeStrategy::ReciprocalRank`] rewrites `score`.
+/// - **Cost** ([`MergeStrategy::Score`]): a k-way merge. One pass checks
+///   that each list is already in merge order, as drivers return hits best
+///   first (`total - lists` comparisons); a list out of order gets a sorted
+///   vector of positions (`O(n log n)` for its `n` hits). Then a binary heap
+///   of the lists' heads yields the first `limit`: `O(limit · log lists)`
+///   comparisons. Only the kept hits are moved; the rest are dropped where
+///   they lie. [`MergeStrategy::ReciprocalRank`] first sorts each list by
+///   [`compare_hits`] to rank it. The `merge_candidates` bench
+///   (`docs/benchmarks.md`) times this against a selection on entries (the
+///   merge before), a sort or selection on precomputed keys and a k-way
+///   merge on per-hit keys.
 #[must_use]
 pub fn merge_hits(
     per_namespace: Vec<Vec<MemoryEntry>>,
@@ -83,57 +100,134 @@ pub fn merge_hits(
     strategy: MergeStrategy,
 ) -> Vec<MemoryEntry> {
     match strategy {
-        MergeStrategy::Score => by_score(per_namespace, limit),
+        MergeStrategy::Score => first_in_order(per_namespace, limit),
         MergeStrategy::ReciprocalRank { k } => by_reciprocal_rank(per_namespace, limit, k),
     }
 }
 
 fn by_reciprocal_rank(
-    per_namespace: Vec<Vec<MemoryEntry>>,
+    mut per_namespace: Vec<Vec<MemoryEntry>>,
     limit: usize,
     k: u32,
 ) -> Vec<MemoryEntry> {
-    let mut fused = Vec::new();
-    for mut list in per_namespace {
+    for list in &mut per_namespace {
         list.sort_by(compare_hits);
-        for (i, mut hit) in list.into_iter().enumerate() {
+        for (i, hit) in list.iter_mut().enumerate() {
             #[expect(clippy::cast_precision_loss, reason = "ranks are far below 2^52")]
             let rank = (i + 1) as f64;
             hit.score = Some(1.0 / (f64::from(k) + rank));
-            fused.push(hit);
         }
     }
-    first_in_order(fused, limit)
+    first_in_order(per_namespace, limit)
 }
 
-/// Flattens the per-namespace hits and keeps the first `limit` in
-/// [`compare_hits`] order.
-fn by_score(per_namespace: Vec<Vec<MemoryEntry>>, limit: usize) -> Vec<MemoryEntry> {
-    let all: Vec<MemoryEntry> = per_namespace.into_iter().flatten().collect();
-    first_in_order(all, limit)
+/// The score part of [`compare_hits`] as one integer, smaller first:
+/// finite scores descending with `-0.0` equal to `0.0`, then every absent
+/// or non-finite score, all equal (`u64::MAX`). Computing it is a few
+/// integer operations, so the merge derives it whenever it compares.
+fn score_key(score: Option<f64>) -> u64 {
+    match score {
+        Some(s) if s.is_finite() => {
+            // `+ 0.0` turns -0.0 into 0.0 and leaves every other value alone.
+            let bits = (s + 0.0).to_bits();
+            // The sign flip that makes float order unsigned integer order
+            // (as `f64::total_cmp` does), then reversed: best first.
+            let ascending = if bits >> 63 == 1 {
+                !bits
+            } else {
+                bits | 1 << 63
+            };
+            // Never `u64::MAX`: that needs all 64 bits set, a NaN.
+            !ascending
+        }
+        _ => u64::MAX,
+    }
 }
 
-/// The first `limit` of `hits` in [`compare_hits`] order. Selecting before
-/// sorting gives the same hits in the same order as a full sort, because
-/// `compare_hits` is a total order on hits with distinct
-/// `(namespace, key)`, and it sorts only `limit` of them.
-fn first_in_order(mut hits: Vec<MemoryEntry>, limit: usize) -> Vec<MemoryEntry> {
+/// [`compare_hits`], through [`score_key`].
+fn merge_cmp(a: &MemoryEntry, b: &MemoryEntry) -> Ordering {
+    score_key(a.score)
+        .cmp(&score_key(b.score))
+        .then_with(|| a.namespace.cmp(&b.namespace))
+        .then_with(|| a.key.cmp(&b.key))
+}
+
+/// The first `limit` hits of all `lists` in [`compare_hits`] order, by a
+/// k-way merge of the lists (see [`merge_hits`] for the cost).
+fn first_in_order(mut lists: Vec<Vec<MemoryEntry>>, limit: usize) -> Vec<MemoryEntry> {
     if limit == 0 {
-        hits.clear();
-        return hits;
+        return Vec::new();
     }
-    if hits.len() > limit {
-        hits.select_nth_unstable_by(limit - 1, compare_hits);
-        hits.truncate(limit);
+    // Per list, `None` when it is already in merge order, else its
+    // positions in that order (a stable sort: equal hits keep input order).
+    let orders: Vec<Option<Vec<usize>>> = lists
+        .iter()
+        .map(|hits| {
+            if hits.windows(2).all(|w| merge_cmp(&w[0], &w[1]).is_le()) {
+                return None;
+            }
+            let mut order: Vec<usize> = (0..hits.len()).collect();
+            order.sort_by(|&a, &b| merge_cmp(&hits[a], &hits[b]));
+            Some(order)
+        })
+        .collect();
+    let picked: Vec<(usize, usize)> = {
+        // The heap entry of a list's `cursor`-th hit in merge order. The
+        // list index breaks the last ties, so equal hits leave in input
+        // order.
+        let head = |list: usize, cursor: usize| {
+            let pos = orders[list]
+                .as_ref()
+                .map_or(Some(cursor), |o| o.get(cursor).copied())?;
+            let hit = lists[list].get(pos)?;
+            Some(Reverse((
+                score_key(hit.score),
+                hit.namespace.as_deref(),
+                hit.key.as_str(),
+                list,
+                cursor,
+                pos,
+            )))
+        };
+        let mut heap: BinaryHeap<_> = (0..lists.len()).filter_map(|l| head(l, 0)).collect();
+        let total: usize = lists.iter().map(Vec::len).sum();
+        let mut picked = Vec::with_capacity(limit.min(total));
+        while picked.len() < limit {
+            let Some(Reverse((_, _, _, list, cursor, pos))) = heap.pop() else {
+                break;
+            };
+            picked.push((list, pos));
+            if let Some(next) = head(list, cursor + 1) {
+                heap.push(next);
+            }
+        }
+        picked
+    };
+    picked
+        .into_iter()
+        .map(|(list, pos)| std::mem::replace(&mut lists[list][pos], vacated()))
+        .collect()
+}
+
+/// What a moved-out hit leaves behind: an entry owning no heap memory, so
+/// dropping the lists afterwards frees only the hits not kept.
+fn vacated() -> MemoryEntry {
+    MemoryEntry {
+        id: String::new(),
+        key: String::new(),
+        content: String::new(),
+        namespace: None,
+        category: MemoryCategory::Core,
+        timestamp: String::new(),
+        session_id: None,
+        score: None,
+        taint: MemoryTaint::Internal,
     }
-    hits.sort_by(compare_hits);
-    hits
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tinymemory_api::{MemoryCategory, MemoryTaint};
 
     fn hit(ns: &str, key: &str, score: Option<f64>) -> MemoryEntry {
         MemoryEntry {
@@ -150,7 +244,7 @@ mod tests {
     }
 
     fn order(hits: Vec<MemoryEntry>) -> Vec<String> {
-        by_score(vec![hits], usize::MAX)
+        first_in_order(vec![hits], usize::MAX)
             .into_iter()
             .map(|h| format!("{}/{}", h.namespace.unwrap(), h.key))
             .collect()
@@ -244,7 +338,7 @@ mod tests {
         sorted.sort_by(compare_hits);
         for limit in 0..=all.len() + 2 {
             let want: Vec<_> = sorted.iter().take(limit).map(|h| h.id.clone()).collect();
-            let got: Vec<_> = first_in_order(all.clone(), limit)
+            let got: Vec<_> = first_in_order(all.chunks(4).map(<[_]>::to_vec).collect(), limit)
                 .into_iter()
                 .map(|h| h.id)
                 .collect();
@@ -258,7 +352,75 @@ mod tests {
             vec![hit("n:a", "a", Some(1.0)), hit("n:a", "b", Some(3.0))],
             vec![hit("n:b", "c", Some(2.0))],
         ];
-        let got: Vec<_> = by_score(all, 2).into_iter().map(|h| h.key).collect();
+        let got: Vec<_> = first_in_order(all, 2).into_iter().map(|h| h.key).collect();
         assert_eq!(got, ["b", "c"]);
+    }
+
+    #[test]
+    fn score_keys_order_like_compare_hits() {
+        let best_first = [
+            Some(f64::MAX),
+            Some(1.0),
+            Some(f64::MIN_POSITIVE),
+            Some(f64::from_bits(1)),
+            Some(0.0),
+            Some(-f64::from_bits(1)),
+            Some(-1.0),
+            Some(f64::MIN),
+        ];
+        let keys: Vec<u64> = best_first.iter().map(|&s| score_key(s)).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:x?}");
+        assert_eq!(score_key(Some(-0.0)), score_key(Some(0.0)));
+        assert_eq!(score_key(Some(f64::MIN)), 0xffef_ffff_ffff_ffff);
+        for last in [
+            None,
+            Some(f64::NAN),
+            Some(-f64::NAN),
+            Some(f64::INFINITY),
+            Some(f64::NEG_INFINITY),
+        ] {
+            assert_eq!(score_key(last), u64::MAX);
+        }
+    }
+
+    #[test]
+    fn lists_out_of_order_are_merged_in_order() {
+        let all = vec![
+            vec![hit("n:b", "y", Some(1.0)), hit("n:b", "x", Some(3.0))],
+            vec![],
+            vec![
+                hit("n:a", "c", None),
+                hit("n:a", "b", Some(2.0)),
+                hit("n:a", "a", Some(2.0)),
+            ],
+        ];
+        let got: Vec<_> = merge_hits(all, 4, MergeStrategy::Score)
+            .into_iter()
+            .map(|h| h.id)
+            .collect();
+        assert_eq!(got, ["n:b/x", "n:a/a", "n:a/b", "n:b/y"]);
+    }
+
+    #[test]
+    fn equal_hits_keep_input_order() {
+        let mut first = hit("n:a", "k", Some(1.0));
+        first.content = "first".to_owned();
+        let mut second = first.clone();
+        second.content = "second".to_owned();
+        let mut third = first.clone();
+        third.content = "third".to_owned();
+        third.score = Some(-0.0);
+        let mut fourth = first.clone();
+        fourth.content = "fourth".to_owned();
+        fourth.score = Some(0.0);
+        let all = vec![
+            vec![fourth.clone(), first.clone()],
+            vec![third.clone(), second.clone()],
+        ];
+        let got: Vec<_> = merge_hits(all, 10, MergeStrategy::Score)
+            .into_iter()
+            .map(|h| h.content)
+            .collect();
+        assert_eq!(got, ["first", "second", "fourth", "third"]);
     }
 }

@@ -5,6 +5,7 @@ mod latency;
 mod mutants;
 mod none_means;
 mod null;
+mod portability;
 mod recording;
 mod score_seeding;
 mod shuffled;

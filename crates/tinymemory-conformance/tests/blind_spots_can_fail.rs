@@ -10,9 +10,10 @@ mod support {
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
+    NewEntry, RecallOptions,
 };
 use tinymemory_conformance::{DriverFactory, FnFactory};
 use tinymemory_reference::ReferenceDriver;
@@ -185,6 +186,25 @@ impl MemoryProvider for Broken {
         };
         let hits = self.inner.recall(query, limit, &opts).await?;
         Ok(hits.into_iter().map(|e| self.read(e)).collect())
+    }
+
+    /// Through the faulty `store`, so a bulk store has the fault too.
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        tinymemory_api::batch::store_each(self, entries).await
+    }
+
+    /// Through the faulty `list`, so an export reads what `list` reads.
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        tinymemory_api::portability::export_from_list(self, cursor, limit).await
+    }
+
+    /// Forwarded: the faults here are in store, get, list and recall.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        self.inner.import(records).await
     }
 }
 

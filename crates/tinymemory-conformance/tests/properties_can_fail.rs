@@ -4,9 +4,10 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
+    NewEntry, RecallOptions,
 };
 use tinymemory_conformance::{FnFactory, Outcome, Registry, RunConfig, Runner};
 use tinymemory_doubles::mutants::mutant;
@@ -78,6 +79,22 @@ impl MemoryProvider for TiesByInsertion {
         });
         hits.truncate(limit);
         Ok(hits)
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        self.0.store_many(entries).await
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.0.export_page(cursor, limit).await
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        self.0.import(records).await
     }
 }
 

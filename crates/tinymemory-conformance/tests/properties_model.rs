@@ -5,9 +5,10 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
+    NewEntry, RecallOptions,
 };
 use tinymemory_conformance::model::{explore, replay, Op};
 use tinymemory_conformance::{DriverFactory, FnFactory, Outcome, RunConfig};
@@ -87,6 +88,22 @@ impl MemoryProvider for Rescored {
                 Ok(all.into_iter().skip(skip).collect())
             }
         }
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        self.0.store_many(entries).await
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.0.export_page(cursor, limit).await
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        self.0.import(records).await
     }
 }
 

@@ -5,9 +5,10 @@
 //! declared an expected failure, with its reason, through the harness.
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions,
+    NewEntry, RecallOptions,
 };
 use tinymemory_conformance::{Family, Harness, Outcome, Registry, RunConfig};
 use tinymemory_doubles::ScoreSeedingStore;
@@ -93,6 +94,34 @@ impl MemoryProvider for SeedsOnStore {
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
         self.0.recall(query, limit, opts).await
+    }
+
+    /// Through `store`, so every entry of a batch is seeded too.
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        tinymemory_api::batch::store_each(self, entries).await
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.0.export_page(cursor, limit).await
+    }
+
+    /// Forwarded, then every imported record is seeded as `store` seeds.
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        let outcome = self.0.import(records).await?;
+        for (index, r) in records.iter().enumerate() {
+            if !outcome.failures.iter().any(|f| f.index == index) {
+                self.0.seed_score(
+                    &r.namespace,
+                    &r.key,
+                    palette_score(&r.namespace, &r.key, &r.content),
+                );
+            }
+        }
+        Ok(outcome)
     }
 }
 

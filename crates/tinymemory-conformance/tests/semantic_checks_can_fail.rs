@@ -10,9 +10,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions, RecallProfile,
+    NewEntry, RecallOptions, RecallProfile,
 };
 use tinymemory_conformance::{
     DriverFactory, Family, FnFactory, LoadedCorpus, Outcome, Registry, Runner,
@@ -150,6 +151,22 @@ impl MemoryProvider for Broken {
                 Ok(hits)
             }
         }
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        self.inner.store_many(entries).await
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        self.inner.export_page(cursor, limit).await
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        self.inner.import(records).await
     }
 }
 

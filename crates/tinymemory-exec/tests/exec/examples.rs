@@ -83,6 +83,9 @@ async fn the_broken_example_fails_exactly_the_checks_of_its_three_bugs() {
             // without, both with a limit: meets the limit bug.
             "recall.min_score",
             "forget.idempotent",
+            // Bug 1 again: its recall pinned to global (namespace None)
+            // changes when other namespaces are written.
+            "recall.namespace_isolation",
             // Counts the section's direct recalls with limit 1: the limit
             // bug again.
             "sections.across_merge_order",
@@ -154,4 +157,54 @@ async fn the_in_memory_example_passes_the_semantic_checks_too() {
             .len()
     );
     assert_eq!(summary.driver_id, "python-memory");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_naive_example_lacks_the_optional_ops_so_portability_is_skipped() {
+    let summary = run_suite(
+        &example("naive_fts5_driver.py", &[]),
+        ExecConfig::default(),
+        false,
+    )
+    .await;
+    // Its one FTS5 table shares bm25 statistics across namespaces.
+    assert_eq!(
+        summary.failed_ids(),
+        ["recall.namespace_isolation"],
+        "{}",
+        failures(&summary)
+    );
+    let skipped: Vec<&str> = summary
+        .reports
+        .iter()
+        .filter(|r| {
+            r.outcome.message().is_some_and(|m| {
+                m.starts_with("the driver does not provide the portability family: ")
+                    && m.contains("does not provide `export_page`")
+            })
+        })
+        .map(|r| r.id)
+        .collect();
+    let portability: Vec<&str> = Registry::standard()
+        .for_profile(RecallProfile::Lexical)
+        .family(Family::Portability)
+        .checks()
+        .iter()
+        .map(|c| c.id)
+        .collect();
+    assert!(!portability.is_empty());
+    for id in &portability {
+        assert!(skipped.contains(id), "{id} was not skipped: {skipped:?}");
+    }
+    // The export properties skip the same way.
+    assert!(
+        skipped.contains(&"properties.export_round_trip"),
+        "{skipped:?}"
+    );
+    let corpus_checks = Registry::standard()
+        .for_profile(RecallProfile::Lexical)
+        .family(Family::Corpus)
+        .len();
+    assert_eq!(summary.skipped(), corpus_checks + skipped.len());
+    assert_eq!(summary.driver_id, "python-naive-fts5");
 }

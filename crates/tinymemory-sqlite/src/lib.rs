@@ -1,4 +1,5 @@
-//! The embedded default tinymemory driver: SQLite with FTS5 full-text recall.
+//! The embedded default tinymemory driver: SQLite with full-text recall over
+//! a per-namespace inverted index.
 //!
 //! [`SqliteDriver`] implements [`tinymemory_api::MemoryProvider`] over one
 //! SQLite database, either a file ([`SqliteDriver::open`]) or memory
@@ -24,38 +25,51 @@
 //!
 //! # Storage
 //!
-//! One row per `(namespace, key)` in a plain table, and an FTS5 index of the
-//! content beside it, both written in one transaction. A version table
+//! One row per `(namespace, key)` in a plain table, and beside it an
+//! inverted index in plain tables: postings keyed by (namespace id, term,
+//! entry) and each namespace's entry count and total length, all written in
+//! one transaction per call ([`MemoryProvider::store_many`] and
+//! [`MemoryProvider::import`] included: all or nothing). A version table
 //! records [`SCHEMA_VERSION`]; a file from a newer version is refused on
-//! open and left untouched. Ids are decimal rowids, kept when an entry is
-//! replaced and never reused. Timestamps come from
-//! [`tinymemory_api::now_rfc3339`]; taint and category are stored in their
-//! text forms and decoded with `MemoryTaint::from_text` (unknown values fail
-//! closed to `ExternalSync`) and `MemoryCategory::from_text`.
+//! open and left untouched, a version-1 file (FTS5) is migrated in one
+//! transaction. Ids are decimal rowids, kept when an entry is replaced and
+//! never reused. Timestamps come from [`tinymemory_api::now_rfc3339`]
+//! (an import keeps its records' timestamps); taint and category are stored
+//! in their text forms and decoded with `MemoryTaint::from_text` (unknown
+//! values fail closed to `ExternalSync`) and `MemoryCategory::from_text`.
+//! Exports are keyset pages in `(namespace, key)` bytewise order.
+//!
+//! [`MemoryProvider::store_many`]: tinymemory_api::MemoryProvider::store_many
+//! [`MemoryProvider::import`]: tinymemory_api::MemoryProvider::import
 //!
 //! # Recall
 //!
 //! - **Scope**: one namespace,
 //!   [`RecallOptions::effective_namespace`](tinymemory_api::RecallOptions::effective_namespace)
 //!   (`namespace: None` searches `global` only), plus the category and
-//!   session filters, `min_score` and `limit` (`0` gives no hits).
-//! - **Query**: plain text, never FTS5 syntax. The text is cut into words
-//!   (below), each written as a quoted FTS5 string, and the strings are
-//!   joined with `OR`; see [`MAX_QUERY_TERMS`]. A query with no word in it
-//!   (empty, whitespace, only punctuation or operators such as `" * ( :`)
-//!   returns no hits. `AND`, `OR`, `NOT`, `NEAR` are searched as words.
-//! - **Score**: `-bm25`, FTS5's Okapi BM25 negated, so higher is better and
-//!   hits order exactly as `bm25` orders them; equal scores are ordered by
-//!   key, so the same data gives the same order whatever the insertion
-//!   order. Scores are positive and unbounded; statistics span the whole
-//!   database, so scores of different namespaces of one database compare.
+//!   session filters, `min_score` and `limit` (`0` gives no hits). Only
+//!   that namespace's postings are read, so a recall costs what its
+//!   namespace holds.
+//! - **Query**: plain text, never syntax. The text is cut into words
+//!   (below) and an entry holding any of them is a candidate; see
+//!   [`MAX_QUERY_TERMS`]. A query with no word in it (empty, whitespace,
+//!   only punctuation or operators such as `" * ( :`) returns no hits.
+//!   `AND`, `OR`, `NOT`, `NEAR` are searched as words.
+//! - **Score**: Okapi BM25 with FTS5's parameters (k1 = 1.2, b = 0.75,
+//!   IDF clamped to 10⁻⁶), higher is better, computed with the statistics
+//!   of the recalled namespace alone: the value FTS5's `bm25()` would give,
+//!   negated, on a table holding only that namespace. Scores are therefore
+//!   the same bits whatever other namespaces hold (contract sentence 11).
+//!   Equal scores are ordered by key, so the same data gives the same order
+//!   whatever the insertion order. Scores are positive and unbounded.
 //!
 //! # Words
 //!
 //! Text (content and query alike) is normalised to NFC and cut at every
 //! character that is not a letter, number, combining mark or private-use
 //! character. In scripts that separate words with spaces, each run is a
-//! word, found by that word (case-insensitively, diacritics significant).
+//! word, found by that word (case-insensitively, each character folded to
+//! lowercase; diacritics significant).
 //! In scripts written without spaces (Chinese, Japanese kana and kanji,
 //! Thai, Lao, Khmer, Myanmar) the index holds each run's overlapping
 //! character bigrams, so **any substring of a run, one character or

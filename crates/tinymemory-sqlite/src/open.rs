@@ -32,6 +32,11 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// Reader connections per file-backed driver.
 pub(crate) const READERS: usize = 4;
 
+/// Prepared statements kept per connection: more than the driver's
+/// distinct statements (about 25), so none is prepared twice (rusqlite's
+/// default of 16 would evict some on every store and recall).
+const STATEMENT_CACHE: usize = 64;
+
 /// Opens (creating if needed) the database file at `path`.
 pub(crate) fn open_file(path: &Path) -> Result<Connections, Error> {
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -41,6 +46,7 @@ pub(crate) fn open_file(path: &Path) -> Result<Connections, Error> {
     writer
         .busy_timeout(BUSY_TIMEOUT)
         .context("set the busy timeout")?;
+    writer.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     schema::check_supported(schema::stored_version(&writer)?)?;
 
     let mode: String = writer
@@ -67,6 +73,7 @@ pub(crate) fn open_file(path: &Path) -> Result<Connections, Error> {
         .context("open a reader connection")?;
         r.busy_timeout(BUSY_TIMEOUT)
             .context("set the busy timeout")?;
+        r.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         r.pragma_update(None, "query_only", true)
             .context("make a reader query-only")?;
         readers.push(r);
@@ -78,6 +85,7 @@ pub(crate) fn open_file(path: &Path) -> Result<Connections, Error> {
 /// Opens a new, empty in-memory database (one connection).
 pub(crate) fn open_memory() -> Result<Connections, Error> {
     let mut conn = Connection::open_in_memory().context("open an in-memory database")?;
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     schema::ensure(&mut conn)?;
     Ok(Connections::new(conn, Vec::new()))
 }

@@ -86,7 +86,7 @@ mod tests {
     #[test]
     fn every_field_and_the_field_boundaries_count() {
         let base = record(None);
-        let mut seen = vec![digest(&[base.clone()])];
+        let mut seen = vec![digest(std::slice::from_ref(&base))];
         let mut variants = vec![
             record(Some("")),
             MemoryRecord {

@@ -278,3 +278,179 @@ fn disagreements(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use async_trait::async_trait;
+    use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome};
+    use tinymemory_api::{
+        MemoryCategory, MemoryEntry, MemoryTaint, NamespaceSummary, NewEntry, RecallOptions,
+    };
+    use tinymemory_reference::ReferenceDriver;
+
+    use super::*;
+
+    /// The reference driver, except that `import` writes every record as
+    /// [`MemoryTaint::Internal`]: a target that loses data.
+    #[derive(Default)]
+    struct DropsTaintOnImport(ReferenceDriver);
+
+    #[async_trait]
+    impl MemoryProvider for DropsTaintOnImport {
+        fn driver_id(&self) -> &str {
+            "drops-taint-on-import"
+        }
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            self.0
+                .store(namespace, key, content, category, session_id, taint)
+                .await
+        }
+        async fn get(
+            &self,
+            namespace: &str,
+            key: &str,
+        ) -> Result<Option<MemoryEntry>, MemoryError> {
+            self.0.get(namespace, key).await
+        }
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            self.0.forget(namespace, key).await
+        }
+        async fn list(
+            &self,
+            namespace: Option<&str>,
+            category: Option<&MemoryCategory>,
+            session_id: Option<&str>,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            self.0.list(namespace, category, session_id).await
+        }
+        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+            self.0.namespaces().await
+        }
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            self.0.recall(query, limit, opts).await
+        }
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            self.0.store_many(entries).await
+        }
+        async fn export_page(
+            &self,
+            cursor: Option<&ExportCursor>,
+            limit: usize,
+        ) -> Result<ExportPage, MemoryError> {
+            self.0.export_page(cursor, limit).await
+        }
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            let internal: Vec<MemoryRecord> = records
+                .iter()
+                .cloned()
+                .map(|r| MemoryRecord {
+                    taint: MemoryTaint::Internal,
+                    ..r
+                })
+                .collect();
+            self.0.import(&internal).await
+        }
+    }
+
+    async fn source() -> ReferenceDriver {
+        let d = ReferenceDriver::new();
+        for (ns, key, taint) in [
+            ("global", "a", MemoryTaint::Internal),
+            ("global", "b", MemoryTaint::ExternalSync),
+            ("learning:x", "c", MemoryTaint::Internal),
+        ] {
+            d.store(ns, key, "text", MemoryCategory::Core, None, taint)
+                .await
+                .unwrap();
+        }
+        d
+    }
+
+    async fn copy_all(from: &dyn MemoryProvider, to: &dyn MemoryProvider) {
+        let page = from.export_page(None, usize::MAX).await.unwrap();
+        assert_eq!(page.next_cursor, None);
+        let outcome = to.import(&page.records).await.unwrap();
+        assert_eq!(outcome.failures, []);
+    }
+
+    #[tokio::test]
+    async fn a_faithful_copy_verifies_equal() {
+        let (s, t) = (source().await, ReferenceDriver::new());
+        copy_all(&s, &t).await;
+        let v = verify(&s, &t, 2, &BTreeSet::new()).await.unwrap();
+        assert!(v.is_equal(), "{:?}", v.difference_lines());
+        assert_eq!((v.records, v.namespaces, v.kept), (3, 2, 0));
+        assert_eq!(v.source_digest, v.target_digest);
+        assert_eq!(v.difference_lines(), Vec::<String>::new());
+    }
+
+    #[tokio::test]
+    async fn a_target_that_drops_taint_names_the_key_and_the_field() {
+        let (s, t) = (source().await, DropsTaintOnImport::default());
+        copy_all(&s, &t).await;
+        let v = verify(&s, &t, 1, &BTreeSet::new()).await.unwrap();
+        assert!(!v.is_equal());
+        assert_ne!(v.source_digest, v.target_digest);
+        let lines = v.difference_lines();
+        assert_eq!(
+            lines[1..],
+            ["  changed global \"b\": taint (source external_sync, target internal)".to_owned()]
+        );
+        assert_eq!(
+            lines[0],
+            format!(
+                "the target differs from the source: 0 missing, 0 extra, 1 changed records, \
+                 0 count differences; digest {} (source) vs {} (target)",
+                v.source_digest, v.target_digest
+            )
+        );
+    }
+
+    #[tokio::test]
+    async fn missing_and_extra_keys_and_their_counts_are_named() {
+        let (s, t) = (source().await, ReferenceDriver::new());
+        copy_all(&s, &t).await;
+        t.forget("learning:x", "c").await.unwrap();
+        t.store(
+            "global",
+            "z",
+            "new",
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
+        .await
+        .unwrap();
+        let v = verify(&s, &t, 1000, &BTreeSet::new()).await.unwrap();
+        assert_eq!(
+            v.difference_lines()[1..],
+            [
+                "  missing learning:x \"c\"".to_owned(),
+                "  extra   global \"z\"".to_owned(),
+                "  count   global: namespaces() counts 2 in the source and 3 in the target"
+                    .to_owned(),
+                "  count   learning:x: namespaces() counts 1 in the source and 0 in the target"
+                    .to_owned(),
+            ]
+        );
+        // A key the target held before an --overwrite may stay.
+        let kept = BTreeSet::from([("global".to_owned(), "z".to_owned())]);
+        let v = verify(&s, &t, 1000, &kept).await.unwrap();
+        assert_eq!(v.kept, 1);
+        assert_eq!(v.extra.1, 0);
+        assert_eq!(v.missing.1, 1);
+    }
+}

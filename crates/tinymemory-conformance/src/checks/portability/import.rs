@@ -81,7 +81,7 @@ pub(crate) async fn taint_kept(ctx: CheckContext) -> Step {
         taint: MemoryTaint::Internal,
         ..synced.clone()
     };
-    import_all(d.as_ref(), &[trusted.clone()]).await?;
+    import_all(d.as_ref(), std::slice::from_ref(&trusted)).await?;
     ensure_eq!(
         got(d.as_ref(), &synced).await?.map(|r| r.taint),
         Some(MemoryTaint::Internal),

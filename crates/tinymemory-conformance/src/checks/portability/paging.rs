@@ -94,20 +94,20 @@ pub(crate) async fn end_of_export(ctx: CheckContext) -> Step {
         0,
         "records exported from an empty store"
     );
-    for i in 0..5 {
-        put(d.as_ref(), "learning:end", &format!("k{i}"), "an entry").await?;
+    // Two namespaces, so that an export paging namespace by namespace
+    // meets the end of one with records left.
+    for (ns, n) in [("learning:end", 3), ("learning:end-2", 2)] {
+        for i in 0..n {
+            put(d.as_ref(), ns, &format!("k{i}"), "an entry").await?;
+        }
     }
     let want = listed(d.as_ref()).await?;
-    // Pages that end exactly at the last record, and one short of it:
-    // neither may end the export early, whichever the driver does at the
-    // end (None at once, or a cursor and then an empty last page).
-    for limit in [5, 4, 3] {
+    // Pages that end exactly at the last record, one short of it, and at
+    // the namespace boundary: none may end the export early, whichever the
+    // driver does at the end (None at once, or a cursor and then an empty
+    // last page).
+    for limit in [5, 4, 3, 2] {
         let export = export_all(d.as_ref(), limit, 5).await?;
-        if let Some(diff) = differences(&want, &export.records()) {
-            return Err(Stop::Fail(format!(
-                "an export of 5 records in pages of {limit}: {diff}"
-            )));
-        }
         for (i, page) in export.pages.iter().enumerate() {
             let before: usize = export.pages[..i].iter().map(Vec::len).sum();
             ensure!(
@@ -117,6 +117,12 @@ pub(crate) async fn end_of_export(ctx: CheckContext) -> Step {
                 i + 1,
                 5 - before
             );
+        }
+        let got = export.records();
+        if let Some(diff) = differences(&want, &got) {
+            return Err(Stop::Fail(format!(
+                "an export of 5 records in pages of {limit}: {diff}"
+            )));
         }
     }
     Ok(())

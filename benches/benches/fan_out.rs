@@ -14,6 +14,15 @@
 //! `merge_only` time two parts of the overhead alone, against the same
 //! floor. `fan_out_bound/sqlite` runs the fan-out at several bounds over
 //! 64 SQLite namespaces.
+//!
+//! `fan_out_store/<query>` (issue 16) is `across_section` over 64
+//! namespaces of the reference driver holding 100,000 entries in all
+//! (1,563 per namespace, filled with one `store_many`), limit 10, against
+//! the same floor: its 64 direct pinned recalls, one after another, paired
+//! in the same samples. `common` stores English turns that all hold a word
+//! of the query (every entry is a hit); `selective` stores one such turn in
+//! 49, the others corpus turns of every language holding no query word. In a smoke run the
+//! store holds 640 entries.
 #![forbid(unsafe_code)]
 #![expect(
     missing_docs,
@@ -22,13 +31,18 @@
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
-use tinymemory_api::{MemoryEntry, MemoryError, MemoryProvider, MemorySection, RecallOptions};
-use tinymemory_benches::{
-    bench_paired_async, criterion_config, criterion_home, fill_section, iter_async, merge_by_score,
-    runtime, sizes, texts_with_word, Paired, HITS_PER_NAMESPACE, QUERY, QUERY_WORD,
+use tinymemory_api::{
+    MemoryEntry, MemoryError, MemoryProvider, MemorySection, Namespace, NewEntry, RecallOptions,
 };
-use tinymemory_reference::ReferenceDriver;
-use tinymemory_sections::{SectionRecall, DEFAULT_CONCURRENCY, MAX_SECTION_NAMESPACES};
+use tinymemory_benches::{
+    bench_paired_async, corpus_texts, criterion_config, criterion_home, fill_section, fingerprint,
+    iter_async, merge_by_score, runtime, scope_name, sizes, smoke_run, texts_with_word, Paired,
+    HITS_PER_NAMESPACE, QUERY, QUERY_WORD,
+};
+use tinymemory_reference::{words, ReferenceDriver};
+use tinymemory_sections::{
+    merge_hits, MergeStrategy, SectionRecall, DEFAULT_CONCURRENCY, MAX_SECTION_NAMESPACES,
+};
 use tinymemory_sqlite::SqliteDriver;
 use tokio::runtime::Runtime;
 
@@ -207,8 +221,119 @@ fn bench_sqlite_bounds(c: &mut Criterion, rt: &Runtime, dir: &std::path::Path) {
     group.finish();
 }
 
+/// Entries in the `fan_out_store` stores (640 in a smoke run).
+const STORE_ENTRIES: usize = 100_000;
+
+/// `namespaces` namespaces of `section` holding `total` entries in all
+/// (the first `total % namespaces` one more), contents from `texts` in
+/// turn, written with one `store_many`. Returns the namespaces in visit
+/// order (count descending, then name).
+async fn fill_store(
+    provider: &dyn MemoryProvider,
+    namespaces: usize,
+    total: usize,
+    texts: &[String],
+) -> Result<Vec<String>, MemoryError> {
+    let names: Vec<String> = (0..namespaces)
+        .map(|i| Namespace::new(&SECTION, &scope_name(i)).map(Namespace::into_string))
+        .collect::<Result<_, _>>()?;
+    let entries: Vec<NewEntry> = (0..total)
+        .map(|i| {
+            let (ns, k) = (i % namespaces, i / namespaces);
+            NewEntry::new(
+                names[ns].clone(),
+                format!("k{k:06}"),
+                texts[i % texts.len()].clone(),
+            )
+        })
+        .collect();
+    provider.store_many(&entries).await?;
+    Ok(names)
+}
+
+/// Contents where one in 49 holds a word of [`QUERY`] and the rest none:
+/// corpus turns in every language. 49 and the list's length (49 x 101) are
+/// odd, so cycling through them spreads the hits over all 64 namespaces.
+fn selective_texts() -> Vec<String> {
+    let hits = texts_with_word(QUERY_WORD);
+    let query = words(QUERY);
+    let misses: Vec<String> = corpus_texts()
+        .into_iter()
+        .filter(|t| words(t).is_disjoint(&query))
+        .collect();
+    (0..49 * 101)
+        .map(|j| {
+            if j % 49 == 0 {
+                hits[(j / 49) % hits.len()].clone()
+            } else {
+                misses[j % misses.len()].clone()
+            }
+        })
+        .collect()
+}
+
+/// `across_section` over 64 reference namespaces at [`STORE_ENTRIES`]
+/// against its 64 direct recalls, for a query every entry matches and one
+/// only some do.
+fn bench_store(c: &mut Criterion, rt: &Runtime) {
+    let total = if smoke_run() { 640 } else { STORE_ENTRIES };
+    let n = MAX_SECTION_NAMESPACES;
+    let cases = [
+        ("common", texts_with_word(QUERY_WORD)),
+        ("selective", selective_texts()),
+    ];
+    for (name, texts) in cases {
+        let driver = ReferenceDriver::new();
+        let start = std::time::Instant::now();
+        let names = rt
+            .block_on(fill_store(&driver, n, total, &texts))
+            .expect("fill the store");
+        eprintln!(
+            "fan_out_store/{name}: {total} entries in {n} namespaces stored with one store_many in {:.1?}",
+            start.elapsed()
+        );
+        let opts = RecallOptions::default();
+        let recall = SectionRecall::new(&driver);
+        // Checked once: the section recall visits the 64 namespaces and
+        // returns exactly the merge of the direct recalls.
+        let found = rt
+            .block_on(recall.across_section(&SECTION, QUERY, LIMIT, &opts))
+            .expect("section recall");
+        assert_eq!(found.searched, names);
+        let lists: Vec<Vec<MemoryEntry>> = names
+            .iter()
+            .map(|ns| {
+                rt.block_on(driver.recall(QUERY, LIMIT, &RecallOptions::in_namespace(ns.clone())))
+                    .expect("direct recall")
+            })
+            .collect();
+        let hits: usize = lists.iter().map(Vec::len).sum();
+        assert!(hits >= LIMIT, "{name}: only {hits} direct hits");
+        assert_eq!(
+            fingerprint(&found.hits),
+            fingerprint(&merge_hits(lists, LIMIT, MergeStrategy::Score))
+        );
+        let group_id = format!("fan_out_store/{name}");
+        let mut group = c.benchmark_group(&group_id);
+        group.bench_function(BenchmarkId::new("floor", total), |b| {
+            iter_async(b, rt, || direct(&driver, &names));
+        });
+        bench_paired_async(
+            &mut group,
+            &group_id,
+            "section",
+            total,
+            rt,
+            || direct(&driver, &names),
+            || recall.across_section(&SECTION, QUERY, LIMIT, &opts),
+        );
+        group.finish();
+    }
+}
+
 fn fan_out(c: &mut Criterion) {
     let rt = runtime();
+    bench_store(c, &rt);
     bench_driver(c, &rt, "reference", &|| Box::new(ReferenceDriver::new()));
     let dir = tempfile::tempdir().expect("a temporary directory");
     let counter = std::cell::Cell::new(0);

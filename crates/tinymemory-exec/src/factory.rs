@@ -25,8 +25,9 @@ use crate::{ExecCommand, ExecConfig, ExecDriver};
 ///
 /// The driver's id and recall profile are those of the first process's
 /// `hello` answer ([`DriverFactory::driver_id`],
-/// [`DriverFactory::recall_profile`]); a later process declaring another
-/// profile fails the `open` that started it.
+/// [`DriverFactory::recall_profile`]), and so are its optional ops
+/// ([`ExecFactory::ops`]); a later process declaring another profile or
+/// listing other ops fails the `open` that started it.
 ///
 /// ```
 /// use std::sync::Arc;

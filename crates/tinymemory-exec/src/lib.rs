@@ -2,9 +2,11 @@
 //!
 //! The suite starts the driver as a child process and talks to it over its
 //! stdin and stdout, one JSON object per line: a request per contract method
-//! (`store`, `get`, `forget`, `list`, `namespaces`, `recall`), plus `hello`
-//! (protocol version, driver id and, optionally, the driver's
-//! [`RecallProfile`](tinymemory_api::RecallProfile)) when the process starts
+//! (`store`, `get`, `forget`, `list`, `namespaces`, `recall`, and the
+//! optional `store_many`, `export_page` and `import` when the driver lists
+//! them), plus `hello` (protocol version, driver id and, optionally, the
+//! driver's [`RecallProfile`](tinymemory_api::RecallProfile) and its
+//! optional ops) when the process starts
 //! and `reset` (an empty store) before every check. A driver answers each request with one
 //! line, `{"id":…,"result":…}` or `{"id":…,"error":{"kind":…,"rule":…,"message":…}}`,
 //! where the error kinds are those of [`tinymemory_api::MemoryError`]. The
@@ -51,6 +53,7 @@
 //! | answers with a malformed result or error | `Backend`, saying what is wrong | it keeps running |
 //! | answers `hello` with another protocol version | `Backend` from [`ExecFactory::connect`] | it is stopped |
 //! | answers `hello` with a `recall_profile` other than `lexical` or `semantic` | `Backend` from [`ExecFactory::connect`], naming the value | it is stopped |
+//! | answers `hello` with `ops` holding an unknown or repeated name, or not an array | `Backend` from [`ExecFactory::connect`], naming the value | it is stopped |
 //!
 //! Every error that stops the process quotes the last lines of its stderr
 //! (which is captured, never shown directly); an error answer of kind

@@ -75,10 +75,14 @@ fn main() {
         ..RecallOptions::default()
     };
     for (name, q) in [("common", "w1 w2"), ("selective", "w1200 w2500")] {
-        assert_eq!(
-            rt.block_on(big.recall(q, 10, &opts)).unwrap(),
-            rt.block_on(small.recall(q, 10, &opts)).unwrap()
-        );
+        let hits = |d: &SqliteDriver| -> Vec<(String, u64)> {
+            rt.block_on(d.recall(q, 10, &opts))
+                .unwrap()
+                .into_iter()
+                .map(|h| (h.key, h.score.unwrap().to_bits()))
+                .collect()
+        };
+        assert_eq!(hits(&big), hits(&small), "same hits, same score bits");
         let mut ratios = Vec::new();
         for _ in 0..5 {
             let b = time(&big, &rt, q, &opts);

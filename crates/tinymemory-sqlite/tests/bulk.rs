@@ -7,6 +7,16 @@ use tinymemory_api::batch::NewEntry;
 use tinymemory_api::{rules, MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions};
 use tinymemory_sqlite::SqliteDriver;
 
+/// namespace, key, content, category, session, taint.
+type Fields<'a> = (
+    &'a str,
+    &'a str,
+    &'a str,
+    String,
+    Option<&'a str>,
+    MemoryTaint,
+);
+
 fn batch_of_five(bad: NewEntry) -> Vec<NewEntry> {
     vec![
         NewEntry::new("global", "a", "alpha one"),
@@ -70,7 +80,7 @@ async fn a_batch_is_stored_whole_and_the_later_duplicate_wins() {
         ];
         d.store_many(&batch).await.unwrap();
         let all = d.list(None, None, None).await.unwrap();
-        let got: Vec<(&str, &str, &str, String, Option<&str>, MemoryTaint)> = all
+        let got: Vec<Fields<'_>> = all
             .iter()
             .map(|e| {
                 (

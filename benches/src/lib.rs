@@ -24,18 +24,24 @@
 #![warn(missing_docs)]
 
 mod async_iter;
+mod bench_data;
 mod config;
+mod corpus_entries;
 mod fill;
 mod ids;
 mod merge;
 mod mode;
 mod paired;
+mod ratio;
 pub mod report;
 mod scores;
 mod texts;
+pub mod zipf;
 
 pub use async_iter::{iter_async, runtime};
+pub use bench_data::{bench_data_dir, disk_dir, memory_backed_dir};
 pub use config::criterion_config;
+pub use corpus_entries::{corpus_new_entries, record_entry};
 pub use fill::{fill_section, scope_name, HITS_PER_NAMESPACE};
 pub use ids::{latency_floor, LatencyCase, FLOOR, LATENCY_GROUP_PREFIX};
 pub use merge::{
@@ -44,6 +50,7 @@ pub use merge::{
 };
 pub use mode::{sizes, smoke_from_args, smoke_run};
 pub use paired::{bench_paired_async, criterion_home, Paired, PAIRED_DIR};
+pub use ratio::report_paired;
 pub use scores::{
     fan_out_shape, flatten_floats, hit_lists, scores, shuffled, ScoreMix, SplitMix64,
 };

@@ -88,7 +88,8 @@ pub const DEFAULT_RRF_K: u32 = 60;
 ///   vector of positions (`O(n log n)` for its `n` hits). Then a binary heap
 ///   of the lists' heads yields the first `limit`: `O(limit · log lists)`
 ///   comparisons. Only the kept hits are moved; the rest are dropped where
-///   they lie. [`MergeStrategy::ReciprocalRank`] first sorts each list by
+///   they lie. A single non-empty list is checked, sorted if out of order
+///   and cut in place. [`MergeStrategy::ReciprocalRank`] first sorts each list by
 ///   [`compare_hits`] to rank it. The `merge_candidates` bench
 ///   (`docs/benchmarks.md`) times this against a selection on entries (the
 ///   merge before), a sort or selection on precomputed keys and a k-way
@@ -157,6 +158,19 @@ fn merge_cmp(a: &MemoryEntry, b: &MemoryEntry) -> Ordering {
 fn first_in_order(mut lists: Vec<Vec<MemoryEntry>>, limit: usize) -> Vec<MemoryEntry> {
     if limit == 0 {
         return Vec::new();
+    }
+    if lists.iter().filter(|l| !l.is_empty()).count() <= 1 {
+        // One list (a section of one namespace): ordered and cut in place,
+        // with no allocation. `sort_by` is stable, as the k-way merge is.
+        let mut only = lists
+            .into_iter()
+            .find(|l| !l.is_empty())
+            .unwrap_or_default();
+        if !only.is_sorted_by(|a, b| merge_cmp(a, b).is_le()) {
+            only.sort_by(merge_cmp);
+        }
+        only.truncate(limit);
+        return only;
     }
     // Per list, `None` when it is already in merge order, else its
     // positions in that order (a stable sort: equal hits keep input order).

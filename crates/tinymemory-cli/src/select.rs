@@ -122,7 +122,21 @@ mod tests {
                 "corpus.recall_own_words"
             ]
         );
-        assert_eq!(ids(&[], &[Family::Property]).unwrap().len(), 8);
+        assert_eq!(ids(&[], &[Family::Property]).unwrap().len(), 10);
+        assert_eq!(
+            ids(&["portability"], &[]).unwrap(),
+            [
+                "portability.pages_partition",
+                "portability.end_of_export",
+                "portability.page_limits",
+                "portability.unknown_cursor",
+                "portability.cursor_stable",
+                "portability.round_trip",
+                "portability.taint_kept",
+                "portability.import_hostile",
+                "portability.import_failures"
+            ]
+        );
     }
 
     #[test]
@@ -135,7 +149,7 @@ mod tests {
         assert!(CheckPattern::parse("recall.[a").is_err());
         assert_eq!(
             parse_family("corpora").unwrap_err(),
-            "no such family; the families are contract, sections, corpus, property"
+            "no such family; the families are contract, sections, corpus, portability, property"
         );
     }
 }

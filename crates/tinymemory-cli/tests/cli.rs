@@ -353,7 +353,7 @@ fn profile_overrides_what_the_driver_declares() {
     );
     assert!(
         out.lines()
-            .any(|l| l == "conformance: PARTIAL (semantic: contract, sections, property)"),
+            .any(|l| l == "conformance: PARTIAL (semantic: contract, sections, portability, property)"),
         "{out}"
     );
 }
@@ -381,7 +381,7 @@ fn the_declared_profile_given_again_changes_nothing() {
     );
     assert!(
         out.lines()
-            .any(|l| l == "conformance: PARTIAL (lexical: contract, sections, property)"),
+            .any(|l| l == "conformance: PARTIAL (lexical: contract, sections, portability, property)"),
         "{out}"
     );
 }
@@ -411,21 +411,21 @@ fn list_shows_the_profiles_of_each_check() {
     let (code, out, _) = run(&["list"]);
     assert_eq!(code, 0);
     for line in [
-        "store.upsert                             contract  lexical, semantic  \
+        "store.upsert                             contract     lexical, semantic  \
          a second store at (namespace, key) replaces the first; category, session and taint are kept as given",
-        "namespace.case_sensitive                 contract  lexical, semantic  \
+        "namespace.case_sensitive                 contract     lexical, semantic  \
          namespaces compare byte for byte: learning:Rust, learning:rust and learning:RUST are three namespaces",
-        "sections.namespace_filter_conflict       sections  lexical, semantic  \
+        "sections.namespace_filter_conflict       sections     lexical, semantic  \
          across_section refuses opts.namespace with NAMESPACE_FILTER_CONFLICT",
-        "corpus.namespace_counts                  corpus    lexical, semantic  \
+        "corpus.namespace_counts                  corpus       lexical, semantic  \
          after loading the corpus, namespaces() reports exactly the loaded entries per namespace",
-        "properties.truncation                    property  lexical, semantic  \
+        "properties.truncation                    property     lexical, semantic  \
          truncated is set exactly when namespaces of the section were skipped by the cap, never because hits were cut by the limit",
     ] {
         assert!(out.lines().any(|l| l == line), "{line}\nnot in\n{out}");
     }
     // Every check's line names one or both profiles in the third column
-    // (bytes 51 to 68, after the 39-byte id and 8-byte family columns).
+    // (bytes 54 to 71, after the 39-byte id and 11-byte family columns).
     let lines: Vec<&str> = out.lines().filter(|l| l.contains('.')).collect();
     assert_eq!(
         lines.len(),
@@ -434,7 +434,7 @@ fn list_shows_the_profiles_of_each_check() {
     for l in lines {
         assert!(
             matches!(
-                &l[51..70],
+                &l[54..73],
                 "lexical, semantic  " | "lexical            " | "semantic           "
             ),
             "{l}"
@@ -445,7 +445,7 @@ fn list_shows_the_profiles_of_each_check() {
 /// How many checks of a `list` output apply to both profiles.
 fn both(list: &str) -> usize {
     list.lines()
-        .filter(|l| l.contains('.') && &l[51..68] == "lexical, semantic")
+        .filter(|l| l.contains('.') && &l[54..71] == "lexical, semantic")
         .count()
 }
 
@@ -458,7 +458,7 @@ fn list_profile_lists_only_the_checks_of_that_profile() {
         // The same lines as the full listing, those naming the profile.
         let want: Vec<&str> = all
             .lines()
-            .filter(|l| l.contains('.') && l[51..68].contains(profile))
+            .filter(|l| l.contains('.') && l[54..71].contains(profile))
             .collect();
         let got: Vec<&str> = out.lines().filter(|l| l.contains('.')).collect();
         assert_eq!(got, want, "{profile}");

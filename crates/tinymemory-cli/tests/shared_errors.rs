@@ -25,8 +25,8 @@ fn one_query_parser_error_is_named_once_for_the_checks_it_fails() {
             "5 checks failed on the same error: backend failure: fts5: syntax error near \"\"\" \
              (recall.plain_text_query, properties.across_ordering, properties.truncation, \
              properties.concurrent_equals_sequential, model.differential)",
-            "conformance: PARTIAL (lexical: sections)",
-            "35 passed, 7 failed, 2 skipped",
+            "conformance: PARTIAL (lexical: sections, portability)",
+            "47 passed, 7 failed, 2 skipped",
         ],
         "{stdout}"
     );

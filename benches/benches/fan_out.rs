@@ -19,10 +19,12 @@
 //! namespaces of the reference driver holding 100,000 entries in all
 //! (1,563 per namespace, filled with one `store_many`), limit 10, against
 //! the same floor: its 64 direct pinned recalls, one after another, paired
-//! in the same samples. `common` stores English turns that all hold a word
-//! of the query (every entry is a hit); `selective` stores one such turn in
-//! 49, the others corpus turns of every language holding no query word. In a smoke run the
-//! store holds 640 entries.
+//! in the same samples; `namespaces_only` times the one `namespaces()` call
+//! the section recall adds, against the same floor. `common` stores English
+//! turns that all hold a word of the query (every entry is a hit);
+//! `selective` stores one such turn in 49, the others corpus turns of every
+//! language holding no query word. In a smoke run the store holds 640
+//! entries.
 #![forbid(unsafe_code)]
 #![expect(
     missing_docs,
@@ -326,6 +328,15 @@ fn bench_store(c: &mut Criterion, rt: &Runtime) {
             rt,
             || direct(&driver, &names),
             || recall.across_section(&SECTION, QUERY, LIMIT, &opts),
+        );
+        bench_paired_async(
+            &mut group,
+            &group_id,
+            "namespaces_only",
+            total,
+            rt,
+            || direct(&driver, &names),
+            || driver.namespaces(),
         );
         group.finish();
     }

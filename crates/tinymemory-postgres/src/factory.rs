@@ -149,16 +149,29 @@ impl PostgresFactory {
     }
 }
 
-/// `DROP SCHEMA IF EXISTS … CASCADE` for each of `schemas`.
+/// Schemas dropped per transaction. A script of several statements is one
+/// implicit transaction, which holds a lock on every object it drops until
+/// it ends; a schema holds about ten objects (tables, indexes, a sequence),
+/// and the server's lock table has room for `max_locks_per_transaction`
+/// (64 by default) per connection, so dropping the few hundred schemas of
+/// a whole suite run at once fails with "out of shared memory".
+const SCHEMAS_PER_DROP: usize = 16;
+
+/// `DROP SCHEMA IF EXISTS … CASCADE` for each of `schemas`, at most
+/// [`SCHEMAS_PER_DROP`] per transaction. On an error the groups before it
+/// are dropped; dropping them again is a no-op (`IF EXISTS`).
 async fn drop_schemas(client: &tokio_postgres::Client, schemas: &[String]) -> Result<(), Error> {
-    let script: String = schemas
-        .iter()
-        .map(|s| format!("DROP SCHEMA IF EXISTS \"{s}\" CASCADE;"))
-        .collect();
-    client
-        .batch_execute(&script)
-        .await
-        .context("drop the scratch schemas")
+    for group in schemas.chunks(SCHEMAS_PER_DROP) {
+        let script: String = group
+            .iter()
+            .map(|s| format!("DROP SCHEMA IF EXISTS \"{s}\" CASCADE;"))
+            .collect();
+        client
+            .batch_execute(&script)
+            .await
+            .context("drop the scratch schemas")?;
+    }
+    Ok(())
 }
 
 /// Drops `schemas` over a new connection, on a new thread with its own

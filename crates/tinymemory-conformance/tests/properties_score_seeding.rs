@@ -176,6 +176,8 @@ async fn section_properties_pass_with_adversarial_scores() {
             ("properties.pinning_cost", "pass"),
             ("properties.truncation", "pass"),
             ("properties.concurrent_equals_sequential", "pass"),
+            ("properties.export_partition", "pass"),
+            ("properties.export_round_trip", "pass"),
             ("model.differential", "expected-failure"),
         ]
     );

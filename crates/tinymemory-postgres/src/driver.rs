@@ -319,7 +319,7 @@ impl MemoryProvider for PostgresDriver {
     }
 
     /// All-or-nothing: validated first, then upserted in one transaction
-    /// ([`bulk`]), a later entry of the same `(namespace, key)` replacing
+    /// (multi-row upserts in chunks), a later entry of the same `(namespace, key)` replacing
     /// an earlier one, every entry with the same timestamp.
     async fn store_many(&self, entries: &[BatchEntry]) -> Result<(), MemoryError> {
         validate_batch(entries)?;
@@ -350,7 +350,7 @@ impl MemoryProvider for PostgresDriver {
     }
 
     /// One keyset read after the cursor's position, in the order of the
-    /// `(namespace, key)` index ([`export`]).
+    /// `(namespace, key)` index, one row more than the page to see the end.
     async fn export_page(
         &self,
         cursor: Option<&ExportCursor>,
@@ -362,7 +362,7 @@ impl MemoryProvider for PostgresDriver {
         self.finish(c, result)
     }
 
-    /// The valid records upserted in one transaction ([`bulk`]), each with
+    /// The valid records upserted in one transaction (as `store_many`), each with
     /// its own timestamp, stored as the text it was given; the others
     /// reported.
     async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {

@@ -45,6 +45,22 @@
 //! the contract, and are `TEXT COLLATE "C"`.) To read a content in `psql`:
 //! `convert_from(content, 'UTF8')`, which fails only on the rare NUL.
 //!
+//! # Bulk writes and portability
+//!
+//! - `store_many` is all-or-nothing: validated first, then written in one
+//!   transaction as multi-row upserts (`unnest` of one array per column, at
+//!   most 1,000 rows or about 8 MiB per statement); a key the batch repeats
+//!   keeps its last entry.
+//! - `export_page` is a keyset read after a
+//!   [`KeysetCursor`](tinymemory_api::portability::KeysetCursor), ordered by
+//!   `(namespace, key)` bytewise (`namespace` in the `C` collation, `key`
+//!   as `BYTEA`) on the `UNIQUE (namespace, key)` index; it reads one row
+//!   more than the page to know whether another follows.
+//! - `import` writes the valid records the same way, in one transaction,
+//!   each keeping its timestamp as the text it was given (the column is
+//!   `TEXT`, so no round trip through `timestamptz` rewrites it), and
+//!   reports the others.
+//!
 //! # Recall
 //!
 //! - **Scope**: one namespace, [`RecallOptions::effective_namespace`](tinymemory_api::RecallOptions::effective_namespace)
@@ -67,7 +83,8 @@
 //!   positive, higher is better; equal scores are ordered by key, so the
 //!   same data gives the same order whatever the insertion order.
 //!   `ts_rank` has no document-frequency term, so scores compare across
-//!   namespaces and databases.
+//!   namespaces and databases, and what other namespaces hold never
+//!   changes a pinned recall's hits or scores (contract sentence 11).
 //! - **`pg_trgm`** is not used: the bigram words above already find every
 //!   word of every script of the corpus (the measurement is in
 //!   `docs/postgres.md`), and a trigram index cannot match the one- and

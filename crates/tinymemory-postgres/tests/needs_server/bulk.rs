@@ -36,7 +36,7 @@ async fn a_batch_stores_every_field_with_one_timestamp() {
         NewEntry::new("global", "b", "beta words"),
         NewEntry::new("learning:x", "key\0nul", "content\0nul")
             .with_category(MemoryCategory::Custom("cat\0🦀".into()))
-            .with_session("s\01")
+            .with_session("s\0x1")
             .with_taint(MemoryTaint::ExternalSync),
         NewEntry::new("global", "a", "alpha words").with_category(MemoryCategory::Daily),
     ];
@@ -47,7 +47,7 @@ async fn a_batch_stores_every_field_with_one_timestamp() {
     assert_eq!(got.namespace.as_deref(), Some("learning:x"));
     assert_eq!(got.content, "content\0nul");
     assert_eq!(got.category, MemoryCategory::Custom("cat\0🦀".into()));
-    assert_eq!(got.session_id.as_deref(), Some("s\01"));
+    assert_eq!(got.session_id.as_deref(), Some("s\0x1"));
     assert_eq!(got.taint, MemoryTaint::ExternalSync);
     assert_eq!(listed[0].category, MemoryCategory::Daily);
     assert_eq!(listed[0].taint, MemoryTaint::Internal);

@@ -353,7 +353,8 @@ fn profile_overrides_what_the_driver_declares() {
     );
     assert!(
         out.lines()
-            .any(|l| l == "conformance: PARTIAL (semantic: contract, sections, portability, property)"),
+            .any(|l| l
+                == "conformance: PARTIAL (semantic: contract, sections, portability, property)"),
         "{out}"
     );
 }
@@ -381,7 +382,8 @@ fn the_declared_profile_given_again_changes_nothing() {
     );
     assert!(
         out.lines()
-            .any(|l| l == "conformance: PARTIAL (lexical: contract, sections, portability, property)"),
+            .any(|l| l
+                == "conformance: PARTIAL (lexical: contract, sections, portability, property)"),
         "{out}"
     );
 }

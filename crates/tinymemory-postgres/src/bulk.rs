@@ -43,19 +43,24 @@ pub(crate) struct BulkRow<'a> {
 }
 
 /// The indices of `items` to write so that a later item with the same
-/// `(namespace, key)` replaces an earlier one, ascending.
+/// `(namespace, key)` replaces an earlier one, in `(namespace, key)` order.
 ///
 /// One `INSERT … ON CONFLICT DO UPDATE` may not touch a row twice
 /// (PostgreSQL: "command cannot affect row a second time"), so a batch that
 /// repeats a key is reduced to the last of each before it is sent; in one
 /// transaction with one outcome, that is what upserting in order leaves.
+///
+/// The order is the index's: a transaction holds each row it writes until
+/// it commits, so two batches writing the same keys in different orders
+/// would each wait for the other (`40P01`, deadlock detected); written in
+/// one order, the later simply waits for the earlier.
 pub(crate) fn last_of_each<T>(items: &[T], key: impl Fn(&T) -> (&str, &str)) -> Vec<usize> {
     let mut seen = HashSet::with_capacity(items.len());
     let mut keep: Vec<usize> = (0..items.len())
         .rev()
         .filter(|&i| seen.insert(key(&items[i])))
         .collect();
-    keep.reverse();
+    keep.sort_unstable_by(|&a, &b| key(&items[a]).cmp(&key(&items[b])));
     keep
 }
 
@@ -145,7 +150,7 @@ mod tests {
     }
 
     #[test]
-    fn the_last_of_each_key_is_kept_in_order() {
+    fn the_last_of_each_key_is_kept_in_key_order() {
         let items = [
             ("a", "1"),
             ("b", "1"),
@@ -155,6 +160,8 @@ mod tests {
             ("c", "1"),
         ];
         assert_eq!(last_of_each(&items, |&(n, k)| (n, k)), [2, 3, 4, 5]);
+        let unordered = [("b", "1"), ("a", "z"), ("b", "1"), ("a", "B"), ("_", "a")];
+        assert_eq!(last_of_each(&unordered, |&(n, k)| (n, k)), [4, 3, 1, 2]);
         assert_eq!(
             last_of_each(&[] as &[(&str, &str)], |&(n, k)| (n, k)),
             [] as [usize; 0]

@@ -50,7 +50,8 @@
 //! - `store_many` is all-or-nothing: validated first, then written in one
 //!   transaction as multi-row upserts (`unnest` of one array per column, at
 //!   most 1,000 rows or about 8 MiB per statement); a key the batch repeats
-//!   keeps its last entry.
+//!   keeps its last entry, and rows are written in `(namespace, key)` order
+//!   so that concurrent batches over the same keys cannot deadlock.
 //! - `export_page` is a keyset read after a
 //!   [`KeysetCursor`](tinymemory_api::portability::KeysetCursor), ordered by
 //!   `(namespace, key)` bytewise (`namespace` in the `C` collation, `key`

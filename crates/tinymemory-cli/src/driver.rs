@@ -304,7 +304,7 @@ pub(crate) fn open(spec: &DriverSpec) -> Result<Opened, MemoryError> {
         DriverSpec::Sqlite(path) => {
             let scratch = tempfile::Builder::new()
                 .prefix("tinymemory-conformance-")
-                .tempdir()
+                .tempdir_in(crate::scratch::root())
                 .map_err(|e| MemoryError::backend("failed to create a temporary directory", e))?;
             crate::cleanup::remove_on_signal(scratch.path().to_owned());
             let corpus_path = path
@@ -315,7 +315,7 @@ pub(crate) fn open(spec: &DriverSpec) -> Result<Opened, MemoryError> {
             let next = AtomicU64::new(0);
             let factory = FnFactory::new("sqlite", move || {
                 let n = next.fetch_add(1, Ordering::Relaxed);
-                let store = SqliteDriver::open(dir.join(format!("check-{n}.db")))?;
+                let store = crate::scratch::ScratchSqlite::open(dir.join(format!("check-{n}.db")))?;
                 Ok(Box::new(store) as Box<dyn MemoryProvider>)
             });
             Ok(Opened {

@@ -27,6 +27,7 @@ mod mutants;
 mod replay;
 mod run;
 mod runtime;
+mod scratch;
 mod select;
 mod shared;
 

@@ -18,6 +18,15 @@ pub(crate) fn remove_on_signal(dir: PathBuf) {
         .push(dir);
 }
 
+/// A sentence the interrupt message ends with, set by a command whose
+/// interruption leaves something behind (a partial `migrate` target).
+static NOTE: Mutex<Option<String>> = Mutex::new(None);
+
+/// Ends the message printed on `SIGINT` or `SIGTERM` with `note`.
+pub(crate) fn note_on_signal(note: String) {
+    *NOTE.lock().unwrap_or_else(PoisonError::into_inner) = Some(note);
+}
+
 /// Kills the driver processes and removes the temporary directories.
 fn clean_up() {
     tinymemory_exec::kill_all();
@@ -74,9 +83,15 @@ pub(crate) fn install() {
                 }
             });
             clean_up();
+            let note = NOTE
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
+                .map(|n| format!("; {n}"))
+                .unwrap_or_default();
             eprintln!(
                 "error: interrupted by {name}: the driver processes were stopped and the temporary \
-                 files removed"
+                 files removed{note}"
             );
             std::process::exit(code);
         });

@@ -5,6 +5,7 @@
 mod digest;
 mod open;
 mod pages;
+mod same;
 mod verify;
 
 use std::collections::BTreeSet;
@@ -15,7 +16,7 @@ use tinymemory_api::{MemoryError, MemoryProvider};
 
 use crate::args::MigrateArgs;
 use crate::console::{Console, Stream};
-use crate::{exit, runtime};
+use crate::{cleanup, exit, runtime};
 
 use self::digest::Digest;
 use self::open::{End, OpenError, Store};
@@ -50,12 +51,24 @@ fn opened(result: Result<Store, OpenError>) -> Result<Store, Failed> {
 }
 
 async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
-    if args.from == args.to {
+    if args.from == args.to && args.from.to_string() == args.to.to_string() {
         return Err(Failed(
             exit::USAGE,
             format!(
                 "--from and --to both name {}: a store cannot be migrated into itself",
                 args.from
+            ),
+        ));
+    }
+    if let Some(file) = same::same_file(&args.from, &args.to) {
+        return Err(Failed(
+            exit::USAGE,
+            format!(
+                "--from {} and --to {} name the same file {}: a store cannot be migrated into \
+                 itself",
+                args.from,
+                args.to,
+                file.display()
             ),
         ));
     }
@@ -80,6 +93,12 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
     let total: u64 = listed.iter().map(|n| n.count).sum();
     let kept = refuse_or_keep(dst, &to, args).await?;
 
+    if !target.in_memory {
+        cleanup::note_on_signal(format!(
+            "the target {to} may hold a partial copy: rerun with --overwrite to copy \
+             everything again and verify it"
+        ));
+    }
     let started = Instant::now();
     let copied = copy(src, dst, args.page_size, total, &console).await?;
     let secs = started.elapsed().as_secs_f64();
@@ -200,7 +219,8 @@ async fn refuse_or_keep(
             format!(
                 "the target {spec} already holds {entries} entries in {} namespaces, and \
                  migrating would replace those with the same namespace and key; name a new \
-                 store, or pass --overwrite to migrate into it anyway",
+                 store, or pass --overwrite to migrate into it anyway (if an interrupted \
+                 migrate left it partial, --overwrite copies everything again and verifies it)",
                 listed.len()
             ),
         ));

@@ -210,7 +210,8 @@ fn a_target_holding_entries_is_refused_and_left_as_it_was() {
         format!(
             "error: the target {} already holds 1 entries in 1 namespaces, and migrating would \
              replace those with the same namespace and key; name a new store, or pass \
-             --overwrite to migrate into it anyway\n",
+             --overwrite to migrate into it anyway (if an interrupted migrate left it partial, \
+             --overwrite copies everything again and verifies it)\n",
             sqlite(&b)
         )
     );
@@ -349,5 +350,248 @@ fn in_memory_sources_and_a_store_into_itself_are_usage_errors() {
     assert_eq!(
         ran.stderr,
         "error: --from and --to both name sqlite:x.db: a store cannot be migrated into itself\n"
+    );
+}
+
+/// Runs `python3 -c CODE PATH`: SQLite as another program uses it.
+fn python_sqlite(code: &str, path: &Path) {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", code])
+        .arg(path)
+        .status()
+        .expect("python3 runs")
+        .success();
+    assert!(ok, "python3 -c {code}");
+}
+
+/// The SHA-256 of the file's bytes and whether a `-wal` or `-shm` lies
+/// beside it.
+fn snapshot(path: &Path) -> (String, bool) {
+    let side = |ext: &str| {
+        let mut p = path.as_os_str().to_owned();
+        p.push(ext);
+        Path::new(&p).exists()
+    };
+    let hash: String = Sha256::digest(std::fs::read(path).unwrap())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    (hash, side("-wal") || side("-shm"))
+}
+
+#[test]
+fn a_version_1_source_is_refused_and_not_migrated() {
+    let dir = scratch();
+    let a = dir.path().join("v1.db");
+    std::fs::copy(
+        repo("crates/tinymemory-sqlite/tests/fixtures/v1.sqlite"),
+        &a,
+    )
+    .unwrap();
+    let before = snapshot(&a);
+    let ran = run(&["migrate", "--from", &sqlite(&a), "--to", "reference"]);
+    assert_eq!(ran.code, 3, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: failed to open --from {}: backend failure: {}: database schema is not usable: schema version \
+             1: open it once with a write to migrate it to version 2, or copy it first; it is \
+             read only here, and reading it needs that migration\n",
+            sqlite(&a),
+            a.display()
+        )
+    );
+    // The fixture is in WAL mode: SQLite reads it with a -wal and -shm,
+    // which it creates beside it; the file itself is not written.
+    assert_eq!(snapshot(&a).0, before.0, "the source is not written");
+}
+
+#[test]
+fn a_file_that_is_no_tinymemory_store_is_refused_untouched() {
+    let dir = scratch();
+    let empty = dir.path().join("empty.db");
+    std::fs::write(&empty, b"").unwrap();
+    let ran = run(&["migrate", "--from", &sqlite(&empty), "--to", "reference"]);
+    assert_eq!(ran.code, 3, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: failed to open --from {}: backend failure: {}: database schema is not usable: the file is \
+             empty (0 bytes): it is not a tinymemory store\n",
+            sqlite(&empty),
+            empty.display()
+        )
+    );
+    assert_eq!(std::fs::read(&empty).unwrap(), b"");
+    assert!(!snapshot(&empty).1);
+
+    let other = dir.path().join("other.db");
+    python_sqlite(
+        "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); \
+         c.execute('CREATE TABLE notes (x)'); c.commit()",
+        &other,
+    );
+    let before = snapshot(&other);
+    let ran = run(&["migrate", "--from", &sqlite(&other), "--to", "reference"]);
+    assert_eq!(ran.code, 3, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: failed to open --from {}: backend failure: {}: database schema is not usable: the file has \
+             no tinymemory_schema table: it is not a tinymemory store\n",
+            sqlite(&other),
+            other.display()
+        )
+    );
+    assert_eq!(snapshot(&other), before, "no tables created, no WAL");
+}
+
+#[test]
+fn a_source_in_rollback_journal_mode_or_read_only_is_read_without_a_write() {
+    let dir = scratch();
+    let (a, b) = (dir.path().join("a.db"), dir.path().join("b.db"));
+    fill(&a);
+    // Another program switched it back from WAL: opening it to write
+    // would switch it again, rewriting the header.
+    python_sqlite(
+        "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); \
+         c.execute('PRAGMA journal_mode = DELETE')",
+        &a,
+    );
+    let before = snapshot(&a);
+    assert!(!before.1);
+    let mut perms = std::fs::metadata(&a).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&a, perms).unwrap();
+    let ran = run(&[
+        "migrate",
+        "--from",
+        &sqlite(&a),
+        "--to",
+        &sqlite(&b),
+        "--quiet",
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert!(ran.last_line().starts_with("verified: "), "{}", ran.dump());
+    assert_eq!(snapshot(&a), before, "the source is not written");
+}
+
+#[test]
+fn the_same_file_named_two_ways_is_refused() {
+    let dir = scratch();
+    let a = dir.path().join("a.db");
+    fill(&a);
+    let link = dir.path().join("link.db");
+    std::os::unix::fs::symlink(&a, &link).unwrap();
+    let dotted = dir.path().join(".").join("a.db");
+    for to in [&dotted, &link] {
+        let ran = run(&[
+            "migrate",
+            "--from",
+            &sqlite(&a),
+            "--to",
+            &sqlite(to),
+            "--overwrite",
+        ]);
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "error: --from {} and --to {} name the same file {}: a store cannot be migrated \
+                 into itself\n",
+                sqlite(&a),
+                sqlite(to),
+                std::fs::canonicalize(&a).unwrap().display()
+            )
+        );
+    }
+}
+
+#[test]
+fn an_in_memory_sqlite_target_is_a_dry_run() {
+    let dir = scratch();
+    let a = dir.path().join("a.db");
+    fill(&a);
+    let ran = run(&["migrate", "--from", &sqlite(&a), "--to", "sqlite::memory:"]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert!(
+        ran.stderr.lines().any(|l| l
+            == "note: --to sqlite::memory: is in memory: this is a dry run, its copy is \
+                discarded at the end"),
+        "{}",
+        ran.dump()
+    );
+    assert!(!dir.path().join(":memory:").exists());
+}
+
+#[test]
+fn an_interrupted_migration_says_the_target_may_hold_a_partial_copy() {
+    let dir = scratch();
+    let (a, b) = (dir.path().join("a.db"), dir.path().join("b.db"));
+    let d = SqliteDriver::open(&a).unwrap();
+    let entries: Vec<_> = (0..20_000)
+        .map(|i| tinymemory_api::NewEntry::new("global", format!("k{i:05}"), "some text"))
+        .collect();
+    rt().block_on(d.store_many(&entries)).unwrap();
+    drop(d);
+    // One record per page: one transaction (and fsync) per record, long
+    // enough to be interrupted.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args(["migrate", "--from", &sqlite(&a), "--to", &sqlite(&b)])
+        .args(["--page-size", "1", "--quiet"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !b.exists() && started.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "error: interrupted by SIGINT: the driver processes were stopped and the temporary \
+             files removed; the target {} may hold a partial copy: rerun with --overwrite to \
+             copy everything again and verify it\n",
+            sqlite(&b)
+        )
+    );
+    let ran = run(&["migrate", "--from", &sqlite(&a), "--to", &sqlite(&b)]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr.ends_with(
+            "name a new store, or pass --overwrite to migrate into it anyway (if an \
+             interrupted migrate left it partial, --overwrite copies everything again and \
+             verifies it)\n"
+        ),
+        "{}",
+        ran.dump()
+    );
+    let ran = run(&[
+        "migrate",
+        "--from",
+        &sqlite(&a),
+        "--to",
+        &sqlite(&b),
+        "--overwrite",
+        "--quiet",
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert!(
+        ran.last_line().starts_with(
+            "verified: the target holds the source's 20000 records in 1 namespaces, byte for \
+             byte; digest "
+        ),
+        "{}",
+        ran.dump()
     );
 }

@@ -80,6 +80,32 @@ impl SqliteDriver {
         })
     }
 
+    /// Opens the existing tinymemory file at `path` for reading only: it is
+    /// never created, its schema never created or migrated, its journal
+    /// mode never changed, and every write fails with
+    /// [`MemoryError::Backend`] ("attempt to write a readonly database").
+    /// Used for a migration's source; a file the process may not write
+    /// (mode 0444) opens too. A WAL file is read with its `-wal`: SQLite
+    /// creates the `-wal` and `-shm` beside it when missing, and fails in a
+    /// directory it cannot write to.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Backend`] naming the reason for an empty (0-byte)
+    /// file, a file without the `tinymemory_schema` table (not a tinymemory
+    /// store), a version-1 file (reading it needs the migration to version
+    /// 2, which writes), a newer version, or missing tables, and when
+    /// SQLite cannot open or read it (missing, not a database). Each
+    /// message starts with the path.
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Self, MemoryError> {
+        let path = path.as_ref();
+        let conns = crate::read_only::open_read_only(path).map_err(|e| with_path(e, path))?;
+        Ok(Self {
+            conns: Arc::new(conns),
+            path: Some(path.to_owned()),
+        })
+    }
+
     /// Opens a new, empty database held in memory by one connection. Every
     /// handle opened this way is its own database; nothing survives the
     /// last clone's drop.

@@ -111,6 +111,7 @@ mod open;
 mod ops;
 mod pool;
 mod query;
+mod read_only;
 mod recall;
 mod schema;
 mod score;

@@ -45,8 +45,11 @@ pub(crate) struct Store {
 
 /// Opens `spec` for `end`.
 ///
-/// - `sqlite:PATH`: the file; as a source it must exist (it is never
-///   created). `sqlite` alone, a temporary file, is refused.
+/// - `sqlite:PATH`: the file. As a source it must exist and is opened
+///   read-only ([`SqliteDriver::open_read_only`]: never created, migrated
+///   or switched to WAL; an empty file, another program's database and a
+///   version-1 file are refused). `sqlite` alone, a temporary file, is
+///   refused; `sqlite::memory:` is in memory, as `reference` is.
 /// - `postgres:URL`: the driver's tables in its default schema
 ///   (`tinymemory`), created when missing.
 /// - `exec:COMMAND`: the process, after `hello`, without `reset`.
@@ -69,16 +72,26 @@ pub(crate) async fn open(spec: &DriverSpec, end: End) -> Result<Store, OpenError
              nothing after it; name the file: {flag} sqlite:PATH"
         ))),
         DriverSpec::Sqlite(Some(path)) => {
+            // The names SQLite gives a private database: `SqliteDriver::open`
+            // opens them in memory.
+            let in_memory = path.as_os_str() == ":memory:";
+            if in_memory && end == End::Source {
+                return Err(in_memory_source(flag, spec));
+            }
             if end == End::Source && !path.exists() {
                 return Err(OpenError::Setup(format!(
                     "failed to open {flag} {spec}: {} does not exist (a source is never created)",
                     path.display()
                 )));
             }
-            let provider = SqliteDriver::open(path).map_err(setup)?;
+            let provider = match end {
+                End::Source => SqliteDriver::open_read_only(path),
+                End::Target => SqliteDriver::open(path),
+            }
+            .map_err(setup)?;
             Ok(Store {
                 provider: Box::new(provider),
-                in_memory: false,
+                in_memory,
             })
         }
         DriverSpec::Postgres(url) => {
@@ -100,10 +113,7 @@ pub(crate) async fn open(spec: &DriverSpec, end: End) -> Result<Store, OpenError
         }
         DriverSpec::Reference | DriverSpec::Semantic | DriverSpec::Null | DriverSpec::Mutant(_) => {
             if end == End::Source {
-                return Err(OpenError::Usage(format!(
-                    "{flag} {spec} is a store in memory, empty when migrate starts: \
-                     migrate from a store that holds entries (sqlite:PATH, postgres:URL, exec:COMMAND)"
-                )));
+                return Err(in_memory_source(flag, spec));
             }
             let opened = driver::open(spec).map_err(setup)?;
             Ok(Store {
@@ -112,4 +122,11 @@ pub(crate) async fn open(spec: &DriverSpec, end: End) -> Result<Store, OpenError
             })
         }
     }
+}
+
+fn in_memory_source(flag: &str, spec: &DriverSpec) -> OpenError {
+    OpenError::Usage(format!(
+        "{flag} {spec} is a store in memory, empty when migrate starts: \
+         migrate from a store that holds entries (sqlite:PATH, postgres:URL, exec:COMMAND)"
+    ))
 }

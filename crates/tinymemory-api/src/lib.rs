@@ -47,4 +47,4 @@ pub use profile::{RecallProfile, UnknownRecallProfile};
 pub use provider::MemoryProvider;
 pub use section::MemorySection;
 pub use taint::MemoryTaint;
-pub use timestamp::now_rfc3339;
+pub use timestamp::{now_rfc3339, parse_rfc3339};

@@ -1,5 +1,6 @@
 //! The standard checks, one module per area.
 
+mod bulk;
 mod concurrency;
 mod corpus;
 mod forget;
@@ -129,6 +130,12 @@ pub(crate) fn all() -> Vec<Check> {
             Contract,
             "a recall pinned to a namespace returns the same hits with the same score bits whatever is stored, upserted or forgotten in other namespaces",
             isolation::namespace_isolation
+        ),
+        check!(
+            "store.bulk",
+            Contract,
+            "store_many stores a batch as the same stores would (a later entry of a key wins, the index included), stamps it with the time of the call, and refuses a batch with an invalid entry naming its rule, storing nothing of it",
+            bulk::store_many
         ),
         check!(
             "store.upsert_replaces_metadata",

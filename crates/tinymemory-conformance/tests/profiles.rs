@@ -32,6 +32,7 @@ const APPLICABILITY: &[(&str, &str)] = &[
     ("recall.deterministic", "lexical, semantic"),
     ("recall.self_retrieval", "lexical, semantic"),
     ("recall.namespace_isolation", "lexical, semantic"),
+    ("store.bulk", "lexical, semantic"),
     ("store.upsert_replaces_metadata", "lexical, semantic"),
     ("store.timestamps", "lexical, semantic"),
     ("namespaces.last_updated", "lexical, semantic"),
@@ -96,13 +97,13 @@ fn every_check_states_the_profiles_it_applies_to() {
         Registry::standard()
             .for_profile(RecallProfile::Lexical)
             .len(),
-        56
+        57
     );
     assert_eq!(
         Registry::standard()
             .for_profile(RecallProfile::Semantic)
             .len(),
-        55
+        56
     );
     assert_eq!(Profiles::BOTH.to_string(), "lexical, semantic");
 }
@@ -151,7 +152,7 @@ async fn the_semantic_reference_passes_every_semantic_check() {
         .run(semantic_reference(), None, |_| {})
         .await;
     assert_eq!(summary.profile, RecallProfile::Semantic);
-    assert_eq!(summary.reports.len(), 55);
+    assert_eq!(summary.reports.len(), 56);
     assert_eq!(not_passed(&summary), corpus_skips(RecallProfile::Semantic));
 }
 

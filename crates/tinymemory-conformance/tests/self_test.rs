@@ -33,6 +33,7 @@ const STANDARD_CHECK_IDS: &[&str] = &[
     "recall.deterministic",
     "recall.self_retrieval",
     "recall.namespace_isolation",
+    "store.bulk",
     "store.upsert_replaces_metadata",
     "store.timestamps",
     "namespaces.last_updated",

@@ -42,6 +42,7 @@
 //! | `overlapping-pages` | [`OverlappingPages`] | `portability.pages_partition` | each page after the first repeats the previous page's last record |
 //! | `cursor-restarts` | [`CursorRestarts`] | `portability.unknown_cursor` | an unknown cursor restarts the export from the beginning |
 //! | `empty-page-ends` | [`EmptyPageEnds`] | `portability.end_of_export` | an exhausted namespace gives an empty page with `next_cursor: None` while later namespaces hold records |
+//! | `partial-batch` | [`PartialBatch`] | `store.bulk` | `store_many` stores entry by entry without validating first: the entries before an invalid one stay stored |
 //! | `import-drops-taint` | [`ImportDropsTaint`] | `portability.taint_kept` | `import` writes every record as [`MemoryTaint::Internal`](tinymemory_api::MemoryTaint::Internal) |
 //!
 //! Mutants that change what `store` does also change `store_many` (it
@@ -91,7 +92,7 @@
 //! assert_eq!(m.check, "recall.scores_finite_higher_better");
 //! let driver: Box<dyn MemoryProvider> = (m.wrap)(Box::new(ReferenceDriver::new()));
 //! assert_eq!(driver.driver_id(), "reference");
-//! assert_eq!(mutants().len(), 36);
+//! assert_eq!(mutants().len(), 37);
 //! ```
 
 mod case_folds;
@@ -109,6 +110,7 @@ mod metadata;
 mod min_score;
 mod nan_scores;
 mod paging;
+mod partial_batch;
 mod plain_text_query;
 mod prefix_pin;
 mod ranking;
@@ -133,6 +135,7 @@ pub use metadata::{MetadataFault, MetadataFaultKind};
 pub use min_score::IgnoresMinScore;
 pub use nan_scores::NanScores;
 pub use paging::{CursorRestarts, EmptyPageEnds, OverlappingPages};
+pub use partial_batch::PartialBatch;
 pub use plain_text_query::EngineSyntaxErrors;
 pub use prefix_pin::PrefixPinnedRecall;
 pub use ranking::{RankingFault, RankingFaultKind};

@@ -32,8 +32,8 @@ pub struct ImportFailure {
 
 /// Checks one record against the rules every import applies: the
 /// namespace ([`Namespace::parse`]), the key ([`validate_key`]) and the
-/// timestamp, which must be RFC 3339 (as `humantime::parse_rfc3339_weak`
-/// reads it) since it is kept byte for byte.
+/// timestamp, which must be RFC 3339 ([`parse_rfc3339`](crate::parse_rfc3339))
+/// since it is kept byte for byte.
 ///
 /// # Errors
 ///
@@ -42,7 +42,7 @@ pub struct ImportFailure {
 pub fn validate_record(record: &MemoryRecord) -> Result<(), MemoryError> {
     Namespace::parse(&record.namespace)?;
     validate_key(&record.key)?;
-    if humantime::parse_rfc3339_weak(&record.timestamp).is_err() {
+    if crate::parse_rfc3339(&record.timestamp).is_none() {
         let shown: String = record.timestamp.chars().take(60).collect();
         return Err(MemoryError::invalid(
             rules::IMPORT_TIMESTAMP,

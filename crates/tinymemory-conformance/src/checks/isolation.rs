@@ -9,7 +9,7 @@
 //! `limit` cut-off the hits, of a recall pinned to A: a tenant's results
 //! then reveal how common a word is in another tenant's memories.
 
-use tinymemory_api::{MemoryProvider, RecallOptions};
+use tinymemory_api::{MemoryProvider, NewEntry, RecallOptions};
 
 use super::ranking::{fingerprint, shown};
 use super::support::{fresh, put};
@@ -20,7 +20,7 @@ use crate::CheckContext;
 /// frequencies and lengths, so that any statistic of the collection (a
 /// document frequency, a document count, an average length) moves at
 /// least one score.
-const TENANT: [(&str, &str); 8] = [
+const TENANT: [(&str, &str); 10] = [
     ("a1", "comet tail over the harbour"),
     ("a2", "comet dust and comet light"),
     ("a3", "harbour lights at dawn"),
@@ -32,17 +32,23 @@ const TENANT: [(&str, &str); 8] = [
     ("a6", "dawn chorus in the valley"),
     ("a7", "comet"),
     ("a8", "light rain on the quarry road"),
+    ("a9", "彗星 over the 港口"),
+    ("a10", "港口 港口 dawn"),
 ];
+
+/// How many entries the bulk round stores elsewhere in one `store_many`.
+const BULK: usize = 3_000;
 
 /// Questions asked in the pinned namespaces: common and rare words, a
 /// limit that cuts ties and near-ties, and a limit that covers everything.
-const QUESTIONS: [(&str, usize); 6] = [
+const QUESTIONS: [(&str, usize); 7] = [
     ("comet", 10),
     ("comet", 2),
     ("harbour dawn", 3),
     ("quarry light", 10),
     ("comet harbour lights dawn", 4),
     ("museum", 10),
+    ("港口 彗星", 5),
 ];
 
 /// What is written elsewhere between the rounds: floods of the questions'
@@ -99,6 +105,26 @@ pub(crate) async fn namespace_isolation(ctx: CheckContext) -> Step {
         );
         compare(d.as_ref(), &pinned, &before, &what).await?;
     }
+    // A bulk write of thousands elsewhere: an engine that refreshes
+    // collection-wide statistics every so many writes shows it here.
+    let bulk: Vec<NewEntry> = (0..BULK)
+        .map(|i| {
+            let text = match i % 3 {
+                0 => "comet harbour dawn",
+                1 => "彗星 港口 quarry light",
+                _ => "museum of the northern valley",
+            };
+            NewEntry::new(format!("learning:bulk-{}", i % 10), format!("b{i}"), text)
+        })
+        .collect();
+    d.store_many(&bulk).await?;
+    compare(
+        d.as_ref(),
+        &pinned,
+        &before,
+        &format!("after a bulk store of {BULK} entries in other namespaces"),
+    )
+    .await?;
     // Upserts and forgets elsewhere move the statistics back and forth.
     for (ns, key) in written.iter().step_by(2) {
         put(d.as_ref(), ns, key, "comet").await?;

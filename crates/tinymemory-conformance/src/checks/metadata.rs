@@ -12,7 +12,7 @@ use crate::CheckContext;
 
 /// How far a timestamp may stray from the call that wrote it: room for a
 /// server whose clock is a little off, nowhere near 1970.
-const CLOCK_SKEW: Duration = Duration::from_secs(60);
+pub(crate) const CLOCK_SKEW: Duration = Duration::from_secs(60);
 
 fn entry_or_fail(got: Option<MemoryEntry>, what: &str) -> Result<MemoryEntry, Stop> {
     got.ok_or_else(|| Stop::Fail(format!("{what} returned None")))
@@ -77,10 +77,8 @@ pub(crate) async fn upsert_replaces_metadata(ctx: CheckContext) -> Step {
     Ok(())
 }
 
-fn parse(what: &str, text: &str) -> Result<SystemTime, Stop> {
-    humantime::parse_rfc3339_weak(text)
-        .ok()
-        .filter(|_| text.contains('T') || text.contains('t'))
+pub(crate) fn parse(what: &str, text: &str) -> Result<SystemTime, Stop> {
+    tinymemory_api::parse_rfc3339(text)
         .ok_or_else(|| Stop::Fail(format!("{what} is {text:?}, not an RFC 3339 timestamp")))
 }
 

@@ -138,6 +138,7 @@ macro_rules! __tinymemory_check_ids {
             recall_deterministic => "recall.deterministic",
             recall_self_retrieval => "recall.self_retrieval",
             recall_namespace_isolation => "recall.namespace_isolation",
+            store_bulk => "store.bulk",
             store_upsert_replaces_metadata => "store.upsert_replaces_metadata",
             store_timestamps => "store.timestamps",
             namespaces_last_updated => "namespaces.last_updated",

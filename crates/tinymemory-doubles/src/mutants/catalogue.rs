@@ -8,9 +8,9 @@ use super::{
     CaseFoldsNamespaces, CollectionWideStatistics, CountsEveryStore, CursorRestarts, DropsTaint,
     DuplicatesOnStore, EmptyPageEnds, EngineSyntaxErrors, ForgetAlwaysTrue, IgnoresMinScore,
     ImportDropsTaint, LikeWildcards, LimitPlusOne, LosesConcurrentWrites, MetadataFault,
-    MetadataFaultKind, NanScores, NegatedScores, OverlappingPages, PrefixPinnedRecall,
-    RankingFault, RankingFaultKind, SanitizesNamespaces, SplitsNamespacesByCategory,
-    StaleRecallAfterForget,
+    MetadataFaultKind, NanScores, NegatedScores, OverlappingPages, PartialBatch,
+    PrefixPinnedRecall, RankingFault, RankingFaultKind, SanitizesNamespaces,
+    SplitsNamespacesByCategory, StaleRecallAfterForget,
 };
 use crate::{NoneMeansAll, TamperHits};
 
@@ -93,12 +93,12 @@ impl fmt::Debug for Mutant {
     }
 }
 
-static MUTANTS: [Mutant; 36] = [
+static MUTANTS: [Mutant; 37] = [
     Mutant {
         name: "duplicates-on-upsert",
         rule: "contract 1: a second store at (namespace, key) replaces the first, never duplicates",
         check: "store.upsert",
-        also_caught_by: &["namespaces.exact_counts", "store.upsert_replaces_metadata", "store.timestamps", "portability.cursor_stable", "portability.round_trip", "properties.export_partition", "properties.export_round_trip", "model.differential"],
+        also_caught_by: &["namespaces.exact_counts", "store.bulk", "store.upsert_replaces_metadata", "store.timestamps", "portability.cursor_stable", "portability.round_trip", "properties.export_partition", "properties.export_round_trip", "model.differential"],
         description: "a second store under a key keeps the old entry too: both show in list and in the namespaces() count",
         wrap: |p| Box::new(DuplicatesOnStore::new(p)),
         profile: RecallProfile::Lexical,
@@ -107,7 +107,7 @@ static MUTANTS: [Mutant; 36] = [
         name: "drops-taint",
         rule: "contract 1: taint, category and session are stored as given",
         check: "store.upsert",
-        also_caught_by: &["portability.taint_kept", "portability.import_hostile", "model.differential"],
+        also_caught_by: &["store.bulk", "portability.taint_kept", "portability.import_hostile", "model.differential"],
         description: "every store is written as MemoryTaint::Internal, so externally synced entries read back as internal",
         wrap: |p| Box::new(DropsTaint::new(p)),
         profile: RecallProfile::Lexical,
@@ -188,7 +188,7 @@ static MUTANTS: [Mutant; 36] = [
         name: "counts-every-store",
         rule: "contract 8: namespaces() gives every non-empty namespace its exact count",
         check: "namespaces.exact_counts",
-        also_caught_by: &["store.upsert", "portability.round_trip", "properties.export_round_trip", "model.differential"],
+        also_caught_by: &["store.upsert", "store.bulk", "portability.round_trip", "properties.export_round_trip", "model.differential"],
         description: "namespaces() counts every store of a key, upserts included, like a full-text table gaining a row per write",
         wrap: |p| Box::new(CountsEveryStore::new(p)),
         profile: RecallProfile::Lexical,
@@ -197,7 +197,7 @@ static MUTANTS: [Mutant; 36] = [
         name: "sanitizes-invalid-namespaces",
         rule: "contract 9: an invalid namespace is MemoryError::Invalid on every method",
         check: "namespace.invalid_refused",
-        also_caught_by: &["portability.import_failures", "properties.namespace_round_trip", "model.differential"],
+        also_caught_by: &["store.bulk", "portability.import_failures", "properties.namespace_round_trip", "model.differential"],
         description: "an invalid namespace is silently rewritten to a valid one instead of refused",
         wrap: |p| Box::new(SanitizesNamespaces::new(p)),
         profile: RecallProfile::Lexical,
@@ -242,7 +242,7 @@ static MUTANTS: [Mutant; 36] = [
         name: "splits-namespaces-by-category",
         rule: "section API: a namespace listed twice by namespaces() is a driver fault (contract 8: once each)",
         check: "sections.namespaces_listed_once",
-        also_caught_by: &["model.differential"],
+        also_caught_by: &["store.bulk", "model.differential"],
         description: "namespaces() groups by (namespace, category), listing a mixed namespace once per category",
         wrap: |p| Box::new(SplitsNamespacesByCategory::new(p)),
         profile: RecallProfile::Lexical,
@@ -260,7 +260,7 @@ static MUTANTS: [Mutant; 36] = [
         name: "merges-metadata-on-upsert",
         rule: "contract 1: an upsert replaces category, session and taint; metadata is never merged",
         check: "store.upsert_replaces_metadata",
-        also_caught_by: &["model.differential"],
+        also_caught_by: &["store.bulk", "model.differential"],
         description: "a store without a session keeps the session of the entry it replaces",
         wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::MergesMetadataOnUpsert, p)),
         profile: RecallProfile::Lexical,
@@ -269,7 +269,7 @@ static MUTANTS: [Mutant; 36] = [
         name: "epoch-timestamps",
         rule: "contract: a timestamp is the RFC 3339 time of the store",
         check: "store.timestamps",
-        also_caught_by: &["portability.taint_kept", "portability.import_hostile", "portability.import_failures"],
+        also_caught_by: &["store.bulk", "portability.taint_kept", "portability.import_hostile", "portability.import_failures"],
         description: "every timestamp read back, last_updated included, is 1970-01-01T00:00:00Z",
         wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::EpochTimestamps, p)),
         profile: RecallProfile::Lexical,
@@ -353,6 +353,15 @@ static MUTANTS: [Mutant; 36] = [
         also_caught_by: &["portability.pages_partition", "portability.cursor_stable", "portability.round_trip", "portability.import_hostile", "properties.export_partition", "properties.export_round_trip"],
         description: "pages stop at namespace boundaries and an exhausted namespace gives an empty page with next_cursor None, records left",
         wrap: |p| Box::new(EmptyPageEnds::new(p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "partial-batch",
+        rule: "bulk store: one invalid entry refuses the whole batch, nothing of it stored",
+        check: "store.bulk",
+        also_caught_by: &[],
+        description: "store_many stores entry by entry without validating first, keeping what came before an invalid entry",
+        wrap: |p| Box::new(PartialBatch::new(p)),
         profile: RecallProfile::Lexical,
     },
     Mutant {

@@ -410,6 +410,21 @@ async fn observe(name: &str, d: &dyn MemoryProvider) -> String {
             put(d, "learning:x", "b", "note").await;
             format!("{:?}", pages(d, 1).await)
         }
+        "partial-batch" => {
+            let batch = [
+                tinymemory_api::NewEntry::new("global", "a", "first"),
+                tinymemory_api::NewEntry::new("global", "", "empty key"),
+            ];
+            let refused = d.store_many(&batch).await.unwrap_err();
+            let kept: Vec<String> = d
+                .list(None, None, None)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|e| e.key)
+                .collect();
+            format!("{:?} {kept:?}", refused.rule())
+        }
         "import-drops-taint" => {
             d.import(&[record("global", "k", MemoryTaint::ExternalSync)])
                 .await
@@ -422,7 +437,7 @@ async fn observe(name: &str, d: &dyn MemoryProvider) -> String {
 
 /// `(mutant, what the reference driver gives, what the mutant gives)` on
 /// the mutant's witness scenario.
-const WITNESSES: [(&str, &str, &str); 36] = [
+const WITNESSES: [(&str, &str, &str); 37] = [
     (
         "duplicates-on-upsert",
         r#"[("k", "beta")]"#,
@@ -511,6 +526,11 @@ const WITNESSES: [(&str, &str, &str); 36] = [
         "empty-page-ends",
         r#"[(["a"], true), (["b"], false)]"#,
         r#"[(["a"], true), ([], false)]"#,
+    ),
+    (
+        "partial-batch",
+        r#"Some("key.empty") []"#,
+        r#"Some("key.empty") ["a"]"#,
     ),
     ("import-drops-taint", "Some(ExternalSync)", "Some(Internal)"),
     (
@@ -611,6 +631,7 @@ fn catalogue_entries_are_unique_and_complete() {
             "recall.self_retrieval",
             "sections.namespaces_listed_once",
             "sections.pinned_hits_only",
+            "store.bulk",
             "store.concurrent_writes",
             "store.distinct_identities",
             "store.timestamps",

@@ -76,6 +76,28 @@ pub(crate) async fn taint_kept(ctx: CheckContext) -> Step {
         Some(MemoryTaint::ExternalSync),
         "taint of an ExternalSync entry exported and imported into a fresh store"
     );
+    // Timestamps are kept byte for byte whatever their RFC 3339 spelling,
+    // and an older one replaces a newer one: an import restores the
+    // record as it was, it does not keep the newest.
+    for timestamp in [
+        "2020-01-01T00:00:00Z",
+        "2019-05-06T07:08:09.5Z",
+        "2001-02-03T04:05:06.000000Z",
+    ] {
+        let older = MemoryRecord {
+            timestamp: timestamp.into(),
+            ..synced.clone()
+        };
+        import_all(d.as_ref(), std::slice::from_ref(&older)).await?;
+        let back = got(d.as_ref(), &older).await?;
+        ensure_eq!(
+            back.map(|r| r.timestamp),
+            Some(timestamp.to_owned()),
+            "timestamp of {:?} after importing it with timestamp {timestamp:?} over a newer one \
+             (an import keeps the record's timestamp byte for byte)",
+            older.key
+        );
+    }
     // An import is an upsert: the record's taint replaces the stored one.
     let trusted = MemoryRecord {
         taint: MemoryTaint::Internal,

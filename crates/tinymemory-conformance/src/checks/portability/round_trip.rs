@@ -2,7 +2,7 @@
 //! store.
 
 use tinymemory_api::portability::MemoryRecord;
-use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions};
+use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions, RecallProfile};
 
 use super::paging::store_mixed;
 use super::support::{differences, export_all, import_all, listed, portable, summaries};
@@ -99,6 +99,43 @@ pub(crate) async fn round_trip(ctx: CheckContext) -> Step {
             hits.iter().map(|h| &h.key).collect::<Vec<_>>()
         );
     }
+    // An import over an existing key replaces what recall searches, not
+    // just the row.
+    let (key, old_text) = RECALLED[0];
+    let changed = MemoryRecord {
+        content: "granite lighthouse keeper".into(),
+        ..want
+            .iter()
+            .find(|r| r.namespace == "learning:recalled" && r.key == key)
+            .cloned()
+            .ok_or_else(|| {
+                Stop::Fail(format!("(learning:recalled, {key:?}) is not in the export"))
+            })?
+    };
+    import_all(target.as_ref(), std::slice::from_ref(&changed)).await?;
+    let hits = target.recall(&changed.content, 3, &opts).await?;
+    ensure!(
+        hits.first().is_some_and(|h| h.key == key && h.content == changed.content),
+        "after importing new content {:?} over {key:?}, a recall of that content must rank {key:?} \
+         first with the new content; got {:?}",
+        changed.content,
+        hits.iter().map(|h| (&h.key, &h.content)).collect::<Vec<_>>()
+    );
+    if ctx.profile == RecallProfile::Lexical {
+        let stale = target.recall("harbour", 3, &opts).await?;
+        ensure!(
+            stale.iter().all(|h| h.key != key),
+            "after importing new content over {key:?}, a recall of \"harbour\", a word of its \
+             old content {old_text:?} only, still finds it: the index kept the old content"
+        );
+    }
+    // Back to the exported record, for the comparisons below.
+    let original = want
+        .iter()
+        .find(|r| r.namespace == "learning:recalled" && r.key == key)
+        .cloned()
+        .ok_or_else(|| Stop::Fail(format!("(learning:recalled, {key:?}) is not in the export")))?;
+    import_all(target.as_ref(), &[original]).await?;
     // A second import of the same records is an upsert: nothing doubles.
     for page in &export.pages {
         import_all(target.as_ref(), page).await?;

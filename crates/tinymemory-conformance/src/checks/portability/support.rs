@@ -51,10 +51,11 @@ pub(crate) enum WalkError {
 
 /// Exports the whole store in pages of `limit`, starting at `cursor`.
 ///
-/// The walk is bounded: a store of `size` records needs at most
-/// `size / limit + 1` full pages plus one empty last page (a driver may
-/// issue a cursor after the last record); an export still going after
-/// `size / limit + 3` pages is reported as never ending. A page longer than
+/// A page may hold fewer than `limit` records (a driver may cap its page
+/// size), so the walk is bounded by the records, not the limit: an export
+/// of `size` records still going after `size + 3` pages (more pages than
+/// records, plus an empty last page and slack) is reported as never
+/// ending, as is one with more than 3 empty pages. A page longer than
 /// `limit` is an error too.
 pub(crate) async fn walk(
     d: &dyn MemoryProvider,
@@ -62,7 +63,8 @@ pub(crate) async fn walk(
     limit: usize,
     size: usize,
 ) -> Result<Export, WalkError> {
-    let bound = size / limit.max(1) + 3;
+    let bound = size + 3;
+    let mut empty = 0;
     let mut export = Export::default();
     loop {
         let page = d
@@ -75,16 +77,18 @@ pub(crate) async fn walk(
                 page.records.len()
             )));
         }
+        empty += usize::from(page.records.is_empty());
         export.pages.push(page.records);
         match page.next_cursor {
             None => return Ok(export),
             Some(next) => cursor = Some(next),
         }
-        if export.pages.len() >= bound {
+        if export.pages.len() >= bound || empty > 3 {
             let got: usize = export.pages.iter().map(Vec::len).sum();
             return Err(WalkError::Broken(format!(
                 "an export of a store of {size} records in pages of {limit} had not ended after \
-                 {} pages ({got} records so far): next_cursor never became None",
+                 {} pages ({empty} of them empty, {got} records so far): next_cursor never became \
+                 None",
                 export.pages.len()
             )));
         }

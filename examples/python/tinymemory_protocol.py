@@ -156,43 +156,32 @@ def validate_entries(entries):
             raise in_batch(error, index, len(entries), e["namespace"], e["key"]) from None
 
 
-_DIGITS = frozenset(b"0123456789")
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?"
+    r"(?:[Zz]|[+-](\d{2}):(\d{2}))",
+    re.ASCII,
+)
 
 
 def is_rfc3339(text):
     """True when `text` is a timestamp tinymemory_api accepts for an import:
-    RFC 3339 as humantime::parse_rfc3339_weak reads it (a port of it, byte
-    for byte): YYYY-MM-DD, 'T' or ' ', HH:MM:SS (second 60 allowed), an
-    optional fraction, then nothing, 'Z' or '+00:00'; years from 1970, real
-    dates only. Other offsets are refused."""
-    b = text.encode("utf-8", "surrogatepass")
-    if len(b) < 19:
+    RFC 3339 date-time (section 5.6) as the Rust `time` crate's
+    well_known::Rfc3339 reads it: 'T' or 't', any number of fraction
+    digits, 'Z', 'z' or an offset +HH:MM / -HH:MM (hours up to 23), real
+    dates from year 0000, second 60 only at 23:59:60, nothing around it."""
+    m = _RFC3339.fullmatch(text)
+    if m is None:
         return False
-    if b[4] != 0x2D or b[7] != 0x2D or b[10] not in (0x54, 0x20) or b[13] != 0x3A or b[16] != 0x3A:
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    if hour > 23 or minute > 59 or second > 60 or (second == 60 and (hour, minute) != (23, 59)):
         return False
-    fields = (b[0:2], b[2:4], b[5:7], b[8:10], b[11:13], b[14:16], b[17:19])
-    if any(not (f[0] in _DIGITS and f[1] in _DIGITS) for f in fields):
-        return False
-    century, year, month, day, hour, minute, second = (int(f) for f in fields)
-    year += century * 100
-    if year < 1970 or hour > 23 or minute > 59 or second > 60:
+    if m.group(7) is not None and (int(m.group(7)) > 23 or int(m.group(8)) > 59):
         return False
     leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
     if not 1 <= month <= 12:
         return False
     days = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
-    if day == 0 or day > days:
-        return False
-    if len(b) > 19 and b[19] == 0x2E:
-        for idx in range(20, len(b)):
-            if b[idx] == 0x5A:  # 'Z', only last
-                return idx == len(b) - 1
-            if b[idx] == 0x2B:  # '+', the start of "+00:00" at the end
-                return idx == len(b) - 6
-            if b[idx] not in _DIGITS:
-                return False
-        return True
-    return len(b) == 19 or (len(b) <= 25 and (b[19] == 0x5A or b[19:] == b"+00:00"))
+    return 1 <= day <= days
 
 
 def validate_record(record):

@@ -182,7 +182,7 @@ async fn exports_page_in_key_order_and_import_keeps_every_field() {
             session_id: None,
             taint: MemoryTaint::Internal,
             category: MemoryCategory::Custom("x".into()),
-            ..record("learning:rust", "é", "trois", "2026-01-01 00:00:00")
+            ..record("learning:rust", "é", "trois", "2026-01-01t00:00:00-05:00")
         },
         record("z", "k", "four", "1970-01-01T00:00:00+00:00"),
     ];
@@ -237,7 +237,7 @@ async fn exports_page_in_key_order_and_import_keeps_every_field() {
 async fn import_reports_each_invalid_record_and_writes_the_rest() {
     let records = vec![
         record("global", "ok", "kept", "2026-01-01T00:00:00Z"),
-        record("global", "late", "x", "2026-01-01T00:00:00+02:00"),
+        record("global", "late", "x", "2026-01-01T00:00:00+24:00"),
         record("bad ns", "k", "x", "2026-01-01T00:00:00Z"),
         record("global", "", "x", "2026-01-01T00:00:00Z"),
         record("global", "feb", "x", "2026-02-29T00:00:00Z"),
@@ -271,7 +271,7 @@ async fn import_reports_each_invalid_record_and_writes_the_rest() {
         );
         assert_eq!(
             outcome.failures[0].error.to_string(),
-            "invalid input (import.timestamp): timestamp \"2026-01-01T00:00:00+02:00\" is not RFC 3339"
+            "invalid input (import.timestamp): timestamp \"2026-01-01T00:00:00+24:00\" is not RFC 3339"
         );
         let keys: Vec<String> = d
             .list(None, None, None)

@@ -6,6 +6,7 @@ mod digest;
 mod open;
 mod pages;
 mod same;
+mod spot;
 mod verify;
 
 use std::collections::BTreeSet;
@@ -139,7 +140,21 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
             copied.digest, v.source_digest
         );
     }
-    if v.is_equal() {
+    let (spot_checked, spot_lines) = spot::check(dst, copied.sample).await;
+    if !spot_lines.is_empty() {
+        failed = true;
+        eprintln!(
+            "error: verification failed: {} of {spot_checked} records read back from the target \
+             with get differ from the source (the first, the last and every {}th record in \
+             export order are read):",
+            spot_lines.len(),
+            spot::EVERY
+        );
+        for line in spot_lines.iter().take(SHOWN) {
+            eprintln!("{line}");
+        }
+    }
+    if v.is_equal() && spot_lines.is_empty() {
         let kept_note = if v.kept > 0 {
             format!("; it kept its {} other records", v.kept)
         } else {
@@ -241,6 +256,8 @@ struct Copied {
     failures: Vec<(u64, ImportFailure)>,
     /// The digest of the records read from the source.
     digest: String,
+    /// Source records to read back from the target with `get`.
+    sample: spot::Sample,
 }
 
 /// Exports `source` page by page and imports each page into `target`.
@@ -262,6 +279,7 @@ async fn copy(
     let mut digest = Digest::default();
     let mut records: u64 = 0;
     let mut failures = Vec::new();
+    let mut sample = spot::Sample::default();
     loop {
         let page = pages.next_page().await.map_err(|e| {
             Failed(
@@ -296,6 +314,7 @@ async fn copy(
         for r in &page {
             digest.add(r);
         }
+        sample.offer(records, &page);
         records += page.len() as u64;
         progress.update(usize::try_from(records).unwrap_or(usize::MAX), total);
     }
@@ -304,5 +323,6 @@ async fn copy(
         pages: pages.pages,
         failures,
         digest: digest.finish(),
+        sample,
     })
 }

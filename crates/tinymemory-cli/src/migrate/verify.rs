@@ -91,7 +91,7 @@ impl Verification {
 
 /// A key as a quoted Rust string: keys may hold NULs, line breaks and
 /// terminal escapes.
-fn escaped(text: &str) -> String {
+pub(crate) fn escaped(text: &str) -> String {
     let shown: String = text.chars().take(80).collect();
     let more = if shown.len() < text.len() { "…" } else { "" };
     format!("{shown:?}{more}")
@@ -99,7 +99,7 @@ fn escaped(text: &str) -> String {
 
 /// The fields in which `target` differs from `source`, each as
 /// `field (source X, target Y)`.
-fn changed_fields(source: &MemoryRecord, target: &MemoryRecord) -> Vec<String> {
+pub(crate) fn changed_fields(source: &MemoryRecord, target: &MemoryRecord) -> Vec<String> {
     let mut out = Vec::new();
     let mut diff = |name: &str, a: String, b: String| {
         if a != b {

@@ -194,7 +194,7 @@ async fn import_keeps_every_field_and_reports_failures() {
             "learning:x",
             "k\0",
             "tainted\0content",
-            "2020-01-02 03:04:05.5",
+            "2020-01-02t03:04:05.5+01:30",
         )
     };
     let records = [
@@ -256,7 +256,7 @@ async fn import_keeps_every_field_and_reports_failures() {
             NamespaceSummary {
                 namespace: "learning:x".into(),
                 count: 1,
-                last_updated: Some("2020-01-02 03:04:05.5".into()),
+                last_updated: Some("2020-01-02t03:04:05.5+01:30".into()),
             },
         ]
     );

@@ -64,7 +64,7 @@ impl LoadedCorpus {
     /// Stores every corpus entry into `provider` on the namespace of its
     /// section and scope (`<prefix>:<scope>`, as [`Sections`] `put` names
     /// it), as internal entries with no session, in corpus order, in
-    /// batches of [`LOAD_BATCH`] through [`MemoryProvider::store_many`].
+    /// batches of 1,000 entries through [`MemoryProvider::store_many`].
     ///
     /// [`Sections`]: tinymemory_sections::Sections
     ///

@@ -11,7 +11,9 @@
 
 use tinymemory_api::{MemoryProvider, NewEntry, RecallOptions};
 
-use super::ranking::{fingerprint, shown};
+use tinymemory_api::MemoryEntry;
+
+use super::ranking::fingerprint;
 use super::support::{fresh, put};
 use crate::failure::{ensure, Step};
 use crate::CheckContext;
@@ -155,10 +157,10 @@ async fn answers(
     pinned: &[(&str, RecallOptions)],
 ) -> Result<Vec<(Answer, String)>, crate::failure::Stop> {
     let mut out = Vec::new();
-    for (_, opts) in pinned {
+    for (ns, opts) in pinned {
         for (query, limit) in QUESTIONS {
             let hits = d.recall(query, limit, opts).await?;
-            out.push((fingerprint(&hits), shown(&hits)));
+            out.push((fingerprint(&hits), shown(&hits, ns)));
         }
     }
     Ok(out)
@@ -184,4 +186,24 @@ async fn compare(
         );
     }
     Ok(())
+}
+
+/// `[k1 (0.5), other:ns/k2 (no score)]`: hits of the pinned namespace by
+/// key, any other by namespace and key, for messages.
+fn shown(hits: &[MemoryEntry], pinned: &str) -> String {
+    let items: Vec<String> = hits
+        .iter()
+        .map(|h| {
+            let name = match h.namespace.as_deref() {
+                Some(ns) if ns == pinned => h.key.clone(),
+                Some(ns) => format!("{ns}/{}", h.key),
+                None => format!("<no namespace>/{}", h.key),
+            };
+            match h.score {
+                Some(s) => format!("{name} ({s:?})"),
+                None => format!("{name} (no score)"),
+            }
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
 }

@@ -38,7 +38,7 @@ pub(crate) fn fingerprint(hits: &[MemoryEntry]) -> Vec<(Option<String>, String, 
 }
 
 /// `[k1 (0.5), k2 (none)]`, for messages.
-pub(crate) fn shown(hits: &[MemoryEntry]) -> String {
+fn shown(hits: &[MemoryEntry]) -> String {
     let items: Vec<String> = hits
         .iter()
         .map(|h| match h.score {

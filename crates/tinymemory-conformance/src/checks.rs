@@ -280,7 +280,7 @@ pub(crate) fn all() -> Vec<Check> {
             "corpus.self_retrieval",
             Corpus,
             SEMANTIC,
-            "in every corpus namespace, entries (positions 0, 1, 2, 4, 8, ...) recalled by their own full text (when it has a word) rank first, behind only ties and hits holding all its words",
+            "in every corpus namespace, entries (positions 0, 1, 2, 4, 8, ...) recalled by their own full text (when it has a word) rank first, behind only ties, hits holding all its words and hits made only of its words (a shorter text BM25 may rank higher)",
             corpus::self_retrieval
         ),
         check!(

@@ -116,7 +116,7 @@ pub(crate) async fn self_retrieval(ctx: CheckContext) -> Step {
     ensure!(
         missed.is_empty(),
         "{} of {tried} entries recalled by their own content (pinned to their namespace) did not rank first, \
-         nor behind only ties and hits holding all their words, first: {}",
+         nor behind only ties, hits holding all their words and hits made only of their words, first: {}",
         missed.len(),
         missed
             .iter()

@@ -111,11 +111,11 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
         0.0
     };
     println!(
-        "migrated {} records in {} namespaces from {from} to {to}: {} pages of at most {}, \
+        "migrated {} in {} from {from} to {to}: {} of at most {}, \
          {secs:.1} s, {rate:.0} records/s",
-        copied.records,
-        listed.len(),
-        copied.pages,
+        counted(copied.records, "record"),
+        counted(u64::try_from(listed.len()).unwrap_or(u64::MAX), "namespace"),
+        counted(copied.pages, "page"),
         args.page_size
     );
     let mut failed = false;
@@ -325,4 +325,24 @@ async fn copy(
         digest: digest.finish(),
         sample,
     })
+}
+
+/// `1 page`, `2 pages`.
+fn counted(n: impl Into<u64>, noun: &str) -> String {
+    let n: u64 = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn one_is_singular_and_every_other_count_plural() {
+        assert_eq!(super::counted(1_u64, "page"), "1 page");
+        assert_eq!(super::counted(0_u64, "page"), "0 pages");
+        assert_eq!(super::counted(23_u64, "record"), "23 records");
+    }
 }

@@ -254,13 +254,25 @@ fn sigterm_and_sigint_remove_the_temporary_directories() {
                 .collect()
         };
         let t0 = Instant::now();
-        // The checks have started once a check database exists.
-        while !scratch_dirs().iter().any(|d| d.join("check-1.db").exists()) {
+        // The checks have started once a check database other than the
+        // probe's (`check-0.db`) exists; each is removed when its store is
+        // dropped, so any one of them is looked for.
+        let checking = |d: &PathBuf| {
+            std::fs::read_dir(d)
+                .into_iter()
+                .flatten()
+                .filter_map(Result::ok)
+                .any(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    name.starts_with("check-") && !name.starts_with("check-0.")
+                })
+        };
+        while !scratch_dirs().iter().any(checking) {
             assert!(
                 t0.elapsed() < Duration::from_secs(30),
                 "the run never started"
             );
-            std::thread::sleep(Duration::from_millis(20));
+            std::thread::sleep(Duration::from_millis(5));
         }
         let killed = Command::new("kill")
             .args([format!("-{signal}"), child.id().to_string()])

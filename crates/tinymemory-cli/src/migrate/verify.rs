@@ -281,89 +281,11 @@ fn disagreements(
 
 #[cfg(test)]
 mod tests {
-    use async_trait::async_trait;
-    use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome};
-    use tinymemory_api::{
-        MemoryCategory, MemoryEntry, MemoryTaint, NamespaceSummary, NewEntry, RecallOptions,
-    };
+    use tinymemory_api::{MemoryCategory, MemoryTaint};
+    use tinymemory_doubles::mutants::ImportDropsTaint;
     use tinymemory_reference::ReferenceDriver;
 
     use super::*;
-
-    /// The reference driver, except that `import` writes every record as
-    /// [`MemoryTaint::Internal`]: a target that loses data.
-    #[derive(Default)]
-    struct DropsTaintOnImport(ReferenceDriver);
-
-    #[async_trait]
-    impl MemoryProvider for DropsTaintOnImport {
-        fn driver_id(&self) -> &str {
-            "drops-taint-on-import"
-        }
-        async fn store(
-            &self,
-            namespace: &str,
-            key: &str,
-            content: &str,
-            category: MemoryCategory,
-            session_id: Option<&str>,
-            taint: MemoryTaint,
-        ) -> Result<(), MemoryError> {
-            self.0
-                .store(namespace, key, content, category, session_id, taint)
-                .await
-        }
-        async fn get(
-            &self,
-            namespace: &str,
-            key: &str,
-        ) -> Result<Option<MemoryEntry>, MemoryError> {
-            self.0.get(namespace, key).await
-        }
-        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-            self.0.forget(namespace, key).await
-        }
-        async fn list(
-            &self,
-            namespace: Option<&str>,
-            category: Option<&MemoryCategory>,
-            session_id: Option<&str>,
-        ) -> Result<Vec<MemoryEntry>, MemoryError> {
-            self.0.list(namespace, category, session_id).await
-        }
-        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-            self.0.namespaces().await
-        }
-        async fn recall(
-            &self,
-            query: &str,
-            limit: usize,
-            opts: &RecallOptions,
-        ) -> Result<Vec<MemoryEntry>, MemoryError> {
-            self.0.recall(query, limit, opts).await
-        }
-        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-            self.0.store_many(entries).await
-        }
-        async fn export_page(
-            &self,
-            cursor: Option<&ExportCursor>,
-            limit: usize,
-        ) -> Result<ExportPage, MemoryError> {
-            self.0.export_page(cursor, limit).await
-        }
-        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-            let internal: Vec<MemoryRecord> = records
-                .iter()
-                .cloned()
-                .map(|r| MemoryRecord {
-                    taint: MemoryTaint::Internal,
-                    ..r
-                })
-                .collect();
-            self.0.import(&internal).await
-        }
-    }
 
     async fn source() -> ReferenceDriver {
         let d = ReferenceDriver::new();
@@ -399,7 +321,11 @@ mod tests {
 
     #[tokio::test]
     async fn a_target_that_drops_taint_names_the_key_and_the_field() {
-        let (s, t) = (source().await, DropsTaintOnImport::default());
+        // The catalogue's `import-drops-taint`: a target that loses data.
+        let (s, t) = (
+            source().await,
+            ImportDropsTaint::new(ReferenceDriver::new()),
+        );
         copy_all(&s, &t).await;
         let v = verify(&s, &t, 1, &BTreeSet::new()).await.unwrap();
         assert!(!v.is_equal());

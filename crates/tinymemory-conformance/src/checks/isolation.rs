@@ -11,9 +11,7 @@
 
 use tinymemory_api::{MemoryProvider, NewEntry, RecallOptions};
 
-use tinymemory_api::MemoryEntry;
-
-use super::ranking::fingerprint;
+use super::ranking::{fingerprint, shown_in};
 use super::support::{fresh, put};
 use crate::failure::{ensure, Step};
 use crate::CheckContext;
@@ -160,7 +158,7 @@ async fn answers(
     for (ns, opts) in pinned {
         for (query, limit) in QUESTIONS {
             let hits = d.recall(query, limit, opts).await?;
-            out.push((fingerprint(&hits), shown(&hits, ns)));
+            out.push((fingerprint(&hits), shown_in(&hits, Some(ns))));
         }
     }
     Ok(out)
@@ -186,24 +184,4 @@ async fn compare(
         );
     }
     Ok(())
-}
-
-/// `[k1 (0.5), other:ns/k2 (no score)]`: hits of the pinned namespace by
-/// key, any other by namespace and key, for messages.
-fn shown(hits: &[MemoryEntry], pinned: &str) -> String {
-    let items: Vec<String> = hits
-        .iter()
-        .map(|h| {
-            let name = match h.namespace.as_deref() {
-                Some(ns) if ns == pinned => h.key.clone(),
-                Some(ns) => format!("{ns}/{}", h.key),
-                None => format!("<no namespace>/{}", h.key),
-            };
-            match h.score {
-                Some(s) => format!("{name} ({s:?})"),
-                None => format!("{name} (no score)"),
-            }
-        })
-        .collect();
-    format!("[{}]", items.join(", "))
 }

@@ -39,11 +39,25 @@ pub(crate) fn fingerprint(hits: &[MemoryEntry]) -> Vec<(Option<String>, String, 
 
 /// `[k1 (0.5), k2 (none)]`, for messages.
 fn shown(hits: &[MemoryEntry]) -> String {
+    shown_in(hits, None)
+}
+
+/// As [`shown`], but a hit outside the `pinned` namespace (when given) is
+/// named `namespace/key`: `[k1 (0.5), other:ns/k2 (no score)]`.
+pub(crate) fn shown_in(hits: &[MemoryEntry], pinned: Option<&str>) -> String {
     let items: Vec<String> = hits
         .iter()
-        .map(|h| match h.score {
-            Some(s) => format!("{} ({s:?})", h.key),
-            None => format!("{} (no score)", h.key),
+        .map(|h| {
+            let name = match (pinned, h.namespace.as_deref()) {
+                (None, _) => h.key.clone(),
+                (Some(p), Some(ns)) if ns == p => h.key.clone(),
+                (Some(_), Some(ns)) => format!("{ns}/{}", h.key),
+                (Some(_), None) => format!("<no namespace>/{}", h.key),
+            };
+            match h.score {
+                Some(s) => format!("{name} ({s:?})"),
+                None => format!("{name} (no score)"),
+            }
         })
         .collect();
     format!("[{}]", items.join(", "))

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use tinymemory_api::portability::{ExportCursor, MemoryRecord};
 use tinymemory_api::{rules, MemoryCategory, MemoryProvider, MemoryTaint};
 
-use super::support::{differences, export_all, listed, portable, unsupported, walk, WalkError};
+use super::support::{differences, export_all, export_from, listed, portable, unsupported};
 use crate::checks::support::put;
 use crate::failure::{ensure, ensure_eq, Step, Stop};
 use crate::CheckContext;
@@ -211,11 +211,7 @@ async fn walk_from(
     limit: usize,
     size: usize,
 ) -> Result<Vec<MemoryRecord>, Stop> {
-    match walk(d, cursor, limit, size).await {
-        Ok(export) => Ok(export.records()),
-        Err(WalkError::Driver(e)) => Err(unsupported(e)),
-        Err(WalkError::Broken(m)) => Err(Stop::Fail(m)),
-    }
+    Ok(export_from(d, cursor, limit, size).await?.records())
 }
 
 /// Tokens no driver issues: the empty string, NUL, text with quotes and

@@ -95,13 +95,25 @@ pub(crate) async fn walk(
     }
 }
 
-/// [`walk`] for a check: driver errors as in [`unsupported`].
+/// [`walk`] from the start, for a check: driver errors as in
+/// [`unsupported`].
 pub(crate) async fn export_all(
     d: &dyn MemoryProvider,
     limit: usize,
     size: usize,
 ) -> Result<Export, Stop> {
-    walk(d, None, limit, size).await.map_err(|e| match e {
+    export_from(d, None, limit, size).await
+}
+
+/// [`walk`] from `cursor`, for a check: driver errors as in
+/// [`unsupported`].
+pub(crate) async fn export_from(
+    d: &dyn MemoryProvider,
+    cursor: Option<ExportCursor>,
+    limit: usize,
+    size: usize,
+) -> Result<Export, Stop> {
+    walk(d, cursor, limit, size).await.map_err(|e| match e {
         WalkError::Driver(e) => unsupported(e),
         WalkError::Broken(m) => Stop::Fail(m),
     })

@@ -3,7 +3,7 @@
 //! Prints the Markdown table of `docs/postgres.md`.
 //!
 //! ```text
-//! TINYMEMORY_POSTGRES_URL=postgres://... cargo run --release -p tinymemory-postgres --example script_hit_rates
+//! TINYMEMORY_POSTGRES_URL=postgres://... cargo run --release -p tinymemory-postgres --example postgres_script_hit_rates
 //! ```
 //!
 //! Words, entries and the counting are the SQLite driver's measurement

@@ -187,9 +187,16 @@ pub(crate) struct RunArgs {
     pub(crate) checks: Vec<CheckPattern>,
 
     /// Run only the checks of family NAME: `contract`, `sections`,
-    /// `corpus` or `property`. Repeatable, and adds to `--check`.
+    /// `corpus`, `portability` or `property`. Repeatable, and adds to
+    /// `--check`.
     #[arg(long = "family", value_name = "NAME", value_parser = select::parse_family)]
     pub(crate) families: Vec<Family>,
+
+    /// What a run whose every check was skipped exits with: `fail` (exit
+    /// 4, the default: nothing was verified), `warn` (exit 0, with a
+    /// warning on stderr) or `pass` (exit 0).
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t = AllSkipped::Fail)]
+    pub(crate) all_skipped: AllSkipped,
 
     /// Write every request the suite sends and every answer it gets to
     /// FILE (replaced), one JSON object a line with its time, the process
@@ -221,6 +228,17 @@ fn driver_parser() -> impl clap::builder::TypedValueParser<Value = DriverSpec> {
 /// unknown one is a usage error naming it.
 fn parse_profile(s: &str) -> Result<RecallProfile, UnknownRecallProfile> {
     s.parse()
+}
+
+/// `--all-skipped`: how a run that verified nothing ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AllSkipped {
+    /// Exit 4 with an error.
+    Fail,
+    /// Exit 0 with a warning.
+    Warn,
+    /// Exit 0.
+    Pass,
 }
 
 /// `--format`.

@@ -21,3 +21,9 @@ pub const USAGE: u8 = 2;
 /// `migrate`, also a driver that does not provide the portability family
 /// (`MemoryError::Unsupported`).
 pub const SETUP: u8 = 3;
+/// `run`: every selected check was skipped, so nothing was verified (a
+/// driver without the families the selection names, a corpus check with
+/// `--no-corpus`); `--all-skipped pass` or `warn` makes it 0. The code and
+/// the default follow nextest's "no tests to run" (exit 4, `--no-tests
+/// fail`), so a CI gate never passes a driver on nothing.
+pub const NO_CHECKS_RAN: u8 = 4;

@@ -8,7 +8,7 @@ use tinymemory_api::RecallProfile;
 use tinymemory_conformance::report::CheckEntry;
 use tinymemory_conformance::{Bundle, Comparison, Family, Registry, Report, RunConfig, Runner};
 
-use crate::args::{Format, RunArgs};
+use crate::args::{AllSkipped, Format, RunArgs};
 use crate::console::{Console, Stream};
 use crate::driver::DriverSpec;
 use crate::{corpus, driver, exit, files, runtime, select, shared};
@@ -356,9 +356,29 @@ fn finish(args: &RunArgs, report: &Report, baseline: Option<&Report>, console: &
         return exit::USAGE;
     }
     if gate_fails {
-        exit::FAILURES
-    } else {
-        exit::SUCCESS
+        return exit::FAILURES;
+    }
+    all_skipped(args.all_skipped, report.counts.total, report.counts.skip)
+}
+
+/// [`exit::NO_CHECKS_RAN`] for a run of `total` checks, every one skipped,
+/// unless `--all-skipped` says otherwise; [`exit::SUCCESS`] for any other.
+fn all_skipped(policy: AllSkipped, total: usize, skipped: usize) -> u8 {
+    if total == 0 || skipped < total {
+        return exit::SUCCESS;
+    }
+    let what =
+        format!("every selected check was skipped ({skipped} of {total}), so nothing was verified");
+    match policy {
+        AllSkipped::Fail => {
+            eprintln!("error: {what}; --all-skipped warn or pass accepts such a run");
+            exit::NO_CHECKS_RAN
+        }
+        AllSkipped::Warn => {
+            eprintln!("warning: {what}");
+            exit::SUCCESS
+        }
+        AllSkipped::Pass => exit::SUCCESS,
     }
 }
 
@@ -430,5 +450,15 @@ mod tests {
                  (--profile; the driver declares lexical); seed 7, 3 cases per property"
             )
         );
+    }
+
+    #[test]
+    fn a_run_that_skipped_every_check_fails_unless_told_otherwise() {
+        assert_eq!(all_skipped(AllSkipped::Fail, 4, 4), exit::NO_CHECKS_RAN);
+        assert_eq!(all_skipped(AllSkipped::Warn, 4, 4), exit::SUCCESS);
+        assert_eq!(all_skipped(AllSkipped::Pass, 4, 4), exit::SUCCESS);
+        // One check ran: the run verified something.
+        assert_eq!(all_skipped(AllSkipped::Fail, 4, 3), exit::SUCCESS);
+        assert_eq!(all_skipped(AllSkipped::Fail, 0, 0), exit::SUCCESS);
     }
 }

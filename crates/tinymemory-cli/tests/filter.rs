@@ -259,3 +259,45 @@ fn the_json_report_records_the_filter() {
     assert!(v["run"].get("filter").is_none(), "{out}");
     assert!(v["conformance"].get("filtered").is_none(), "{out}");
 }
+
+#[test]
+fn a_selection_whose_every_check_is_skipped_exits_4_unless_allowed() {
+    let args = [
+        "run",
+        "--driver",
+        "reference",
+        "--no-corpus",
+        "--family",
+        "corpus",
+    ];
+    let (code, out, err) = run(&args);
+    let corpus = ids_of("lexical")
+        .into_iter()
+        .filter(|id| id.starts_with("corpus."))
+        .count();
+    assert_eq!(code, 4, "stdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(ran_ids(&out).len(), corpus);
+    assert!(
+        out.ends_with(&format!("0 passed, 0 failed, {corpus} skipped\n")),
+        "{out}"
+    );
+    assert_eq!(
+        err,
+        format!(
+            "error: every selected check was skipped ({corpus} of {corpus}), so nothing was \
+             verified; --all-skipped warn or pass accepts such a run\n"
+        )
+    );
+
+    let (code, _, err) = run(&[&args[..], &["--all-skipped", "warn"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "warning: every selected check was skipped ({corpus} of {corpus}), so nothing was \
+             verified\n"
+        )
+    );
+    let (code, _, err) = run(&[&args[..], &["--all-skipped", "pass"]].concat());
+    assert_eq!((code, err.as_str()), (0, ""));
+}

@@ -21,6 +21,7 @@ use crate::bulk::{self, last_of_each, BulkRow};
 use crate::error::Error;
 use crate::export;
 use crate::ops::{self, NewEntry, RecallQuery};
+use crate::schema::Access;
 use crate::sql::Sql;
 use crate::tsearch::{tsquery_text, tsvector_text};
 use crate::{pool, schema, PostgresConfig, DRIVER_ID};
@@ -96,6 +97,31 @@ impl PostgresDriver {
         Ok(driver)
     }
 
+    /// Connects as `config` says to tables that already exist at
+    /// [`SCHEMA_VERSION`](crate::SCHEMA_VERSION), never creating or
+    /// migrating them: for a store that is read as it is, such as the
+    /// source of `tinymemory-conformance migrate`. The driver's own
+    /// methods still write when called.
+    ///
+    /// # Errors
+    ///
+    /// As [`PostgresDriver::connect_with`], and [`MemoryError::Backend`]
+    /// when the schema holds no tinymemory tables or an older version
+    /// (nothing is written either way).
+    pub async fn connect_existing(config: &PostgresConfig) -> Result<Self, MemoryError> {
+        let driver = Self::connect_lazy(config)?;
+        driver
+            .inner
+            .ready
+            .get_or_try_init(|| async {
+                let mut c = driver.pooled("check the schema").await?;
+                let result = schema::ensure(&mut c, &driver.inner.sql, Access::Existing).await;
+                driver.finish(c, result)
+            })
+            .await?;
+        Ok(driver)
+    }
+
     /// A driver for `config` that connects on its first call: no I/O
     /// happens here, and the schema is created or checked by the first
     /// method called (whose error then says what
@@ -137,7 +163,7 @@ impl PostgresDriver {
             .ready
             .get_or_try_init(|| async {
                 let mut c = self.pooled("check the schema").await?;
-                let result = schema::ensure(&mut c, &self.inner.sql).await;
+                let result = schema::ensure(&mut c, &self.inner.sql, Access::CreateOrMigrate).await;
                 self.finish(c, result)
             })
             .await

@@ -69,15 +69,28 @@ const _: () = assert!(MIGRATIONS.len() + 1 == SCHEMA_VERSION as usize);
 /// The tables a tinymemory schema holds.
 const TABLES: [&str; 2] = ["tinymemory_schema", "memory_entries"];
 
+/// What connecting may do to the schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Access {
+    /// Create a missing schema, migrate an older one.
+    CreateOrMigrate,
+    /// Only use a schema at [`SCHEMA_VERSION`] that already exists: for a
+    /// store read as it is (a migration's source), which connecting must
+    /// never create or rewrite.
+    Existing,
+}
+
 /// Creates the tables in `sql`'s schema, or checks and migrates them, in one
 /// transaction holding an advisory lock on the schema name (so two
 /// processes connecting to a new schema at once do not both create it).
+/// With [`Access::Existing`] it only checks.
 ///
 /// # Errors
 ///
-/// [`Error::SchemaTooNew`] or [`Error::SchemaUnusable`] (nothing written),
-/// and [`Error::Postgres`] when the server fails.
-pub(crate) async fn ensure(client: &mut Client, sql: &Sql) -> Result<(), Error> {
+/// [`Error::SchemaTooNew`] or [`Error::SchemaUnusable`] (nothing written;
+/// with [`Access::Existing`] also for a missing schema or one that needs
+/// a migration), and [`Error::Postgres`] when the server fails.
+pub(crate) async fn ensure(client: &mut Client, sql: &Sql, access: Access) -> Result<(), Error> {
     let tx = client
         .transaction()
         .await
@@ -110,6 +123,9 @@ pub(crate) async fn ensure(client: &mut Client, sql: &Sql) -> Result<(), Error> 
         });
     };
     check_supported(sql.schema(), found)?;
+    if access == Access::Existing {
+        return check_existing(sql.schema(), found);
+    }
     match found {
         None => {
             tx.batch_execute(&sql.ddl(CREATE_V1))
@@ -178,6 +194,27 @@ async fn stored_version(tx: &deadpool_postgres::Transaction<'_>, sql: &Sql) -> R
                 "tinymemory_schema holds {} rows instead of one version",
                 other.len()
             ),
+        }),
+    }
+}
+
+/// Refuses, for [`Access::Existing`], a schema that is missing or would
+/// need a migration: both would be written by connecting.
+fn check_existing(schema: &str, found: Option<i64>) -> Result<(), Error> {
+    match found {
+        Some(v) if v == i64::from(SCHEMA_VERSION) => Ok(()),
+        Some(v) => Err(Error::SchemaUnusable {
+            schema: schema.to_owned(),
+            message: format!(
+                "it has tinymemory schema version {v}, which only a read-write connection \
+                 migrates (to {SCHEMA_VERSION}); this one must not write"
+            ),
+        }),
+        None => Err(Error::SchemaUnusable {
+            schema: schema.to_owned(),
+            message: "it holds no tinymemory tables, and an existing store is never created \
+                      (is this the right server and schema?)"
+                .into(),
         }),
     }
 }

@@ -51,7 +51,9 @@ pub(crate) struct Store {
 ///   version-1 file are refused). `sqlite` alone, a temporary file, is
 ///   refused; `sqlite::memory:` is in memory, as `reference` is.
 /// - `postgres:URL`: the driver's tables in its default schema
-///   (`tinymemory`), created when missing.
+///   (`tinymemory`). A target's are created when missing; a source's must
+///   exist ([`PostgresDriver::connect_existing`]), so a mistyped server or
+///   database is refused rather than migrated from as an empty store.
 /// - `exec:COMMAND`: the process, after `hello`, without `reset`.
 /// - `reference`, `semantic`, `null`, `mutant:..`: in memory. Refused as a
 ///   source, which would always be empty; allowed as a target, where a
@@ -96,7 +98,11 @@ pub(crate) async fn open(spec: &DriverSpec, end: End) -> Result<Store, OpenError
         }
         DriverSpec::Postgres(url) => {
             let config = PostgresConfig::from_url(url).map_err(setup)?;
-            let provider = PostgresDriver::connect_with(&config).await.map_err(setup)?;
+            let provider = match end {
+                End::Source => PostgresDriver::connect_existing(&config).await,
+                End::Target => PostgresDriver::connect_with(&config).await,
+            }
+            .map_err(setup)?;
             Ok(Store {
                 provider: Box::new(provider),
                 in_memory: false,

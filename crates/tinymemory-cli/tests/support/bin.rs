@@ -12,6 +12,7 @@ pub struct Ran {
 
 impl Ran {
     /// The last line of stdout.
+    #[allow(dead_code, reason = "not every test file uses it")]
     pub fn last_line(&self) -> &str {
         self.stdout.lines().last().unwrap_or_default()
     }

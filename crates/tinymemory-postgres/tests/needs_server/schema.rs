@@ -55,6 +55,44 @@ async fn tables_are_created_versioned_and_kept_across_reconnects() {
 }
 
 #[tokio::test]
+async fn connect_existing_refuses_a_missing_schema_and_creates_nothing() {
+    let Some(config) =
+        config("schema::connect_existing_refuses_a_missing_schema_and_creates_nothing")
+    else {
+        return;
+    };
+    let factory = PostgresFactory::new(&config).unwrap();
+    let schema = factory.scratch().schema().to_owned();
+    let config = config.with_schema(&schema).unwrap();
+    let e = PostgresDriver::connect_existing(&config).await.unwrap_err();
+    assert_eq!(
+        e,
+        MemoryError::fault(format!(
+            "schema {schema:?} is not usable: it holds no tinymemory tables, and an existing \
+             store is never created (is this the right server and schema?)"
+        ))
+    );
+    let admin = admin().await;
+    let exists: bool = admin
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1)",
+            &[&schema],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert!(!exists, "connect_existing created schema {schema}");
+
+    // Once a read-write connection made it, the same call opens it as is.
+    let d = PostgresDriver::connect_with(&config).await.unwrap();
+    put(&d, "global", "k", "made by a read-write connection").await;
+    let existing = PostgresDriver::connect_existing(&config).await.unwrap();
+    let got = existing.get("global", "k").await.unwrap().unwrap();
+    assert_eq!(got.content, "made by a read-write connection");
+    factory.cleanup().await.unwrap();
+}
+
+#[tokio::test]
 async fn a_newer_schema_version_is_refused_and_left_untouched() {
     let Some(config) = config("schema::a_newer_schema_version_is_refused_and_left_untouched")
     else {

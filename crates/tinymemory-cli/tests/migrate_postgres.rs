@@ -1,0 +1,124 @@
+//! `migrate --from postgres:URL` on a database holding no tinymemory
+//! tables: refused as a set-up error, and the database is left without
+//! them (before, connecting created the `tinymemory` schema and the
+//! migration copied an empty store). Needs `TINYMEMORY_POSTGRES_URL`; with
+//! `CI` set and no server the test fails rather than skips.
+
+mod support {
+    pub mod bin;
+}
+
+use std::io::Write;
+
+use support::bin::{run, scratch};
+
+const URL_ENV: &str = "TINYMEMORY_POSTGRES_URL";
+
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+fn server_url() -> Option<String> {
+    match std::env::var(URL_ENV) {
+        Ok(url) if !url.trim().is_empty() => Some(url.trim().to_owned()),
+        _ if in_ci() => {
+            panic!("CI is set but {URL_ENV} is not: this test may not be skipped in CI")
+        }
+        _ => {
+            let _ = writeln!(std::io::stderr(), "SKIPPED migrate_postgres: set {URL_ENV}");
+            None
+        }
+    }
+}
+
+/// `url` with its database replaced by `db` (libpq reads a `dbname`
+/// parameter over the URL's path).
+fn on_database(url: &str, db: &str) -> String {
+    let sep = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{sep}dbname={db}")
+}
+
+async fn admin(url: &str) -> tokio_postgres::Client {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .expect("the server in TINYMEMORY_POSTGRES_URL");
+    tokio::spawn(connection);
+    client
+}
+
+#[test]
+fn a_source_without_tinymemory_tables_is_refused_and_left_without_them() {
+    let Some(url) = server_url() else {
+        return;
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let db = format!("tinymemory_migrate_empty_{}", std::process::id());
+    let empty = on_database(&url, &db);
+    rt.block_on(async {
+        // Two calls: one string of two statements is one transaction, in
+        // which PostgreSQL refuses both.
+        let admin = admin(&url).await;
+        admin
+            .batch_execute(&format!("DROP DATABASE IF EXISTS {db}"))
+            .await
+            .unwrap();
+        admin
+            .batch_execute(&format!("CREATE DATABASE {db}"))
+            .await
+            .unwrap();
+    });
+
+    let dir = scratch();
+    let target = dir.path().join("target.db");
+    let target_spec = format!("sqlite:{}", target.display());
+    let ran = run(&[
+        "migrate",
+        "--from",
+        &format!("postgres:{empty}"),
+        "--to",
+        &target_spec,
+    ]);
+
+    let schemas: i64 = rt.block_on(async {
+        admin(&empty)
+            .await
+            .query_one(
+                "SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = 'tinymemory'",
+                &[],
+            )
+            .await
+            .unwrap()
+            .get(0)
+    });
+    rt.block_on(async {
+        admin(&url)
+            .await
+            .batch_execute(&format!("DROP DATABASE {db} WITH (FORCE)"))
+            .await
+            .unwrap();
+    });
+
+    assert_eq!(ran.code, 3, "{}", ran.dump());
+    assert!(
+        ran.stderr
+            .starts_with("error: failed to open --from postgres:"),
+        "{}",
+        ran.dump()
+    );
+    assert!(
+        ran.stderr.ends_with(
+            ": schema \"tinymemory\" is not usable: it holds no tinymemory tables, and an \
+             existing store is never created (is this the right server and schema?)\n"
+        ),
+        "{}",
+        ran.dump()
+    );
+    assert_eq!(schemas, 0, "the refused source got a tinymemory schema");
+    assert!(
+        !target.exists(),
+        "the target was created for a refused source"
+    );
+}

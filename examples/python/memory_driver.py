@@ -112,7 +112,7 @@ class MemoryStore(tp.Store):
             {
                 "namespace": ns,
                 "count": len(space),
-                "last_updated": max(e["timestamp"] for e in space.values()),
+                "last_updated": max((e["timestamp"] for e in space.values()), key=tp.timestamp_key),
             }
             for ns, space in sorted(self.spaces.items())
         ]

@@ -236,10 +236,16 @@ class SqliteStore(tp.Store):
         return [_entry(row) for row in self.db.execute(sql, args)]
 
     def namespaces(self):
-        rows = self.db.execute(
-            "SELECT namespace, count(*), max(timestamp) FROM entries GROUP BY namespace ORDER BY namespace"
-        )
-        return [{"namespace": ns, "count": n, "last_updated": last} for ns, n, last in rows]
+        # max(timestamp) in SQL would be bytewise, which is not time order
+        # once an import kept another spelling ('+02:00', '.5Z').
+        out = []
+        for ns, timestamp in self.db.execute("SELECT namespace, timestamp FROM entries ORDER BY namespace"):
+            if out and out[-1]["namespace"] == ns:
+                out[-1]["count"] += 1
+                out[-1]["last_updated"] = max(out[-1]["last_updated"], timestamp, key=tp.timestamp_key)
+            else:
+                out.append({"namespace": ns, "count": 1, "last_updated": timestamp})
+        return out
 
     def recall(self, query, limit, namespace, category, session_id, min_score):
         namespace = tp.GLOBAL_NAMESPACE if namespace is None else namespace

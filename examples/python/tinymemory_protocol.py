@@ -184,6 +184,47 @@ def is_rfc3339(text):
     return 1 <= day <= days
 
 
+_TIMESTAMP_PARTS = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?"
+    r"(?:[Zz]|([+-])(\d{2}):(\d{2}))",
+    re.ASCII,
+)
+
+
+def _days_from_civil(year, month, day):
+    """Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
+    days_from_civil)."""
+    year -= month <= 2
+    era = year // 400
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def timestamp_key(text):
+    """A sort key ordering timestamps as tinymemory_api::timestamp_order
+    does: by the instant they name (to the nanosecond; a leap second 60 is
+    59.999999999, as the Rust time crate reads it), text that is not RFC 3339
+    before every instant, ties bytewise. max(..., key=timestamp_key) is what
+    last_updated must be: byte order is not time order once an import
+    brought '+02:00', '.5Z' or a lowercase 'z'."""
+    if not is_rfc3339(text):
+        return (0, 0, 0, text.encode())
+    m = _TIMESTAMP_PARTS.fullmatch(text)
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    nanos = int(((m.group(7) or "") + "0" * 9)[:9])
+    if second == 60:
+        second, nanos = 59, 999_999_999
+    offset = 0
+    if m.group(8) is not None:
+        offset = (int(m.group(9)) * 60 + int(m.group(10))) * 60
+        if m.group(8) == "-":
+            offset = -offset
+    seconds = _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset
+    return (1, seconds, nanos, text.encode())
+
+
 def validate_record(record):
     """Raises invalid(...) for a record an import must refuse: its namespace,
     its key, or a timestamp that is not RFC 3339 (rule import.timestamp),

@@ -38,6 +38,10 @@ pub struct NamespaceSummary {
     pub namespace: String,
     /// Exact number of entries in it (at least 1).
     pub count: u64,
-    /// The newest entry timestamp, RFC 3339, when the driver knows it.
+    /// The newest entry timestamp, RFC 3339, when the driver knows it:
+    /// newest by the instant it names ([`crate::newest_timestamp`]), not
+    /// by its bytes, which differ in order once an import brought other
+    /// spellings (`+02:00`, `.5Z`, lowercase `z`). Any spelling of that
+    /// instant is accepted; in-tree drivers give the entry's own text.
     pub last_updated: Option<String>,
 }

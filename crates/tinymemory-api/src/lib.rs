@@ -47,4 +47,7 @@ pub use profile::{RecallProfile, UnknownRecallProfile};
 pub use provider::MemoryProvider;
 pub use section::MemorySection;
 pub use taint::MemoryTaint;
-pub use timestamp::{now_rfc3339, parse_rfc3339};
+pub use timestamp::{
+    is_canonical_timestamp, is_newer_timestamp, newest_timestamp, now_rfc3339, parse_rfc3339,
+    timestamp_order,
+};

@@ -128,8 +128,11 @@ pub trait MemoryProvider: Send + Sync {
         session_id: Option<&str>,
     ) -> Result<Vec<MemoryEntry>, MemoryError>;
 
-    /// Every non-empty namespace once, with its exact entry count. The order
-    /// is unspecified.
+    /// Every non-empty namespace once, with its exact entry count and, when
+    /// the driver knows it, `last_updated`: the newest timestamp of its
+    /// entries by instant ([`crate::newest_timestamp`]; SQL `MAX` over the
+    /// text is right only while every timestamp is spelt alike, see
+    /// [`crate::is_canonical_timestamp`]). The order is unspecified.
     ///
     /// # Errors
     ///

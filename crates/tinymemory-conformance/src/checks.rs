@@ -152,7 +152,7 @@ pub(crate) fn all() -> Vec<Check> {
         check!(
             "namespaces.last_updated",
             Contract,
-            "namespaces() gives each namespace, when it gives last_updated, the newest timestamp of its entries, after upserts and forgets",
+            "namespaces() gives each namespace, when it gives last_updated, the newest timestamp of its entries by instant, after upserts and forgets, and after imports of other RFC 3339 spellings",
             metadata::last_updated
         ),
         check!(

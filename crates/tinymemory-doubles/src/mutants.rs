@@ -72,6 +72,7 @@
 //! | `merges-metadata-on-upsert` | [`MetadataFaultKind::MergesMetadataOnUpsert`] | `store.upsert_replaces_metadata` | a store without a session keeps the old one |
 //! | `epoch-timestamps` | [`MetadataFaultKind::EpochTimestamps`] | `store.timestamps` | every timestamp reads `1970-01-01T00:00:00Z` |
 //! | `oldest-last-updated` | [`MetadataFaultKind::OldestLastUpdated`] | `namespaces.last_updated` | `last_updated` is the oldest timestamp |
+//! | `bytewise-last-updated` | [`MetadataFaultKind::BytewiseLastUpdated`] | `namespaces.last_updated` | `last_updated` is the bytewise greatest timestamp (SQL `MAX` over the text) |
 //! | `joined-ids` | [`MetadataFaultKind::JoinedIds`] | `store.distinct_identities` | entries are identified by `namespace/key` |
 //! | `inverted-list-category` | [`MetadataFaultKind::InvertedListCategory`] | `list.filters` | `list`'s category filter keeps the other categories |
 //! | `inverted-recall-session` | [`MetadataFaultKind::InvertedRecallSession`] | `recall.filters` | `recall`'s session filter keeps the other sessions |
@@ -92,7 +93,7 @@
 //! assert_eq!(m.check, "recall.scores_finite_higher_better");
 //! let driver: Box<dyn MemoryProvider> = (m.wrap)(Box::new(ReferenceDriver::new()));
 //! assert_eq!(driver.driver_id(), "reference");
-//! assert_eq!(mutants().len(), 37);
+//! assert_eq!(mutants().len(), 38);
 //! ```
 
 mod case_folds;

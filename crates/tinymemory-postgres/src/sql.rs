@@ -12,6 +12,13 @@
 /// `ops::entry` reads them.
 const ENTRY_COLUMNS: &str = "id, namespace, key, content, category, session_id, taint, timestamp";
 
+/// `timestamp` is spelt as `now_rfc3339` spells it (the SQL form of
+/// [`tinymemory_api::is_canonical_timestamp`] for a valid timestamp): among
+/// such, `MAX` in `C` collation is the newest. Only imports bring other
+/// spellings.
+const CANONICAL: &str = "length(timestamp) = 27 AND substr(timestamp, 11, 1) = 'T' \
+     AND substr(timestamp, 20, 1) = '.' AND substr(timestamp, 27, 1) = 'Z'";
+
 /// Statement texts for one schema.
 #[derive(Debug, Clone)]
 pub(crate) struct Sql {
@@ -23,6 +30,7 @@ pub(crate) struct Sql {
     pub(crate) list_one: String,
     pub(crate) list_all: String,
     pub(crate) namespaces: String,
+    pub(crate) namespace_other_timestamps: String,
     pub(crate) recall: String,
     pub(crate) bulk_upsert: String,
     pub(crate) export_start: String,
@@ -65,8 +73,12 @@ impl Sql {
                  ORDER BY namespace, key"
             ),
             namespaces: format!(
-                "SELECT namespace, COUNT(*), MAX(timestamp) FROM {t}
-                 GROUP BY namespace ORDER BY namespace"
+                "SELECT namespace, COUNT(*), MAX(timestamp) FILTER (WHERE {CANONICAL}),
+                        COUNT(*) FILTER (WHERE NOT ({CANONICAL}))
+                 FROM {t} GROUP BY namespace ORDER BY namespace"
+            ),
+            namespace_other_timestamps: format!(
+                "SELECT timestamp FROM {t} WHERE namespace = $1::text AND NOT ({CANONICAL})"
             ),
             // ts_rank is computed once per row in the select list and
             // ordered on; ties go by key so the order is a function of the

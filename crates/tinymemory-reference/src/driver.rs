@@ -209,7 +209,10 @@ impl MemoryProvider for ReferenceDriver {
             match out.last_mut() {
                 Some(last) if last.namespace == *ns => {
                     last.count += 1;
-                    if last.last_updated.as_deref() < Some(e.timestamp.as_str()) {
+                    if tinymemory_api::is_newer_timestamp(
+                        &e.timestamp,
+                        last.last_updated.as_deref(),
+                    ) {
                         last.last_updated = Some(e.timestamp.clone());
                     }
                 }

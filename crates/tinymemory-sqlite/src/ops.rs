@@ -110,25 +110,60 @@ pub(crate) fn list(
     rows.collect::<Result<_, _>>().context("list entries")
 }
 
-/// Every non-empty namespace with its exact count and newest timestamp,
-/// ordered by namespace.
+/// `timestamp` is spelt as `now_rfc3339` spells it (the SQL form of
+/// [`tinymemory_api::is_canonical_timestamp`] for a valid timestamp): among
+/// such, `MAX` is the newest. Only imports bring other spellings.
+const CANONICAL: &str = "length(timestamp) = 27 AND substr(timestamp, 11, 1) = 'T' \
+     AND substr(timestamp, 20, 1) = '.' AND substr(timestamp, 27, 1) = 'Z'";
+
+/// Every non-empty namespace with its exact count and newest timestamp
+/// (by instant: [`tinymemory_api::newest_timestamp`]), ordered by
+/// namespace. One scan takes `MAX` of the canonical timestamps; a
+/// namespace holding others has those read and compared by instant.
 pub(crate) fn namespaces(conn: &Connection) -> Result<Vec<NamespaceSummary>, Error> {
     let mut stmt = conn
-        .prepare_cached(
-            "SELECT namespace, COUNT(*), MAX(timestamp) FROM memory_entries
-             GROUP BY namespace ORDER BY namespace",
-        )
+        .prepare_cached(&format!(
+            "SELECT namespace, COUNT(*), MAX(timestamp) FILTER (WHERE {CANONICAL}),
+                    COUNT(*) FILTER (WHERE NOT ({CANONICAL}))
+             FROM memory_entries GROUP BY namespace ORDER BY namespace"
+        ))
         .context("prepare a namespaces query")?;
     let rows = stmt
         .query_map([], |r| {
-            Ok(NamespaceSummary {
-                namespace: r.get(0)?,
-                count: r.get(1)?,
-                last_updated: r.get(2)?,
-            })
+            let others: i64 = r.get(3)?;
+            Ok((
+                NamespaceSummary {
+                    namespace: r.get(0)?,
+                    count: r.get(1)?,
+                    last_updated: r.get(2)?,
+                },
+                others > 0,
+            ))
         })
         .context("count namespaces")?;
-    rows.collect::<Result<_, _>>().context("count namespaces")
+    let rows: Vec<(NamespaceSummary, bool)> =
+        rows.collect::<Result<_, _>>().context("count namespaces")?;
+    let mut others = conn
+        .prepare_cached(&format!(
+            "SELECT timestamp FROM memory_entries WHERE namespace = ?1 AND NOT ({CANONICAL})"
+        ))
+        .context("prepare a namespaces query")?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (mut summary, has_others) in rows {
+        if has_others {
+            let spelt = others
+                .query_map([&summary.namespace], |r| r.get::<_, String>(0))
+                .context("read a namespace's timestamps")?;
+            for t in spelt {
+                let t = t.context("read a namespace's timestamps")?;
+                if tinymemory_api::is_newer_timestamp(&t, summary.last_updated.as_deref()) {
+                    summary.last_updated = Some(t);
+                }
+            }
+        }
+        out.push(summary);
+    }
+    Ok(out)
 }
 
 /// At most `limit` entries in `(namespace, key)` bytewise order strictly

@@ -139,7 +139,7 @@ impl MemoryProvider for SpecModel {
                     last_updated: None,
                 });
             s.count += 1;
-            if s.last_updated.as_deref() < Some(e.timestamp.as_str()) {
+            if tinymemory_api::is_newer_timestamp(&e.timestamp, s.last_updated.as_deref()) {
                 s.last_updated = Some(e.timestamp.clone());
             }
         }

@@ -93,7 +93,7 @@ impl fmt::Debug for Mutant {
     }
 }
 
-static MUTANTS: [Mutant; 37] = [
+static MUTANTS: [Mutant; 38] = [
     Mutant {
         name: "duplicates-on-upsert",
         rule: "contract 1: a second store at (namespace, key) replaces the first, never duplicates",
@@ -269,7 +269,7 @@ static MUTANTS: [Mutant; 37] = [
         name: "epoch-timestamps",
         rule: "contract: a timestamp is the RFC 3339 time of the store",
         check: "store.timestamps",
-        also_caught_by: &["store.bulk", "portability.taint_kept", "portability.import_hostile", "portability.import_failures"],
+        also_caught_by: &["store.bulk", "namespaces.last_updated", "portability.taint_kept", "portability.import_hostile", "portability.import_failures"],
         description: "every timestamp read back, last_updated included, is 1970-01-01T00:00:00Z",
         wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::EpochTimestamps, p)),
         profile: RecallProfile::Lexical,
@@ -281,6 +281,15 @@ static MUTANTS: [Mutant; 37] = [
         also_caught_by: &[],
         description: "namespaces() gives the oldest timestamp as last_updated",
         wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::OldestLastUpdated, p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "bytewise-last-updated",
+        rule: "contract 8: last_updated is the newest timestamp by instant, whatever its spelling",
+        check: "namespaces.last_updated",
+        also_caught_by: &[],
+        description: "namespaces() gives the bytewise greatest timestamp as last_updated (SQL MAX over the text)",
+        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::BytewiseLastUpdated, p)),
         profile: RecallProfile::Lexical,
     },
     Mutant {

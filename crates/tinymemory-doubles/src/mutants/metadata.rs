@@ -24,6 +24,11 @@ pub enum MetadataFaultKind {
     /// `namespaces()` gives each namespace the *oldest* timestamp of its
     /// entries as `last_updated` (`namespaces.last_updated`).
     OldestLastUpdated,
+    /// `namespaces()` gives each namespace the bytewise greatest timestamp
+    /// of its entries as `last_updated`, as SQL's `MAX` over the text does:
+    /// right while every timestamp is spelt alike, wrong once an import
+    /// brought `…00Z` beside `…00.5Z` (`namespaces.last_updated`).
+    BytewiseLastUpdated,
     /// `list` with a category keeps the entries of every *other* category
     /// (`list.filters`).
     InvertedListCategory,
@@ -208,6 +213,12 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for MetadataFault<P> {
                 for s in &mut summaries {
                     let entries = self.inner.list(Some(&s.namespace), None, None).await?;
                     s.last_updated = entries.into_iter().map(|e| e.timestamp).min();
+                }
+            }
+            MetadataFaultKind::BytewiseLastUpdated => {
+                for s in &mut summaries {
+                    let entries = self.inner.list(Some(&s.namespace), None, None).await?;
+                    s.last_updated = entries.into_iter().map(|e| e.timestamp).max();
                 }
             }
             MetadataFaultKind::EpochTimestamps => {

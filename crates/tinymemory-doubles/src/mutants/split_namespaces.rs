@@ -84,7 +84,8 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for SplitsNamespacesByCategory<P
                     last_updated: None,
                 });
             summary.count += 1;
-            if summary.last_updated.as_deref() < Some(entry.timestamp.as_str()) {
+            if tinymemory_api::is_newer_timestamp(&entry.timestamp, summary.last_updated.as_deref())
+            {
                 summary.last_updated = Some(entry.timestamp);
             }
         }

@@ -131,6 +131,24 @@ async fn observe(name: &str, d: &dyn MemoryProvider) -> String {
             let last = d.namespaces().await.unwrap()[0].last_updated.clone();
             format!("{}", last == Some(newest))
         }
+        "bytewise-last-updated" => {
+            let spelt = |key: &str, timestamp: &str| MemoryRecord {
+                namespace: "global".into(),
+                key: key.into(),
+                content: "x".into(),
+                category: MemoryCategory::Core,
+                session_id: None,
+                taint: MemoryTaint::Internal,
+                timestamp: timestamp.into(),
+            };
+            d.import(&[
+                spelt("utc", "2020-01-01T00:00:00Z"),
+                spelt("half", "2020-01-01T00:00:00.5Z"),
+            ])
+            .await
+            .unwrap();
+            format!("{:?}", d.namespaces().await.unwrap()[0].last_updated)
+        }
         "joined-ids" => {
             put(d, "learning:a/b", "c", "first").await;
             put(d, "learning:a", "b/c", "second").await;
@@ -437,7 +455,7 @@ async fn observe(name: &str, d: &dyn MemoryProvider) -> String {
 
 /// `(mutant, what the reference driver gives, what the mutant gives)` on
 /// the mutant's witness scenario.
-const WITNESSES: [(&str, &str, &str); 37] = [
+const WITNESSES: [(&str, &str, &str); 38] = [
     (
         "duplicates-on-upsert",
         r#"[("k", "beta")]"#,
@@ -507,6 +525,11 @@ const WITNESSES: [(&str, &str, &str); 37] = [
     ),
     ("epoch-timestamps", "false", "true"),
     ("oldest-last-updated", "true", "false"),
+    (
+        "bytewise-last-updated",
+        r#"Some("2020-01-01T00:00:00.5Z")"#,
+        r#"Some("2020-01-01T00:00:00Z")"#,
+    ),
     ("joined-ids", r#"Some("first")"#, r#"Some("second")"#),
     ("inverted-list-category", r#"["core"]"#, r#"["daily"]"#),
     ("inverted-recall-session", r#"["s1"]"#, r#"["s2"]"#),

@@ -11,6 +11,9 @@
 //!   holding others, a read of those compared by instant
 //!   (`tinymemory_api::is_newer_timestamp`); plus the blocking-pool hop and
 //!   the `NamespaceSummary` values.
+//! - **`driver_sql`**: the driver's scan alone (its first statement, the
+//!   same SQL text) through bare `rusqlite` like the floor, so the two
+//!   ratios split the driver's cost into its SQL and the rest.
 //!
 //! Stores: the workspace corpus (22,688 entries in 272 namespaces, one
 //! `store_many` per 1,000 entries, as the corpus loader stores it), and
@@ -23,13 +26,14 @@
 //! - `namespaces_imported`: then 1% of the entries re-imported (`import`)
 //!   with other RFC 3339 spellings of 2020 instants (`.5Z`, `+02:00`,
 //!   lowercase `t`/`z`, no fraction), chosen round-robin over the
-//!   namespaces so that as many namespaces as possible hold one (227 of 272
+//!   namespaces so that as many namespaces as possible hold one (226 of 272
 //!   in the corpus, every one at 100,000 entries).
 //!
-//! Before timing, driver and floor must list the same namespaces with the
-//! same counts, and the same `last_updated` in the canonical state; in the
-//! imported state each `last_updated` must be the newest by instant of
-//! all the namespace's timestamps, read bare. Value: the number of
+//! Before timing, driver, scan and floor must list the same namespaces
+//! with the same counts, and the same `last_updated` in the canonical
+//! state; in the imported state each `last_updated` must be the newest by
+//! instant of all the namespace's timestamps, read bare, and the scan must
+//! count every re-imported entry as another spelling. Value: the number of
 //! entries. Each driver ratio is paired (`tinymemory_benches::Paired`).
 //!
 //! The file is in WAL mode, as the driver opens it, in a temporary
@@ -76,6 +80,25 @@ fn floor(conn: &Connection) -> Vec<Row> {
     .expect("run the old namespaces query")
     .collect::<Result<_, _>>()
     .expect("read the old namespaces query")
+}
+
+/// The driver's timestamp test (`tinymemory-sqlite` `ops.rs` `CANONICAL`).
+const CANONICAL: &str = "length(timestamp) = 27 AND substr(timestamp, 11, 1) = 'T' \
+     AND substr(timestamp, 20, 1) = '.' AND substr(timestamp, 27, 1) = 'Z'";
+
+/// The driver's scan alone, its SQL text through bare `rusqlite`: name,
+/// count, `MAX` of the canonical timestamps, count of the others.
+fn driver_sql(conn: &Connection) -> Vec<(String, u64, Option<String>, u64)> {
+    conn.prepare_cached(&format!(
+        "SELECT namespace, COUNT(*), MAX(timestamp) FILTER (WHERE {CANONICAL}),
+                COUNT(*) FILTER (WHERE NOT ({CANONICAL}))
+         FROM memory_entries GROUP BY namespace ORDER BY namespace"
+    ))
+    .expect("prepare the driver's namespaces scan")
+    .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+    .expect("run the driver's namespaces scan")
+    .collect::<Result<_, _>>()
+    .expect("read the driver's namespaces scan")
 }
 
 /// The driver's summaries as [`Row`]s.
@@ -193,6 +216,15 @@ fn bench_state(
         || async { floor(reader) },
         || driver.namespaces(),
     );
+    bench_paired_async(
+        &mut group,
+        group_id,
+        "driver_sql",
+        n,
+        rt,
+        || async { floor(reader) },
+        || async { driver_sql(reader) },
+    );
     group.finish();
 }
 
@@ -215,6 +247,13 @@ fn bench_size(c: &mut Criterion, rt: &Runtime, dir: &Path, entries: &[NewEntry])
         driver_rows(rt, &driver),
         old,
         "driver and old query disagree on an all-canonical store"
+    );
+    assert_eq!(
+        driver_sql(&reader),
+        old.iter()
+            .map(|(ns, count, max)| (ns.clone(), *count, max.clone(), 0))
+            .collect::<Vec<_>>(),
+        "the driver's scan disagrees with the old query on an all-canonical store"
     );
     let total: u64 = old.iter().map(|r| r.1).sum();
     assert_eq!(total, u64::try_from(n).expect("a small count"), "entries");
@@ -241,6 +280,17 @@ fn bench_size(c: &mut Criterion, rt: &Runtime, dir: &Path, entries: &[NewEntry])
         counts(&got),
         counts(&old),
         "driver and old query disagree on names or counts"
+    );
+    let scan = driver_sql(&reader);
+    assert_eq!(
+        scan.iter().map(|r| (r.0.as_str(), r.1)).collect::<Vec<_>>(),
+        counts(&old),
+        "the driver's scan disagrees with the old query on names or counts"
+    );
+    assert_eq!(
+        scan.iter().map(|r| r.3).sum::<u64>(),
+        u64::try_from(records.len()).expect("a small count"),
+        "the driver's scan miscounts the other spellings"
     );
     let last: Vec<(String, Option<String>)> = got.into_iter().map(|r| (r.0, r.2)).collect();
     assert_eq!(

@@ -37,8 +37,16 @@
 //! entries. Each driver ratio is paired (`tinymemory_benches::Paired`).
 //!
 //! The file is in WAL mode, as the driver opens it, in a temporary
-//! directory on `/dev/shm` when that exists. In a smoke run the corpus is
-//! cut to its first 200 entries and the 100,000-entry store is skipped.
+//! directory on `/dev/shm` when that exists.
+//!
+//! `namespaces_postgres_canonical` and `namespaces_postgres_imported` do
+//! the same (`driver` only) on a scratch schema of the server named by
+//! `TINYMEMORY_POSTGRES_URL`, the floor the old query (`MAX` over the
+//! `COLLATE "C"` text) prepared once on a bare `tokio-postgres` client;
+//! without the variable they are skipped with a printed note.
+//!
+//! In a smoke run the corpus is cut to its first 200 entries and the
+//! 100,000-entry store is skipped.
 #![forbid(unsafe_code)]
 #![expect(
     missing_docs,
@@ -57,6 +65,7 @@ use tinymemory_api::{MemoryProvider, MemoryTaint};
 use tinymemory_benches::{
     bench_paired_async, corpus_new_entries, criterion_config, memory_backed_dir, runtime, smoke_run,
 };
+use tinymemory_postgres::{PostgresConfig, PostgresDriver, PostgresFactory, URL_ENV};
 use tinymemory_sqlite::SqliteDriver;
 use tokio::runtime::Runtime;
 
@@ -102,7 +111,7 @@ fn driver_sql(conn: &Connection) -> Vec<(String, u64, Option<String>, u64)> {
 }
 
 /// The driver's summaries as [`Row`]s.
-fn driver_rows(rt: &Runtime, driver: &SqliteDriver) -> Vec<Row> {
+fn driver_rows(rt: &Runtime, driver: &dyn MemoryProvider) -> Vec<Row> {
     rt.block_on(driver.namespaces())
         .expect("driver namespaces")
         .into_iter()
@@ -172,15 +181,21 @@ fn imported(entries: &[NewEntry]) -> Vec<MemoryRecord> {
 /// (`tinymemory_api::newest_timestamp`), read bare: what the driver's
 /// `last_updated` must be.
 fn newest_by_instant(conn: &Connection) -> Vec<(String, Option<String>)> {
-    let mut all: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut stmt = conn
         .prepare("SELECT namespace, timestamp FROM memory_entries")
         .expect("prepare a timestamp read");
     let rows = stmt
         .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-        .expect("read timestamps");
-    for row in rows {
-        let (ns, t) = row.expect("read a timestamp");
+        .expect("read timestamps")
+        .map(|row| row.expect("read a timestamp"));
+    newest_of(rows)
+}
+
+/// Each namespace of `rows` (namespace, timestamp) with its newest
+/// timestamp by instant, in name order.
+fn newest_of(rows: impl Iterator<Item = (String, String)>) -> Vec<(String, Option<String>)> {
+    let mut all: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (ns, t) in rows {
         all.entry(ns).or_default().push(t);
     }
     all.into_iter()
@@ -301,17 +316,124 @@ fn bench_size(c: &mut Criterion, rt: &Runtime, dir: &Path, entries: &[NewEntry])
     bench_state(c, rt, "namespaces_imported", n, &reader, &driver);
 }
 
+/// The old `namespaces()` query of the PostgreSQL driver on `table`.
+fn pg_floor_sql(table: &str) -> String {
+    format!("SELECT namespace, COUNT(*), MAX(timestamp) FROM {table} GROUP BY namespace ORDER BY namespace")
+}
+
+/// Runs `stmt` ([`pg_floor_sql`], prepared once) into owned values.
+async fn pg_floor(client: &tokio_postgres::Client, stmt: &tokio_postgres::Statement) -> Vec<Row> {
+    client
+        .query(stmt, &[])
+        .await
+        .expect("run the old namespaces query")
+        .iter()
+        .map(|r| {
+            let count: i64 = r.get(1);
+            (r.get(0), u64::try_from(count).expect("a count"), r.get(2))
+        })
+        .collect()
+}
+
+/// [`bench_size`] on a scratch schema of the PostgreSQL server at `url`
+/// (no `driver_sql` function: its split is SQLite's).
+fn pg_size(c: &mut Criterion, rt: &Runtime, url: &str, entries: &[NewEntry]) {
+    let n = entries.len();
+    let config = PostgresConfig::from_url(url).expect("the URL parses");
+    let factory = PostgresFactory::new(&config).expect("the pool builds");
+    let driver: PostgresDriver = factory.scratch();
+    for batch in entries.chunks(BATCH) {
+        rt.block_on(driver.store_many(batch))
+            .expect("fill the store");
+    }
+    let schema = factory.schemas().pop().expect("the scratch schema");
+    let table = format!("\"{schema}\".memory_entries");
+    let (client, connection) = rt
+        .block_on(tokio_postgres::connect(url, tokio_postgres::NoTls))
+        .expect("connect to PostgreSQL");
+    rt.spawn(connection);
+    let stmt = rt
+        .block_on(client.prepare(&pg_floor_sql(&table)))
+        .expect("prepare the old namespaces query");
+    let floor = || pg_floor(&client, &stmt);
+
+    let old = rt.block_on(floor());
+    assert_eq!(
+        driver_rows(rt, &driver),
+        old,
+        "postgres: driver and old query disagree on an all-canonical store"
+    );
+    let mut group_id = "namespaces_postgres_canonical";
+    for state in 0..2 {
+        if state == 1 {
+            let records = imported(entries);
+            let outcome = rt.block_on(driver.import(&records)).expect("import");
+            assert!(outcome.failures.is_empty(), "postgres: import failures");
+            let got = driver_rows(rt, &driver);
+            let old = rt.block_on(floor());
+            assert_eq!(counts(&got), counts(&old), "postgres: names or counts");
+            let all = rt
+                .block_on(client.query(&format!("SELECT namespace, timestamp FROM {table}"), &[]))
+                .expect("read timestamps");
+            let last: Vec<(String, Option<String>)> = got.into_iter().map(|r| (r.0, r.2)).collect();
+            assert_eq!(
+                last,
+                newest_of(all.iter().map(|r| (r.get(0), r.get(1)))),
+                "postgres: the driver's last_updated is not the newest by instant"
+            );
+            group_id = "namespaces_postgres_imported";
+        }
+        let mut group = c.benchmark_group(group_id);
+        group.bench_function(BenchmarkId::new("floor", n), |b| {
+            b.iter(|| rt.block_on(floor()));
+        });
+        bench_paired_async(&mut group, group_id, "driver", n, rt, floor, || {
+            driver.namespaces()
+        });
+        group.finish();
+    }
+    let dropped = rt
+        .block_on(factory.cleanup())
+        .expect("drop the scratch schema");
+    let _ = writeln!(
+        std::io::stderr(),
+        "namespaces: dropped {dropped} scratch schema"
+    );
+}
+
+/// The PostgreSQL groups at every size, when [`URL_ENV`] names a server.
+fn postgres(c: &mut Criterion, sizes: &[Vec<NewEntry>]) {
+    let Some(url) = std::env::var(URL_ENV).ok().filter(|u| !u.trim().is_empty()) else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "namespaces: SKIPPED namespaces_postgres_*: needs a PostgreSQL server; set {URL_ENV}=postgres://USER@HOST:PORT/DB"
+        );
+        return;
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime with I/O");
+    for entries in sizes {
+        pg_size(c, &rt, url.trim(), entries);
+    }
+}
+
 fn namespaces(c: &mut Criterion) {
     let rt = runtime();
     let dir = memory_backed_dir();
     let mut corpus = corpus_new_entries();
-    if smoke_run() {
+    let sizes = if smoke_run() {
         corpus.truncate(SMOKE_ENTRIES);
-        bench_size(c, &rt, dir.path(), &corpus);
-        return;
+        vec![corpus]
+    } else {
+        let large = repeated(&corpus, LARGE);
+        vec![corpus, large]
+    };
+    for entries in &sizes {
+        bench_size(c, &rt, dir.path(), entries);
     }
-    bench_size(c, &rt, dir.path(), &corpus);
-    bench_size(c, &rt, dir.path(), &repeated(&corpus, LARGE));
+    postgres(c, &sizes);
 }
 
 criterion_group! {

@@ -283,6 +283,59 @@ async fn scores_equal_fts5_bm25_on_the_namespace_alone_bit_for_bit() {
     }
 }
 
+/// A phrase (an unspaced run of three characters or more) matches where
+/// its bigrams are adjacent, and only there, however far into an entry:
+/// positions are stored as LEB128 gaps, and a gap of 128 or more takes two
+/// bytes. Bit-identical to FTS5 on the namespace alone.
+#[tokio::test]
+async fn phrases_match_far_into_long_entries_exactly_as_fts5() {
+    let filler = |from: usize| -> String {
+        (from..from + 150)
+            .map(|i| format!("w{i}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    // The run's bigrams at tokens 127 and 128, the gaps of one and two
+    // bytes, and the run again about 150 tokens later (two bytes each).
+    let long = format!(
+        "{} 机器人 {} 机器人",
+        filler(0).split(' ').take(127).collect::<Vec<_>>().join(" "),
+        filler(150)
+    );
+    let unrelated: Vec<(String, String)> = (0..16)
+        .map(|i| (format!("other{i:02}"), format!("unrelated text {i}")))
+        .collect();
+    let mut docs = vec![
+        ("long", long.as_str()),
+        ("short", "机器人"),
+        // Both bigrams, never adjacent: not the phrase.
+        ("apart", "机器很好，器人不对"),
+        ("neither", "人工智能"),
+    ];
+    // Enough entries that the phrase's IDF is not clamped: one more entry
+    // counted as holding it changes every score.
+    docs.extend(unrelated.iter().map(|(k, c)| (k.as_str(), c.as_str())));
+    let d = SqliteDriver::open_in_memory().unwrap();
+    for &(k, c) in &docs {
+        put(&d, "global", k, c).await;
+    }
+    let hits = d
+        .recall("机器人", 10, &RecallOptions::default())
+        .await
+        .unwrap();
+    let got: Vec<(String, u64)> = hits
+        .into_iter()
+        .map(|h| (h.key, h.score.unwrap().to_bits()))
+        .collect();
+    let want: Vec<(String, u64)> = fts5_scores(&docs, r#""机器 器人" OR "机器" OR "器人""#)
+        .into_iter()
+        .map(|(k, s)| (k, s.to_bits()))
+        .collect();
+    assert_eq!(got, want);
+    let order: Vec<&str> = got.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(order, ["short", "apart", "long"]);
+}
+
 #[tokio::test]
 async fn same_data_same_order_whatever_the_history() {
     let docs: Vec<(String, String)> = (0..60)

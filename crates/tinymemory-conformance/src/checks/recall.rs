@@ -189,6 +189,27 @@ pub(crate) async fn limit(ctx: CheckContext) -> Step {
             );
         }
     }
+    // A limit that cuts a later group of tied scores: the best hit, then
+    // three entries of the same content. An engine that fills the limit
+    // group by group must count the hits it already took.
+    let groups = "learning:limit-groups";
+    put(d.as_ref(), groups, "top", "needle and thread").await?;
+    for key in ["t1", "t2", "t3"] {
+        put(d.as_ref(), groups, key, "needle").await?;
+    }
+    for limit in [2, 3] {
+        let hits = d
+            .recall("needle thread", limit, &RecallOptions::in_namespace(groups))
+            .await?;
+        ensure!(
+            hits.len() == limit,
+            "recall(\"needle thread\", limit {limit}) in {groups} returned {} hits {:?}: the \
+             limit cuts the three tied entries t1, t2, t3 behind top, and a recall returns \
+             min(limit, entries matching) hits",
+            hits.len(),
+            keys(&hits)
+        );
+    }
     Ok(())
 }
 

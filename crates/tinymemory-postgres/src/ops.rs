@@ -115,43 +115,43 @@ pub(crate) async fn list(
 }
 
 /// Every non-empty namespace with its exact count and newest timestamp
-/// (by instant: [`tinymemory_api::newest_timestamp`]). One scan takes
-/// `MAX` of the canonical timestamps; a namespace holding others has those
-/// read and compared by instant.
+/// (by instant: [`tinymemory_api::newest_timestamp`]), from one statement
+/// ([`Sql::namespaces`]): the bytewise `MAX`, which is the newest among
+/// canonical timestamps, then the other spellings compared by instant.
 pub(crate) async fn namespaces(c: &Client, sql: &Sql) -> Result<Vec<NamespaceSummary>, Error> {
     let stmt = c
         .prepare_cached(&sql.namespaces)
         .await
         .context("prepare a namespaces query")?;
     let rows = c.query(&stmt, &[]).await.context("count namespaces")?;
-    let mut out = Vec::with_capacity(rows.len());
-    for r in &rows {
-        let count: i64 = r.try_get(1).context("count namespaces")?;
-        let others: i64 = r.try_get(3).context("count namespaces")?;
-        let mut summary = NamespaceSummary {
-            namespace: r.try_get(0).context("count namespaces")?,
-            count: u64::try_from(count).unwrap_or(0),
-            last_updated: r.try_get(2).context("count namespaces")?,
-        };
-        if others > 0 {
-            let stmt = c
-                .prepare_cached(&sql.namespace_other_timestamps)
-                .await
-                .context("prepare a namespaces query")?;
-            for t in c
-                .query(&stmt, &[&summary.namespace])
-                .await
-                .context("read a namespace's timestamps")?
-            {
-                let t: String = t.try_get(0).context("read a namespace's timestamps")?;
-                if tinymemory_api::is_newer_timestamp(&t, summary.last_updated.as_deref()) {
-                    summary.last_updated = Some(t);
+    rows.iter()
+        .map(|r| {
+            let count: i64 = r.try_get(1).context("count namespaces")?;
+            let newest: Option<String> = r.try_get(2).context("count namespaces")?;
+            let spelt: Option<Vec<String>> = r.try_get(3).context("count namespaces")?;
+            let mut last_updated = match &spelt {
+                // Another spelling was the bytewise MAX: the canonical one.
+                Some(_)
+                    if newest
+                        .as_deref()
+                        .is_some_and(|t| !tinymemory_api::is_canonical_timestamp(t)) =>
+                {
+                    r.try_get(4).context("count namespaces")?
+                }
+                _ => newest,
+            };
+            for t in spelt.unwrap_or_default() {
+                if tinymemory_api::is_newer_timestamp(&t, last_updated.as_deref()) {
+                    last_updated = Some(t);
                 }
             }
-        }
-        out.push(summary);
-    }
-    Ok(out)
+            Ok(NamespaceSummary {
+                namespace: r.try_get(0).context("count namespaces")?,
+                count: u64::try_from(count).unwrap_or(0),
+                last_updated,
+            })
+        })
+        .collect()
 }
 
 /// The filters of one recall.

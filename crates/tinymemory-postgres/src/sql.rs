@@ -12,12 +12,16 @@
 /// `ops::entry` reads them.
 const ENTRY_COLUMNS: &str = "id, namespace, key, content, category, session_id, taint, timestamp";
 
-/// `timestamp` is spelt as `now_rfc3339` spells it (the SQL form of
-/// [`tinymemory_api::is_canonical_timestamp`] for a valid timestamp): among
-/// such, `MAX` in `C` collation is the newest. Only imports bring other
-/// spellings.
-const CANONICAL: &str = "length(timestamp) = 27 AND substr(timestamp, 11, 1) = 'T' \
-     AND substr(timestamp, 20, 1) = '.' AND substr(timestamp, 27, 1) = 'Z'";
+/// `column` holds a timestamp spelt as `now_rfc3339` spells it (the SQL
+/// form of [`tinymemory_api::is_canonical_timestamp`] for a valid
+/// timestamp): among such, `MAX` in `C` collation is the newest. Only
+/// imports bring other spellings.
+pub(crate) fn canonical(column: &str) -> String {
+    format!(
+        "length({column}) = 27 AND substr({column}, 11, 1) = 'T' \
+         AND substr({column}, 20, 1) = '.' AND substr({column}, 27, 1) = 'Z'"
+    )
+}
 
 /// Statement texts for one schema.
 #[derive(Debug, Clone)]
@@ -30,7 +34,6 @@ pub(crate) struct Sql {
     pub(crate) list_one: String,
     pub(crate) list_all: String,
     pub(crate) namespaces: String,
-    pub(crate) namespace_other_timestamps: String,
     pub(crate) recall: String,
     pub(crate) bulk_upsert: String,
     pub(crate) export_start: String,
@@ -72,13 +75,26 @@ impl Sql {
                    AND ($2::bytea IS NULL OR session_id = $2::bytea)
                  ORDER BY namespace, key"
             ),
+            // One statement, so one snapshot: counts and the bytewise MAX
+            // in one scan; the other spellings through the partial index
+            // that holds only them (schema.rs); a namespace's canonical MAX
+            // again only where another spelling was its bytewise MAX.
             namespaces: format!(
-                "SELECT namespace, COUNT(*), MAX(timestamp) FILTER (WHERE {CANONICAL}),
-                        COUNT(*) FILTER (WHERE NOT ({CANONICAL}))
-                 FROM {t} GROUP BY namespace ORDER BY namespace"
-            ),
-            namespace_other_timestamps: format!(
-                "SELECT timestamp FROM {t} WHERE namespace = $1::text AND NOT ({CANONICAL})"
+                "WITH counts AS (
+                     SELECT namespace, COUNT(*) AS n, MAX(timestamp) AS newest FROM {t}
+                     GROUP BY namespace),
+                 others AS (
+                     SELECT namespace, array_agg(timestamp) AS spelt FROM {t}
+                     WHERE NOT ({any}) GROUP BY namespace)
+                 SELECT c.namespace, c.n, c.newest, o.spelt,
+                        CASE WHEN o.spelt IS NOT NULL AND NOT ({newest}) THEN
+                            (SELECT MAX(timestamp) FROM {t} AS e
+                             WHERE e.namespace = c.namespace AND {any})
+                        END
+                 FROM counts AS c LEFT JOIN others AS o ON o.namespace = c.namespace
+                 ORDER BY c.namespace",
+                any = canonical("timestamp"),
+                newest = canonical("c.newest"),
             ),
             // ts_rank is computed once per row in the select list and
             // ordered on; ties go by key so the order is a function of the

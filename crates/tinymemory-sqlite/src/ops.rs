@@ -6,10 +6,13 @@
 //! in a namespace are ordinary characters. Ordering by `(namespace, key)`
 //! is bytewise, as Rust orders `String`s.
 
+use std::collections::HashMap;
+
 use rusqlite::{Connection, Row, TransactionBehavior};
 use tinymemory_api::{now_rfc3339, MemoryCategory, MemoryEntry, MemoryTaint, NamespaceSummary};
 
 use crate::error::{Context, Error};
+use crate::schema::CANONICAL;
 use crate::write::{self, Write};
 
 /// The columns [`entry`] reads, in its order, from `memory_entries AS e`.
@@ -110,58 +113,79 @@ pub(crate) fn list(
     rows.collect::<Result<_, _>>().context("list entries")
 }
 
-/// `timestamp` is spelt as `now_rfc3339` spells it (the SQL form of
-/// [`tinymemory_api::is_canonical_timestamp`] for a valid timestamp): among
-/// such, `MAX` is the newest. Only imports bring other spellings.
-const CANONICAL: &str = "length(timestamp) = 27 AND substr(timestamp, 11, 1) = 'T' \
-     AND substr(timestamp, 20, 1) = '.' AND substr(timestamp, 27, 1) = 'Z'";
-
 /// Every non-empty namespace with its exact count and newest timestamp
 /// (by instant: [`tinymemory_api::newest_timestamp`]), ordered by
-/// namespace. One scan takes `MAX` of the canonical timestamps; a
-/// namespace holding others has those read and compared by instant.
+/// namespace.
+///
+/// One scan counts and takes `MAX(timestamp)`, which is the newest while a
+/// namespace holds only canonical timestamps
+/// ([`CANONICAL`](crate::schema::CANONICAL)). The others (imported
+/// spellings) are read through a partial index that holds only them, and
+/// compared by instant; where one of them was the bytewise `MAX`, the
+/// namespace's canonical `MAX` is read again.
 pub(crate) fn namespaces(conn: &Connection) -> Result<Vec<NamespaceSummary>, Error> {
+    // One read transaction: the counts and the other spellings come from
+    // one snapshot of the file.
+    let tx = conn
+        .unchecked_transaction()
+        .context("begin a namespaces read")?;
+    let conn = &*tx;
     let mut stmt = conn
-        .prepare_cached(&format!(
-            "SELECT namespace, COUNT(*), MAX(timestamp) FILTER (WHERE {CANONICAL}),
-                    COUNT(*) FILTER (WHERE NOT ({CANONICAL}))
-             FROM memory_entries GROUP BY namespace ORDER BY namespace"
-        ))
+        .prepare_cached(
+            "SELECT namespace, COUNT(*), MAX(timestamp) FROM memory_entries
+             GROUP BY namespace ORDER BY namespace",
+        )
         .context("prepare a namespaces query")?;
     let rows = stmt
         .query_map([], |r| {
-            let others: i64 = r.get(3)?;
-            Ok((
-                NamespaceSummary {
-                    namespace: r.get(0)?,
-                    count: r.get(1)?,
-                    last_updated: r.get(2)?,
-                },
-                others > 0,
-            ))
+            Ok(NamespaceSummary {
+                namespace: r.get(0)?,
+                count: r.get(1)?,
+                last_updated: r.get(2)?,
+            })
         })
         .context("count namespaces")?;
-    let rows: Vec<(NamespaceSummary, bool)> =
+    let mut out: Vec<NamespaceSummary> =
         rows.collect::<Result<_, _>>().context("count namespaces")?;
-    let mut others = conn
+    let mut others: HashMap<String, Vec<String>> = HashMap::new();
+    let mut stmt = conn
         .prepare_cached(&format!(
-            "SELECT timestamp FROM memory_entries WHERE namespace = ?1 AND NOT ({CANONICAL})"
+            "SELECT namespace, timestamp FROM memory_entries WHERE NOT ({CANONICAL})"
         ))
         .context("prepare a namespaces query")?;
-    let mut out = Vec::with_capacity(rows.len());
-    for (mut summary, has_others) in rows {
-        if has_others {
-            let spelt = others
-                .query_map([&summary.namespace], |r| r.get::<_, String>(0))
-                .context("read a namespace's timestamps")?;
-            for t in spelt {
-                let t = t.context("read a namespace's timestamps")?;
-                if tinymemory_api::is_newer_timestamp(&t, summary.last_updated.as_deref()) {
-                    summary.last_updated = Some(t);
-                }
+    let rows = stmt
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+        .context("read other timestamp spellings")?;
+    for row in rows {
+        let (ns, t) = row.context("read other timestamp spellings")?;
+        others.entry(ns).or_default().push(t);
+    }
+    if others.is_empty() {
+        return Ok(out);
+    }
+    let mut canonical_max = conn
+        .prepare_cached(&format!(
+            "SELECT MAX(timestamp) FROM memory_entries WHERE namespace = ?1 AND {CANONICAL}"
+        ))
+        .context("prepare a namespaces query")?;
+    for summary in &mut out {
+        let Some(spelt) = others.get(&summary.namespace) else {
+            continue;
+        };
+        if summary
+            .last_updated
+            .as_deref()
+            .is_some_and(|t| !tinymemory_api::is_canonical_timestamp(t))
+        {
+            summary.last_updated = canonical_max
+                .query_row([&summary.namespace], |r| r.get(0))
+                .context("read a namespace's newest timestamp")?;
+        }
+        for t in spelt {
+            if tinymemory_api::is_newer_timestamp(t, summary.last_updated.as_deref()) {
+                summary.last_updated = Some(t.clone());
             }
         }
-        out.push(summary);
     }
     Ok(out)
 }

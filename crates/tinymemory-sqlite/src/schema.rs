@@ -249,6 +249,24 @@ pub(crate) fn check_supported(found: Option<i64>) -> Result<(), Error> {
 ///
 /// What [`stored_version`] and [`check_supported`] return, and
 /// [`Error::Sqlite`] when SQLite fails.
+/// `timestamp` is spelt as `now_rfc3339` spells it: the SQL form of
+/// [`tinymemory_api::is_canonical_timestamp`] for a valid timestamp. Among
+/// such timestamps `MAX` is the newest; only imports bring others.
+pub(crate) const CANONICAL: &str = "length(timestamp) = 27 AND substr(timestamp, 11, 1) = 'T' \
+     AND substr(timestamp, 20, 1) = '.' AND substr(timestamp, 27, 1) = 'Z'";
+
+/// A partial index of the entries whose timestamp is spelt otherwise
+/// (rare: imported ones), so `namespaces()` finds them without testing
+/// every row. An index changes no table, so it is created on any file of
+/// the current version, and older code opening the file keeps it up to
+/// date as SQLite keeps every index.
+fn other_spellings_index() -> String {
+    format!(
+        "CREATE INDEX IF NOT EXISTS memory_entries_other_spellings
+             ON memory_entries (namespace, timestamp) WHERE NOT ({CANONICAL})"
+    )
+}
+
 pub(crate) fn ensure(conn: &mut Connection) -> Result<(), Error> {
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -295,6 +313,8 @@ pub(crate) fn ensure(conn: &mut Connection) -> Result<(), Error> {
             }
         }
     }
+    tx.execute_batch(&other_spellings_index())
+        .context("create the index of other timestamp spellings")?;
     tx.commit().context("commit the schema transaction")
 }
 

@@ -115,43 +115,52 @@ pub(crate) async fn list(
 }
 
 /// Every non-empty namespace with its exact count and newest timestamp
-/// (by instant: [`tinymemory_api::newest_timestamp`]), from one statement
-/// ([`Sql::namespaces`]): the bytewise `MAX`, which is the newest among
-/// canonical timestamps, then the other spellings compared by instant.
+/// (by instant: [`tinymemory_api::newest_timestamp`]). One scan
+/// ([`Sql::namespaces`]) gives the bytewise `MAX`, the newest among
+/// canonical timestamps, and the other spellings, compared here by
+/// instant; where one of those was the bytewise `MAX`, the namespace's
+/// canonical `MAX` is read again.
 pub(crate) async fn namespaces(c: &Client, sql: &Sql) -> Result<Vec<NamespaceSummary>, Error> {
     let stmt = c
         .prepare_cached(&sql.namespaces)
         .await
         .context("prepare a namespaces query")?;
     let rows = c.query(&stmt, &[]).await.context("count namespaces")?;
-    rows.iter()
-        .map(|r| {
-            let count: i64 = r.try_get(1).context("count namespaces")?;
-            let newest: Option<String> = r.try_get(2).context("count namespaces")?;
-            let spelt: Option<Vec<String>> = r.try_get(3).context("count namespaces")?;
-            let mut last_updated = match &spelt {
-                // Another spelling was the bytewise MAX: the canonical one.
-                Some(_)
-                    if newest
-                        .as_deref()
-                        .is_some_and(|t| !tinymemory_api::is_canonical_timestamp(t)) =>
-                {
-                    r.try_get(4).context("count namespaces")?
-                }
-                _ => newest,
-            };
-            for t in spelt.unwrap_or_default() {
+    let mut out = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let namespace: String = r.try_get(0).context("count namespaces")?;
+        let count: i64 = r.try_get(1).context("count namespaces")?;
+        let mut last_updated: Option<String> = r.try_get(2).context("count namespaces")?;
+        let spelt: Option<Vec<String>> = r.try_get(3).context("count namespaces")?;
+        if let Some(spelt) = spelt {
+            if last_updated
+                .as_deref()
+                .is_some_and(|t| !tinymemory_api::is_canonical_timestamp(t))
+            {
+                let stmt = c
+                    .prepare_cached(&sql.namespace_canonical_max)
+                    .await
+                    .context("prepare a namespaces query")?;
+                last_updated = c
+                    .query_one(&stmt, &[&namespace])
+                    .await
+                    .context("read a namespace's newest timestamp")?
+                    .try_get(0)
+                    .context("read a namespace's newest timestamp")?;
+            }
+            for t in spelt {
                 if tinymemory_api::is_newer_timestamp(&t, last_updated.as_deref()) {
                     last_updated = Some(t);
                 }
             }
-            Ok(NamespaceSummary {
-                namespace: r.try_get(0).context("count namespaces")?,
-                count: u64::try_from(count).unwrap_or(0),
-                last_updated,
-            })
-        })
-        .collect()
+        }
+        out.push(NamespaceSummary {
+            namespace,
+            count: u64::try_from(count).unwrap_or(0),
+            last_updated,
+        });
+    }
+    Ok(out)
 }
 
 /// The filters of one recall.

@@ -59,18 +59,6 @@ CREATE TABLE {s}.memory_entries (
 CREATE INDEX memory_entries_body ON {s}.memory_entries USING GIN (body);
 "#;
 
-/// A partial index of the entries whose timestamp is spelt otherwise than
-/// `now_rfc3339` spells it (imported ones, rare), which `namespaces()`
-/// reads instead of testing every row. An index changes no table, so it is
-/// added to any schema of the current version without a version step.
-fn other_spellings_index(sql: &Sql) -> String {
-    sql.ddl(&format!(
-        "CREATE INDEX memory_entries_other_spellings
-             ON {{s}}.memory_entries (namespace, timestamp) WHERE NOT ({})",
-        crate::sql::canonical("timestamp")
-    ))
-}
-
 /// Migrations from version `i + 1` to `i + 2`, in order (`{s}` as above).
 /// Empty while version 1 is the only one; a future version appends its step
 /// here and bumps [`SCHEMA_VERSION`].
@@ -173,23 +161,6 @@ pub(crate) async fn ensure(client: &mut Client, sql: &Sql, access: Access) -> Re
                 .context("record the schema version")?;
             }
         }
-    }
-    // Looked up first: CREATE INDEX IF NOT EXISTS takes a lock on the table
-    // even when the index is there, and would wait for every writer.
-    let indexed: bool = tx
-        .query_one(
-            "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_indexes
-                            WHERE schemaname = $1::text
-                              AND indexname = 'memory_entries_other_spellings')",
-            &[&sql.schema()],
-        )
-        .await
-        .context("look for the index of other timestamp spellings")?
-        .get(0);
-    if !indexed {
-        tx.batch_execute(&other_spellings_index(sql))
-            .await
-            .context("create the index of other timestamp spellings")?;
     }
     tx.commit().await.context("commit the schema transaction")
 }

@@ -168,12 +168,13 @@ def is_rfc3339(text):
     RFC 3339 date-time (section 5.6) as the Rust `time` crate's
     well_known::Rfc3339 reads it: 'T' or 't', any number of fraction
     digits, 'Z', 'z' or an offset +HH:MM / -HH:MM (hours up to 23), real
-    dates from year 0000, second 60 only at 23:59:60, nothing around it."""
+    dates from year 0000, second 60 only at 23:59:60 UTC on a month's last
+    day, nothing around it."""
     m = _RFC3339.fullmatch(text)
     if m is None:
         return False
     year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
-    if hour > 23 or minute > 59 or second > 60 or (second == 60 and (hour, minute) != (23, 59)):
+    if hour > 23 or minute > 59 or second > 60:
         return False
     if m.group(7) is not None and (int(m.group(7)) > 23 or int(m.group(8)) > 59):
         return False
@@ -181,7 +182,41 @@ def is_rfc3339(text):
     if not 1 <= month <= 12:
         return False
     days = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
-    return 1 <= day <= days
+    if not 1 <= day <= days:
+        return False
+    return second != 60 or _is_leap_second_utc(text)
+
+
+def _days_in_month(year, month):
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+
+
+def _civil_from_days(z):
+    """The proleptic Gregorian (year, month, day) of a day count from
+    1970-01-01 (Howard Hinnant's civil_from_days)."""
+    z += 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + 3 if mp < 10 else mp - 9
+    return yoe + era * 400 + (month <= 2), month, day
+
+
+def _is_leap_second_utc(text):
+    """Second 60 is a leap second only at 23:59:60 UTC on the last day of a
+    month (RFC 3339 section 5.7), which is where the Rust time crate accepts
+    it: '2016-12-31T22:59:60-01:00' is one, '2016-12-31T23:59:60+01:00' and
+    '2020-01-15T23:59:60Z' are not."""
+    _, seconds, _, _ = timestamp_key(text, leap_checked=True)
+    days, of_day = divmod(seconds, 86400)
+    if of_day != 86399:
+        return False
+    year, month, day = _civil_from_days(days)
+    return day == _days_in_month(year, month)
 
 
 _TIMESTAMP_PARTS = re.compile(
@@ -202,14 +237,14 @@ def _days_from_civil(year, month, day):
     return era * 146097 + doe - 719468
 
 
-def timestamp_key(text):
+def timestamp_key(text, leap_checked=False):
     """A sort key ordering timestamps as tinymemory_api::timestamp_order
     does: by the instant they name (to the nanosecond; a leap second 60 is
     59.999999999, as the Rust time crate reads it), text that is not RFC 3339
     before every instant, ties bytewise. max(..., key=timestamp_key) is what
     last_updated must be: byte order is not time order once an import
     brought '+02:00', '.5Z' or a lowercase 'z'."""
-    if not is_rfc3339(text):
+    if not leap_checked and not is_rfc3339(text):
         return (0, 0, 0, text.encode())
     m = _TIMESTAMP_PARTS.fullmatch(text)
     year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])

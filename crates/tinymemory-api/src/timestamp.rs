@@ -16,12 +16,20 @@ pub fn now_rfc3339() -> String {
 }
 
 /// The instant an RFC 3339 timestamp names, or `None` for text that is
-/// not RFC 3339 `date-time` (section 5.6): any offset (`Z`, `+02:00`,
-/// `-00:00`), any number of fraction digits, dates before 1970, and
-/// nothing before or after it. Parsed by the `time` crate's
-/// `well_known::Rfc3339`.
+/// not RFC 3339 `date-time` (section 5.6): `T` or `t` between date and
+/// time (never a space or any other byte, which the `time` crate alone
+/// would take), any offset (`Z`, `+02:00`, `-00:00`), any number of
+/// fraction digits, dates before 1970, a leap second as the `time` crate
+/// reads it (23:59:60 UTC on a month's last day), and nothing before or
+/// after it. Parsed by the `time` crate's `well_known::Rfc3339`.
 #[must_use]
 pub fn parse_rfc3339(text: &str) -> Option<SystemTime> {
+    // The time crate (0.3) takes any one byte between the date and the
+    // time (a space, `X`, a newline, NUL); RFC 3339's `date-time` has `T`,
+    // and lowercase `t` by its section 5.6 note.
+    if !matches!(text.as_bytes().get(10), Some(b'T' | b't')) {
+        return None;
+    }
     let parsed =
         time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok()?;
     Some(SystemTime::from(parsed))
@@ -154,12 +162,30 @@ mod rfc3339_tests {
         assert_eq!(parse_rfc3339("2026-01-01T00:00:00-00:00"), Some(utc));
         assert_eq!(parse_rfc3339("2026-01-01T00:00:00.000000Z"), Some(utc));
         assert!(parse_rfc3339("1969-07-20T20:17:00Z").is_some());
+        assert_eq!(parse_rfc3339("2026-01-01t00:00:00z"), Some(utc));
+        // A leap second only where one can be: 23:59:60 UTC on a month's
+        // last day (examples/python/tinymemory_protocol.py mirrors this).
+        for (leap, valid) in [
+            ("2016-12-31T23:59:60Z", true),
+            ("2016-12-31T22:59:60-01:00", true),
+            ("2016-12-31T23:59:60+01:00", false),
+            ("2020-01-15T23:59:60Z", false),
+            ("2016-12-31T23:58:60Z", false),
+            ("2020-02-29T23:59:60Z", true),
+            ("2000-06-30t23:59:60.5z", true),
+        ] {
+            assert_eq!(parse_rfc3339(leap).is_some(), valid, "{leap}");
+        }
         for bad in [
             "2026-01-01 00:00:00",
             "2026-01-01T00:00:00",
             "2026-01-01T00:00:00.",
             "2026-01-01T00:00:00Zjunk",
             "2026-01-01T00:00:00Z\0",
+            "2026-01-01 00:00:00Z",
+            "2026-01-01X00:00:00Z",
+            "2026-01-01\n00:00:00Z",
+            "2026-01-01\000:00:00Z",
             "2026-13-45T99:99:99Z",
             "yesterday",
             "",

@@ -187,17 +187,38 @@ pub(crate) async fn last_updated(ctx: CheckContext) -> Step {
 /// Timestamps spelt otherwise than the driver spells them, whose byte
 /// order is not their time order. Only an import can bring them (a store
 /// stamps its own), so a driver that does not import cannot hold them and
-/// this part passes at once for it.
-const SPELT: [(&str, &str); 4] = [
-    ("utc", "2020-01-01T00:00:00Z"),
-    ("half", "2020-01-01T00:00:00.5Z"),
-    ("offset", "2020-01-01T01:00:00+02:00"),
-    ("lowercase", "2020-01-01t00:00:00.1z"),
+/// this part passes at once for it. By key, newest first: nanoseconds
+/// apart below the microsecond (the older first in key order, so a
+/// microsecond clock that keeps the first of a tie picks it), fractions of
+/// one and two digits (`.5` is newer than `.25`), lowercase, `Z` without a
+/// fraction, an offset, and a date before 1970.
+const SPELT: [(&str, &str); 8] = [
+    ("a-older-by-a-nanosecond", "2020-01-01T00:00:00.9999997Z"),
+    ("b-newest", "2020-01-01T00:00:00.9999998Z"),
+    ("c-half", "2020-01-01T00:00:00.5Z"),
+    ("d-quarter", "2020-01-01T00:00:00.25Z"),
+    ("e-lowercase", "2020-01-01t00:00:00.1z"),
+    ("f-utc", "2020-01-01T00:00:00Z"),
+    ("g-offset", "2020-01-01T01:00:00+02:00"),
+    ("h-before-1970", "1969-07-20T20:17:00Z"),
+];
+
+/// The keys of [`SPELT`], newest first.
+const NEWEST_FIRST: [&str; 8] = [
+    "b-newest",
+    "a-older-by-a-nanosecond",
+    "c-half",
+    "d-quarter",
+    "e-lowercase",
+    "f-utc",
+    "g-offset",
+    "h-before-1970",
 ];
 
 /// `last_updated` after importing [`SPELT`], then after forgetting the
-/// newest twice: by bytes the newest would be `lowercase`, then
-/// `lowercase`, then `offset`; by instant it is `half`, `lowercase`, `utc`.
+/// newest, again and again: by bytes the newest would be `e-lowercase`
+/// until it is forgotten; by instant it is each of [`NEWEST_FIRST`] in
+/// turn.
 async fn newest_of_imported_spellings(d: &dyn MemoryProvider) -> Step {
     let ns = "learning:spellings";
     let records: Vec<MemoryRecord> = SPELT
@@ -218,14 +239,14 @@ async fn newest_of_imported_spellings(d: &dyn MemoryProvider) -> Step {
     };
     ensure!(
         outcome.failures.is_empty() && outcome.imported == records.len(),
-        "import of {} records with valid RFC 3339 timestamps spelt four ways reported {} \
+        "import of {} records with valid RFC 3339 timestamps spelt eight ways reported {} \
          imported and failures {:?}",
         records.len(),
         outcome.imported,
         outcome.failures
     );
     let mut left: Vec<(&str, &str)> = SPELT.to_vec();
-    for newest in ["half", "lowercase", "utc"] {
+    for newest in NEWEST_FIRST {
         let (last, _) = last_and_newest(d, ns).await?;
         let Some(last) = last else {
             return Ok(());

@@ -1,6 +1,8 @@
 //! Contract sentences 2 to 7: recall.
 
-use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions, RecallProfile};
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryProvider, MemoryTaint, RecallOptions, RecallProfile,
+};
 
 use super::support::{fresh, keys, put};
 use crate::failure::{ensure, ensure_eq, Step, Stop};
@@ -191,23 +193,82 @@ pub(crate) async fn limit(ctx: CheckContext) -> Step {
     }
     // A limit that cuts a later group of tied scores: the best hit, then
     // three entries of the same content. An engine that fills the limit
-    // group by group must count the hits it already took.
+    // group by group must count the hits it already took, and keep the
+    // best ones: each limited answer is the top of the unlimited one, but
+    // for which of the entries tied at the cut it keeps.
     let groups = "learning:limit-groups";
     put(d.as_ref(), groups, "top", "needle and thread").await?;
     for key in ["t1", "t2", "t3"] {
         put(d.as_ref(), groups, key, "needle").await?;
     }
-    for limit in [2, 3] {
-        let hits = d
-            .recall("needle thread", limit, &RecallOptions::in_namespace(groups))
-            .await?;
+    let opts = RecallOptions::in_namespace(groups);
+    let all = d.recall("needle thread", 10, &opts).await?;
+    distinct_hits(&all, "recall(\"needle thread\", limit 10)")?;
+    ensure_eq!(
+        all.len(),
+        4,
+        "hits for \"needle thread\" with limit 10 in {groups}, which holds 4 entries with \
+         the word needle"
+    );
+    for limit in [1, 2, 3] {
+        let hits = d.recall("needle thread", limit, &opts).await?;
+        let what = format!("recall(\"needle thread\", limit {limit}) in {groups}");
         ensure!(
             hits.len() == limit,
-            "recall(\"needle thread\", limit {limit}) in {groups} returned {} hits {:?}: the \
-             limit cuts the three tied entries t1, t2, t3 behind top, and a recall returns \
-             min(limit, entries matching) hits",
+            "{what} returned {} hits {:?}: the limit cuts the three tied entries t1, t2, t3 \
+             behind top, and a recall returns min(limit, entries matching) hits",
             hits.len(),
             keys(&hits)
+        );
+        distinct_hits(&hits, &what)?;
+        top_of(&hits, &all, &what)?;
+    }
+    Ok(())
+}
+
+/// No `(namespace, key)` twice among `hits`.
+fn distinct_hits(hits: &[MemoryEntry], what: &str) -> Result<(), Stop> {
+    let mut seen = std::collections::BTreeSet::new();
+    for h in hits {
+        ensure!(
+            seen.insert((h.namespace.as_deref(), h.key.as_str())),
+            "{what} returned {:?}/{:?} twice ({:?}): a recall lists each entry at most once",
+            h.namespace,
+            h.key,
+            keys(hits)
+        );
+    }
+    Ok(())
+}
+
+/// `hits`, a limited answer, is the top of `all`, the same recall
+/// unlimited: every hit one of `all`'s and, when both are scored, position
+/// by position the same scores (so the best entries, whichever of those
+/// tied at the cut). Unscored answers have no cut to compare.
+fn top_of(hits: &[MemoryEntry], all: &[MemoryEntry], what: &str) -> Result<(), Stop> {
+    let id = |h: &MemoryEntry| (h.namespace.clone(), h.key.clone());
+    for h in hits {
+        ensure!(
+            all.iter().any(|a| id(a) == id(h)),
+            "{what} returned {:?}, which the same recall with limit 10 does not ({:?})",
+            h.key,
+            keys(all)
+        );
+    }
+    let best = &all[..hits.len().min(all.len())];
+    let scores = |v: &[MemoryEntry]| -> Option<Vec<u64>> {
+        v.iter().map(|h| h.score.map(f64::to_bits)).collect()
+    };
+    if let (Some(got), Some(want)) = (scores(hits), scores(best)) {
+        ensure!(
+            got == want,
+            "{what} returned {:?} scored {:?}, but the best {} of the same recall with limit 10 \
+             are {:?} scored {:?}: a limit keeps the best hits",
+            keys(hits),
+            hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            best.len(),
+            keys(best),
+            best.iter().map(|h| h.score).collect::<Vec<_>>()
         );
     }
     Ok(())

@@ -395,7 +395,7 @@ static MUTANTS: [Mutant; 38] = [
         name: "jittered-scores",
         rule: "ranking: the same recall on unchanged data returns identical hits and score bits",
         check: "recall.deterministic",
-        also_caught_by: &["recall.min_score", "recall.namespace_isolation", "properties.across_ordering", "properties.cap_determinism", "properties.custom_spelling", "properties.concurrent_equals_sequential", "model.differential"],
+        also_caught_by: &["recall.limit", "recall.min_score", "recall.namespace_isolation", "properties.across_ordering", "properties.cap_determinism", "properties.custom_spelling", "properties.concurrent_equals_sequential", "model.differential"],
         description: "the n-th recall adds n * 1e-12 to every score",
         wrap: |p| Box::new(RankingFault::new(RankingFaultKind::JitteredScores, p)),
         profile: RecallProfile::Semantic,

@@ -37,7 +37,10 @@ pub(crate) enum Error {
         source: tokio_postgres::Error,
     },
     /// No connection could be had from the pool.
-    #[error("failed to get a postgres connection to {context}: {source}")]
+    #[error(
+        "failed to get a postgres connection to {context}: {}",
+        describe_pool(source)
+    )]
     Pool {
         /// What the connection was for.
         context: &'static str,
@@ -70,6 +73,16 @@ pub(crate) enum Error {
     /// something other than this driver.
     #[error("failed to decode a stored entry: {0}")]
     Corrupt(String),
+}
+
+/// The pool's error with the server's reason: deadpool prints only "Error
+/// occurred while creating a new object: db error" for a refused login or
+/// a missing database.
+fn describe_pool(e: &PoolError) -> String {
+    match e {
+        PoolError::Backend(e) => describe(e),
+        other => other.to_string(),
+    }
 }
 
 /// tokio-postgres prints only "db error" for a server error; the server's

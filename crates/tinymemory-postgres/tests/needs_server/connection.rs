@@ -143,6 +143,27 @@ fn unreachable() -> PostgresConfig {
 }
 
 #[tokio::test]
+async fn a_refused_login_names_the_servers_reason() {
+    let Some(_) = config("connection::a_refused_login_names_the_servers_reason") else {
+        return;
+    };
+    let url = std::env::var(tinymemory_postgres::URL_ENV).unwrap();
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let config =
+        PostgresConfig::from_url(&format!("{}{sep}dbname=tinymemory_no_such_db", url.trim()))
+            .unwrap();
+    let e = PostgresDriver::connect_with(&config).await.unwrap_err();
+    assert_eq!(e.kind(), "backend");
+    assert!(
+        e.to_string().ends_with(
+            "failed to get a postgres connection to check the schema: db error (3D000: database \
+             \"tinymemory_no_such_db\" does not exist)"
+        ),
+        "{e}"
+    );
+}
+
+#[tokio::test]
 async fn unreachable_server_is_unavailable() {
     let e = PostgresDriver::connect_with(&unreachable())
         .await

@@ -25,7 +25,8 @@ pub(crate) enum Command {
     /// Load the corpus into a fresh store through the section API, then run
     /// every check of the recall profile (the driver's, or `--profile`).
     /// Exit 0: all passed; 1: a check failed; 2: usage error;
-    /// 3: the driver or corpus could not be opened.
+    /// 3: the driver or corpus could not be opened; 4: every selected
+    /// check was skipped (`--all-skipped`).
     Run(RunArgs),
     /// List every check: id, family, the recall profiles it applies to,
     /// description.
@@ -85,6 +86,13 @@ pub(crate) struct MigrateArgs {
     /// No progress on stderr; the summary is still printed.
     #[arg(long, short)]
     pub(crate) quiet: bool,
+
+    /// Migrate a source that holds no records. Without it such a source is
+    /// refused (exit 3): a mistyped path, or an exec driver started without
+    /// its file, opens an empty store, and copying it would look like a
+    /// successful migration.
+    #[arg(long)]
+    pub(crate) allow_empty_source: bool,
 }
 
 /// `--page-size`'s default: 1,000 records, the corpus loader's batch.
@@ -141,8 +149,9 @@ pub(crate) struct RunArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) timeout: u64,
 
-    /// Print only the run header, failures, the conformance level and the
-    /// closing line: no passing checks, no example, no live status line.
+    /// Print only the run header, the corpus load (its warnings and
+    /// summary), failures, the conformance level and the closing line: no
+    /// passing checks, no example, no live status line.
     #[arg(long, short)]
     pub(crate) quiet: bool,
 

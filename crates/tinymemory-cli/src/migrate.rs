@@ -76,12 +76,6 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
     let console = Console::new(Stream::Stderr, args.quiet);
     let source = opened(open::open(&args.from, End::Source).await)?;
     let target = opened(open::open(&args.to, End::Target).await)?;
-    if target.in_memory {
-        console.line(&format!(
-            "note: --to {} is in memory: this is a dry run, its copy is discarded at the end",
-            args.to
-        ));
-    }
     let (from, to) = (args.from.to_string(), args.to.to_string());
     let src = source.provider.as_ref();
     let dst = target.provider.as_ref();
@@ -92,7 +86,23 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
         .await
         .map_err(|e| Failed(exit::SETUP, format!("failed to read --from {from}: {e}")))?;
     let total: u64 = listed.iter().map(|n| n.count).sum();
+    if total == 0 && !args.allow_empty_source {
+        return Err(Failed(
+            exit::SETUP,
+            format!(
+                "--from {from} holds no records, so there is nothing to migrate: a mistyped \
+                 path or an exec driver started without its file opens an empty store; \
+                 --allow-empty-source migrates it anyway"
+            ),
+        ));
+    }
     let kept = refuse_or_keep(dst, &to, args).await?;
+    if target.in_memory {
+        console.line(&format!(
+            "note: --to {} is in memory: this is a dry run, its copy is discarded at the end",
+            args.to
+        ));
+    }
 
     if !target.in_memory {
         cleanup::note_on_signal(format!(

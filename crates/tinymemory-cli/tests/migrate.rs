@@ -595,3 +595,39 @@ fn an_interrupted_migration_says_the_target_may_hold_a_partial_copy() {
         ran.dump()
     );
 }
+
+#[test]
+fn an_empty_source_is_refused_unless_allowed() {
+    let dir = scratch();
+    let a = dir.path().join("empty-store.db");
+    drop(SqliteDriver::open(&a).unwrap());
+    let ran = run(&["migrate", "--from", &sqlite(&a), "--to", "reference"]);
+    assert_eq!(ran.code, 3, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: --from {} holds no records, so there is nothing to migrate: a mistyped path \
+             or an exec driver started without its file opens an empty store; \
+             --allow-empty-source migrates it anyway\n",
+            sqlite(&a)
+        )
+    );
+    let ran = run(&[
+        "migrate",
+        "--from",
+        &sqlite(&a),
+        "--to",
+        "reference",
+        "--allow-empty-source",
+        "--quiet",
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert!(
+        ran.stdout.starts_with(&format!(
+            "migrated 0 records in 0 namespaces from {} to reference: 1 page of at most 1000",
+            sqlite(&a)
+        )),
+        "{}",
+        ran.dump()
+    );
+}

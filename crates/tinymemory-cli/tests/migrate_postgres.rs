@@ -25,7 +25,7 @@ fn server_url() -> Option<String> {
             panic!("CI is set but {URL_ENV} is not: this test may not be skipped in CI")
         }
         _ => {
-            let _ = writeln!(std::io::stderr(), "SKIPPED migrate_postgres: set {URL_ENV}");
+            let _ = writeln!(std::io::stderr(), "SKIPPED migrate_postgres: needs a PostgreSQL server; set {URL_ENV}=postgres://USER@HOST:PORT/DB");
             None
         }
     }

@@ -44,7 +44,7 @@ fn postgres() -> Option<PostgresFactory> {
         _ => {
             let _ = writeln!(
                 std::io::stderr(),
-                "SKIPPED the PostgreSQL pairs of portability_across: set {URL_ENV}"
+                "SKIPPED the PostgreSQL pairs of portability_across: needs a PostgreSQL server; set {URL_ENV}=postgres://USER@HOST:PORT/DB"
             );
             None
         }

@@ -56,7 +56,7 @@ pub(crate) async fn check(target: &dyn MemoryProvider, sample: Sample) -> (usize
         match target.get(&r.namespace, &r.key).await {
             Err(e) => lines.push(format!("  get     {name}: {e}")),
             Ok(None) => lines.push(format!(
-                "  get     {name}: in the target's export, but get returns nothing"
+                "  get     {name}: copied from the source, but get on the target returns nothing"
             )),
             Ok(Some(entry)) => {
                 let mut fields = Vec::new();

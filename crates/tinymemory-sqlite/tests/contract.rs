@@ -237,6 +237,24 @@ fn fts5_scores(docs: &[(&str, &str)], expression: &str) -> Vec<(String, f64)> {
         .collect()
 }
 
+/// [`fts5_scores`] as `(key, score bits)`.
+fn fts5_bits(docs: &[(&str, &str)], expression: &str) -> Vec<(String, u64)> {
+    fts5_scores(docs, expression)
+        .into_iter()
+        .map(|(k, s)| (k, s.to_bits()))
+        .collect()
+}
+
+/// The driver's recall of `query` in `global` as `(key, score bits)`.
+async fn driver_bits(d: &SqliteDriver, query: &str, limit: usize) -> Vec<(String, u64)> {
+    d.recall(query, limit, &RecallOptions::default())
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|h| (h.key, h.score.unwrap().to_bits()))
+        .collect()
+}
+
 #[tokio::test]
 async fn scores_equal_fts5_bm25_on_the_namespace_alone_bit_for_bit() {
     let global = [
@@ -266,18 +284,8 @@ async fn scores_equal_fts5_bm25_on_the_namespace_alone_bit_for_bit() {
             r#""机器 器人" OR "机器" OR "器人" OR "fox" OR "我" *"#,
         ),
     ] {
-        let hits = d
-            .recall(query, 100, &RecallOptions::default())
-            .await
-            .unwrap();
-        let got: Vec<(String, u64)> = hits
-            .into_iter()
-            .map(|h| (h.key, h.score.unwrap().to_bits()))
-            .collect();
-        let want: Vec<(String, u64)> = fts5_scores(&global, expression)
-            .into_iter()
-            .map(|(k, s)| (k, s.to_bits()))
-            .collect();
+        let got = driver_bits(&d, query, 100).await;
+        let want = fts5_bits(&global, expression);
         assert_eq!(got, want, "{query}");
         assert!(!got.is_empty(), "{query}");
     }
@@ -319,18 +327,8 @@ async fn phrases_match_far_into_long_entries_exactly_as_fts5() {
     for &(k, c) in &docs {
         put(&d, "global", k, c).await;
     }
-    let hits = d
-        .recall("机器人", 10, &RecallOptions::default())
-        .await
-        .unwrap();
-    let got: Vec<(String, u64)> = hits
-        .into_iter()
-        .map(|h| (h.key, h.score.unwrap().to_bits()))
-        .collect();
-    let want: Vec<(String, u64)> = fts5_scores(&docs, r#""机器 器人" OR "机器" OR "器人""#)
-        .into_iter()
-        .map(|(k, s)| (k, s.to_bits()))
-        .collect();
+    let got = driver_bits(&d, "机器人", 10).await;
+    let want = fts5_bits(&docs, r#""机器 器人" OR "机器" OR "器人""#);
     assert_eq!(got, want);
     let order: Vec<&str> = got.iter().map(|(k, _)| k.as_str()).collect();
     assert_eq!(order, ["short", "apart", "long"]);

@@ -34,8 +34,13 @@ use crate::{
 /// 4. Scores, when present, are finite and higher-is-better. An engine that
 ///    ranks lower-is-better (SQLite's `bm25()` is negative, lower = better)
 ///    converts. (`recall.scores_finite_higher_better`)
-/// 5. At most `limit` hits; `limit == 0` returns `Ok(empty)`.
-///    (`recall.limit`)
+/// 5. At most `limit` hits, and they are the best: the first `limit` of
+///    the same recall with a larger limit (but for which of the entries
+///    tied at the cut), each entry once, each with the same score. A hit's
+///    score depends on the query, the entry and its namespace, never on
+///    `limit` or `min_score` (scores normalised over the answer, as some
+///    fusion retrievers give them, break this). `limit == 0` returns
+///    `Ok(empty)`. (`recall.limit`, `recall.min_score`)
 /// 6. A query is plain text, never engine syntax: quotes, `-`, `*`, `:`,
 ///    `(`, `AND`, `OR`, `NOT`, `NEAR` are words or ignored, never an error or
 ///    an operator. An empty or whitespace-only query is `Ok(empty)`.

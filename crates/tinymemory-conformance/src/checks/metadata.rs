@@ -187,14 +187,18 @@ pub(crate) async fn last_updated(ctx: CheckContext) -> Step {
 /// Timestamps spelt otherwise than the driver spells them, whose byte
 /// order is not their time order. Only an import can bring them (a store
 /// stamps its own), so a driver that does not import cannot hold them and
-/// this part passes at once for it. By key, newest first: nanoseconds
-/// apart below the microsecond (the older first in key order, so a
-/// microsecond clock that keeps the first of a tie picks it), fractions of
+/// this part passes at once for it. By key, newest first: two pairs a
+/// nanosecond apart below the microsecond (the older first in key order in
+/// one, the newer in the other, so a microsecond clock picks the older
+/// whichever of a tie it keeps), fractions of
 /// one and two digits (`.5` is newer than `.25`), lowercase, `Z` without a
 /// fraction, an offset, and a date before 1970.
-const SPELT: [(&str, &str); 8] = [
-    ("a-older-by-a-nanosecond", "2020-01-01T00:00:00.9999997Z"),
-    ("b-newest", "2020-01-01T00:00:00.9999998Z"),
+const SPELT: [(&str, &str); 10] = [
+    ("a-older-by-a-nanosecond", "2020-01-01T00:00:00.999999701Z"),
+    ("b-newest", "2020-01-01T00:00:00.999999702Z"),
+    // The other way round in key order, for a clock that keeps the later.
+    ("b2-newer-by-a-nanosecond", "2020-01-01T00:00:00.700000002Z"),
+    ("b3-older-by-a-nanosecond", "2020-01-01T00:00:00.700000001Z"),
     ("c-half", "2020-01-01T00:00:00.5Z"),
     ("d-quarter", "2020-01-01T00:00:00.25Z"),
     ("e-lowercase", "2020-01-01t00:00:00.1z"),
@@ -204,9 +208,11 @@ const SPELT: [(&str, &str); 8] = [
 ];
 
 /// The keys of [`SPELT`], newest first.
-const NEWEST_FIRST: [&str; 8] = [
+const NEWEST_FIRST: [&str; 10] = [
     "b-newest",
     "a-older-by-a-nanosecond",
+    "b2-newer-by-a-nanosecond",
+    "b3-older-by-a-nanosecond",
     "c-half",
     "d-quarter",
     "e-lowercase",
@@ -239,7 +245,7 @@ async fn newest_of_imported_spellings(d: &dyn MemoryProvider) -> Step {
     };
     ensure!(
         outcome.failures.is_empty() && outcome.imported == records.len(),
-        "import of {} records with valid RFC 3339 timestamps spelt eight ways reported {} \
+        "import of {} records with valid RFC 3339 timestamps spelt ten ways reported {} \
          imported and failures {:?}",
         records.len(),
         outcome.imported,

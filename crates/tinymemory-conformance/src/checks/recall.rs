@@ -242,25 +242,32 @@ fn distinct_hits(hits: &[MemoryEntry], what: &str) -> Result<(), Stop> {
 }
 
 /// `hits`, a limited answer, is the top of `all`, the same recall
-/// unlimited: every hit one of `all`'s and, when both are scored, position
-/// by position the same scores (so the best entries, whichever of those
-/// tied at the cut). Unscored answers have no cut to compare.
+/// unlimited: every hit one of `all`'s with the score it has there and,
+/// when both are scored, position by position the same scores (so the best
+/// entries, whichever of those tied at the cut). Unscored, the first of
+/// `all` (here `top`, which alone holds both words) is in every answer.
 fn top_of(hits: &[MemoryEntry], all: &[MemoryEntry], what: &str) -> Result<(), Stop> {
     let id = |h: &MemoryEntry| (h.namespace.clone(), h.key.clone());
+    let bits = |h: &MemoryEntry| h.score.map(f64::to_bits);
     for h in hits {
+        let there = all.iter().find(|a| id(a) == id(h));
         ensure!(
-            all.iter().any(|a| id(a) == id(h)),
-            "{what} returned {:?}, which the same recall with limit 10 does not ({:?})",
+            there.is_some_and(|a| bits(a) == bits(h)),
+            "{what} returned {:?} scored {:?}, which the same recall with limit 10 returns {}: \
+             a hit's score does not depend on the limit",
             h.key,
-            keys(all)
+            h.score,
+            there.map_or_else(
+                || format!("not at all ({:?})", keys(all)),
+                |a| format!("scored {:?}", a.score)
+            )
         );
     }
     let best = &all[..hits.len().min(all.len())];
-    let scores = |v: &[MemoryEntry]| -> Option<Vec<u64>> {
-        v.iter().map(|h| h.score.map(f64::to_bits)).collect()
-    };
-    if let (Some(got), Some(want)) = (scores(hits), scores(best)) {
-        ensure!(
+    let scores = |v: &[MemoryEntry]| -> Option<Vec<u64>> { v.iter().map(bits).collect() };
+    match (scores(hits), scores(best)) {
+        (Some(got), Some(want)) => {
+            ensure!(
             got == want,
             "{what} returned {:?} scored {:?}, but the best {} of the same recall with limit 10 \
              are {:?} scored {:?}: a limit keeps the best hits",
@@ -269,7 +276,20 @@ fn top_of(hits: &[MemoryEntry], all: &[MemoryEntry], what: &str) -> Result<(), S
             best.len(),
             keys(best),
             best.iter().map(|h| h.score).collect::<Vec<_>>()
-        );
+            );
+        }
+        _ => {
+            if let Some(first) = all.first() {
+                ensure!(
+                    hits.is_empty() || hits.iter().any(|h| id(h) == id(first)),
+                    "{what} returned {:?} without {:?}, the first hit of the same recall with \
+                     limit 10 ({:?}): a limit keeps the best hits",
+                    keys(hits),
+                    first.key,
+                    keys(all)
+                );
+            }
+        }
     }
     Ok(())
 }
@@ -442,8 +462,8 @@ pub(crate) async fn min_score(ctx: CheckContext) -> Step {
                 "recall({q:?}, limit {limit}) with min_score = {threshold:?} must return exactly the hits \
                  of the same recall without it scoring >= {threshold:?}, in the same order: expected {:?}, got {:?} \
                  (the unfiltered hits were {:?})",
-                want.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
-                got.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
+                want.iter().map(|(k, b)| (*k, b.map(f64::from_bits))).collect::<Vec<_>>(),
+                got.iter().map(|(k, b)| (*k, b.map(f64::from_bits))).collect::<Vec<_>>(),
                 base.iter().map(|h| (h.key.as_str(), h.score)).collect::<Vec<_>>()
             );
         }

@@ -5,9 +5,11 @@ use tinymemory_api::portability::MemoryRecord;
 use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions, RecallProfile};
 
 use super::paging::store_mixed;
-use super::support::{differences, export_all, import_all, listed, portable, summaries};
+use super::support::{
+    differences, export_all, import_all, listed, portable, summaries, summary_difference,
+};
 use crate::checks::support::{fresh, put};
-use crate::failure::{ensure, ensure_eq, Step, Stop};
+use crate::failure::{ensure, Step, Stop};
 use crate::hostile::{HOSTILE_TEXT, TRICKY_VALID_NAMESPACES};
 use crate::CheckContext;
 
@@ -69,11 +71,11 @@ pub(crate) async fn round_trip(ctx: CheckContext) -> Step {
              source's (every field but the driver's id is compared): {diff}"
         )));
     }
-    ensure_eq!(
-        summaries(target.as_ref()).await?,
-        want_spaces,
-        "namespaces() of the imported store (sorted by name) against the source's"
-    );
+    if let Some(diff) = summary_difference(&summaries(target.as_ref()).await?, &want_spaces) {
+        return Err(Stop::Fail(format!(
+            "namespaces() of the imported store (sorted by name) against the source's: {diff}"
+        )));
+    }
     for r in want
         .iter()
         .filter(|r| r.namespace == "learning:hostile")
@@ -146,10 +148,10 @@ pub(crate) async fn round_trip(ctx: CheckContext) -> Step {
             "importing the same export a second time must upsert, changing nothing: {diff}"
         )));
     }
-    ensure_eq!(
-        summaries(target.as_ref()).await?,
-        want_spaces,
-        "namespaces() after importing the same export twice"
-    );
+    if let Some(diff) = summary_difference(&summaries(target.as_ref()).await?, &want_spaces) {
+        return Err(Stop::Fail(format!(
+            "namespaces() after importing the same export twice: {diff}"
+        )));
+    }
     Ok(())
 }

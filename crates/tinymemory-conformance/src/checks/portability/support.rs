@@ -245,3 +245,36 @@ pub(crate) async fn import_all(
     }
     Ok(())
 }
+
+/// Where two `namespaces()` answers, sorted by name, differ: the names and
+/// counts exactly; `last_updated` only when both give one, by the instant
+/// it names (the contract lets a driver leave it out, or spell the instant
+/// its own way). `None` when they agree.
+pub(crate) fn summary_difference(
+    got: &[NamespaceSummary],
+    want: &[NamespaceSummary],
+) -> Option<String> {
+    let counts = |v: &[NamespaceSummary]| -> Vec<(String, u64)> {
+        v.iter().map(|s| (s.namespace.clone(), s.count)).collect()
+    };
+    if counts(got) != counts(want) {
+        return Some(format!(
+            "namespaces and counts {:?}, expected {:?}",
+            counts(got),
+            counts(want)
+        ));
+    }
+    got.iter()
+        .zip(want)
+        .find_map(|(g, w)| match (&g.last_updated, &w.last_updated) {
+            (Some(a), Some(b))
+                if tinymemory_api::parse_rfc3339(a) != tinymemory_api::parse_rfc3339(b) =>
+            {
+                Some(format!(
+                    "{} has last_updated {a:?}, expected {b:?} (the same instant in any spelling)",
+                    g.namespace
+                ))
+            }
+            _ => None,
+        })
+}

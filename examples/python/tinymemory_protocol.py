@@ -178,11 +178,9 @@ def is_rfc3339(text):
         return False
     if m.group(7) is not None and (int(m.group(7)) > 23 or int(m.group(8)) > 59):
         return False
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
     if not 1 <= month <= 12:
         return False
-    days = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
-    if not 1 <= day <= days:
+    if not 1 <= day <= _days_in_month(year, month):
         return False
     return second != 60 or _is_leap_second_utc(text)
 

@@ -6,30 +6,10 @@
 
 mod support {
     pub mod bin;
+    pub mod server;
 }
-
-use std::io::Write;
 
 use support::bin::{run, scratch};
-
-const URL_ENV: &str = "TINYMEMORY_POSTGRES_URL";
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
-}
-
-fn server_url() -> Option<String> {
-    match std::env::var(URL_ENV) {
-        Ok(url) if !url.trim().is_empty() => Some(url.trim().to_owned()),
-        _ if in_ci() => {
-            panic!("CI is set but {URL_ENV} is not: this test may not be skipped in CI")
-        }
-        _ => {
-            let _ = writeln!(std::io::stderr(), "SKIPPED migrate_postgres: needs a PostgreSQL server; set {URL_ENV}=postgres://USER@HOST:PORT/DB");
-            None
-        }
-    }
-}
 
 /// `url` with its database replaced by `db` (libpq reads a `dbname`
 /// parameter over the URL's path).
@@ -48,7 +28,7 @@ async fn admin(url: &str) -> tokio_postgres::Client {
 
 #[test]
 fn a_source_without_tinymemory_tables_is_refused_and_left_without_them() {
-    let Some(url) = server_url() else {
+    let Some(url) = support::server::url("migrate_postgres") else {
         return;
     };
     let rt = tokio::runtime::Builder::new_current_thread()

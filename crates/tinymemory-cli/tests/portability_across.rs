@@ -9,13 +9,15 @@
 //! (a scratch schema per store; with `CI` set and no server, the test
 //! fails rather than skips, like the PostgreSQL driver's own tests).
 
-use std::io::Write;
+mod support {
+    pub mod server;
+}
 
 use tinymemory_api::portability::MemoryRecord;
 use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, NamespaceSummary};
 use tinymemory_conformance::hostile::{big_content, HOSTILE_TEXT, TRICKY_VALID_NAMESPACES};
 use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver};
-use tinymemory_postgres::{PostgresConfig, PostgresFactory, URL_ENV};
+use tinymemory_postgres::{PostgresConfig, PostgresFactory};
 use tinymemory_reference::{ReferenceDriver, SemanticReferenceDriver};
 use tinymemory_sqlite::SqliteDriver;
 
@@ -23,32 +25,16 @@ use tinymemory_sqlite::SqliteDriver;
 /// several pages.
 const PAGE: usize = 7;
 
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
-}
-
-/// The server from [`URL_ENV`], `None` (said on stderr) without one.
+/// The server from `TINYMEMORY_POSTGRES_URL`, `None` (said on stderr)
+/// without one.
 ///
 /// # Panics
 ///
 /// With `CI` set and no server: in CI this pair must run.
 fn postgres() -> Option<PostgresFactory> {
-    match std::env::var(URL_ENV) {
-        Ok(url) if !url.trim().is_empty() => {
-            let config = PostgresConfig::from_url(url.trim()).expect("a usable URL");
-            Some(PostgresFactory::new(&config).expect("the pool builds"))
-        }
-        _ if in_ci() => {
-            panic!("CI is set but {URL_ENV} is not: the PostgreSQL pairs may not be skipped in CI")
-        }
-        _ => {
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED the PostgreSQL pairs of portability_across: needs a PostgreSQL server; set {URL_ENV}=postgres://USER@HOST:PORT/DB"
-            );
-            None
-        }
-    }
+    let url = support::server::url("the PostgreSQL pairs of portability_across")?;
+    let config = PostgresConfig::from_url(&url).expect("a usable URL");
+    Some(PostgresFactory::new(&config).expect("the pool builds"))
 }
 
 /// The drivers, by name.

@@ -21,6 +21,7 @@ mod diff;
 mod driver;
 mod exit;
 mod files;
+mod identity;
 mod list;
 mod migrate;
 mod mutants;

@@ -61,16 +61,16 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
             ),
         ));
     }
-    if let Some(file) = same::same_file(&args.from, &args.to) {
+    let same = match same::same_files(&args.from, &args.to) {
+        Some(why) => Some(why),
+        None => same::same_server(&args.from, &args.to)
+            .await
+            .map_err(|m| Failed(exit::SETUP, m))?,
+    };
+    if let Some(why) = same {
         return Err(Failed(
             exit::USAGE,
-            format!(
-                "--from {} and --to {} name the same file {}: a store cannot be migrated into \
-                 itself",
-                args.from,
-                args.to,
-                file.display()
-            ),
+            format!("{why}: a store cannot be migrated into itself"),
         ));
     }
     let console = Console::new(Stream::Stderr, args.quiet);

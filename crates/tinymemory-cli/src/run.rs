@@ -13,8 +13,17 @@ use crate::console::{Console, Stream};
 use crate::driver::DriverSpec;
 use crate::{corpus, driver, exit, files, runtime, select, shared};
 
+mod claims;
+
 pub(crate) fn main(args: &RunArgs) -> u8 {
     let started = Instant::now();
+    // Before anything is read, opened or truncated: an output that is also
+    // the store, the corpus, the baseline or another output would destroy
+    // it, whatever the run's verdict.
+    if let Err(message) = claims::check(args, trace_file(args).as_deref()) {
+        eprintln!("error: {message}");
+        return exit::USAGE;
+    }
     // Files named on the command line are checked before the run, so a
     // typo costs nothing; outputs are only written at the end, each
     // atomically, so a run that fails leaves the old files as they were.

@@ -484,7 +484,10 @@ fn the_same_file_named_two_ways_is_refused() {
     let link = dir.path().join("link.db");
     std::os::unix::fs::symlink(&a, &link).unwrap();
     let dotted = dir.path().join(".").join("a.db");
-    for to in [&dotted, &link] {
+    let hard = dir.path().join("hard.db");
+    std::fs::hard_link(&a, &hard).unwrap();
+    let before = snapshot(&a);
+    for to in [&dotted, &link, &hard] {
         let ran = run(&[
             "migrate",
             "--from",
@@ -505,6 +508,51 @@ fn the_same_file_named_two_ways_is_refused() {
             )
         );
     }
+    assert_eq!(snapshot(&a), before, "the source is not written");
+}
+
+#[test]
+fn a_companion_of_the_source_is_the_source() {
+    let dir = scratch();
+    let a = dir.path().join("a.db");
+    fill(&a);
+    let before = snapshot(&a);
+    for suffix in ["-wal", "-shm", "-journal"] {
+        let companion = dir.path().join(format!("a.db{suffix}"));
+        let ran = run(&[
+            "migrate",
+            "--from",
+            &sqlite(&a),
+            "--to",
+            &sqlite(&companion),
+        ]);
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "error: --to {} names the same file as the {suffix} companion ({}) of --from {}: \
+                 a store cannot be migrated into itself\n",
+                sqlite(&companion),
+                companion.display(),
+                sqlite(&a)
+            )
+        );
+        assert!(!companion.exists(), "{suffix}");
+    }
+    // The other way round: a source named by a companion's name is
+    // another file, whose own companions are not the target.
+    let ran = run(&[
+        "migrate",
+        "--from",
+        &sqlite(&a),
+        "--to",
+        &sqlite(&dir.path().join("a.db-walnut")),
+        "--quiet",
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    // Reading a WAL file creates its -wal and -shm (README, "Moving a
+    // store"); its bytes stay as they were.
+    assert_eq!(snapshot(&a).0, before.0, "the source is not written");
 }
 
 #[test]

@@ -102,3 +102,36 @@ fn a_source_without_tinymemory_tables_is_refused_and_left_without_them() {
         "the target was created for a refused source"
     );
 }
+
+/// One server reached by two spellings of its URL (`127.0.0.1` and
+/// `localhost`, an extra parameter) is one store: refused before anything
+/// is written, where the URLs' texts differ and were taken for two stores.
+#[test]
+fn one_server_under_two_urls_is_one_store() {
+    let Some(url) = support::server::url("migrate_postgres") else {
+        return;
+    };
+    let other = {
+        let spelled = url.replacen("127.0.0.1", "localhost", 1);
+        let sep = if spelled.contains('?') { '&' } else { '?' };
+        format!("{spelled}{sep}application_name=tinymemory-twice")
+    };
+    assert_ne!(url, other);
+    let (from, to) = (format!("postgres:{url}"), format!("postgres:{other}"));
+    let ran = run(&["migrate", "--from", &from, "--to", &to, "--overwrite"]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    // The spec shows the URL without its parameters (no password either).
+    let shown_to = format!("postgres:{}", url.replacen("127.0.0.1", "localhost", 1));
+    let prefix = format!(
+        "error: --from {from} and --to {shown_to} reach the same store, schema tinymemory of \
+         database oid "
+    );
+    assert!(ran.stderr.starts_with(&prefix), "{}", ran.dump());
+    assert!(
+        ran.stderr
+            .ends_with(": a store cannot be migrated into itself\n"),
+        "{}",
+        ran.dump()
+    );
+    assert_eq!(ran.stdout, "");
+}

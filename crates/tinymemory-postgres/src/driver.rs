@@ -183,6 +183,48 @@ impl PostgresDriver {
         &self.inner.server
     }
 
+    /// What this store is, whatever the URL that reached it: the server's
+    /// database system identifier (`pg_control_system()`, the same for
+    /// every address, port alias and parameter spelling of one cluster),
+    /// the database's oid and the schema. Two handles with equal
+    /// identities read and write the same tables. Connects, but neither
+    /// creates nor checks the schema.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Unavailable`] or [`MemoryError::Backend`] when no
+    /// connection can be had or the server refuses the query.
+    pub async fn store_identity(&self) -> Result<StoreIdentity, MemoryError> {
+        let c = self.pooled("read the server's identity").await?;
+        let result = c
+            .query_one(
+                "SELECT (SELECT system_identifier FROM pg_control_system()), \
+                 (SELECT oid FROM pg_database WHERE datname = current_database())",
+                &[],
+            )
+            .await
+            .map_err(|source| Error::Postgres {
+                context: "read the server's identity",
+                source,
+            })
+            .and_then(|row| {
+                let system: i64 = row.try_get(0).map_err(|source| Error::Postgres {
+                    context: "read the server's identity",
+                    source,
+                })?;
+                let database: u32 = row.try_get(1).map_err(|source| Error::Postgres {
+                    context: "read the server's identity",
+                    source,
+                })?;
+                Ok(StoreIdentity {
+                    system_identifier: system,
+                    database_oid: database,
+                    schema: self.schema().to_owned(),
+                })
+            });
+        self.finish(c, result)
+    }
+
     /// A pooled connection, once the schema is ready.
     async fn client(&self, context: &'static str) -> Result<Client, MemoryError> {
         self.ensure_schema().await?;
@@ -219,6 +261,30 @@ impl PostgresDriver {
             }
         }
         result.map_err(MemoryError::from)
+    }
+}
+
+/// Which tables a [`PostgresDriver`] reaches, from
+/// [`PostgresDriver::store_identity`]: equal identities are one store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreIdentity {
+    /// The cluster's database system identifier (`pg_control_system()`),
+    /// chosen by `initdb` and kept for the cluster's life.
+    pub system_identifier: i64,
+    /// The oid of the database in `pg_database`.
+    pub database_oid: u32,
+    /// The PostgreSQL schema holding the tables.
+    pub schema: String,
+}
+
+impl fmt::Display for StoreIdentity {
+    /// `schema tinymemory of database oid 5 on system 7714459042339079576`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "schema {} of database oid {} on system {}",
+            self.schema, self.database_oid, self.system_identifier
+        )
     }
 }
 

@@ -134,7 +134,7 @@ pub use config::{
     PostgresConfig, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_SCHEMA,
     MAX_SCHEMA_LEN, POOL_WAIT_TIMEOUT,
 };
-pub use driver::PostgresDriver;
+pub use driver::{PostgresDriver, StoreIdentity};
 pub use factory::{PostgresFactory, SCRATCH_PREFIX};
 pub use schema::SCHEMA_VERSION;
 pub use tsearch::MAX_QUERY_TERMS;

@@ -1,66 +1,147 @@
-//! Whether `--from` and `--to` name one SQLite file in two spellings
-//! (`./a.db` and `a.db`, a symlink, a relative and an absolute path).
+//! Whether `--from` and `--to` name one store: one SQLite file in two
+//! spellings (`./a.db` and `a.db`, a symlink, a hard link), a file and one
+//! of its companions (`a.db` and `a.db-wal`), a file an `exec:` source
+//! names, or one PostgreSQL schema reached by two URLs.
 
-use std::path::{Path, PathBuf};
+use tinymemory_postgres::{PostgresConfig, PostgresDriver};
 
 use crate::driver::DriverSpec;
+use crate::identity::{self, Claims};
 
-/// The file both specs name, canonicalized, when both are `sqlite:PATH`
-/// of the same file; `None` otherwise (or when a path cannot be resolved,
-/// which opening the store then reports).
-pub(crate) fn same_file(from: &DriverSpec, to: &DriverSpec) -> Option<PathBuf> {
-    let (DriverSpec::Sqlite(Some(a)), DriverSpec::Sqlite(Some(b))) = (from, to) else {
-        return None;
-    };
-    let (a, b) = (resolved(a)?, resolved(b)?);
-    (a == b).then_some(a)
+/// Why `from` and `to` are one store, when their files say so (see
+/// [`Claims`]): the target's file, or a companion of it, is the source's
+/// file or a companion, or a file named in an `exec:` source's command.
+/// `None` otherwise (or when a path cannot be resolved, which opening the
+/// store then reports).
+pub(crate) fn same_files(from: &DriverSpec, to: &DriverSpec) -> Option<String> {
+    let mut claims = Claims::default();
+    claim(&mut claims, from, "--from", false);
+    claim(&mut claims, to, "--to", true);
+    let clash = claims.check().err()?;
+    if clash.writer == format!("--to {to}") && clash.other == format!("--from {from}") {
+        let file = identity::resolved(&clash.other_path).unwrap_or(clash.other_path);
+        return Some(format!(
+            "--from {from} and --to {to} name the same file {}",
+            file.display()
+        ));
+    }
+    Some(clash.to_string())
 }
 
-/// `path` canonicalized; for a file that does not exist yet, its
-/// canonicalized directory joined with its name.
-fn resolved(path: &Path) -> Option<PathBuf> {
-    if let Ok(p) = std::fs::canonicalize(path) {
-        return Some(p);
+fn claim(claims: &mut Claims, spec: &DriverSpec, flag: &str, writes: bool) {
+    match spec {
+        DriverSpec::Sqlite(Some(path)) if path.as_os_str() != ":memory:" => {
+            claims.sqlite_store(&format!("{flag} {spec}"), path, writes);
+        }
+        DriverSpec::Exec(command) => {
+            for word in
+                std::iter::once(command.program()).chain(command.args().iter().map(String::as_str))
+            {
+                let path = std::path::Path::new(word);
+                if path.is_file() {
+                    claims.read(format!("{word}, named by {flag} {spec}"), path);
+                }
+            }
+        }
+        _ => {}
     }
-    let name = path.file_name()?;
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
+}
+
+/// The identity both `postgres:URL` specs reach, when it is the same
+/// ([`PostgresDriver::store_identity`]: system identifier, database and
+/// schema), whatever the URLs' spellings (`127.0.0.1` and `localhost`,
+/// extra parameters). `Ok(None)` for other specs or two stores.
+///
+/// # Errors
+///
+/// A message naming the end whose server could not be asked.
+pub(crate) async fn same_server(
+    from: &DriverSpec,
+    to: &DriverSpec,
+) -> Result<Option<String>, String> {
+    let (DriverSpec::Postgres(a), DriverSpec::Postgres(b)) = (from, to) else {
+        return Ok(None);
     };
-    Some(std::fs::canonicalize(parent).ok()?.join(name))
+    let identity = |url: &str, flag: &'static str| {
+        let url = url.to_owned();
+        async move {
+            let failed = |e: tinymemory_api::MemoryError| {
+                format!("failed to open {flag} postgres:{url}: {e}")
+            };
+            let config = PostgresConfig::from_url(&url).map_err(failed)?;
+            PostgresDriver::connect_lazy(&config)
+                .map_err(failed)?
+                .store_identity()
+                .await
+                .map_err(failed)
+        }
+    };
+    let (a_id, b_id) = (identity(a, "--from").await?, identity(b, "--to").await?);
+    Ok((a_id == b_id).then(|| format!("--from {from} and --to {to} reach the same store, {a_id}")))
 }
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     #[test]
-    fn spellings_of_one_file_are_the_same_and_two_files_are_not() {
+    fn spellings_links_and_companions_of_one_file_are_the_same_store() {
         let dir = tempfile::tempdir().unwrap();
         let a = dir.path().join("a.db");
         std::fs::write(&a, b"x").unwrap();
+        let hard = dir.path().join("hard.db");
+        std::fs::hard_link(&a, &hard).unwrap();
         let spec = |p: PathBuf| DriverSpec::Sqlite(Some(p));
         let canonical = std::fs::canonicalize(&a).unwrap();
+        let same = |to: PathBuf| {
+            format!(
+                "--from {} and --to {} name the same file {}",
+                spec(a.clone()),
+                spec(to),
+                canonical.display()
+            )
+        };
+        let dotted = dir.path().join("./a.db");
         assert_eq!(
-            same_file(&spec(a.clone()), &spec(dir.path().join("./a.db"))),
-            Some(canonical.clone())
+            same_files(&spec(a.clone()), &spec(dotted.clone())),
+            Some(same(dotted))
         );
         assert_eq!(
-            same_file(&spec(a.clone()), &spec(dir.path().join("sub/../a.db"))),
-            None,
-            "sub does not exist, so sub/.. cannot be resolved"
+            same_files(&spec(a.clone()), &spec(hard.clone())),
+            Some(same(hard))
+        );
+        let wal = dir.path().join("a.db-wal");
+        assert_eq!(
+            same_files(&spec(a.clone()), &spec(wal.clone())),
+            Some(format!(
+                "--to {} names the same file as the -wal companion ({}) of --from {}",
+                spec(wal.clone()),
+                wal.display(),
+                spec(a.clone())
+            ))
         );
         assert_eq!(
-            same_file(&spec(a.clone()), &spec(dir.path().join("b.db"))),
+            same_files(&spec(a.clone()), &spec(dir.path().join("b.db"))),
             None
         );
+        assert_eq!(same_files(&spec(a), &DriverSpec::Reference), None);
+    }
+
+    #[test]
+    fn a_file_an_exec_source_names_is_not_a_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("my.db");
+        std::fs::write(&db, b"x").unwrap();
+        let from = DriverSpec::parse(&format!("exec:python3 driver.py {}", db.display())).unwrap();
+        let to = DriverSpec::Sqlite(Some(db.clone()));
         assert_eq!(
-            same_file(
-                &spec(dir.path().join("new.db")),
-                &spec(dir.path().join("./new.db"))
-            ),
-            Some(std::fs::canonicalize(dir.path()).unwrap().join("new.db"))
+            same_files(&from, &to),
+            Some(format!(
+                "--to {to} names the same file as {}, named by --from {from}",
+                db.display()
+            ))
         );
-        assert_eq!(same_file(&spec(a), &DriverSpec::Reference), None);
     }
 }

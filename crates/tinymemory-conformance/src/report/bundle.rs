@@ -114,13 +114,24 @@ impl Bundle {
     /// limits (255 bytes).
     #[must_use]
     pub fn file_name(&self) -> String {
-        let driver = self.driver_spec.as_deref().unwrap_or(&self.driver_id);
+        Self::file_name_for(
+            self.driver_spec.as_deref().unwrap_or(&self.driver_id),
+            &self.check,
+        )
+    }
+
+    /// [`Bundle::file_name`] of the bundle of `check` run against the
+    /// driver spelt `driver` (its spec, or its id when it has none): known
+    /// before the run, so a command can refuse an output that a bundle
+    /// would replace.
+    #[must_use]
+    pub fn file_name_for(driver: &str, check: &str) -> String {
         let mut name = safe(driver);
         if name.len() > MAX_DRIVER_NAME {
             name.truncate(MAX_DRIVER_NAME);
             name = format!("{name}-{:016x}", fnv1a(driver.as_bytes()));
         }
-        format!("{name}--{}.json", safe(&self.check))
+        format!("{name}--{}.json", safe(check))
     }
 
     /// The bundle as pretty-printed JSON with a trailing newline.

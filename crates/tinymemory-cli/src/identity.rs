@@ -1,0 +1,321 @@
+//! Which files a command reads and writes, compared by what they are, not
+//! by how they are spelt, so that no output replaces a file the command
+//! also uses: `--trace u.db` beside `--driver sqlite:u.db` once emptied a
+//! store of 22,688 entries and exited 0.
+//!
+//! Two paths name one file when both exist and share a device and an inode
+//! (a hard link, a symlink, `./a` and `a`), or when they resolve to the same
+//! absolute path (a file not created yet: its directory canonicalized, then
+//! its name). A SQLite store is its file and its companions (`-wal`, `-shm`,
+//! `-journal`, which SQLite writes beside it and deletes or replays on the
+//! next open), so a companion named as an output, or as the other store of a
+//! migration, is the store itself.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The files SQLite keeps beside a database `PATH`: `PATH-wal` and
+/// `PATH-shm` in WAL mode, `PATH-journal` in rollback mode (SQLite's
+/// "Temporary Files Used By SQLite", sections 2.2 and 2.5).
+pub(crate) const SQLITE_COMPANIONS: [&str; 3] = ["-wal", "-shm", "-journal"];
+
+/// One file as the command uses it.
+#[derive(Debug, Clone)]
+struct Claim {
+    /// What the command calls it, for the error, path included: `--trace
+    /// u.db`, `the store of --driver sqlite:u.db`.
+    role: String,
+    /// Claims of one family (a store and its companions) never clash with
+    /// each other.
+    family: usize,
+    path: PathBuf,
+    writes: bool,
+    /// The path is a directory whose whole tree the command reads (the
+    /// corpus): a file inside it is one of its files.
+    tree: bool,
+}
+
+/// The files of one command, checked for clashes before anything is
+/// opened.
+#[derive(Debug, Default)]
+pub(crate) struct Claims {
+    claims: Vec<Claim>,
+}
+
+/// Two uses of one file where at least one writes it. Displayed as
+/// `--trace u.db names the same file as the store of --driver
+/// sqlite:u.db`; callers add what follows from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Clash {
+    /// The writing use (of two writers, the one claimed last: outputs are
+    /// claimed after the stores and inputs, so the output is named first).
+    pub(crate) writer: String,
+    /// The other use, reading or writing.
+    pub(crate) other: String,
+    /// The writer's path as given.
+    pub(crate) path: PathBuf,
+    /// The other's path as given.
+    pub(crate) other_path: PathBuf,
+}
+
+impl fmt::Display for Clash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} names the same file as {}", self.writer, self.other)
+    }
+}
+
+impl Claims {
+    /// A file the command reads; `role` says which, path included.
+    pub(crate) fn read(&mut self, role: impl Into<String>, path: &Path) {
+        self.push(role.into(), path, false, false, None);
+    }
+
+    /// A file the command writes; `role` says which, path included.
+    pub(crate) fn write(&mut self, role: impl Into<String>, path: &Path) {
+        self.push(role.into(), path, true, false, None);
+    }
+
+    /// A directory whose files the command reads.
+    pub(crate) fn read_tree(&mut self, role: impl Into<String>, dir: &Path) {
+        self.push(role.into(), dir, false, true, None);
+    }
+
+    /// A SQLite store the command opens (reads and, when `writes`, writes):
+    /// its file, as `role`, and its [`SQLITE_COMPANIONS`], as `the -wal
+    /// companion (PATH-wal) of ROLE`.
+    pub(crate) fn sqlite_store(&mut self, role: &str, path: &Path, writes: bool) {
+        let family = self.push(role.to_owned(), path, writes, false, None);
+        for suffix in SQLITE_COMPANIONS {
+            let mut companion = path.as_os_str().to_owned();
+            companion.push(suffix);
+            let companion = PathBuf::from(companion);
+            self.push(
+                format!("the {suffix} companion ({}) of {role}", companion.display()),
+                &companion,
+                writes,
+                false,
+                Some(family),
+            );
+        }
+    }
+
+    /// Adds a claim, of `family` or of a family of its own; returns its
+    /// family.
+    fn push(
+        &mut self,
+        role: String,
+        path: &Path,
+        writes: bool,
+        tree: bool,
+        family: Option<usize>,
+    ) -> usize {
+        let family = family.unwrap_or(self.claims.len());
+        self.claims.push(Claim {
+            role,
+            family,
+            path: path.to_owned(),
+            writes,
+            tree,
+        });
+        family
+    }
+
+    /// The first clash: two claims naming one file (or a file inside a
+    /// claimed tree) where at least one writes it.
+    ///
+    /// # Errors
+    ///
+    /// The [`Clash`], writer first.
+    pub(crate) fn check(&self) -> Result<(), Clash> {
+        let ids: Vec<Identity> = self.claims.iter().map(|c| Identity::of(&c.path)).collect();
+        for (i, a) in self.claims.iter().enumerate() {
+            for (j, b) in self.claims.iter().enumerate().skip(i + 1) {
+                if !(a.writes || b.writes) || a.family == b.family {
+                    continue;
+                }
+                let clash = match (a.tree, b.tree) {
+                    (false, false) => ids[i].same_file(&ids[j]),
+                    (true, false) => ids[j].inside(&ids[i]),
+                    (false, true) => ids[i].inside(&ids[j]),
+                    (true, true) => ids[i].inside(&ids[j]) || ids[j].inside(&ids[i]),
+                };
+                if clash {
+                    let (writer, other) = if b.writes { (b, a) } else { (a, b) };
+                    return Err(Clash {
+                        writer: writer.role.clone(),
+                        other: other.role.clone(),
+                        path: writer.path.clone(),
+                        other_path: other.path.clone(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a path names: its device and inode when it exists, and its
+/// absolute resolved path.
+#[derive(Debug, Clone)]
+struct Identity {
+    inode: Option<(u64, u64)>,
+    resolved: Option<PathBuf>,
+}
+
+impl Identity {
+    fn of(path: &Path) -> Self {
+        Self {
+            inode: inode(path),
+            resolved: resolved(path),
+        }
+    }
+
+    fn same_file(&self, other: &Self) -> bool {
+        match (self.inode, other.inode) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.resolved.is_some() && self.resolved == other.resolved,
+        }
+    }
+
+    /// `self` is `dir` or lies inside it.
+    fn inside(&self, dir: &Self) -> bool {
+        match (&self.resolved, &dir.resolved) {
+            (Some(p), Some(d)) => p.starts_with(d),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(unix)]
+fn inode(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn inode(_path: &Path) -> Option<(u64, u64)> {
+    None
+}
+
+/// `path` canonicalized; for a file that does not exist yet, its
+/// canonicalized directory joined with its name. `None` when neither
+/// resolves (a missing directory: opening the file then reports it).
+pub(crate) fn resolved(path: &Path) -> Option<PathBuf> {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return Some(p);
+    }
+    let name = path.file_name()?;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(parent).ok()?.join(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clash(claims: &Claims) -> Option<(String, String)> {
+        claims.check().err().map(|c| (c.writer, c.other))
+    }
+
+    #[test]
+    fn an_output_on_the_store_clashes_by_any_spelling_and_by_hard_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("u.db");
+        std::fs::write(&db, b"x").unwrap();
+        let link = dir.path().join("link.db");
+        std::fs::hard_link(&db, &link).unwrap();
+        for spelling in [db.clone(), dir.path().join("./u.db"), link] {
+            let mut c = Claims::default();
+            c.sqlite_store("the store", &db, true);
+            c.write("--trace", &spelling);
+            assert_eq!(
+                clash(&c),
+                Some(("--trace".to_owned(), "the store".to_owned())),
+                "{}",
+                spelling.display()
+            );
+        }
+    }
+
+    #[test]
+    fn a_companion_of_the_store_is_the_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("u.db");
+        for suffix in SQLITE_COMPANIONS {
+            let mut c = Claims::default();
+            c.sqlite_store("the store", &db, true);
+            c.write("--output", &dir.path().join(format!("u.db{suffix}")));
+            assert_eq!(
+                clash(&c),
+                Some((
+                    "--output".to_owned(),
+                    format!(
+                        "the {suffix} companion ({}{suffix}) of the store",
+                        db.display()
+                    )
+                ))
+            );
+        }
+        // Two stores: the second is the first one's companion.
+        let mut c = Claims::default();
+        c.sqlite_store("--from", &db, false);
+        c.sqlite_store("--to", &dir.path().join("u.db-wal"), true);
+        assert_eq!(
+            clash(&c),
+            Some((
+                "--to".to_owned(),
+                format!("the -wal companion ({}-wal) of --from", db.display())
+            ))
+        );
+    }
+
+    #[test]
+    fn distinct_files_and_two_reads_do_not_clash() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = Claims::default();
+        c.sqlite_store("the store", &dir.path().join("u.db"), true);
+        c.write("--trace", &dir.path().join("trace.jsonl"));
+        c.write("--output", &dir.path().join("report.json"));
+        c.read("--baseline", &dir.path().join("base.json"));
+        c.read("an argument", &dir.path().join("base.json"));
+        assert_eq!(clash(&c), None);
+        // A file named like a companion of another name is not one.
+        c.write("--output2", &dir.path().join("u.db-walx"));
+        assert_eq!(clash(&c), None);
+    }
+
+    #[test]
+    fn a_file_inside_a_read_tree_clashes_with_a_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let corpus = dir.path().join("corpus");
+        std::fs::create_dir_all(corpus.join("dialog")).unwrap();
+        let mut c = Claims::default();
+        c.read_tree("--corpus", &corpus);
+        c.write("--output", &corpus.join("dialog/english.yml"));
+        assert_eq!(
+            clash(&c),
+            Some(("--output".to_owned(), "--corpus".to_owned()))
+        );
+        let mut c = Claims::default();
+        c.read_tree("--corpus", &corpus);
+        c.write("--output", &dir.path().join("report.json"));
+        assert_eq!(clash(&c), None);
+    }
+
+    #[test]
+    fn the_message_names_both_uses() {
+        let clash = Clash {
+            writer: "--trace ./b.json".to_owned(),
+            other: "--baseline b.json".to_owned(),
+            path: PathBuf::from("./b.json"),
+            other_path: PathBuf::from("b.json"),
+        };
+        assert_eq!(
+            clash.to_string(),
+            "--trace ./b.json names the same file as --baseline b.json"
+        );
+    }
+}

@@ -1,0 +1,256 @@
+//! No output of a run replaces a file the run also uses: `--trace`,
+//! `--output` and `--bundle` files naming the store (by any spelling, a
+//! hard link or a SQLite companion), the corpus, the baseline, a file of
+//! an `exec:` command or each other are refused with exit 2 before
+//! anything is opened, and the file is left byte for byte as it was.
+
+mod support {
+    pub mod bin;
+}
+
+use std::path::Path;
+
+use support::bin::{repo, run, scratch};
+use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint};
+use tinymemory_sqlite::SqliteDriver;
+
+/// A SQLite store holding three entries, closed.
+fn store_with_entries(path: &Path) {
+    let d = SqliteDriver::open(path).unwrap();
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(async {
+            for key in ["a", "b", "c"] {
+                d.store(
+                    "global",
+                    key,
+                    "kept",
+                    MemoryCategory::Core,
+                    None,
+                    MemoryTaint::Internal,
+                )
+                .await
+                .unwrap();
+            }
+        });
+}
+
+fn bytes(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap()
+}
+
+const REFUSED: &str = ": an output of a run is never a file the run also reads or writes, so \
+                       nothing was opened or written; name another file\n";
+
+#[test]
+fn a_trace_or_report_on_the_store_is_refused_and_the_store_kept() {
+    let dir = scratch();
+    let db = dir.path().join("u.db");
+    store_with_entries(&db);
+    let before = bytes(&db);
+    let link = dir.path().join("link.db");
+    std::fs::hard_link(&db, &link).unwrap();
+    let driver = format!("sqlite:{}", db.display());
+    for (flag, path) in [
+        ("--trace", db.clone()),
+        ("--output", db.clone()),
+        ("--trace", dir.path().join(".").join("u.db")),
+        ("--output", link.clone()),
+    ] {
+        let ran = run(&[
+            "run",
+            "--driver",
+            &driver,
+            "--check",
+            "store.upsert",
+            flag,
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(ran.code, 2, "{flag} {}: {}", path.display(), ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "error: {flag} {} names the same file as the store of --driver {driver}{REFUSED}",
+                path.display()
+            )
+        );
+        assert_eq!(ran.stdout, "");
+        assert_eq!(bytes(&db), before, "{flag} {}", path.display());
+    }
+}
+
+#[test]
+fn an_output_on_a_sqlite_companion_is_the_store() {
+    let dir = scratch();
+    let db = dir.path().join("u.db");
+    store_with_entries(&db);
+    let driver = format!("sqlite:{}", db.display());
+    for suffix in ["-wal", "-shm", "-journal"] {
+        let companion = dir.path().join(format!("u.db{suffix}"));
+        let ran = run(&[
+            "run",
+            "--driver",
+            &driver,
+            "--check",
+            "store.upsert",
+            "--output",
+            companion.to_str().unwrap(),
+        ]);
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "error: --output {c} names the same file as the {suffix} companion ({c}) of the \
+                 store of --driver {driver}{REFUSED}",
+                c = companion.display()
+            )
+        );
+        assert!(!companion.exists());
+    }
+}
+
+#[test]
+fn the_trace_is_neither_the_report_nor_the_baseline() {
+    let dir = scratch();
+    let baseline = dir.path().join("base.json");
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--check",
+        "store.upsert",
+        "--format",
+        "json",
+        "--output",
+        baseline.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    let before = bytes(&baseline);
+    let b = baseline.to_str().unwrap();
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--check",
+        "store.upsert",
+        "--baseline",
+        b,
+        "--trace",
+        b,
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!("error: --trace {b} names the same file as --baseline {b}{REFUSED}")
+    );
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--check",
+        "store.upsert",
+        "--baseline",
+        b,
+        "--output",
+        b,
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!("error: --output {b} names the same file as --baseline {b}{REFUSED}")
+    );
+    assert_eq!(bytes(&baseline), before);
+
+    let report = dir.path().join("r.txt");
+    let r = report.to_str().unwrap();
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--check",
+        "store.upsert",
+        "--trace",
+        r,
+        "--output",
+        r,
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!("error: --output {r} names the same file as --trace {r}{REFUSED}")
+    );
+    assert!(!report.exists());
+}
+
+#[test]
+fn outputs_inside_the_corpus_and_files_of_an_exec_command_are_refused() {
+    let dir = scratch();
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir_all(corpus.join("licenses")).unwrap();
+    std::fs::write(corpus.join("licenses/mit.txt"), "MIT licence").unwrap();
+    let inside = corpus.join("licenses/mit.txt");
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--corpus",
+        corpus.to_str().unwrap(),
+        "--output",
+        inside.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: --output {} names the same file as the corpus {}{REFUSED}",
+            inside.display(),
+            corpus.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&inside).unwrap(), "MIT licence");
+
+    let script = dir.path().join("driver.py");
+    std::fs::copy(repo("examples/python/memory_driver.py"), &script).unwrap();
+    let before = bytes(&script);
+    let s = script.to_str().unwrap();
+    let driver = format!("exec:python3 {s}");
+    let ran = run(&["run", "--driver", &driver, "--no-corpus", "--trace", s]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: --trace {s} names the same file as {s}, named by --driver {driver}{REFUSED}"
+        )
+    );
+    assert_eq!(bytes(&script), before);
+}
+
+#[test]
+fn a_bundle_would_not_replace_the_baseline() {
+    let dir = scratch();
+    let bundles = dir.path().join("bundles");
+    std::fs::create_dir_all(&bundles).unwrap();
+    let baseline = bundles.join("mutant_negated-scores--recall.scores_finite_higher_better.json");
+    std::fs::write(&baseline, "{}").unwrap();
+    let ran = run(&[
+        "run",
+        "--driver",
+        "mutant:negated-scores",
+        "--no-corpus",
+        "--bundle",
+        bundles.to_str().unwrap(),
+        "--baseline",
+        baseline.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: --bundle file {b} (of recall.scores_finite_higher_better) names the same \
+             file as --baseline {b}{REFUSED}",
+            b = baseline.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&baseline).unwrap(), "{}");
+}

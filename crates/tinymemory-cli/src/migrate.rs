@@ -111,7 +111,7 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
         ));
     }
     let started = Instant::now();
-    let copied = copy(src, dst, args.page_size, total, &console).await?;
+    let copied = copy((src, &from), (dst, &to, target.in_memory), args.page_size, total, &console).await?;
     let secs = started.elapsed().as_secs_f64();
     console.idle();
     #[allow(clippy::cast_precision_loss)] // a rate for a human
@@ -137,6 +137,9 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
         );
         for (at, f) in copied.failures.iter().take(SHOWN) {
             eprintln!("  record {at} ({} {:?}): {}", f.namespace, f.key, f.error);
+        }
+        if !target.in_memory {
+            eprintln!("{}", partial_note(&to));
         }
     }
     let v = verify::verify(src, dst, args.page_size, &kept)
@@ -277,8 +280,8 @@ struct Copied {
 /// [`exit::FAILURES`] with the page and the error when an export or an
 /// import call fails; per-record import failures are collected instead.
 async fn copy(
-    source: &dyn MemoryProvider,
-    target: &dyn MemoryProvider,
+    (source, from): (&dyn MemoryProvider, &str),
+    (target, to, in_memory): (&dyn MemoryProvider, &str, bool),
     page_size: usize,
     total: u64,
     console: &Console,
@@ -291,28 +294,37 @@ async fn copy(
     let mut failures = Vec::new();
     let mut sample = spot::Sample::default();
     loop {
+        // Once a page was imported, a failure leaves a partial copy.
+        let partial = |message: String| {
+            if records == 0 || in_memory {
+                message
+            } else {
+                format!("{message}\n{}", partial_note(to))
+            }
+        };
         let page = pages.next_page().await.map_err(|e| {
             Failed(
                 exit::FAILURES,
-                format!(
-                    "failed to export page {} of the source: {e}",
-                    pages.pages + 1
-                ),
+                partial(format!("failed to export page {} of --from {from}: {e}", pages.pages)),
             )
         })?;
         let Some(page) = page else { break };
         if !page.is_empty() {
             let outcome = target.import(&page).await.map_err(|e| {
-                Failed(
-                    exit::FAILURES,
-                    format!(
-                        "failed to import page {} ({} records from {} {:?}) into the target: {e}",
-                        pages.pages,
-                        page.len(),
-                        page[0].namespace,
-                        page[0].key
-                    ),
-                )
+                let message = format!(
+                    "failed to import page {} ({} records from {} {:?}) into --to {to}: {e}",
+                    pages.pages,
+                    page.len(),
+                    page[0].namespace,
+                    page[0].key
+                );
+                // An import call may have written part of its page.
+                let message = if in_memory {
+                    message
+                } else {
+                    format!("{message}\n{}", partial_note(to))
+                };
+                Failed(exit::FAILURES, message)
             })?;
             failures.extend(
                 outcome
@@ -335,6 +347,15 @@ async fn copy(
         digest: digest.finish(),
         sample,
     })
+}
+
+/// What a migration that stopped part-way left in the target `to`, and how
+/// to resume: the same words a signal prints ([`cleanup::note_on_signal`]).
+fn partial_note(to: &str) -> String {
+    format!(
+        "note: the target {to} now holds a partial copy: rerun with --overwrite to copy \
+         everything again and verify it"
+    )
 }
 
 /// `1 page`, `2 pages`.

@@ -679,3 +679,63 @@ fn an_empty_source_is_refused_unless_allowed() {
         ran.dump()
     );
 }
+
+/// An exec source whose `namespaces()` counts 3 records but whose export
+/// issues a new cursor with a new record forever.
+const ENDLESS_EXPORT: &str = r#"
+import json, sys
+n = 0
+for raw in sys.stdin:
+    r = json.loads(raw)
+    op = r["op"]
+    if op == "hello":
+        result = {"protocol": 1, "driver": "endless", "ops": ["export_page", "import"]}
+    elif op == "namespaces":
+        result = [{"namespace": "global", "count": 3, "last_updated": None}]
+    elif op == "export_page":
+        records = []
+        for _ in range(min(r["limit"], 2)):
+            n += 1
+            records.append({"namespace": "global", "key": "k%09d" % n, "content": "c",
+                            "category": "core", "session_id": None, "taint": "internal",
+                            "timestamp": "2026-12-01T00:00:00Z"})
+        result = {"records": records, "next_cursor": "after-%d" % n}
+    elif op == "list":
+        result = []
+    else:
+        result = None
+    sys.stdout.write(json.dumps({"id": r["id"], "result": result}) + "\n")
+    sys.stdout.flush()
+"#;
+
+#[test]
+fn an_export_that_never_ends_is_bounded_by_the_count_and_named() {
+    let dir = scratch();
+    let script = dir.path().join("endless.py");
+    std::fs::write(&script, ENDLESS_EXPORT).unwrap();
+    let from = format!("exec:python3 {}", script.display());
+    let target = dir.path().join("t.db");
+    let to = sqlite(&target);
+    let ran = run(&[
+        "migrate",
+        "--from",
+        &from,
+        "--to",
+        &to,
+        "--page-size",
+        "2",
+        "--quiet",
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: failed to export page 2 of --from {from}: backend failure: page 2 of the export \
+             brings it to 4 records, more than the 3 its namespaces() counts: an export that \
+             outgrows the store it pages through (a cursor that never ends) is refused rather \
+             than read without bound\n\
+             note: the target {to} now holds a partial copy: rerun with --overwrite to copy \
+             everything again and verify it\n"
+        )
+    );
+}

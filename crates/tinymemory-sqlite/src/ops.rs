@@ -39,7 +39,17 @@ pub(crate) fn store(
         };
         write::put(&tx, w, timestamp)?;
     }
-    tx.commit().context("commit a store")
+    tx.commit().context(commit_context(timestamps))
+}
+
+/// What a failed commit of [`store`] was doing, for its message: an
+/// import keeps given timestamps, so a disk filling up during `migrate`
+/// says the import failed, not a store.
+fn commit_context(timestamps: Timestamps<'_>) -> &'static str {
+    match timestamps {
+        Timestamps::Now => "commit a store",
+        Timestamps::Given(_) => "commit an import",
+    }
 }
 
 /// Where the timestamps of a [`store`] come from.
@@ -240,4 +250,15 @@ pub(crate) fn entry(r: &Row<'_>, score: Option<f64>) -> rusqlite::Result<MemoryE
         timestamp: r.get(7)?,
         score,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{commit_context, Timestamps};
+
+    #[test]
+    fn a_failed_commit_names_the_import_it_was() {
+        assert_eq!(commit_context(Timestamps::Now), "commit a store");
+        assert_eq!(commit_context(Timestamps::Given(&[])), "commit an import");
+    }
 }

@@ -14,9 +14,14 @@ pub(crate) struct Pages<'a> {
     cursor: Option<ExportCursor>,
     buffered: VecDeque<MemoryRecord>,
     finished: bool,
-    /// Pages fetched so far.
+    /// Pages asked for so far, the one being fetched included.
     pub(crate) pages: u64,
     last: Option<(String, String)>,
+    /// Records returned so far.
+    records: u64,
+    /// The most records the store held when `namespaces()` was last asked:
+    /// an export past it is asked again, and one still past it never ends.
+    bound: u64,
 }
 
 impl<'a> Pages<'a> {
@@ -30,6 +35,8 @@ impl<'a> Pages<'a> {
             finished: false,
             pages: 0,
             last: None,
+            records: 0,
+            bound: 0,
         }
     }
 
@@ -45,12 +52,12 @@ impl<'a> Pages<'a> {
         if self.finished {
             return Ok(None);
         }
+        self.pages += 1;
+        let n = self.pages;
         let page = self
             .provider
             .export_page(self.cursor.as_ref(), self.page_size)
             .await?;
-        self.pages += 1;
-        let n = self.pages;
         for r in &page.records {
             if let Some((ns, key)) = &self.last {
                 if (r.namespace.as_str(), r.key.as_str()) <= (ns.as_str(), key.as_str()) {
@@ -70,6 +77,18 @@ impl<'a> Pages<'a> {
                 self.page_size
             )));
         }
+        self.records += page.records.len() as u64;
+        if self.records > self.bound {
+            self.bound = self.store_size().await?;
+            if self.records > self.bound {
+                return Err(MemoryError::fault(format!(
+                    "page {n} of the export brings it to {} records, more than the {} its \
+                     namespaces() counts: an export that outgrows the store it pages through \
+                     (a cursor that never ends) is refused rather than read without bound",
+                    self.records, self.bound
+                )));
+            }
+        }
         match page.next_cursor {
             None => self.finished = true,
             Some(_) if page.records.is_empty() => {
@@ -82,6 +101,15 @@ impl<'a> Pages<'a> {
             next => self.cursor = next,
         }
         Ok(Some(page.records))
+    }
+
+    /// The records `namespaces()` counts now: asked again whenever the
+    /// export passes the last count, so writes made during the export
+    /// (which the caller's digest detects) raise the bound, and a source
+    /// that makes up records forever does not.
+    async fn store_size(&self) -> Result<u64, MemoryError> {
+        let listed = self.provider.namespaces().await?;
+        Ok(listed.iter().map(|n| n.count).sum())
     }
 
     /// The next record, or `None` at the end of the export.

@@ -32,6 +32,7 @@ mod profile;
 mod provider;
 pub mod rules;
 mod section;
+pub mod shown;
 mod taint;
 pub mod text;
 mod timestamp;

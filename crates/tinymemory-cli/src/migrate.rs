@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 use std::time::Instant;
 
 use tinymemory_api::portability::ImportFailure;
+use tinymemory_api::shown::{shown, visible};
 use tinymemory_api::{MemoryError, MemoryProvider};
 
 use crate::args::MigrateArgs;
@@ -38,7 +39,7 @@ async fn migrate(args: &MigrateArgs) -> u8 {
     match run(args).await {
         Ok(code) => code,
         Err(Failed(code, message)) => {
-            eprintln!("error: {message}");
+            eprintln!("error: {}", visible(&message));
             code
         }
     }
@@ -111,7 +112,14 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
         ));
     }
     let started = Instant::now();
-    let copied = copy((src, &from), (dst, &to, target.in_memory), args.page_size, total, &console).await?;
+    let copied = copy(
+        (src, &from),
+        (dst, &to, target.in_memory),
+        args.page_size,
+        total,
+        &console,
+    )
+    .await?;
     let secs = started.elapsed().as_secs_f64();
     console.idle();
     #[allow(clippy::cast_precision_loss)] // a rate for a human
@@ -136,7 +144,12 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
             copied.failures.len()
         );
         for (at, f) in copied.failures.iter().take(SHOWN) {
-            eprintln!("  record {at} ({} {:?}): {}", f.namespace, f.key, f.error);
+            eprintln!(
+                "  record {at} ({} {}): {}",
+                shown(&f.namespace),
+                verify::escaped(&f.key),
+                visible(&f.error.to_string())
+            );
         }
         if !target.in_memory {
             eprintln!("{}", partial_note(&to));
@@ -164,7 +177,7 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
             spot::EVERY
         );
         for line in spot_lines.iter().take(SHOWN) {
-            eprintln!("{line}");
+            eprintln!("{}", visible(line));
         }
     }
     if v.is_equal() && spot_lines.is_empty() {
@@ -182,9 +195,9 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
         failed = true;
         for (i, line) in v.difference_lines().iter().enumerate() {
             if i == 0 {
-                eprintln!("error: verification failed: {line}");
+                eprintln!("error: verification failed: {}", visible(line));
             } else {
-                eprintln!("{line}");
+                eprintln!("{}", visible(line));
             }
         }
     }
@@ -305,7 +318,10 @@ async fn copy(
         let page = pages.next_page().await.map_err(|e| {
             Failed(
                 exit::FAILURES,
-                partial(format!("failed to export page {} of --from {from}: {e}", pages.pages)),
+                partial(format!(
+                    "failed to export page {} of --from {from}: {e}",
+                    pages.pages
+                )),
             )
         })?;
         let Some(page) = page else { break };

@@ -739,3 +739,81 @@ fn an_export_that_never_ends_is_bounded_by_the_count_and_named() {
         )
     );
 }
+
+/// An exec target whose answers carry terminal escapes (ESC, BEL) and a
+/// 50,000-character message: `import` refuses every record with such a
+/// failure, or, with `whole`, answers the call with such an error.
+const HOSTILE_TARGET: &str = r#"
+import json, sys
+whole = sys.argv[1] == "whole"
+evil = "disk \x1b[2J\x1b]0;pwned\x07 full " + "x" * 50000
+for raw in sys.stdin:
+    r = json.loads(raw)
+    op = r["op"]
+    answer = {"id": r["id"]}
+    if op == "hello":
+        answer["result"] = {"protocol": 1, "driver": "hostile\x1b[31m" + "d" * 60000,
+                            "ops": ["export_page", "import"]}
+    elif op == "namespaces":
+        answer["result"] = []
+    elif op == "export_page":
+        answer["result"] = {"records": [], "next_cursor": None}
+    elif op == "import" and r["records"] and whole:
+        answer["error"] = {"kind": "backend", "message": evil}
+    elif op == "import":
+        answer["result"] = {"imported": 0, "failures": [
+            {"index": i, "namespace": x["namespace"], "key": x["key"],
+             "error": {"kind": "backend", "message": evil}}
+            for i, x in enumerate(r["records"])]}
+    else:
+        answer["result"] = None
+    sys.stdout.write(json.dumps(answer) + "\n")
+    sys.stdout.flush()
+"#;
+
+#[test]
+fn a_targets_messages_are_escaped_and_capped() {
+    let dir = scratch();
+    let a = dir.path().join("a.db");
+    fill(&a);
+    let script = dir.path().join("hostile.py");
+    std::fs::write(&script, HOSTILE_TARGET).unwrap();
+    let cut = "… (49025 bytes cut)";
+    let evil_shown = format!(
+        "disk \\u{{1b}}[2J\\u{{1b}}]0;pwned\\u{{7}} full {}{cut}",
+        "x".repeat(975)
+    );
+    for mode in ["whole", "each"] {
+        let to = format!("exec:python3 {} {mode}", script.display());
+        let ran = run(&["migrate", "--from", &sqlite(&a), "--to", &to, "--quiet"]);
+        assert_eq!(ran.code, 1, "{}", ran.dump());
+        assert!(
+            !ran.stderr.contains('\u{1b}') && !ran.stderr.contains('\u{7}'),
+            "{mode}: {}",
+            ran.dump()
+        );
+        assert!(
+            ran.stderr.len() < 20_000,
+            "{mode}: {} bytes of stderr",
+            ran.stderr.len()
+        );
+        assert!(ran.stderr.contains(&evil_shown), "{mode}: {}", ran.dump());
+        if mode == "each" {
+            assert!(
+                ran.stderr.contains(&format!(
+                    "  record 0 (global \"it's\"): backend failure: {evil_shown}\n"
+                )),
+                "{}",
+                ran.dump()
+            );
+            assert!(
+                ran.stderr.contains(&format!(
+                    "note: the target {to} now holds a partial copy: rerun with --overwrite to \
+                     copy everything again and verify it\n"
+                )),
+                "{}",
+                ran.dump()
+            );
+        }
+    }
+}

@@ -446,3 +446,39 @@ fn control_characters_in_an_exec_drivers_hello_id_are_escaped() {
         ran.dump()
     );
 }
+
+#[test]
+fn a_huge_driver_id_is_cut_where_it_is_shown() {
+    // 60,000 bytes of id: each check's line, the header and the report
+    // once printed it whole (52 MB of stdout for a 50 MB id). The id is
+    // made inside the process, so the command line stays short.
+    let dir = tempfile::tempdir().unwrap();
+    let wrapper = dir.path().join("huge_id.py");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "import json, runpy, sys\n\
+             path = {path:?}\n\
+             sys.argv = [path, 'hello', json.dumps({{'protocol': 1, 'driver': 'd' * 60000}})]\n\
+             runpy.run_path(path, run_name='__main__')\n",
+            path = misbehave().display().to_string()
+        ),
+    )
+    .unwrap();
+    let driver = format!("exec:python3 {}", wrapper.display());
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--check",
+        "store.upsert",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    let shown = format!("{}… (59000 bytes cut)", "d".repeat(1_000));
+    assert!(ran.stdout.contains(&shown), "{}", ran.dump());
+    assert!(ran.stderr.contains(&shown), "{}", ran.dump());
+    assert!(!ran.stdout.contains(&"d".repeat(1_001)), "{} bytes", ran.stdout.len());
+    assert!(ran.stdout.len() + ran.stderr.len() < 30_000, "{} bytes", ran.stdout.len());
+}

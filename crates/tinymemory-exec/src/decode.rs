@@ -1,8 +1,11 @@
 //! Turning answers into the contract's types, and the start-up handshake.
 
+use std::borrow::Cow;
+
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
+use tinymemory_api::shown::capped;
 use tinymemory_api::MemoryError;
 
 use crate::process::Connection;
@@ -56,7 +59,9 @@ pub(crate) fn expect_null(conn: &Connection, op: &str, value: &Value) -> Result<
 /// Checks the answer to `hello`: the driver's version must be
 /// [`PROTOCOL_VERSION`], its id non-empty, its `recall_profile`, when
 /// present, `lexical` or `semantic`, and its `ops`, when present, an array
-/// of distinct optional op names.
+/// of distinct optional op names. An id longer than
+/// [`MAX_SHOWN_CHARS`](tinymemory_api::shown::MAX_SHOWN_CHARS) is cut there
+/// ([`capped`]).
 ///
 /// # Errors
 ///
@@ -97,6 +102,11 @@ pub(crate) fn check_hello(
             "failed to start `{}`: its hello answer has an empty driver id",
             conn.command()
         )));
+    }
+    // Only ever shown (headers, reports, bundle names): a 50 MB id once
+    // printed 52 MB for one check.
+    if let Cow::Owned(cut) = capped(&hello.driver) {
+        hello.driver = cut;
     }
     if let Some(raw) = declared {
         let profile = parse_recall_profile(&raw).map_err(|why| {

@@ -1,42 +1,7 @@
 //! Making arbitrary driver output safe to show: messages quote what a
 //! driver returned, which can hold NUL, escape sequences or markup.
 
-use std::borrow::Cow;
-use std::fmt::Write as _;
-
-/// `true` for characters shown as an escape rather than as themselves:
-/// every control character except tab, line feed and carriage return (the
-/// C0 set is illegal in XML 1.0, and escape sequences would drive a
-/// terminal), and the non-characters U+FFFE and U+FFFF (also illegal in
-/// XML 1.0).
-fn hidden(c: char) -> bool {
-    (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{FFFE}' | '\u{FFFF}')
-}
-
-/// `s` with every hidden character written as Rust's `\u{..}` escape, so
-/// NUL shows as `\u{0}` and nothing in it can drive a terminal or break an
-/// XML parser: for any text from a driver or a file that is printed.
-///
-/// ```
-/// use tinymemory_conformance::report::visible;
-/// assert_eq!(visible("id\u{1b}[2J"), "id\\u{1b}[2J");
-/// ```
-#[must_use]
-pub fn visible(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(hidden) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if hidden(c) {
-            // Writing to a String cannot fail.
-            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
-}
+pub use tinymemory_api::shown::visible;
 
 /// XML character data: hidden characters made visible, then `&`, `<` and
 /// `>` escaped.
@@ -118,16 +83,6 @@ pub(crate) fn markdown_fence(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn controls_become_escapes() {
-        assert_eq!(
-            visible("a\u{0}b\u{1b}[31m\tc\n"),
-            "a\\u{0}b\\u{1b}[31m\tc\n"
-        );
-        assert_eq!(visible("\u{FFFF}\u{7f}"), "\\u{ffff}\\u{7f}");
-        assert!(matches!(visible("plain é 中"), Cow::Borrowed(_)));
-    }
 
     #[test]
     fn xml_escapes_markup_and_line_breaks_in_attributes() {

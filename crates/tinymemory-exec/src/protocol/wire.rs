@@ -13,6 +13,7 @@ use tinymemory_api::{
 
 use super::optional::{parse_ops, OptionalOp};
 use super::rule;
+use tinymemory_api::shown::capped;
 
 /// The answer to `hello`: `{"protocol": 1, "driver": "…"}`, optionally
 /// with `"recall_profile": "lexical"` or `"semantic"` and with `"ops":
@@ -191,17 +192,22 @@ impl WireError {
     /// # Errors
     ///
     /// Why the answer is not a valid error: `invalid` without a `rule`, or a
-    /// malformed rule id.
+    /// malformed rule id. A message longer than
+    /// [`MAX_SHOWN_CHARS`](tinymemory_api::shown::MAX_SHOWN_CHARS) is cut
+    /// there, saying how many bytes were cut.
     pub fn into_memory_error(self) -> Result<MemoryError, String> {
+        // Only ever shown: a message is cut at MAX_SHOWN_CHARS here, once,
+        // for every command and report that prints it.
+        let message = capped(&self.message).into_owned();
         match self.kind {
             WireErrorKind::Invalid => {
                 let raw = self
                     .rule
                     .ok_or_else(|| "an error of kind invalid has no rule".to_owned())?;
-                Ok(MemoryError::invalid(rule::intern(&raw)?, self.message))
+                Ok(MemoryError::invalid(rule::intern(&raw)?, message))
             }
-            WireErrorKind::Unavailable => Ok(MemoryError::unavailable(self.message)),
-            WireErrorKind::Backend => Ok(MemoryError::fault(self.message)),
+            WireErrorKind::Unavailable => Ok(MemoryError::unavailable(message)),
+            WireErrorKind::Backend => Ok(MemoryError::fault(message)),
         }
     }
 }

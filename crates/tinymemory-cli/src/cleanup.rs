@@ -1,5 +1,6 @@
 //! What a run leaves behind if it is interrupted: on `SIGINT` or
-//! `SIGTERM` the driver processes' groups are killed and the temporary
+//! `SIGTERM` the driver processes' groups are ended (`SIGTERM`, then
+//! `SIGKILL`) and the temporary
 //! directories removed before the program exits (130 and 143, as a shell
 //! reports a death by those signals).
 
@@ -27,9 +28,11 @@ pub(crate) fn note_on_signal(note: String) {
     *NOTE.lock().unwrap_or_else(PoisonError::into_inner) = Some(note);
 }
 
-/// Kills the driver processes and removes the temporary directories.
+/// Ends the driver processes (`SIGTERM`, then `SIGKILL` after
+/// `TERM_GRACE`, so they can remove their own files) and removes the
+/// temporary directories.
 fn clean_up() {
-    tinymemory_exec::kill_all();
+    tinymemory_exec::terminate_all(tinymemory_exec::TERM_GRACE);
     let dirs = std::mem::take(&mut *SCRATCH.lock().unwrap_or_else(PoisonError::into_inner));
     for dir in dirs {
         // The run goes on while this runs, and may create a file in the

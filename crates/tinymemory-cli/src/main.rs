@@ -9,7 +9,8 @@
 //! ```
 //!
 //! Exit codes are the constants of [`exit`]: 0 every check passed, 1 a check
-//! failed, 2 usage error, 3 the driver or the corpus could not be opened.
+//! failed, 2 usage error, 3 the driver or the corpus could not be opened,
+//! 4 every selected check was skipped.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -38,9 +39,12 @@ use std::time::Duration;
 use clap::Parser;
 
 /// How long the end of a command waits for exec driver processes to exit
-/// after their stdin closed (each gets 2 s, then its group is killed)
-/// before it kills those still running.
-const DRIVER_EXIT_WAIT: Duration = Duration::from_secs(3);
+/// after their stdin closed (each gets `EXIT_GRACE`, then its group
+/// `SIGTERM` and `TERM_GRACE`, then `SIGKILL`) before it kills those still
+/// running.
+const DRIVER_EXIT_WAIT: Duration = tinymemory_exec::EXIT_GRACE
+    .saturating_add(tinymemory_exec::TERM_GRACE)
+    .saturating_add(Duration::from_secs(1));
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();

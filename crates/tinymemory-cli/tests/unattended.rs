@@ -479,6 +479,75 @@ fn a_huge_driver_id_is_cut_where_it_is_shown() {
     let shown = format!("{}… (59000 bytes cut)", "d".repeat(1_000));
     assert!(ran.stdout.contains(&shown), "{}", ran.dump());
     assert!(ran.stderr.contains(&shown), "{}", ran.dump());
-    assert!(!ran.stdout.contains(&"d".repeat(1_001)), "{} bytes", ran.stdout.len());
-    assert!(ran.stdout.len() + ran.stderr.len() < 30_000, "{} bytes", ran.stdout.len());
+    assert!(
+        !ran.stdout.contains(&"d".repeat(1_001)),
+        "{} bytes",
+        ran.stdout.len()
+    );
+    assert!(
+        ran.stdout.len() + ran.stderr.len() < 30_000,
+        "{} bytes",
+        ran.stdout.len()
+    );
+}
+
+/// A driver that keeps a temporary directory and, like an engine with a
+/// slow shutdown, does not exit when its stdin ends; on `SIGTERM` it
+/// removes the directory. Logs `PID dir PATH`, `PID eof` and `PID sigterm`
+/// to ARGV[1].
+const KEEPS_FILES: &str = r#"
+import os, runpy, shutil, signal, sys, tempfile, time
+log, driver = sys.argv[1], sys.argv[2]
+kept = tempfile.mkdtemp(prefix="tinymemory-kept-")
+def note(word):
+    with open(log, "a") as f:
+        f.write("%d %s\n" % (os.getpid(), word))
+note("dir " + kept)
+def on_term(*_):
+    shutil.rmtree(kept)
+    note("sigterm")
+    os._exit(0)
+signal.signal(signal.SIGTERM, on_term)
+sys.argv = [driver]
+sys.path.insert(0, os.path.dirname(driver))
+runpy.run_path(driver, run_name="__main__")
+note("eof")
+time.sleep(3600)
+"#;
+
+#[test]
+fn a_driver_is_ended_by_stdin_then_sigterm_so_it_can_remove_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("keeps_files.py");
+    std::fs::write(&script, KEEPS_FILES).unwrap();
+    let log = dir.path().join("log");
+    let driver = format!(
+        "exec:python3 {} {} {}",
+        script.display(),
+        log.display(),
+        repo("examples/python/memory_driver.py").display()
+    );
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--check",
+        "store.upsert",
+        "--quiet",
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    let text = std::fs::read_to_string(&log).unwrap();
+    // One process per store, the probe's and the check's, each ended the
+    // same way: stdin's end first, then SIGTERM, never SIGKILL first.
+    let mut by_pid: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for line in text.lines() {
+        let (pid, word) = line.split_once(' ').unwrap();
+        by_pid.entry(pid).or_default().push(word);
+    }
+    assert!(!by_pid.is_empty(), "{text}");
+    for words in by_pid.values() {
+        let kept = words[0].strip_prefix("dir ").unwrap();
+        assert_eq!(&words[1..], ["eof", "sigterm"], "{text}");
+        assert!(!std::path::Path::new(kept).exists(), "{kept} left behind");
+    }
 }

@@ -9,6 +9,11 @@
 //! store, it kills the whole group with `SIGKILL`, so nothing the driver
 //! started outlives it.
 //!
+//! At the end of a store the order is gentler, so a driver can clean up
+//! (docs/protocol.md, "Ending a driver"): its stdin is closed, it has
+//! [`EXIT_GRACE`](crate::EXIT_GRACE) to exit, then its group gets `SIGTERM`
+//! and [`TERM_GRACE`](crate::TERM_GRACE) more, and only then `SIGKILL`.
+//!
 //! The groups still running are kept in a table for the life of the
 //! program: [`shutdown`] waits for them at the end of a run, and
 //! [`kill_all`] stops them at once (from a signal handler's thread, say).
@@ -64,6 +69,19 @@ impl Group {
     pub(crate) fn kill(&self) {
         kill_group(self.pgid);
     }
+
+    /// Sends `SIGTERM` to every process of the group, so a driver can
+    /// remove what it keeps (temporary directories, an embedded database's
+    /// files) before [`Group::kill`].
+    pub(crate) fn terminate(&self) {
+        signal_group(self.pgid, Some(Signal::SIGTERM));
+    }
+
+    /// `true` while a process of the group is alive (or a zombie not yet
+    /// reaped): `killpg(pgid, 0)` finds it.
+    pub(crate) fn is_alive(&self) -> bool {
+        signal_group(self.pgid, None)
+    }
 }
 
 impl Drop for Group {
@@ -75,17 +93,37 @@ impl Drop for Group {
 }
 
 #[cfg(unix)]
+use nix::sys::signal::Signal;
+
+#[cfg(unix)]
 fn kill_group(pgid: i32) {
-    use nix::sys::signal::{killpg, Signal};
+    signal_group(pgid, Some(Signal::SIGKILL));
+}
+
+/// Sends `signal` (`None`: only checks that the group exists) to the
+/// group; `true` when the group exists.
+#[cfg(unix)]
+fn signal_group(pgid: i32, signal: Option<Signal>) -> bool {
+    use nix::sys::signal::killpg;
     use nix::unistd::Pid;
     // ESRCH (no such group: everything in it has ended) is the usual
     // answer once the driver exited by itself; nothing else can be done
     // about EPERM.
-    let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
+    killpg(Pid::from_raw(pgid), signal).is_ok()
 }
 
 #[cfg(not(unix))]
 fn kill_group(_pgid: i32) {}
+
+#[cfg(not(unix))]
+enum Signal {
+    SIGTERM,
+}
+
+#[cfg(not(unix))]
+fn signal_group(_pgid: i32, _signal: Option<Signal>) -> bool {
+    false
+}
 
 /// How many driver processes (process groups) this program has started
 /// that have not been stopped yet: those of live stores and factories, and
@@ -106,6 +144,27 @@ pub fn kill_all() -> usize {
     for pgid in &groups {
         kill_group(*pgid);
     }
+    groups.len()
+}
+
+/// Ends every driver process this program started that is still running
+/// as the end of a store does, without waiting for stdin's end: `SIGTERM`
+/// to each group, up to `grace` for all of them to end (so drivers remove
+/// their files), then [`kill_all`]. Returns how many groups were still
+/// running at `SIGTERM`. For a program interrupted by `SIGINT` or
+/// `SIGTERM`; safe to call from any thread.
+pub fn terminate_all(grace: Duration) -> usize {
+    let groups: Vec<i32> = live().groups.values().copied().collect();
+    for pgid in &groups {
+        signal_group(*pgid, Some(Signal::SIGTERM));
+    }
+    let deadline = Instant::now() + grace;
+    // Zombies count as alive until reaped, and their reapers may be the
+    // runtime threads this interrupts: stop waiting at the deadline.
+    while Instant::now() < deadline && groups.iter().any(|g| signal_group(*g, None)) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    kill_all();
     groups.len()
 }
 

@@ -86,4 +86,13 @@ pub use config::{
 };
 pub use driver::ExecDriver;
 pub use factory::ExecFactory;
-pub use group::{kill_all, running, shutdown};
+pub use group::{kill_all, running, shutdown, terminate_all};
+
+/// How long a driver process gets to exit after its stdin is closed at the
+/// end of its store, before its process group gets `SIGTERM`
+/// (docs/protocol.md, "Ending a driver").
+pub const EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// How long a driver's process group gets after `SIGTERM` before it gets
+/// `SIGKILL` (docs/protocol.md, "Ending a driver").
+pub const TERM_GRACE: std::time::Duration = std::time::Duration::from_secs(2);

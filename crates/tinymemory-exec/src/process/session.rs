@@ -282,13 +282,27 @@ impl Session {
         how
     }
 
-    /// Stops the process and its group, and waits for it and for the end
-    /// of its stderr.
+    /// Stops the process and its group (`SIGTERM`, up to
+    /// [`TERM_GRACE`](crate::TERM_GRACE) for it to clean up, then
+    /// `SIGKILL`), and waits for it and for the end of its stderr.
     async fn kill(&mut self) {
         self.stdin = None;
+        self.terminate_group().await;
         self.kill_group();
         let _ = timeout(GRACE, self.child.wait()).await;
         self.drain_stderr().await;
+    }
+
+    /// `SIGTERM` to the group, then up to [`TERM_GRACE`](crate::TERM_GRACE)
+    /// until every process of it has ended; the caller sends `SIGKILL`.
+    async fn terminate_group(&mut self) {
+        if let Some(group) = &self.group {
+            if group.is_alive() {
+                group.terminate();
+                let deadline = tokio::time::Instant::now() + crate::TERM_GRACE;
+                group_ended(group, &mut self.child, deadline).await;
+            }
+        }
     }
 
     async fn drain_stderr(&mut self) {
@@ -297,16 +311,22 @@ impl Session {
         }
     }
 
-    /// Closes stdin (a driver exits at its end) and waits for the process,
-    /// stopping it if it lingers past [`GRACE`] or is aborted; either way
-    /// its group is killed last, so nothing it started outlives it.
+    /// Ends the process at the end of its store, in the documented order
+    /// (docs/protocol.md, "Ending a driver"): stdin closed (a driver exits
+    /// at its end) and [`EXIT_GRACE`](crate::EXIT_GRACE) to exit; then,
+    /// if the process or anything it started is still running, `SIGTERM`
+    /// to its group and [`TERM_GRACE`](crate::TERM_GRACE) more; then
+    /// `SIGKILL`, so nothing it started outlives it. An abort skips the
+    /// wait for stdin's end. A driver that keeps files (an embedded database, a
+    /// temporary directory) removes them on stdin's end or on `SIGTERM`.
     pub(super) async fn shutdown(mut self) {
         self.stdin = None;
         let exited = tokio::select! {
             biased;
-            status = timeout(GRACE, self.child.wait()) => status.is_ok(),
+            status = timeout(crate::EXIT_GRACE, self.child.wait()) => status.is_ok(),
             () = aborted(&mut self.abort) => false,
         };
+        self.terminate_group().await;
         self.kill_group();
         if !exited {
             let _ = timeout(GRACE, self.child.wait()).await;
@@ -349,6 +369,22 @@ async fn round_trip(
 
 /// Waits until `abort` holds `true`; never returns once its sender is gone
 /// without having sent it.
+/// Returns when every process of `group` has ended (the leader reaped),
+/// or at `deadline`.
+async fn group_ended(group: &Group, child: &mut Child, deadline: tokio::time::Instant) {
+    // A group has no handle to wait on: poll it, briefly, only while a
+    // driver cleans up after SIGTERM.
+    const POLL: Duration = Duration::from_millis(20);
+    loop {
+        // Reaping the leader lets `killpg(pgid, 0)` stop finding it.
+        let _ = child.try_wait();
+        if !group.is_alive() || tokio::time::Instant::now() >= deadline {
+            return;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
 async fn aborted(abort: &mut watch::Receiver<bool>) {
     if abort.wait_for(|stop| *stop).await.is_err() {
         std::future::pending::<()>().await;

@@ -202,7 +202,11 @@ pub trait MemoryProvider: Send + Sync {
     ///
     /// [`MemoryError::Invalid`] (rule
     /// [`EXPORT_CURSOR`](crate::rules::EXPORT_CURSOR)) for a cursor this
-    /// driver did not issue, never a silent restart from the beginning;
+    /// driver cannot have issued, one that is not well-formed in its cursor
+    /// format (garbled, truncated, edited, made up), never a silent restart
+    /// from the beginning. A well-formed cursor is a position: a driver may
+    /// accept one another store issued, and then resumes after that
+    /// position (the in-tree drivers' [`KeysetCursor`](crate::portability::KeysetCursor)s do);
     /// [`MemoryError::Unsupported`] when the driver has no export; engine
     /// failures as [`MemoryError::Unavailable`] or [`MemoryError::Backend`].
     async fn export_page(

@@ -304,7 +304,7 @@ pub(crate) fn all() -> Vec<Check> {
         check!(
             "portability.unknown_cursor",
             Portability,
-            "a cursor the driver never issued is MemoryError::Invalid with rule export.cursor_unknown, never a silent restart, and changes nothing",
+            "a cursor that is not well-formed in the driver's format (garbled, truncated, edited) is MemoryError::Invalid with rule export.cursor_unknown, never a silent restart, and changes nothing",
             portability::unknown_cursor
         ),
         check!(

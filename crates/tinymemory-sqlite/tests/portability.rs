@@ -333,3 +333,32 @@ async fn export_then_import_into_a_fresh_store_is_the_same_store() {
         bits(source.recall("global outside", 10, &opts).await.unwrap())
     );
 }
+
+/// What "a cursor the driver never issued is refused" promises
+/// (docs/protocol.md, "Optional ops"): malformed tokens only. A
+/// well-formed cursor of another store is a position here, and the
+/// export resumes after it.
+#[tokio::test]
+async fn another_stores_cursor_is_a_position_in_this_one() {
+    let (a, b) = (
+        SqliteDriver::open_in_memory().unwrap(),
+        SqliteDriver::open_in_memory().unwrap(),
+    );
+    for key in ["k1", "k2", "k3"] {
+        put(&a, "global", key, "in a").await;
+    }
+    for key in ["k0", "k2", "k4"] {
+        put(&b, "global", key, "in b").await;
+    }
+    let from_a = a.export_page(None, 1).await.unwrap().next_cursor.unwrap();
+    assert_eq!(from_a, KeysetCursor::after("global", "k1").encode());
+    let page = b.export_page(Some(&from_a), 10).await.unwrap();
+    assert_eq!(
+        positions(&page.records),
+        [
+            ("global".to_owned(), "k2".to_owned()),
+            ("global".to_owned(), "k4".to_owned())
+        ]
+    );
+    assert_eq!(page.next_cursor, None);
+}

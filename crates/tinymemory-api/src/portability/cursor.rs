@@ -10,8 +10,12 @@ use crate::{rules, validate_key, MemoryError, Namespace};
 /// [`ExportPage::next_cursor`](crate::portability::ExportPage::next_cursor).
 ///
 /// Callers never build or edit one; they pass back what they were given.
-/// A driver refuses a cursor it did not issue with [`MemoryError::Invalid`]
-/// (rule [`rules::EXPORT_CURSOR`]), never by silently starting over.
+/// A driver refuses a token it cannot have issued (one that is not
+/// well-formed in its cursor format: garbled, truncated, edited, made up)
+/// with [`MemoryError::Invalid`] (rule [`rules::EXPORT_CURSOR`]), never by
+/// silently starting over. A well-formed token of the format is a
+/// position, and is accepted whichever store issued it: the in-tree
+/// drivers do not bind cursors to a store ([`KeysetCursor`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ExportCursor(String);
@@ -55,7 +59,9 @@ impl fmt::Display for ExportCursor {
 /// hex, separated by `.`, then `.` and a 64-bit FNV-1a checksum of what
 /// precedes it in hex (`tm-export-1..<checksum>` for the start); the
 /// checksum makes an edited or truncated token `Invalid` rather than a
-/// position somewhere else.
+/// position somewhere else. The checksum is no secret: a token made with
+/// this format, by another store of the same driver or by hand, is a
+/// valid position, and an export given it resumes after that position.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct KeysetCursor {
     /// The last `(namespace, key)` exported, or `None` for the start.
@@ -90,36 +96,50 @@ impl KeysetCursor {
         ExportCursor(format!("{body}.{sum:016x}"))
     }
 
-    /// The position of a token made by [`KeysetCursor::encode`].
+    /// The position of a token made by [`KeysetCursor::encode`], by this
+    /// store or by any other: a keyset cursor is a position ("after this
+    /// `(namespace, key)`"), not a session, so a well-formed token resumes
+    /// after its position in whatever store it is given to.
     ///
     /// # Errors
     ///
     /// [`MemoryError::Invalid`] with rule [`rules::EXPORT_CURSOR`] for any
-    /// other text: a wrong prefix, bad hex, a checksum that does not match,
-    /// or a namespace or key that no store could hold.
+    /// text `encode` cannot make, saying why: a checksum missing or not
+    /// matching (a token edited, truncated or made up), a wrong prefix,
+    /// bad hex, or a namespace or key that no store could hold.
     pub fn decode(cursor: &ExportCursor) -> Result<Self, MemoryError> {
         let text = cursor.as_str();
-        let unknown = || {
+        let unknown = |why: String| {
             let shown: String = text.chars().take(60).collect();
             let more = if text.chars().count() > 60 { "…" } else { "" };
             MemoryError::invalid(
                 rules::EXPORT_CURSOR,
-                format!("export cursor {shown:?}{more} was not issued by this driver"),
+                format!("export cursor {shown:?}{more} is not a cursor this driver issues: {why}"),
             )
         };
-        let (body, sum) = text.rsplit_once('.').ok_or_else(unknown)?;
+        let checksum = || {
+            unknown("its checksum does not match (a token edited, truncated or made up)".to_owned())
+        };
+        let (body, sum) = text.rsplit_once('.').ok_or_else(checksum)?;
         if sum.len() != 16 || u64::from_str_radix(sum, 16).ok() != Some(fnv1a(body.as_bytes())) {
-            return Err(unknown());
+            return Err(checksum());
         }
-        let rest = body.strip_prefix(PREFIX).ok_or_else(unknown)?;
+        let rest = body
+            .strip_prefix(PREFIX)
+            .ok_or_else(|| unknown(format!("it does not start with {PREFIX:?}")))?;
         if rest == "." {
             return Ok(Self::start());
         }
-        let (ns, key) = rest.split_once('.').ok_or_else(unknown)?;
-        let ns = unhex(ns).ok_or_else(unknown)?;
-        let key = unhex(key).ok_or_else(unknown)?;
-        if Namespace::parse(&ns).is_err() || validate_key(&key).is_err() {
-            return Err(unknown());
+        let malformed =
+            || unknown("its position is not NAMESPACE.KEY in lowercase hex of UTF-8".to_owned());
+        let (ns, key) = rest.split_once('.').ok_or_else(malformed)?;
+        let ns = unhex(ns).ok_or_else(malformed)?;
+        let key = unhex(key).ok_or_else(malformed)?;
+        if let Err(e) = Namespace::parse(&ns) {
+            return Err(unknown(format!("its namespace {ns:?} is not valid: {e}")));
+        }
+        if let Err(e) = validate_key(&key) {
+            return Err(unknown(format!("its key {key:?} is not valid: {e}")));
         }
         Ok(Self {
             after: Some((ns, key)),
@@ -195,12 +215,55 @@ mod tests {
     }
 
     #[test]
+    fn each_refusal_says_what_is_wrong() {
+        let why = |token: &str| {
+            KeysetCursor::decode(&ExportCursor::new(token))
+                .unwrap_err()
+                .to_string()
+                .split_once(" issues: ")
+                .map(|(_, why)| why.to_owned())
+        };
+        let signed = |body: &str| format!("{body}.{:016x}", fnv1a(body.as_bytes()));
+        assert_eq!(
+            why("bogus").as_deref(),
+            Some("its checksum does not match (a token edited, truncated or made up)")
+        );
+        assert_eq!(
+            why(&signed("tm-export-2.")).as_deref(),
+            Some("it does not start with \"tm-export-1.\"")
+        );
+        assert_eq!(
+            why(&signed("tm-export-1.zz.6b")).as_deref(),
+            Some("its position is not NAMESPACE.KEY in lowercase hex of UTF-8")
+        );
+        // Well-formed and signed, naming a namespace no store holds.
+        let bad_ns = format!("tm-export-1.{}.6b", hex("a b"));
+        assert!(why(&signed(&bad_ns))
+            .unwrap()
+            .starts_with("its namespace \"a b\" is not valid: "));
+    }
+
+    #[test]
+    fn another_stores_token_is_a_position_here() {
+        // Made by hand, as another store would make it: a position.
+        let token = ExportCursor::new(format!(
+            "tm-export-1.676c6f62616c.6b.{:016x}",
+            fnv1a(b"tm-export-1.676c6f62616c.6b")
+        ));
+        assert_eq!(
+            KeysetCursor::decode(&token).unwrap(),
+            KeysetCursor::after("global", "k")
+        );
+    }
+
+    #[test]
     fn a_long_token_is_shortened_in_the_message() {
         let err = KeysetCursor::decode(&ExportCursor::new("x".repeat(1000))).unwrap_err();
         assert_eq!(
             err.to_string(),
             format!(
-                "invalid input (export.cursor_unknown): export cursor \"{}\"… was not issued by this driver",
+                "invalid input (export.cursor_unknown): export cursor \"{}\"… is not a cursor this \
+                 driver issues: its checksum does not match (a token edited, truncated or made up)",
                 "x".repeat(60)
             )
         );

@@ -348,7 +348,7 @@ static MUTANTS: [Mutant; 38] = [
     },
     Mutant {
         name: "cursor-restarts",
-        rule: "portability: a cursor the driver did not issue is Invalid, never a restart",
+        rule: "portability: a malformed cursor is Invalid, never a restart",
         check: "portability.unknown_cursor",
         also_caught_by: &[],
         description: "an unknown cursor silently restarts the export from the first record",

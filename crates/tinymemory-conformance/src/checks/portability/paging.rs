@@ -255,7 +255,7 @@ pub(crate) async fn unknown_cursor(ctx: CheckContext) -> Step {
             Err(e) if e.is_unsupported() => return Err(unsupported(e)),
             Err(e) => {
                 return Err(Stop::Fail(format!(
-                    "export_page with the cursor {shown:?}, never issued, must be refused as \
+                    "export_page with the malformed cursor {shown:?} must be refused as \
                      invalid with rule {}; got: {e}",
                     rules::EXPORT_CURSOR
                 )))
@@ -263,7 +263,7 @@ pub(crate) async fn unknown_cursor(ctx: CheckContext) -> Step {
             Ok(page) => {
                 let keys: Vec<&str> = page.records.iter().map(|r| r.key.as_str()).collect();
                 return Err(Stop::Fail(format!(
-                    "export_page with the cursor {shown:?}, never issued, returned Ok with \
+                    "export_page with the malformed cursor {shown:?} returned Ok with \
                      records {keys:?}: an unknown cursor must be MemoryError::Invalid (rule {}), \
                      never a silent restart",
                     rules::EXPORT_CURSOR

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use tinymemory_api::DriverFactory;
 use tinymemory_api::{MemoryError, MemoryProvider, RecallProfile};
-use tinymemory_conformance::DriverFactory;
 
 use crate::decode::{check_hello, hello};
 use crate::pool::Pool;

@@ -16,7 +16,7 @@
 //! - [`ExecDriver`] is a [`MemoryProvider`](tinymemory_api::MemoryProvider)
 //!   over one process.
 //! - [`ExecFactory`] is a
-//!   [`DriverFactory`](tinymemory_conformance::DriverFactory) for the
+//!   [`DriverFactory`](tinymemory_api::DriverFactory) for the
 //!   conformance runner: each store gets a process to itself, reused (after
 //!   a `reset`) once the store is dropped, and replaced by a new one after
 //!   it dies, hangs or garbles its output. Its

@@ -3,6 +3,7 @@
 //! `fixtures/protocol/*.schema.json` hold a JSON Schema for every message.
 
 mod answer;
+mod ops;
 mod optional;
 mod request;
 mod rule;
@@ -10,8 +11,9 @@ mod wire;
 
 pub(crate) use answer::quote;
 pub use answer::{parse_answer, Answer, AnswerError};
-pub(crate) use optional::parse_ops;
-pub use optional::{OptionalOp, WireExportPage, WireImportFailure, WireImportOutcome, WireRecord};
+pub(crate) use ops::parse_ops;
+pub use ops::OptionalOp;
+pub use optional::{WireExportPage, WireImportFailure, WireImportOutcome, WireRecord};
 pub(crate) use request::ascii_len;
 pub use request::{Request, RequestLine};
 pub(crate) use wire::parse_recall_profile;

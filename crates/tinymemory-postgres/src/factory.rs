@@ -1,5 +1,6 @@
 //! [`PostgresFactory`]: fresh, empty stores, one scratch schema each, for
-//! the conformance suite (with the `conformance` feature) and for tests.
+//! the conformance suite (its `tinymemory_api::DriverFactory`) and for
+//! tests.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,9 +12,7 @@ use tinymemory_api::MemoryError;
 use tokio_postgres::NoTls;
 
 use crate::error::{Context, Error};
-#[cfg(feature = "conformance")]
-use crate::DRIVER_ID;
-use crate::{pool, PostgresConfig, PostgresDriver};
+use crate::{pool, PostgresConfig, PostgresDriver, DRIVER_ID};
 
 /// Every scratch schema's name starts with this.
 pub const SCRATCH_PREFIX: &str = "tinymemory_scratch_";
@@ -27,8 +26,8 @@ static FACTORIES: AtomicU64 = AtomicU64::new(0);
 
 /// Opens fresh, empty [`PostgresDriver`]s on one server, each in a new
 /// *scratch schema* named `tinymemory_scratch_<pid>_<time>_<factory>_<n>`,
-/// and drops those schemas again. With the `conformance` feature it is the
-/// suite's `DriverFactory` (`driver_id` `postgres`, `open` = a
+/// and drops those schemas again. It is a `tinymemory_api::DriverFactory`
+/// (`driver_id` `postgres`, `open` = a
 /// [`PostgresFactory::scratch`] driver with its tables created).
 ///
 /// All drivers of one factory share one connection pool (the schema is
@@ -230,9 +229,8 @@ impl fmt::Debug for PostgresFactory {
 }
 
 /// One fresh scratch schema per check.
-#[cfg(feature = "conformance")]
 #[async_trait::async_trait]
-impl tinymemory_conformance::DriverFactory for PostgresFactory {
+impl tinymemory_api::DriverFactory for PostgresFactory {
     fn driver_id(&self) -> String {
         DRIVER_ID.to_owned()
     }

@@ -109,8 +109,8 @@
 //! # Testing against a server
 //!
 //! [`PostgresFactory`] opens fresh, empty stores (one scratch schema each)
-//! and drops them afterwards; with the `conformance` feature it is the
-//! conformance suite's `DriverFactory`. This crate's own tests read the server's URL from the
+//! and drops them afterwards; it is a `tinymemory_api::DriverFactory`, the
+//! conformance suite's way to fresh stores. This crate's own tests read the server's URL from the
 //! environment variable [`URL_ENV`]; `.ci/run` starts a throwaway server
 //! and sets it.
 #![forbid(unsafe_code)]

@@ -11,7 +11,7 @@ use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryTaint, NamespaceSummary, RecallProfile,
 };
 
-use super::optional::{parse_ops, OptionalOp};
+use super::ops::{parse_ops, OptionalOp};
 use super::rule;
 use tinymemory_api::shown::capped;
 

@@ -8,11 +8,11 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tinymemory_api::batch::NewEntry;
 use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
+use tinymemory_api::DriverFactory;
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
     RecallOptions, RecallProfile,
 };
-use tinymemory_conformance::DriverFactory;
 
 use crate::protocol::Request;
 

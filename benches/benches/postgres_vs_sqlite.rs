@@ -16,7 +16,7 @@
 //! task would.
 //!
 //! ```text
-//! TINYMEMORY_POSTGRES_URL=postgres://... cargo bench -p tinymemory-postgres --bench postgres_vs_sqlite
+//! TINYMEMORY_POSTGRES_URL=postgres://... cargo bench -p tinymemory-benches --bench postgres_vs_sqlite
 //! ```
 //!
 //! The medians and their ratios are in `docs/postgres.md`.

@@ -1,0 +1,78 @@
+//! How a test suite gets fresh drivers: the [`DriverFactory`] a driver
+//! crate implements, here beside the trait it serves, so that no driver
+//! depends on the conformance suite that judges it (as object_store keeps
+//! its test suite above the trait and no backend depends on it).
+
+use async_trait::async_trait;
+
+use crate::{MemoryError, MemoryProvider, RecallProfile};
+
+/// Opens fresh, empty drivers of one kind: one per check, so checks never
+/// see each other's data.
+#[async_trait]
+pub trait DriverFactory: Send + Sync {
+    /// The driver id reports name, such as `sqlite`.
+    fn driver_id(&self) -> String;
+
+    /// The recall profile the driver declares, which picks the checks a
+    /// conformance run applies (each check states the profiles it applies
+    /// to). The default is [`RecallProfile::Lexical`], today's full-text
+    /// rules; a vector store declares [`RecallProfile::Semantic`].
+    fn recall_profile(&self) -> RecallProfile {
+        RecallProfile::Lexical
+    }
+
+    /// A new, empty driver.
+    ///
+    /// # Errors
+    ///
+    /// The driver's error when it cannot be opened; the check then fails.
+    async fn open(&self) -> Result<Box<dyn MemoryProvider>, MemoryError>;
+}
+
+/// A [`DriverFactory`] from a closure.
+pub struct FnFactory<F> {
+    id: String,
+    profile: RecallProfile,
+    open: F,
+}
+
+impl<F> FnFactory<F>
+where
+    F: Fn() -> Result<Box<dyn MemoryProvider>, MemoryError> + Send + Sync,
+{
+    /// A factory named `id` that calls `open` for each fresh driver, of
+    /// the [`RecallProfile::Lexical`] profile.
+    pub fn new(id: impl Into<String>, open: F) -> Self {
+        Self {
+            id: id.into(),
+            profile: RecallProfile::Lexical,
+            open,
+        }
+    }
+
+    /// The same factory declaring `profile` instead.
+    #[must_use]
+    pub fn with_profile(mut self, profile: RecallProfile) -> Self {
+        self.profile = profile;
+        self
+    }
+}
+
+#[async_trait]
+impl<F> DriverFactory for FnFactory<F>
+where
+    F: Fn() -> Result<Box<dyn MemoryProvider>, MemoryError> + Send + Sync,
+{
+    fn driver_id(&self) -> String {
+        self.id.clone()
+    }
+
+    fn recall_profile(&self) -> RecallProfile {
+        self.profile
+    }
+
+    async fn open(&self) -> Result<Box<dyn MemoryProvider>, MemoryError> {
+        (self.open)()
+    }
+}

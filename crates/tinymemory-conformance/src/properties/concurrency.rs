@@ -1,11 +1,9 @@
 //! Concurrency equivalence: a concurrent fan-out returns what the
 //! sequential one does, whatever order the recalls finish in.
 
-use std::time::Duration;
-
 use proptest::prelude::any;
 use tinymemory_api::{MemoryProvider, RecallOptions};
-use tinymemory_doubles::Latency;
+use tinymemory_doubles::{Delay, Latency};
 use tinymemory_sections::Sections;
 
 use super::data::{dataset, open_with, section_query, Across, Dataset, SectionQuery};
@@ -13,9 +11,11 @@ use super::engine::CaseResult;
 use super::run::{property, require_eq, Needs};
 use crate::{Check, CheckContext, Family, Profiles};
 
-/// The longest delay injected before a call. Delays are drawn per call in
-/// whole milliseconds, so concurrent recalls finish in shuffled orders.
-const MAX_DELAY: Duration = Duration::from_millis(4);
+/// The most yields to the runtime before a call, drawn per call, so
+/// concurrent recalls finish in shuffled orders ([`Delay::Yields`]): the
+/// order is what the rule is about, and yields shuffle it as sleeps of up
+/// to 4 ms did, without a second of idle wall-clock time per run.
+const MAX_YIELDS: u32 = 16;
 
 pub(crate) const CHECK: Check = Check {
     id: "properties.concurrent_equals_sequential",
@@ -49,7 +49,13 @@ async fn case(
     (data, q, bound, latency_seed): (Dataset, SectionQuery, usize, u64),
 ) -> CaseResult {
     let store = open_with(&ctx, &data.entries).await?;
-    let slow = Latency::uniform(store.as_ref(), Duration::ZERO, MAX_DELAY, latency_seed);
+    let slow = Latency::new(
+        store.as_ref(),
+        Delay::Yields {
+            max: MAX_YIELDS,
+            seed: latency_seed,
+        },
+    );
     let sequential = across(&slow, &q, 1).await?;
     for attempt in 1..=2 {
         let concurrent = across(&slow, &q, bound).await?;

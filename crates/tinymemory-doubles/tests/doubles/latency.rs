@@ -63,3 +63,33 @@ async fn a_seeded_uniform_delay_is_reproducible() {
 fn a_uniform_range_must_not_be_inverted() {
     let _ = Latency::uniform(ReferenceDriver::new(), 20 * MS, 10 * MS, 0);
 }
+
+/// The keys of eight concurrent stores through `Delay::Yields`, in the
+/// order the stores finished.
+async fn finish_order(seed: u64) -> Vec<String> {
+    let d = Latency::new(ReferenceDriver::new(), Delay::Yields { max: 16, seed });
+    let done = std::sync::Mutex::new(Vec::new());
+    let calls = (0..8).map(|i| {
+        let (d, done) = (&d, &done);
+        async move {
+            let key = format!("k{i}");
+            put(d, "global", &key, "rust").await;
+            done.lock().unwrap().push(key);
+        }
+    });
+    futures::future::join_all(calls).await;
+    done.into_inner().unwrap()
+}
+
+#[tokio::test(start_paused = true)]
+async fn yields_shuffle_concurrent_completions_without_time() {
+    let start = Instant::now();
+    let order = finish_order(7).await;
+    assert_eq!(start.elapsed(), Duration::ZERO, "yields take no time");
+    assert_eq!(order, finish_order(7).await, "the seed fixes the order");
+    let started: Vec<String> = (0..8).map(|i| format!("k{i}")).collect();
+    assert_ne!(order, started, "seed 7 reorders eight stores");
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(sorted, started, "every store finished once");
+}

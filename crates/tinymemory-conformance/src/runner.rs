@@ -34,10 +34,12 @@ pub const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(60);
 pub const DEFAULT_REQUEST_ALLOWANCE: Duration = Duration::from_secs(1);
 
 /// How long one driver call may go unanswered before the driver is taken
-/// as hung and the check fails naming the call. Far above the slowest call
-/// measured (a `store_many` of 1,000 corpus entries through the Python
-/// example driver, 0.5 s in a debug build), and below the base budget, so
-/// a hang is reported as a hang, not as a timeout.
+/// as hung and the check fails naming the call. Forty times the slowest
+/// call measured: over a whole run of the Python example driver with the
+/// corpus (20,990 requests, debug build, two loaded cores) the slowest
+/// answer took 0.77 s (a `hello`, the interpreter starting) and the
+/// slowest inside a check 0.71 s (a `recall` of 1 MB contents). Below the
+/// base budget, so a hang is reported as a hang, not as a timeout.
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How much longer than the per-call limit the runner waits before it
@@ -350,8 +352,8 @@ impl Runner {
                     })
                     .unwrap_or_default();
                 format!(
-                    "its driver answered {answered} calls ({rate:.2} per second){waiting}: slow, \
-                     not hung, so no rule was found broken"
+                    "its driver answered {answered} calls ({rate:.2} per second){waiting}, none \
+                     unanswered past the per-call limit: slow, not hung, so no rule was found broken"
                 )
             }
         };
@@ -552,14 +554,11 @@ mod tests {
                 .starts_with("t.slow ran past its budget of 300ms (300ms, plus 0ns for each of "),
             "{message}"
         );
-        assert!(
-            message.contains(" per second), and `get` (namespace \"global\", key \"k"),
-            "{message}"
-        );
+        assert!(message.contains(" per second)"), "{message}");
         assert!(
             message.ends_with(
-                "for its answer: slow, not hung, so no rule was found broken; --timeout SECS \
-                 raises the budget"
+                ", none unanswered past the per-call limit: slow, not hung, so no rule was found \
+                 broken; --timeout SECS raises the budget"
             ),
             "{message}"
         );

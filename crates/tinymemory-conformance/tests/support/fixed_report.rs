@@ -102,8 +102,8 @@ pub fn summary() -> RunSummary {
                 Outcome::Timeout(
                     "portability.round_trip ran past its budget of 69s (60s, plus 1s for each of 9 \
                      requests): its driver answered 8 calls (0.12 per second), and \
-                     `import` (3 entries) had waited 21.3s for its answer: slow, not hung, so no \
-                     rule was found broken; --timeout SECS raises the budget"
+                     `import` (3 entries) had waited 21.3s for its answer, none unanswered past \
+                     the per-call limit: slow, not hung, so no rule was found broken; --timeout SECS raises the budget"
                         .to_owned(),
                 ),
                 69_000_000,

@@ -121,3 +121,46 @@ fn a_hung_call_fails_naming_the_call_and_the_limit() {
     );
     assert_eq!(report["counts"]["timeout"], 0);
 }
+
+/// Every answer 1.5 s late, more than the 1 s a request adds to the
+/// budget: `store.upsert` runs out of its budget (1 s, plus 1 s per
+/// request) while its third call waits, and is TIMEOUT, not FAIL: the run
+/// exits 1, the level names it, and the closing line counts it apart.
+#[test]
+fn a_driver_slower_than_the_allowance_times_out_and_fails_the_run() {
+    let driver = format!(
+        "exec:python3 {} 1.5 python3 {}",
+        repo("crates/tinymemory-cli/tests/drivers/slow_driver.py").display(),
+        repo("examples/python/memory_driver.py").display()
+    );
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--check",
+        "store.upsert",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let line = ran
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("TIMEOUT  store.upsert (contract, "))
+        .unwrap_or_else(|| panic!("no TIMEOUT line\n{}", ran.dump()));
+    for part in [
+        ": store.upsert ran past its budget of ",
+        " per second)",
+        "; --timeout SECS raises the budget",
+    ] {
+        assert!(line.contains(part), "{part:?} is not in {line}");
+    }
+    assert!(
+        ran.stdout
+            .contains("\nconformance: NONE (lexical, filtered; timed out: store.upsert)\n"),
+        "{}",
+        ran.dump()
+    );
+    assert_eq!(ran.last_line(), "0 passed, 0 failed, 1 timed out");
+}

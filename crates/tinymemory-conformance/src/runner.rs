@@ -352,13 +352,19 @@ impl Runner {
                     })
                     .unwrap_or_default();
                 format!(
-                    "its driver answered {answered} calls ({rate:.2} per second){waiting}, none \
-                     unanswered past the per-call limit: slow, not hung, so no rule was found broken"
+                    "its driver answered {answered} {} ({rate:.2} per second){waiting}, none \
+                     unanswered past the per-call limit: slow, not hung, so no rule was found broken",
+                    if answered == 1 { "call" } else { "calls" }
                 )
             }
         };
+        let requests = if units == 1 {
+            "the 1 request".to_owned()
+        } else {
+            format!("each of {units} requests")
+        };
         format!(
-            "{} ran past its budget of {:?} ({base:?}, plus {:?} for each of {units} requests): \
+            "{} ran past its budget of {:?} ({base:?}, plus {:?} for {requests}): \
              {work}{cases}; --timeout SECS raises the budget",
             check.id,
             self.budget_after(base, units),

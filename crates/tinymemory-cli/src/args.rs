@@ -4,13 +4,17 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use tinymemory_api::{RecallProfile, UnknownRecallProfile};
-use tinymemory_conformance::{Family, RunConfig, DEFAULT_CHECK_TIMEOUT};
+use tinymemory_conformance::{Family, RunConfig, DEFAULT_CALL_TIMEOUT, DEFAULT_CHECK_TIMEOUT};
 
 use crate::driver::DriverSpec;
 use crate::select::{self, CheckPattern};
 
 /// `--timeout`'s default, in seconds: the library's [`DEFAULT_CHECK_TIMEOUT`].
 const DEFAULT_TIMEOUT_SECS: u64 = DEFAULT_CHECK_TIMEOUT.as_secs();
+
+/// `--call-timeout`'s default, in seconds: the library's
+/// [`DEFAULT_CALL_TIMEOUT`].
+const DEFAULT_CALL_TIMEOUT_SECS: u64 = DEFAULT_CALL_TIMEOUT.as_secs();
 
 /// Validate a tinymemory memory driver against the conformance suite.
 #[derive(Debug, Parser)]
@@ -144,10 +148,22 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) no_corpus: bool,
 
-    /// Seconds one check may run before it fails with a timeout (at least 1).
+    /// The base of each check's time budget, in seconds (at least 1): a
+    /// check may run this long plus 1 s for every request it makes of the
+    /// driver (each entry of a batch counting as one), so a driver that
+    /// keeps answering is slow, not broken. A check past its budget ends
+    /// as TIMEOUT (it fails the run, but no rule was found broken);
+    /// docs/reports.md, "Per-check timeout".
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT_SECS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) timeout: u64,
+
+    /// Seconds one driver call may go unanswered before the driver is
+    /// taken as hung (at least 1): the check fails naming the call, and an
+    /// exec driver's process is stopped.
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_CALL_TIMEOUT_SECS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) call_timeout: u64,
 
     /// Print only the run header, the corpus load (its warnings and
     /// summary), failures, the conformance level and the closing line: no

@@ -209,7 +209,14 @@ pub(crate) struct Opened {
     _scratch: Option<tempfile::TempDir>,
 }
 
+/// [`open_with`] under the exec driver's default limits.
 pub(crate) fn open(spec: &DriverSpec) -> Result<Opened, MemoryError> {
+    open_with(spec, ExecConfig::default())
+}
+
+/// Opens `spec`; an `exec:` driver's processes run under `exec` (its
+/// request timeout is `run --call-timeout`).
+pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, MemoryError> {
     match spec {
         DriverSpec::Reference => Ok(Opened {
             factory: Arc::new(FnFactory::new("reference", || {
@@ -263,7 +270,7 @@ pub(crate) fn open(spec: &DriverSpec) -> Result<Opened, MemoryError> {
             // Two processes: one reset before every check, one holding the
             // corpus. Blocking is fine here: each process is served by a
             // thread of its own, and nothing else runs yet.
-            let config = ExecConfig::default();
+            let config = exec;
             let factory = ExecFactory::connect_blocking(command.clone(), config)?;
             let corpus_store = ExecDriver::spawn_blocking(command, config)?;
             // The id is the driver's own text: escaped, so it cannot drive

@@ -145,7 +145,9 @@ fn progress_stream(args: &RunArgs) -> Stream {
 
 async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> u8 {
     let console = Arc::new(Console::new(progress_stream(args), args.quiet));
-    let mut opened = match driver::open(&args.driver) {
+    let exec = tinymemory_exec::ExecConfig::default()
+        .with_request_timeout(Duration::from_secs(args.call_timeout));
+    let mut opened = match driver::open_with(&args.driver, exec) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: failed to open the driver: {e}");
@@ -236,6 +238,7 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
     let runner = Runner::new(registry)
         .with_profile(profile)
         .with_timeout(Duration::from_secs(args.timeout))
+        .with_call_timeout(Duration::from_secs(args.call_timeout))
         .with_config(config)
         .with_progress(console.case_progress());
     let started = SystemTime::now()

@@ -156,6 +156,13 @@ pub enum Outcome {
         /// The reason the declaration gave.
         reason: String,
     },
+    /// It ran past its time budget while its driver kept answering: the
+    /// check was stopped before it could pass or fail, so nothing is known
+    /// about the rule. Fails the run (the check was not shown to pass), but
+    /// is never a rule violation; the message gives the measured request
+    /// rate and the option that raises the budget (`docs/reports.md`,
+    /// "Per-check timeout").
+    Timeout(String),
 }
 
 impl Outcome {
@@ -164,10 +171,12 @@ impl Outcome {
         Self::Fail(Failure::new(message))
     }
 
-    /// `pass`, `fail`, `skip`, `expected-failure` or `unexpectedly-passing`.
+    /// `pass`, `fail`, `skip`, `expected-failure`, `unexpectedly-passing`
+    /// or `timeout`.
     #[must_use]
     pub fn label(&self) -> &'static str {
         match self {
+            Self::Timeout(_) => "timeout",
             Self::Pass => "pass",
             Self::Fail(_) => "fail",
             Self::Skip(_) => "skip",
@@ -176,20 +185,23 @@ impl Outcome {
         }
     }
 
-    /// `true` for the outcomes that fail a run: [`Outcome::Fail`] and
-    /// [`Outcome::UnexpectedPass`].
+    /// `true` for the outcomes that fail a run: [`Outcome::Fail`],
+    /// [`Outcome::UnexpectedPass`] and [`Outcome::Timeout`].
     #[must_use]
     pub fn is_fail(&self) -> bool {
-        matches!(self, Self::Fail(_) | Self::UnexpectedPass { .. })
+        matches!(
+            self,
+            Self::Fail(_) | Self::UnexpectedPass { .. } | Self::Timeout(_)
+        )
     }
 
-    /// The failure message or skip reason, if any.
+    /// The failure message, skip reason or timeout message, if any.
     #[must_use]
     pub fn message(&self) -> Option<&str> {
         match self {
             Self::Pass => None,
             Self::Fail(f) | Self::ExpectedFailure { failure: f, .. } => Some(&f.message),
-            Self::Skip(m) | Self::UnexpectedPass { reason: m } => Some(m),
+            Self::Skip(m) | Self::UnexpectedPass { reason: m } | Self::Timeout(m) => Some(m),
         }
     }
 }

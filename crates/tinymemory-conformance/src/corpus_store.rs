@@ -1,11 +1,14 @@
 //! The real corpus, loaded into a driver through the section API.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use tinymemory_api::{
     validate_key, MemoryError, MemoryProvider, MemorySection, MemoryTaint, Namespace, NewEntry,
 };
 use tinymemory_corpus::{Corpus, CorpusEntry};
+
+use crate::meter::{Meter, Metered};
 
 /// What loading stored: entries and namespaces per section.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -43,7 +46,14 @@ pub struct Sample {
 
 /// A driver holding the corpus, and what it is expected to hold.
 pub struct LoadedCorpus {
-    provider: Box<dyn MemoryProvider>,
+    /// The driver, its calls counted for the running check
+    /// ([`LoadedCorpus::metered`]).
+    provider: Metered<Arc<dyn MemoryProvider>>,
+    contents: Arc<Contents>,
+}
+
+/// What the load stored, shared by every check's view of the corpus.
+struct Contents {
     expected: BTreeMap<String, u64>,
     samples: Vec<Sample>,
     spread: Vec<Sample>,
@@ -149,31 +159,43 @@ impl LoadedCorpus {
                 .collect(),
         };
         Ok(Self {
-            provider,
-            expected,
-            samples,
-            spread,
-            report,
+            provider: Metered::new(Arc::from(provider), Meter::default()),
+            contents: Arc::new(Contents {
+                expected,
+                samples,
+                spread,
+                report,
+            }),
         })
+    }
+
+    /// The same corpus, its driver's calls counted by `meter`: the runner
+    /// hands each check a view of its own, so the check's budget grows
+    /// with the requests it makes of the corpus store.
+    pub(crate) fn metered(&self, meter: Meter) -> Self {
+        Self {
+            provider: Metered::new(Arc::clone(self.provider.inner()), meter),
+            contents: Arc::clone(&self.contents),
+        }
     }
 
     /// The driver holding the corpus.
     #[must_use]
     pub fn provider(&self) -> &dyn MemoryProvider {
-        self.provider.as_ref()
+        &self.provider
     }
 
     /// Namespace → number of entries loaded into it (upserts counted once
     /// only when keys repeat, which the corpus loader never produces).
     #[must_use]
     pub fn expected_counts(&self) -> &BTreeMap<String, u64> {
-        &self.expected
+        &self.contents.expected
     }
 
     /// The first entry of each namespace, in namespace order.
     #[must_use]
     pub fn samples(&self) -> &[Sample] {
-        &self.samples
+        &self.contents.samples
     }
 
     /// Entries spread over each namespace: those loaded at positions 0, 1,
@@ -182,13 +204,13 @@ impl LoadedCorpus {
     /// for the corpus checks that recall many entries.
     #[must_use]
     pub fn spread_samples(&self) -> &[Sample] {
-        &self.spread
+        &self.contents.spread
     }
 
     /// What was stored, per section.
     #[must_use]
     pub fn report(&self) -> &LoadReport {
-        &self.report
+        &self.contents.report
     }
 }
 

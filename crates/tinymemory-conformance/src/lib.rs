@@ -6,8 +6,10 @@
 //! reason. Checks run against a [`DriverFactory`] that opens a fresh, empty
 //! driver for every check, so checks cannot see each other's data.
 //!
-//! The [`Runner`] runs checks one at a time; a check that panics or
-//! overruns its timeout fails, and the run goes on.
+//! The [`Runner`] runs checks one at a time; a check that panics, or
+//! whose driver leaves a call unanswered past the per-call limit, fails;
+//! one that runs past its budget while the driver keeps answering ends
+//! with [`Outcome::Timeout`]; the run goes on.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -69,6 +71,7 @@ mod factory;
 mod failure;
 mod harness;
 pub mod hostile;
+mod meter;
 pub mod model;
 mod progress;
 mod properties;
@@ -90,7 +93,10 @@ pub use harness::{
 pub use progress::CaseProgress;
 pub use registry::Registry;
 pub use report::{Bundle, Comparison, Report, ReportError};
-pub use runner::{Runner, DEFAULT_CHECK_TIMEOUT, PROPERTY_TIME_PER_CASE};
+pub use runner::{
+    Runner, CALL_TIMEOUT_GRACE, DEFAULT_CALL_TIMEOUT, DEFAULT_CHECK_TIMEOUT,
+    DEFAULT_REQUEST_ALLOWANCE, PROPERTY_TIME_PER_CASE,
+};
 pub use summary::{CheckReport, RunSummary};
 
 /// The README's examples, compiled and run as doctests.

@@ -32,6 +32,7 @@ impl fmt::Display for CheckReport {
             Outcome::Skip(_) => "SKIP",
             Outcome::ExpectedFailure { .. } => "XFAIL",
             Outcome::UnexpectedPass { .. } => "XPASS",
+            Outcome::Timeout(_) => "TIMEOUT",
         };
         write!(
             f,
@@ -75,10 +76,18 @@ impl RunSummary {
         self.count("pass") + self.count("expected-failure")
     }
 
-    /// Checks that failed, unexpected passes included.
+    /// Checks that fail the run: failures, unexpected passes and
+    /// timeouts ([`RunSummary::timed_out`] counts those alone), so that
+    /// `failed() == 0` still means every check went as declared.
     #[must_use]
     pub fn failed(&self) -> usize {
         self.reports.iter().filter(|r| r.outcome.is_fail()).count()
+    }
+
+    /// Checks that ran past their time budget ([`Outcome::Timeout`]).
+    #[must_use]
+    pub fn timed_out(&self) -> usize {
+        self.count("timeout")
     }
 
     /// Checks that were skipped.
@@ -87,7 +96,8 @@ impl RunSummary {
         self.count("skip")
     }
 
-    /// The ids of the failed checks, in run order.
+    /// The ids of the checks that fail the run (timeouts included), in run
+    /// order.
     #[must_use]
     pub fn failed_ids(&self) -> Vec<&'static str> {
         self.reports
@@ -97,11 +107,16 @@ impl RunSummary {
             .collect()
     }
 
-    /// The closing line: `N passed, N failed`, then `, N skipped` when any
-    /// were skipped.
+    /// The closing line: `N passed, N failed`, then `, N timed out` and
+    /// `, N skipped` when any were; `N failed` counts the rule failures
+    /// (and unexpected passes) alone, not the timeouts.
     #[must_use]
     pub fn closing_line(&self) -> String {
-        let mut line = format!("{} passed, {} failed", self.passed(), self.failed());
+        let failed = self.failed() - self.timed_out();
+        let mut line = format!("{} passed, {failed} failed", self.passed());
+        if self.timed_out() > 0 {
+            line.push_str(&format!(", {} timed out", self.timed_out()));
+        }
         if self.skipped() > 0 {
             line.push_str(&format!(", {} skipped", self.skipped()));
         }

@@ -244,3 +244,44 @@ fn a_long_driver_spec_gives_a_short_unique_file_name() {
         "mutant_limit-plus-one--recall.limit.json"
     );
 }
+
+/// A driver answering each call 3 s late runs `recall.limit` past its
+/// budget of 1 s plus 1 s per request (the second call is still waiting
+/// when it runs out, at 4 s): the timeout is bundled as such, and its
+/// replay says it timed out again, which still fails.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timeout_is_bundled_and_its_replay_says_it_timed_out() {
+    let slow = || -> Arc<dyn DriverFactory> {
+        Arc::new(FnFactory::new("slow", || {
+            Ok(Box::new(tinymemory_doubles::Latency::new(
+                ReferenceDriver::new(),
+                tinymemory_doubles::Delay::Fixed(Duration::from_secs(3)),
+            )) as Box<dyn MemoryProvider>)
+        }))
+    };
+    let budget = Duration::from_secs(1);
+    let summary = Runner::new(Registry::standard().filter(|c| c.id == "recall.limit"))
+        .with_timeout(budget)
+        .run(slow(), None, |_| {})
+        .await;
+    let report = Report::from_summary(&summary, SystemTime::now());
+    assert_eq!(report.checks[0].outcome, OutcomeKind::Timeout);
+    let bundles = Bundle::all_from(&report);
+    assert_eq!(bundles.len(), 1);
+    assert_eq!(bundles[0].outcome, OutcomeKind::Timeout);
+    assert_eq!(Some(&bundles[0].actual), report.checks[0].message.as_ref());
+    let bundle = Bundle::from_json(&bundles[0].to_json()).expect("reads back");
+    let replay = bundle
+        .replay(&Registry::standard(), slow(), None, budget)
+        .await
+        .expect("the check exists");
+    assert_eq!(replay.verdict, Verdict::TimedOut);
+    assert!(replay.still_fails());
+    assert!(
+        replay.to_text(&bundle).ends_with(
+            "\ntimed out: the check ran past its budget, so whether it passes is unknown\n"
+        ),
+        "{}",
+        replay.to_text(&bundle)
+    );
+}

@@ -24,9 +24,17 @@ fn ids(list: &[tinymemory_conformance::report::Compared]) -> Vec<&str> {
     list.iter().map(|c| c.id.as_str()).collect()
 }
 
+/// The fixed report with its one timeout (`portability.round_trip`)
+/// passing instead.
+fn finished() -> Report {
+    let mut r = support::fixed_report::report();
+    set(&mut r, "portability.round_trip", OutcomeKind::Pass);
+    r
+}
+
 #[test]
 fn same_report_has_no_new_failures() {
-    let r = support::fixed_report::report();
+    let r = finished();
     let cmp = Comparison::between(&r, &r);
     assert!(!cmp.has_new_failures());
     assert_eq!(
@@ -43,7 +51,7 @@ fn same_report_has_no_new_failures() {
 #[test]
 fn new_fixed_still_failing_and_not_run_are_told_apart() {
     let baseline = support::fixed_report::report();
-    let mut now = baseline.clone();
+    let mut now = finished(); // the baseline's timeout passes: not "fixed"
     set(&mut now, "store.upsert", OutcomeKind::Fail); // new
     set(&mut now, "recall.limit", OutcomeKind::Pass); // fixed
     set(&mut now, "recall.min_score", OutcomeKind::ExpectedFailure); // fixed: as declared
@@ -89,7 +97,7 @@ fn a_check_missing_from_the_baseline_that_fails_is_new_and_a_removed_failure_is_
 #[test]
 fn the_text_lists_each_group_then_the_summary() {
     let baseline = support::fixed_report::report();
-    let mut now = baseline.clone();
+    let mut now = finished();
     set(&mut now, "recall.limit", OutcomeKind::Pass);
     set(&mut now, "store.upsert", OutcomeKind::Fail);
     now.checks[0].message = Some("second store duplicated the entry".to_owned());
@@ -100,5 +108,45 @@ fn the_text_lists_each_group_then_the_summary() {
          still failing  sections.merge_order: merged order differs <a & b> | \"q\" 'a'\n\
          fixed          recall.limit\n\
          baseline: 1 new failure, 2 still failing, 1 fixed\n"
+    );
+}
+
+/// A timeout broke no rule: a baseline's timeout excuses no failure, and
+/// a timeout now fails the gate whatever the baseline says, listed apart.
+#[test]
+fn a_timeout_is_never_a_known_failure() {
+    let baseline = support::fixed_report::report();
+    let same = Comparison::between(&baseline, &baseline);
+    assert_eq!(ids(&same.timed_out), ["portability.round_trip"]);
+    assert_eq!(same.timed_out[0].now, Some(OutcomeKind::Timeout));
+    assert!(same.has_new_failures());
+    assert_eq!(
+        same.summary_line(),
+        "baseline: 0 new failures, 3 still failing, 0 fixed, 1 timed out"
+    );
+    assert!(
+        same.to_text().starts_with(
+            "timed out      portability.round_trip: portability.round_trip ran past its budget \
+             of 69s (60s, plus 1s for each of 9 requests): its driver"
+        ),
+        "{}",
+        same.to_text()
+    );
+
+    let mut now = baseline.clone();
+    set(&mut now, "portability.round_trip", OutcomeKind::Fail);
+    let cmp = Comparison::between(&baseline, &now);
+    assert_eq!(ids(&cmp.new_failures), ["portability.round_trip"]);
+    assert!(cmp.timed_out.is_empty());
+
+    let mut before = finished();
+    set(&mut before, "recall.limit", OutcomeKind::Fail);
+    let mut now = before.clone();
+    set(&mut now, "recall.limit", OutcomeKind::Timeout);
+    let cmp = Comparison::between(&before, &now);
+    assert_eq!(ids(&cmp.timed_out), ["recall.limit"]);
+    assert_eq!(
+        ids(&cmp.still_failing),
+        ["recall.min_score", "sections.merge_order"]
     );
 }

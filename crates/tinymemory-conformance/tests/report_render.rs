@@ -40,19 +40,33 @@ fn the_fixed_report_holds_every_outcome_kind_once_or_more() {
     assert_eq!(
         r.counts,
         Counts {
-            total: 7,
+            total: 8,
             pass: 2,
             fail: 2,
             skip: 1,
             expected_failure: 1,
             unexpectedly_passing: 1,
+            timeout: 1,
         }
     );
-    assert_eq!(r.closing_line(), "3 passed, 3 failed, 1 skipped");
+    assert_eq!(r.counts.failed(), 4);
+    assert_eq!(
+        r.closing_line(),
+        "3 passed, 3 failed, 1 timed out, 1 skipped"
+    );
     let failing: Vec<&str> = r.failures().map(|c| c.id.as_str()).collect();
     assert_eq!(
         failing,
-        ["recall.limit", "recall.min_score", "sections.merge_order"]
+        [
+            "recall.limit",
+            "recall.min_score",
+            "sections.merge_order",
+            "portability.round_trip"
+        ]
+    );
+    assert_eq!(
+        r.conformance.to_string(),
+        "PARTIAL (lexical: corpus; timed out: portability.round_trip)"
     );
     assert_eq!(r.checks[2].outcome, OutcomeKind::UnexpectedlyPassing);
 }
@@ -72,10 +86,11 @@ fn the_level_names_the_families_that_pass() {
         [
             ("contract", FamilyStatus::Fail),
             ("sections", FamilyStatus::Fail),
+            ("portability", FamilyStatus::Incomplete),
             ("corpus", FamilyStatus::Pass),
         ]
     );
-    assert_eq!(r.conformance.to_string(), "PARTIAL (lexical: corpus)");
+    assert_eq!(r.conformance.timed_out, ["portability.round_trip"]);
 }
 
 #[test]
@@ -121,13 +136,16 @@ fn a_report_without_a_profile_reads_as_lexical_and_every_format_states_it() {
     let mut r = report();
     r.run.recall_profile = tinymemory_api::RecallProfile::Semantic;
     r.conformance.profile = tinymemory_api::RecallProfile::Semantic;
-    assert_eq!(r.conformance.to_string(), "PARTIAL (semantic: corpus)");
+    assert_eq!(
+        r.conformance.to_string(),
+        "PARTIAL (semantic: corpus; timed out: portability.round_trip)"
+    );
     assert!(r
         .to_text(false)
         .contains("(acme-db 2.3.1), semantic recall profile: seed"));
-    assert!(r
-        .to_text(false)
-        .contains("\nconformance: PARTIAL (semantic: corpus)\n"));
+    assert!(r.to_text(false).contains(
+        "\nconformance: PARTIAL (semantic: corpus; timed out: portability.round_trip)\n"
+    ));
     assert!(r
         .to_junit()
         .contains("<property name=\"recall_profile\" value=\"semantic\"/>"));

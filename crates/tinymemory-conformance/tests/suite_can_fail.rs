@@ -121,9 +121,11 @@ async fn a_panicking_or_hanging_check_fails_and_the_run_goes_on() {
             ),
             (
                 "test.hangs",
-                Outcome::fail(
-                    "test.hangs timed out after 3s (the driver hung or is too slow); \
-                     --timeout SECS raises the limit"
+                Outcome::Timeout(
+                    "test.hangs ran past its budget of 3s (3s, plus 1s for each of 0 requests): \
+                     the check made no request of its driver, so it is the check itself that ran \
+                     this long; --timeout SECS raises the budget"
+                        .to_owned()
                 )
             ),
             ("store.upsert", Outcome::Pass),

@@ -259,6 +259,11 @@ mod tests {
             e.apply("recall.limit", Outcome::Skip("no corpus".into())),
             Outcome::Skip("no corpus".into())
         );
+        // A timeout broke no rule, so it is not the declared failure.
+        assert_eq!(
+            e.apply("recall.limit", Outcome::Timeout("ran past".into())),
+            Outcome::Timeout("ran past".into())
+        );
         assert_eq!(
             e.apply("store.upsert", Outcome::Fail(failure.clone())),
             Outcome::Fail(failure)

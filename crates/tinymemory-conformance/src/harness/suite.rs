@@ -247,7 +247,7 @@ impl Harness {
             Outcome::ExpectedFailure { reason, failure } => {
                 eprintln!("{id} failed as expected ({reason}): {}", failure.message);
             }
-            Outcome::Fail(_) | Outcome::UnexpectedPass { .. } => {
+            Outcome::Fail(_) | Outcome::UnexpectedPass { .. } | Outcome::Timeout(_) => {
                 panic!("{}", explain(&report, self.config))
             }
         }

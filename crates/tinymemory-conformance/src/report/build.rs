@@ -114,6 +114,7 @@ impl From<&CheckReport> for CheckEntry {
                 f.counterexample.as_ref(),
             ),
             Outcome::Skip(why) => (OutcomeKind::Skip, Some(why.clone()), None, None),
+            Outcome::Timeout(why) => (OutcomeKind::Timeout, Some(why.clone()), None, None),
             Outcome::ExpectedFailure { reason, failure } => (
                 OutcomeKind::ExpectedFailure,
                 Some(failure.message.clone()),

@@ -48,7 +48,8 @@ pub struct Bundle {
     pub cases: u32,
     /// When the failing run started (RFC 3339, UTC).
     pub recorded_at: String,
-    /// How the check ended: `fail` or `unexpectedly-passing`.
+    /// How the check ended: `fail`, `unexpectedly-passing` or `timeout`
+    /// (replay then runs it again under the replay's budget).
     pub outcome: OutcomeKind,
     /// What the driver must do: the check's description.
     pub expected: String,

@@ -24,10 +24,18 @@ pub struct Compared {
 /// current report lacks).
 ///
 /// A check *fails* when its outcome is `fail` or `unexpectedly-passing`.
+/// A check that timed out (`timeout`) broke no rule, so it is neither a
+/// failure of the baseline nor one now: it is listed in
+/// [`Comparison::timed_out`], and fails the gate whatever the baseline
+/// says, since no baseline can vouch for a check that did not finish.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Comparison {
-    /// Fails now, and did not fail in the baseline (or was not in it).
+    /// Fails now, and did not fail in the baseline (or was not in it, or
+    /// timed out in it).
     pub new_failures: Vec<Compared>,
+    /// Ran past its time budget now: the gate fails, since whether it
+    /// passes is unknown (raise the budget, `--timeout`).
+    pub timed_out: Vec<Compared>,
     /// Failed in the baseline and fails now.
     pub still_failing: Vec<Compared>,
     /// Failed in the baseline and passes now (`pass` or
@@ -53,7 +61,7 @@ impl Comparison {
             baseline
                 .checks
                 .iter()
-                .any(|c| c.id == id && c.outcome.is_fail())
+                .any(|c| c.id == id && c.outcome.is_rule_failure())
         };
         let mut cmp = Self::default();
         for c in &current.checks {
@@ -63,6 +71,7 @@ impl Comparison {
                 message: c.message.clone().or_else(|| c.reason.clone()),
             };
             match (failed_before(&c.id), c.outcome) {
+                (_, OutcomeKind::Timeout) => cmp.timed_out.push(entry),
                 (false, k) if k.is_fail() => cmp.new_failures.push(entry),
                 (true, k) if k.is_fail() => cmp.still_failing.push(entry),
                 (true, OutcomeKind::Skip) => cmp.not_run.push(entry),
@@ -70,7 +79,11 @@ impl Comparison {
                 (false, _) => {}
             }
         }
-        for b in baseline.failures() {
+        for b in baseline
+            .checks
+            .iter()
+            .filter(|b| b.outcome.is_rule_failure())
+        {
             if !current.checks.iter().any(|c| c.id == b.id) {
                 cmp.not_run.push(Compared {
                     id: b.id.clone(),
@@ -92,14 +105,15 @@ impl Comparison {
         cmp
     }
 
-    /// `true` when a check fails that did not fail in the baseline: the
-    /// gate fails.
+    /// `true` when a check fails that did not fail in the baseline, or a
+    /// check timed out: the gate fails.
     #[must_use]
     pub fn has_new_failures(&self) -> bool {
-        !self.new_failures.is_empty()
+        !self.new_failures.is_empty() || !self.timed_out.is_empty()
     }
 
-    /// `baseline: N new failures, N still failing, N fixed[, N not run]`.
+    /// `baseline: N new failures, N still failing, N fixed[, N timed
+    /// out][, N not run]`.
     #[must_use]
     pub fn summary_line(&self) -> String {
         let mut line = format!(
@@ -113,6 +127,9 @@ impl Comparison {
             self.still_failing.len(),
             self.fixed.len()
         );
+        if !self.timed_out.is_empty() {
+            let _ = write!(line, ", {} timed out", self.timed_out.len());
+        }
         if !self.not_run.is_empty() {
             let _ = write!(line, ", {} not run", self.not_run.len());
         }
@@ -122,7 +139,8 @@ impl Comparison {
     /// The comparison as text: a note when the drivers or the recall
     /// profiles differ, one line per
     /// compared check (`new failure   recall.limit: message`,
-    /// `still failing ...`, `fixed ...`, `not run ...`), then
+    /// `timed out ...`, `still failing ...`, `fixed ...`, `not run ...`),
+    /// then
     /// [`Comparison::summary_line`]; every line ends with a newline.
     #[must_use]
     pub fn to_text(&self) -> String {
@@ -142,6 +160,7 @@ impl Comparison {
         }
         let groups = [
             ("new failure  ", &self.new_failures),
+            ("timed out    ", &self.timed_out),
             ("still failing", &self.still_failing),
             ("fixed        ", &self.fixed),
             ("not run      ", &self.not_run),

@@ -29,8 +29,8 @@ pub enum FamilyStatus {
     /// At least one check failed, unexpectedly passed or is an expected
     /// failure: the driver does not meet the family, declared or not.
     Fail,
-    /// Nothing failed, but a check was skipped, so the family was not
-    /// shown to pass.
+    /// Nothing failed, but a check was skipped or timed out, so the
+    /// family was not shown to pass.
     Incomplete,
 }
 
@@ -64,6 +64,13 @@ pub struct Conformance {
     /// written before filters existed.
     #[serde(default, skip_serializing_if = "is_false")]
     pub filtered: bool,
+    /// The checks that ran past their time budget
+    /// ([`OutcomeKind::Timeout`]), in run order: their families are
+    /// [`FamilyStatus::Incomplete`] unless a rule failed too. Absent
+    /// (empty) when none did, and in reports written before the outcome
+    /// existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timed_out: Vec<String>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if
@@ -83,7 +90,7 @@ impl Conformance {
         for check in checks {
             let status = match check.outcome {
                 OutcomeKind::Pass => FamilyStatus::Pass,
-                OutcomeKind::Skip => FamilyStatus::Incomplete,
+                OutcomeKind::Skip | OutcomeKind::Timeout => FamilyStatus::Incomplete,
                 OutcomeKind::Fail
                 | OutcomeKind::ExpectedFailure
                 | OutcomeKind::UnexpectedlyPassing => FamilyStatus::Fail,
@@ -107,11 +114,17 @@ impl Conformance {
         } else {
             Level::Partial
         };
+        let timed_out = checks
+            .iter()
+            .filter(|c| c.outcome == OutcomeKind::Timeout)
+            .map(|c| c.id.clone())
+            .collect();
         Self {
             level,
             profile,
             families,
             filtered: false,
+            timed_out,
         }
     }
 
@@ -147,17 +160,31 @@ fn worse(a: FamilyStatus, b: FamilyStatus) -> FamilyStatus {
 
 /// `FULL (lexical)`, `PARTIAL (semantic: contract, sections)` (the
 /// families that passed), or `NONE (lexical)`; a filtered run says so:
-/// `PARTIAL (lexical, filtered: contract)`, `NONE (lexical, filtered)`.
+/// `PARTIAL (lexical, filtered: contract)`, `NONE (lexical, filtered)`;
+/// checks that timed out are named after the level:
+/// `PARTIAL (lexical: contract; timed out: corpus.self_retrieval)`.
 impl fmt::Display for Conformance {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let profile = self.profile;
         let filtered = if self.filtered { ", filtered" } else { "" };
+        let timed_out = if self.timed_out.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; timed out: {}",
+                super::visible(&self.timed_out.join(", "))
+            )
+        };
         match self.level {
-            Level::Full => write!(f, "FULL ({profile}{filtered})"),
-            Level::None => write!(f, "NONE ({profile}{filtered})"),
+            Level::Full => write!(f, "FULL ({profile}{filtered}{timed_out})"),
+            Level::None => write!(f, "NONE ({profile}{filtered}{timed_out})"),
             Level::Partial => {
                 let passing: Vec<&str> = self.passing().collect();
-                write!(f, "PARTIAL ({profile}{filtered}: {})", passing.join(", "))
+                write!(
+                    f,
+                    "PARTIAL ({profile}{filtered}: {}{timed_out})",
+                    passing.join(", ")
+                )
             }
         }
     }
@@ -179,7 +206,36 @@ mod tests {
                 })
                 .collect(),
             filtered: false,
+            timed_out: Vec::new(),
         }
+    }
+
+    #[test]
+    fn the_level_names_the_checks_that_timed_out() {
+        let mut c = of(&[
+            ("contract", FamilyStatus::Pass),
+            ("corpus", FamilyStatus::Incomplete),
+        ]);
+        c.level = Level::Partial;
+        c.timed_out = vec![
+            "corpus.self_retrieval".to_owned(),
+            "corpus.recall_own_words".to_owned(),
+        ];
+        assert_eq!(
+            c.to_string(),
+            "PARTIAL (lexical: contract; timed out: corpus.self_retrieval, corpus.recall_own_words)"
+        );
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(
+            json.ends_with(r#","timed_out":["corpus.self_retrieval","corpus.recall_own_words"]}"#),
+            "{json}"
+        );
+        c.level = Level::None;
+        c.timed_out.truncate(1);
+        assert_eq!(
+            c.to_string(),
+            "NONE (lexical; timed out: corpus.self_retrieval)"
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ impl Report {
     /// The report as JUnit XML (UTF-8, trailing newline).
     ///
     /// - `<testsuites>` carries the totals (`tests`, `failures`, `errors`
-    ///   (always 0), `skipped`, `time` in seconds) and the start time.
+    ///   (the timeouts), `skipped`, `time` in seconds) and the start time.
     /// - One `<testsuite name="DRIVER.FAMILY">` per family, in order of
     ///   first appearance, with the run metadata as `<properties>` (tool,
     ///   driver, seed, cases, conformance level).
@@ -21,7 +21,10 @@ impl Report {
     ///   `unexpectedly-passing`: a `<failure type="unexpectedly-passing">`.
     ///   `skip`: `<skipped>` with the reason. `expected-failure`:
     ///   `<skipped>` (CI must not fail on it) naming the declared reason,
-    ///   with the failure in `<system-out>`.
+    ///   with the failure in `<system-out>`. `timeout`: an
+    ///   `<error type="timeout">` (the check neither passed nor broke a
+    ///   rule; CI reporters show errors apart from failures) whose
+    ///   `message` is the timeout message.
     ///
     /// Control characters (illegal in XML 1.0) are written as `\u{..}`
     /// escapes; markup characters are escaped.
@@ -31,10 +34,11 @@ impl Report {
         let c = &self.counts;
         let _ = writeln!(
             out,
-            "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{}\" timestamp=\"{}\">",
+            "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\" timestamp=\"{}\">",
             xml_attr(&self.run.tool),
             c.total,
-            c.failed(),
+            c.fail + c.unexpectedly_passing,
+            c.timeout,
             c.skip + c.expected_failure,
             seconds(self.run.duration_ms),
             xml_attr(&self.run.started_at),
@@ -59,7 +63,14 @@ impl Report {
 
     fn write_suite(&self, out: &mut String, family: &str) {
         let checks: Vec<&CheckEntry> = self.checks.iter().filter(|c| c.family == family).collect();
-        let failures = checks.iter().filter(|c| c.outcome.is_fail()).count();
+        let failures = checks
+            .iter()
+            .filter(|c| c.outcome.is_rule_failure())
+            .count();
+        let errors = checks
+            .iter()
+            .filter(|c| c.outcome == OutcomeKind::Timeout)
+            .count();
         let skipped = checks
             .iter()
             .filter(|c| matches!(c.outcome, OutcomeKind::Skip | OutcomeKind::ExpectedFailure))
@@ -68,7 +79,7 @@ impl Report {
         let classname = xml_attr(&format!("{}.{family}", self.run.driver_id));
         let _ = writeln!(
             out,
-            "  <testsuite name=\"{classname}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{}\" timestamp=\"{}\">",
+            "  <testsuite name=\"{classname}\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{}\" timestamp=\"{}\">",
             checks.len(),
             seconds(time),
             xml_attr(&self.run.started_at),
@@ -141,6 +152,14 @@ fn write_case(out: &mut String, check: &CheckEntry, classname: &str) {
         }
         OutcomeKind::Skip => {
             let _ = writeln!(out, ">\n      <skipped message=\"{}\"/>", xml_attr(message));
+        }
+        OutcomeKind::Timeout => {
+            let _ = writeln!(
+                out,
+                ">\n      <error type=\"timeout\" message=\"{}\">{}</error>",
+                xml_attr(message),
+                xml_text(message)
+            );
         }
         OutcomeKind::ExpectedFailure => {
             let _ = write!(

@@ -14,8 +14,8 @@ impl Report {
     /// - the closing line in bold;
     /// - a table of every check (outcome, id, family, duration, the first
     ///   line of the message);
-    /// - a `Failures` section (when any check failed, unexpectedly passed
-    ///   or failed as expected) with each full message, the
+    /// - a `Failures` section (when any check failed, unexpectedly passed,
+    ///   timed out or failed as expected) with each full message, the
     ///   counterexample and its seed in fenced blocks.
     ///
     /// Table cells escape `|`, backticks, emphasis and HTML; fenced blocks
@@ -125,5 +125,6 @@ fn emoji(kind: OutcomeKind) -> &'static str {
         OutcomeKind::Skip => "⏭️",
         OutcomeKind::ExpectedFailure => "⚠️",
         OutcomeKind::UnexpectedlyPassing => "❗",
+        OutcomeKind::Timeout => "⏱️",
     }
 }

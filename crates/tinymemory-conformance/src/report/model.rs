@@ -104,6 +104,10 @@ pub struct Counts {
     pub expected_failure: usize,
     /// [`OutcomeKind::UnexpectedlyPassing`].
     pub unexpectedly_passing: usize,
+    /// [`OutcomeKind::Timeout`]; 0 in reports written before the outcome
+    /// existed.
+    #[serde(default)]
+    pub timeout: usize,
 }
 
 impl Counts {
@@ -121,6 +125,7 @@ impl Counts {
                 OutcomeKind::Skip => c.skip += 1,
                 OutcomeKind::ExpectedFailure => c.expected_failure += 1,
                 OutcomeKind::UnexpectedlyPassing => c.unexpectedly_passing += 1,
+                OutcomeKind::Timeout => c.timeout += 1,
             }
         }
         c
@@ -133,17 +138,25 @@ impl Counts {
         self.pass + self.expected_failure
     }
 
-    /// Checks that fail the run: failures and unexpected passes.
+    /// Checks that fail the run: failures, unexpected passes and timeouts.
     #[must_use]
     pub fn failed(&self) -> usize {
-        self.fail + self.unexpectedly_passing
+        self.fail + self.unexpectedly_passing + self.timeout
     }
 
-    /// `N passed, N failed`, then `, N skipped` when any were skipped: the
-    /// same line as [`RunSummary::closing_line`](crate::RunSummary::closing_line).
+    /// `N passed, N failed`, then `, N timed out` and `, N skipped` when
+    /// any were (`N failed` without the timeouts): the same line as
+    /// [`RunSummary::closing_line`](crate::RunSummary::closing_line).
     #[must_use]
     pub fn closing_line(&self) -> String {
-        let mut line = format!("{} passed, {} failed", self.passed(), self.failed());
+        let mut line = format!(
+            "{} passed, {} failed",
+            self.passed(),
+            self.fail + self.unexpectedly_passing
+        );
+        if self.timeout > 0 {
+            line.push_str(&format!(", {} timed out", self.timeout));
+        }
         if self.skip > 0 {
             line.push_str(&format!(", {} skipped", self.skip));
         }
@@ -166,11 +179,14 @@ pub enum OutcomeKind {
     /// `unexpectedly-passing`: declared an expected failure, but passed;
     /// counted as a failure.
     UnexpectedlyPassing,
+    /// `timeout`: ran past its time budget while the driver kept
+    /// answering, so neither passed nor failed a rule; fails the run.
+    Timeout,
 }
 
 impl OutcomeKind {
     /// The JSON spelling: `pass`, `fail`, `skip`, `expected-failure`,
-    /// `unexpectedly-passing` (the same as
+    /// `unexpectedly-passing`, `timeout` (the same as
     /// [`Outcome::label`](crate::Outcome::label)).
     #[must_use]
     pub fn as_str(self) -> &'static str {
@@ -180,11 +196,12 @@ impl OutcomeKind {
             Self::Skip => "skip",
             Self::ExpectedFailure => "expected-failure",
             Self::UnexpectedlyPassing => "unexpectedly-passing",
+            Self::Timeout => "timeout",
         }
     }
 
-    /// The five-letter tag of text reports: `PASS`, `FAIL`, `SKIP`,
-    /// `XFAIL`, `XPASS`.
+    /// The tag of text reports: `PASS`, `FAIL`, `SKIP`, `XFAIL`, `XPASS`,
+    /// `TIMEOUT`.
     #[must_use]
     pub fn tag(self) -> &'static str {
         match self {
@@ -193,12 +210,21 @@ impl OutcomeKind {
             Self::Skip => "SKIP",
             Self::ExpectedFailure => "XFAIL",
             Self::UnexpectedlyPassing => "XPASS",
+            Self::Timeout => "TIMEOUT",
         }
     }
 
-    /// `true` for the kinds that fail a run.
+    /// `true` for the kinds that fail a run: `fail`,
+    /// `unexpectedly-passing` and `timeout`.
     #[must_use]
     pub fn is_fail(self) -> bool {
+        matches!(self, Self::Fail | Self::UnexpectedlyPassing | Self::Timeout)
+    }
+
+    /// `true` for the kinds that say a rule was broken: `fail` and
+    /// `unexpectedly-passing` (a stale declaration); not `timeout`.
+    #[must_use]
+    pub fn is_rule_failure(self) -> bool {
         matches!(self, Self::Fail | Self::UnexpectedlyPassing)
     }
 }
@@ -216,9 +242,10 @@ pub struct CheckEntry {
     pub outcome: OutcomeKind,
     /// Wall time of the check, in milliseconds.
     pub duration_ms: f64,
-    /// What was expected and what happened (fail, expected-failure), or why
-    /// the check was skipped (skip); `None` for pass and
-    /// unexpectedly-passing.
+    /// What was expected and what happened (fail, expected-failure), why
+    /// the check was skipped (skip), or how far it got before its budget
+    /// ran out (timeout: requests answered, their rate, the budget and the
+    /// option raising it); `None` for pass and unexpectedly-passing.
     pub message: Option<String>,
     /// The declared reason of an expected failure (expected-failure,
     /// unexpectedly-passing); `None` otherwise.

@@ -18,6 +18,9 @@ pub enum Verdict {
     Fixed,
     /// The check was skipped; the report says why.
     NotRun,
+    /// The check ran past its time budget: whether it passes is still
+    /// unknown.
+    TimedOut,
 }
 
 /// The result of [`Bundle::replay`].
@@ -30,13 +33,13 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// `true` when the check still fails ([`Verdict::Reproduced`] or
-    /// [`Verdict::FailsDifferently`]).
+    /// `true` when the check still fails the run ([`Verdict::Reproduced`],
+    /// [`Verdict::FailsDifferently`] or [`Verdict::TimedOut`]).
     #[must_use]
     pub fn still_fails(&self) -> bool {
         matches!(
             self.verdict,
-            Verdict::Reproduced | Verdict::FailsDifferently
+            Verdict::Reproduced | Verdict::FailsDifferently | Verdict::TimedOut
         )
     }
 
@@ -57,6 +60,9 @@ impl Replay {
             Verdict::FailsDifferently => "still failing, with a different message",
             Verdict::Fixed => "fixed: the check passes now",
             Verdict::NotRun => "not run: the check was skipped",
+            Verdict::TimedOut => {
+                "timed out: the check ran past its budget, so whether it passes is unknown"
+            }
         };
         format!(
             "expected: {}\nrecorded: {}\nnow:      {now}\n{verdict}\n",
@@ -117,6 +123,7 @@ impl Bundle {
         let verdict = match &report.outcome {
             Outcome::Pass | Outcome::ExpectedFailure { .. } => Verdict::Fixed,
             Outcome::Skip(_) => Verdict::NotRun,
+            Outcome::Timeout(_) => Verdict::TimedOut,
             failed => {
                 let actual = match failed {
                     Outcome::UnexpectedPass { reason } => {

@@ -17,7 +17,7 @@ impl OutcomeKind {
     fn colour(self) -> &'static str {
         match self {
             Self::Pass => "32",
-            Self::Fail | Self::UnexpectedlyPassing => "31",
+            Self::Fail | Self::UnexpectedlyPassing | Self::Timeout => "31",
             Self::Skip | Self::ExpectedFailure => "33",
         }
     }

@@ -130,6 +130,7 @@ impl Session {
         request: Request,
     ) -> Result<Value, MemoryError> {
         let op = request.op();
+        let call = request.describe();
         if let Some(f) = &self.failed {
             return Err(f.error(format!(
                 "failed to send `{op}` to `{}`: the process is no longer usable: {}",
@@ -152,12 +153,13 @@ impl Session {
         match step {
             Step::TimedOut => {
                 self.kill().await;
-                Err(self.fail(
+                Err(self.fail_call(
                     true,
-                    op,
+                    &call,
                     format!(
-                        "no answer within {limit:?} (the request timeout), so the process was stopped; \
-                         a driver must answer every request with one line and flush stdout after it"
+                        "no answer within {limit:?} (the request timeout, --call-timeout SECS), so the \
+                         driver is taken as hung and the process was stopped; a driver must answer \
+                         every request with one line and flush stdout after it"
                     ),
                 ))
             }
@@ -241,12 +243,18 @@ impl Session {
     /// Marks the process unusable and builds the error for request `op`,
     /// quoting the end of its stderr.
     fn fail(&mut self, unavailable: bool, op: &str, reason: String) -> MemoryError {
+        self.fail_call(unavailable, &format!("`{op}`"), reason)
+    }
+
+    /// [`Session::fail`] for a request described as `call`
+    /// ([`Request::describe`]).
+    fn fail_call(&mut self, unavailable: bool, call: &str, reason: String) -> MemoryError {
         let failure = Failure {
             unavailable,
             reason,
         };
         let error = failure.error(format!(
-            "failed to get an answer to `{op}` from `{}`: {}{}",
+            "failed to get an answer to {call} from `{}`: {}{}",
             self.command,
             failure.reason,
             self.stderr.render()

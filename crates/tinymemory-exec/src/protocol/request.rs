@@ -124,6 +124,42 @@ impl Request {
     }
 }
 
+impl Request {
+    /// The request as a message names it: the op, then the namespace and
+    /// key it addresses, or the size of a batch: `` `get` (namespace
+    /// "a:b", key "k") ``, `` `store_many` (120 entries) ``, `` `reset` ``.
+    /// Strings are quoted with Rust's escapes, so a control character in a
+    /// key cannot reach a terminal.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        match self {
+            Self::Store { namespace, key, .. }
+            | Self::Get { namespace, key }
+            | Self::Forget { namespace, key } => {
+                parts.push(format!("namespace {namespace:?}"));
+                parts.push(format!("key {key:?}"));
+            }
+            Self::List {
+                namespace: Some(namespace),
+                ..
+            }
+            | Self::Recall {
+                namespace: Some(namespace),
+                ..
+            } => parts.push(format!("namespace {namespace:?}")),
+            Self::StoreMany { entries } => parts.push(format!("{} entries", entries.len())),
+            Self::Import { records } => parts.push(format!("{} records", records.len())),
+            _ => {}
+        }
+        if parts.is_empty() {
+            format!("`{}`", self.op())
+        } else {
+            format!("`{}` ({})", self.op(), parts.join(", "))
+        }
+    }
+}
+
 /// A request with its id, as one line: `{"id":7,"op":"get",...}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RequestLine {
@@ -203,6 +239,29 @@ mod tests {
             .to_line(),
             r#"{"id":1,"op":"reset"}"#
         );
+    }
+
+    #[test]
+    fn a_request_is_described_by_its_op_and_what_it_addresses() {
+        let get = Request::Get {
+            namespace: "a:b".into(),
+            key: "k\u{1b}".into(),
+        };
+        assert_eq!(get.describe(), r#"`get` (namespace "a:b", key "k\u{1b}")"#);
+        let recall = Request::Recall {
+            query: "q".into(),
+            limit: 3,
+            namespace: Some("learning:x".into()),
+            category: None,
+            session_id: None,
+            min_score: None,
+        };
+        assert_eq!(recall.describe(), r#"`recall` (namespace "learning:x")"#);
+        let many = Request::StoreMany {
+            entries: vec![NewEntry::new("global", "a", "x"); 3],
+        };
+        assert_eq!(many.describe(), "`store_many` (3 entries)");
+        assert_eq!(Request::Namespaces.describe(), "`namespaces`");
     }
 
     #[test]

@@ -58,7 +58,8 @@ async fn a_hung_request_is_unavailable_naming_the_timeout_and_stops_the_process(
         &e.to_string(),
         &[
             "failed to get an answer to `recall` from `python3 ",
-            "no answer within 2s (the request timeout)",
+            "no answer within 2s (the request timeout, --call-timeout SECS), so the driver is \
+             taken as hung",
         ],
     );
     assert!(!d.is_usable());
@@ -357,7 +358,7 @@ async fn a_hang_fails_one_check_and_the_run_goes_on() {
         message,
         &[
             "unavailable: failed to get an answer to `recall`",
-            "(the request timeout)",
+            "(the request timeout, --call-timeout SECS)",
         ],
     );
 }

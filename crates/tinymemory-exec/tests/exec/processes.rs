@@ -20,9 +20,10 @@ const REAPED: Duration = Duration::from_secs(1);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hang_past_the_check_timeout_fails_that_check_only_and_leaves_no_process() {
-    // recall.limit is the one check querying `needle`; the check timeout
-    // (4 s, room for a loaded machine) runs out long before the request
-    // timeout (60 s).
+    // recall.limit is the one check querying `needle`; the runner's
+    // per-call limit (2 s, and its 1 s grace) runs out long before the
+    // process's request timeout (60 s) and the check's budget (4 s plus
+    // 1 s per request).
     let m = marker("hang-check");
     let command = misbehave_marked("hang", "needle", &m);
     let config_exec = ExecConfig::default().with_request_timeout(Duration::from_secs(60));
@@ -34,6 +35,7 @@ async fn a_hang_past_the_check_timeout_fails_that_check_only_and_leaves_no_proce
     let summary = Runner::new(Registry::standard().family(Family::Contract))
         .with_config(config())
         .with_timeout(Duration::from_secs(4))
+        .with_call_timeout(Duration::from_secs(2))
         .run(Arc::clone(&factory) as _, None, |_| {})
         .await;
     assert_eq!(
@@ -52,7 +54,7 @@ async fn a_hang_past_the_check_timeout_fails_that_check_only_and_leaves_no_proce
             .outcome
             .message()
             .unwrap()
-            .contains("timed out after 4s"),
+            .starts_with("the driver hung: `recall` got no answer in 3."),
         "{}",
         failures(&summary)
     );

@@ -1,0 +1,374 @@
+//! Counting the work a check asks of its driver, and the calls still
+//! waiting for an answer: how the runner tells a slow driver (it keeps
+//! answering) from a hung one (a call gets no answer), and how it sizes a
+//! check's budget (`docs/reports.md`, "Per-check timeout").
+
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+use async_trait::async_trait;
+use tinymemory_api::batch::NewEntry;
+use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
+    RecallOptions, RecallProfile,
+};
+
+use crate::DriverFactory;
+
+/// One driver call, as a message names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Call {
+    /// The method, as the exec protocol names it: `store`, `recall`, ...
+    pub(crate) op: &'static str,
+    /// The namespace it addresses, when it addresses one.
+    pub(crate) namespace: Option<String>,
+    /// The key it addresses, when it addresses one.
+    pub(crate) key: Option<String>,
+    /// Units of work it asks for: 1, or the entries or records of a
+    /// `store_many` or `import` (at least 1).
+    pub(crate) units: u64,
+}
+
+impl Call {
+    fn new(op: &'static str) -> Self {
+        Self {
+            op,
+            namespace: None,
+            key: None,
+            units: 1,
+        }
+    }
+
+    fn at(op: &'static str, namespace: Option<&str>, key: Option<&str>) -> Self {
+        Self {
+            namespace: namespace.map(str::to_owned),
+            key: key.map(str::to_owned),
+            ..Self::new(op)
+        }
+    }
+
+    fn batch(op: &'static str, len: usize) -> Self {
+        Self {
+            units: u64::try_from(len).unwrap_or(u64::MAX).max(1),
+            ..Self::new(op)
+        }
+    }
+}
+
+/// `` `recall` (namespace "a:b") ``, `` `get` (namespace "g", key "k") ``,
+/// `` `store_many` (120 entries) ``; the driver's own strings are escaped.
+impl fmt::Display for Call {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`", self.op)?;
+        let mut parts = Vec::new();
+        if let Some(ns) = &self.namespace {
+            parts.push(format!("namespace {:?}", ns));
+        }
+        if let Some(key) = &self.key {
+            parts.push(format!("key {:?}", key));
+        }
+        if self.units > 1 {
+            parts.push(format!("{} entries", self.units));
+        }
+        if !parts.is_empty() {
+            write!(f, " ({})", parts.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    /// Calls that returned, with an answer or an error.
+    answered: AtomicU64,
+    /// Units of the calls started, answered or not.
+    units: AtomicU64,
+    next: AtomicU64,
+    waiting: Mutex<Vec<(u64, Call, Instant)>>,
+    /// Woken at each call's start, so a watcher sleeping until a deadline
+    /// computed before the call can compute the call's own.
+    started: tokio::sync::Notify,
+}
+
+/// The calls of one check: how many were answered, how much work was asked
+/// for, and which are still waiting. Cheap to clone; clones share the
+/// counts.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Meter {
+    inner: Arc<Inner>,
+}
+
+impl Meter {
+    fn waiting(&self) -> MutexGuard<'_, Vec<(u64, Call, Instant)>> {
+        // A push or a removal cannot leave the list half-changed.
+        self.inner
+            .waiting
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Records that `call` starts now; the guard records its answer.
+    fn start(&self, call: Call) -> Waiting {
+        let id = self.inner.next.fetch_add(1, Ordering::Relaxed);
+        self.inner.units.fetch_add(call.units, Ordering::Relaxed);
+        self.waiting().push((id, call, Instant::now()));
+        self.inner.started.notify_one();
+        Waiting {
+            meter: self.clone(),
+            id,
+            answered: false,
+        }
+    }
+
+    /// Calls that returned so far.
+    pub(crate) fn answered(&self) -> u64 {
+        self.inner.answered.load(Ordering::Relaxed)
+    }
+
+    /// Units of work of the calls started so far.
+    pub(crate) fn units(&self) -> u64 {
+        self.inner.units.load(Ordering::Relaxed)
+    }
+
+    /// Resolves at the next call's start (at once if a call started since
+    /// the last time it resolved).
+    pub(crate) async fn call_started(&self) {
+        self.inner.started.notified().await;
+    }
+
+    /// The call that has waited longest for its answer, and since when.
+    pub(crate) fn oldest_waiting(&self) -> Option<(Call, Instant)> {
+        self.waiting()
+            .iter()
+            .min_by_key(|(_, _, since)| *since)
+            .map(|(_, call, since)| (call.clone(), *since))
+    }
+}
+
+/// A call in progress; dropping it (answered or cancelled) takes it off
+/// the waiting list.
+struct Waiting {
+    meter: Meter,
+    id: u64,
+    answered: bool,
+}
+
+impl Waiting {
+    fn answered<T>(mut self, result: T) -> T {
+        self.answered = true;
+        result
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        if self.answered {
+            self.meter.inner.answered.fetch_add(1, Ordering::Relaxed);
+        }
+        self.meter.waiting().retain(|(id, _, _)| *id != self.id);
+    }
+}
+
+/// A provider whose calls are counted by a [`Meter`]; forwards every call
+/// unchanged.
+pub(crate) struct Metered<P: ?Sized> {
+    meter: Meter,
+    inner: P,
+}
+
+impl<P> Metered<P> {
+    pub(crate) fn new(inner: P, meter: Meter) -> Self {
+        Self { meter, inner }
+    }
+
+    pub(crate) fn inner(&self) -> &P {
+        &self.inner
+    }
+}
+
+macro_rules! metered {
+    ($self:ident, $call:expr, $body:expr) => {{
+        let waiting = $self.meter.start($call);
+        waiting.answered($body.await)
+    }};
+}
+
+#[deny(clippy::missing_trait_methods)]
+#[async_trait]
+impl<P: MemoryProvider + ?Sized> MemoryProvider for Metered<P> {
+    fn driver_id(&self) -> &str {
+        self.inner.driver_id()
+    }
+
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: MemoryCategory,
+        session_id: Option<&str>,
+        taint: MemoryTaint,
+    ) -> Result<(), MemoryError> {
+        metered!(
+            self,
+            Call::at("store", Some(namespace), Some(key)),
+            self.inner
+                .store(namespace, key, content, category, session_id, taint)
+        )
+    }
+
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        metered!(
+            self,
+            Call::at("get", Some(namespace), Some(key)),
+            self.inner.get(namespace, key)
+        )
+    }
+
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+        metered!(
+            self,
+            Call::at("forget", Some(namespace), Some(key)),
+            self.inner.forget(namespace, key)
+        )
+    }
+
+    async fn list(
+        &self,
+        namespace: Option<&str>,
+        category: Option<&MemoryCategory>,
+        session_id: Option<&str>,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        metered!(
+            self,
+            Call::at("list", namespace, None),
+            self.inner.list(namespace, category, session_id)
+        )
+    }
+
+    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+        metered!(self, Call::new("namespaces"), self.inner.namespaces())
+    }
+
+    async fn recall(
+        &self,
+        query: &str,
+        limit: usize,
+        opts: &RecallOptions,
+    ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        metered!(
+            self,
+            Call::at("recall", opts.namespace.as_deref(), None),
+            self.inner.recall(query, limit, opts)
+        )
+    }
+
+    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+        metered!(
+            self,
+            Call::batch("store_many", entries.len()),
+            self.inner.store_many(entries)
+        )
+    }
+
+    async fn export_page(
+        &self,
+        cursor: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<ExportPage, MemoryError> {
+        metered!(
+            self,
+            Call::new("export_page"),
+            self.inner.export_page(cursor, limit)
+        )
+    }
+
+    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+        metered!(
+            self,
+            Call::batch("import", records.len()),
+            self.inner.import(records)
+        )
+    }
+}
+
+/// A factory whose stores are [`Metered`] by one meter: the runner wraps
+/// the run's factory in one per check.
+pub(crate) struct MeteredFactory {
+    inner: Arc<dyn DriverFactory>,
+    meter: Meter,
+}
+
+impl MeteredFactory {
+    pub(crate) fn new(inner: Arc<dyn DriverFactory>, meter: Meter) -> Self {
+        Self { inner, meter }
+    }
+}
+
+#[deny(clippy::missing_trait_methods)]
+#[async_trait]
+impl DriverFactory for MeteredFactory {
+    fn driver_id(&self) -> String {
+        self.inner.driver_id()
+    }
+
+    fn recall_profile(&self) -> RecallProfile {
+        self.inner.recall_profile()
+    }
+
+    /// Opening counts as a call too: an exec factory's `open` is a
+    /// `reset` request, or a new process's `hello`.
+    async fn open(&self) -> Result<Box<dyn MemoryProvider>, MemoryError> {
+        let opened = metered!(self, Call::new("open"), self.inner.open())?;
+        Ok(Box::new(Metered::new(opened, self.meter.clone())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tinymemory_reference::ReferenceDriver;
+
+    #[tokio::test]
+    async fn calls_are_counted_with_their_work_and_named() {
+        let meter = Meter::default();
+        let store = Metered::new(ReferenceDriver::new(), meter.clone());
+        store
+            .store(
+                "global",
+                "k",
+                "x",
+                MemoryCategory::Core,
+                None,
+                MemoryTaint::Internal,
+            )
+            .await
+            .unwrap();
+        let batch = vec![
+            NewEntry::new("global", "a", "x"),
+            NewEntry::new("global", "b", "y"),
+        ];
+        store.store_many(&batch).await.unwrap();
+        let _ = store.get("bad name", "k").await;
+        assert_eq!((meter.answered(), meter.units()), (3, 4));
+        assert_eq!(meter.oldest_waiting(), None);
+
+        let waiting = meter.start(Call::at("get", Some("a:b"), Some("k\u{1b}")));
+        let (call, _) = meter.oldest_waiting().unwrap();
+        assert_eq!(
+            call.to_string(),
+            "`get` (namespace \"a:b\", key \"k\\u{1b}\")"
+        );
+        drop(waiting);
+        assert_eq!(meter.answered(), 3, "a cancelled call was not answered");
+        assert_eq!(meter.oldest_waiting(), None);
+        assert_eq!(
+            Call::batch("store_many", 120).to_string(),
+            "`store_many` (120 entries)"
+        );
+        assert_eq!(Call::new("namespaces").to_string(), "`namespaces`");
+    }
+}

@@ -3,9 +3,20 @@
 //! depends on the conformance suite that judges it (as object_store keeps
 //! its test suite above the trait and no backend depends on it).
 
+use std::time::Duration;
+
 use async_trait::async_trait;
 
 use crate::{MemoryError, MemoryProvider, RecallProfile};
+
+/// How long one driver call may go unanswered before the driver is taken
+/// as hung and the check fails naming the call. Forty times the slowest
+/// call measured: over a whole run of the Python example driver with the
+/// corpus (20,990 requests, debug build, two loaded cores) the slowest
+/// answer took 0.77 s (a `hello`, the interpreter starting) and the
+/// slowest inside a check 0.71 s (a `recall` of 1 MB contents). Below the
+/// base budget, so a hang is reported as a hang, not as a timeout.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Opens fresh, empty drivers of one kind: one per check, so checks never
 /// see each other's data.

@@ -42,7 +42,7 @@ pub use batch::NewEntry;
 pub use category::MemoryCategory;
 pub use entry::{MemoryEntry, NamespaceSummary};
 pub use error::MemoryError;
-pub use factory::{DriverFactory, FnFactory};
+pub use factory::{DriverFactory, FnFactory, DEFAULT_CALL_TIMEOUT};
 pub use key::{validate_key, MAX_KEY_LEN};
 pub use namespace::{Namespace, GLOBAL_NAMESPACE, MAX_NAMESPACE_LEN};
 pub use options::RecallOptions;

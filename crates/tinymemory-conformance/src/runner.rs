@@ -34,13 +34,9 @@ pub const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(60);
 pub const DEFAULT_REQUEST_ALLOWANCE: Duration = Duration::from_secs(1);
 
 /// How long one driver call may go unanswered before the driver is taken
-/// as hung and the check fails naming the call. Forty times the slowest
-/// call measured: over a whole run of the Python example driver with the
-/// corpus (20,990 requests, debug build, two loaded cores) the slowest
-/// answer took 0.77 s (a `hello`, the interpreter starting) and the
-/// slowest inside a check 0.71 s (a `recall` of 1 MB contents). Below the
-/// base budget, so a hang is reported as a hang, not as a timeout.
-pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+/// as hung: `tinymemory_api`'s, so a driver crate's own limit (the exec
+/// driver's request timeout) can share it without depending on the suite.
+pub use tinymemory_api::DEFAULT_CALL_TIMEOUT;
 
 /// How much longer than the per-call limit the runner waits before it
 /// fails a call as hung: a driver that enforces the limit itself (an exec

@@ -4,12 +4,12 @@ use std::time::Duration;
 
 /// How long the suite waits for one answer before it takes the driver as
 /// hung and stops the process: the runner's per-call limit,
-/// [`tinymemory_conformance::DEFAULT_CALL_TIMEOUT`] (30 s, forty times the
+/// [`tinymemory_api::DEFAULT_CALL_TIMEOUT`] (30 s, forty times the
 /// slowest answer measured from the Python example), which the CLI's
 /// `--call-timeout` sets for both. The process reports first (the runner
 /// waits [`tinymemory_conformance::CALL_TIMEOUT_GRACE`] longer), so the
 /// error names the request and quotes the process's stderr.
-pub const DEFAULT_REQUEST_TIMEOUT: Duration = tinymemory_conformance::DEFAULT_CALL_TIMEOUT;
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = tinymemory_api::DEFAULT_CALL_TIMEOUT;
 
 /// How many of the process's last stderr lines an error quotes.
 pub const DEFAULT_STDERR_LINES: usize = 20;

@@ -33,6 +33,16 @@ pub trait DriverFactory: Send + Sync {
         RecallProfile::Lexical
     }
 
+    /// Whether two drivers [`DriverFactory::open`] returns are two
+    /// independent stores, each with data of its own, so a suite may use
+    /// them at once (one check each: `run --jobs N`). The default is
+    /// `true`, as for every in-process store; a factory whose stores share
+    /// one external database (a process that connects to a server) says
+    /// `false`, and checks then run one at a time.
+    fn independent_stores(&self) -> bool {
+        true
+    }
+
     /// A new, empty driver.
     ///
     /// # Errors

@@ -165,6 +165,16 @@ pub(crate) struct RunArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) call_timeout: u64,
 
+    /// Run up to N checks at once, each on fresh stores of its own (for an
+    /// exec driver, a process each). Default: the number of cores for an
+    /// in-process driver; 1 for an exec driver unless its `hello` declares
+    /// `independent_stores`, and 1 with `--trace`. Reports do not depend
+    /// on N. An N above 1 for a driver whose stores are not independent,
+    /// or with `--trace`, is refused.
+    #[arg(long, short = 'j', value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) jobs: Option<u32>,
+
     /// Print only the run header, the corpus load (its warnings and
     /// summary), failures, the conformance level and the closing line: no
     /// passing checks, no example, no live status line.

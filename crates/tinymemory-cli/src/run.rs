@@ -171,6 +171,13 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
         seed: args.seed,
         cases: args.cases,
     };
+    let jobs = match jobs(args, opened.factory.as_ref()) {
+        Ok(jobs) => jobs,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::USAGE;
+        }
+    };
     let declared = opened.factory.recall_profile();
     let profile = args.profile.unwrap_or(declared);
     // The runner runs only the checks of the run's profile, and of those
@@ -240,6 +247,7 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
         .with_timeout(Duration::from_secs(args.timeout))
         .with_call_timeout(Duration::from_secs(args.call_timeout))
         .with_config(config)
+        .with_jobs(jobs)
         .with_progress(console.case_progress());
     let started = SystemTime::now()
         .checked_sub(started_at.elapsed())
@@ -305,6 +313,46 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
         report = report.with_filter(filter);
     }
     finish(args, &report, baseline, &console)
+}
+
+/// How many checks run at once: `--jobs`, else the cores for a driver
+/// whose stores are independent (1 for one that does not say so, such as
+/// an exec driver without `independent_stores`, and 1 with a trace, whose
+/// lines name the one running check).
+///
+/// # Errors
+///
+/// `--jobs` above 1 for a driver whose stores are not independent, or
+/// with `--trace`, naming why.
+fn jobs(
+    args: &RunArgs,
+    factory: &dyn tinymemory_conformance::DriverFactory,
+) -> Result<usize, String> {
+    let traced = trace_file(args).is_some();
+    let independent = factory.independent_stores();
+    let Some(asked) = args.jobs.map(|n| usize::try_from(n).unwrap_or(usize::MAX)) else {
+        return Ok(if traced || !independent {
+            1
+        } else {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
+    };
+    if asked > 1 && !independent {
+        return Err(format!(
+            "--jobs {asked}: the driver {} does not declare that two of its stores are \
+             independent, so checks run at once could share one store (a driver backed by one \
+             database); run it with --jobs 1, or have its hello declare \
+             \"independent_stores\": true (docs/protocol.md, \"Lifecycle\")",
+            args.driver
+        ));
+    }
+    if asked > 1 && traced {
+        return Err(format!(
+            "--jobs {asked} with a trace: each trace line names the one running check, so a \
+             traced run runs one check at a time; drop --jobs or the trace"
+        ));
+    }
+    Ok(asked)
 }
 
 /// The run's first line: tool, driver, the recall profile the run holds it

@@ -319,6 +319,10 @@ impl DriverFactory for MeteredFactory {
         self.inner.recall_profile()
     }
 
+    fn independent_stores(&self) -> bool {
+        self.inner.independent_stores()
+    }
+
     /// Opening counts as a call too: an exec factory's `open` is a
     /// `reset` request, or a new process's `hello`.
     async fn open(&self) -> Result<Box<dyn MemoryProvider>, MemoryError> {

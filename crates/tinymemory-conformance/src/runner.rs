@@ -5,6 +5,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use futures::stream::{FuturesOrdered, StreamExt};
 use futures::FutureExt;
 use tokio::sync::oneshot;
 
@@ -61,6 +62,7 @@ pub struct Runner {
     config: RunConfig,
     progress: CaseProgress,
     profile: Option<RecallProfile>,
+    jobs: usize,
 }
 
 impl Runner {
@@ -76,6 +78,7 @@ impl Runner {
             config: RunConfig::default(),
             progress: CaseProgress::new(),
             profile: None,
+            jobs: 1,
         }
     }
 
@@ -102,6 +105,21 @@ impl Runner {
     #[must_use]
     pub fn with_call_timeout(mut self, limit: Duration) -> Self {
         self.call_timeout = limit;
+        self
+    }
+
+    /// Run up to `jobs` checks at once (at least 1; the default is 1),
+    /// each on fresh stores of its own, when the factory's stores are
+    /// independent ([`DriverFactory::independent_stores`]; otherwise one
+    /// at a time, whatever `jobs` says). The checks, their seeds, verdicts
+    /// and messages, and the order of the reports (registry order) do not
+    /// depend on `jobs`; only durations do, and `on_report` is called in
+    /// registry order, each report once every check before it has
+    /// finished too. A property check's live case count
+    /// ([`Runner::with_progress`]) is kept only at one job.
+    #[must_use]
+    pub fn with_jobs(mut self, jobs: usize) -> Self {
+        self.jobs = jobs.max(1);
         self
     }
 
@@ -184,16 +202,31 @@ impl Runner {
         };
         let checks = self.registry.for_profile(profile);
         let mut reports = Vec::with_capacity(checks.len());
-        for check in checks.checks() {
-            let t0 = Instant::now();
-            self.progress.clear();
-            let outcome = self.run_one(check, ctx.clone()).await;
-            let report = CheckReport {
-                id: check.id,
-                family: check.family,
-                description: check.description,
-                outcome,
-                duration: t0.elapsed(),
+        let jobs = if ctx.factory.independent_stores() {
+            self.jobs
+        } else {
+            1
+        };
+        // Up to `jobs` checks run at once; their reports come out in
+        // registry order, whatever order they finish in.
+        let mut running = FuturesOrdered::new();
+        let mut next = checks.checks().iter();
+        loop {
+            while running.len() < jobs {
+                let Some(check) = next.next() else { break };
+                // One job keeps the caller's live case count, cleared
+                // before each check; parallel checks each count their own
+                // (for their timeout messages).
+                let progress = if jobs == 1 {
+                    self.progress.clear();
+                    self.progress.clone()
+                } else {
+                    CaseProgress::new()
+                };
+                running.push_back(self.run_reported(check, ctx.clone(), progress));
+            }
+            let Some(report) = running.next().await else {
+                break;
             };
             on_report(&report);
             reports.push(report);
@@ -222,9 +255,32 @@ impl Runner {
         }
     }
 
+    /// [`Runner::run_one`], timed, as its report.
+    async fn run_reported(
+        &self,
+        check: &crate::Check,
+        ctx: CheckContext,
+        progress: CaseProgress,
+    ) -> CheckReport {
+        let t0 = Instant::now();
+        let outcome = self.run_one(check, ctx, progress).await;
+        CheckReport {
+            id: check.id,
+            family: check.family,
+            description: check.description,
+            outcome,
+            duration: t0.elapsed(),
+        }
+    }
+
     /// Runs `check` on a thread of its own ([`Runner::run`]) and waits for
     /// its outcome while its driver keeps answering and its budget lasts.
-    async fn run_one(&self, check: &crate::Check, ctx: CheckContext) -> Outcome {
+    async fn run_one(
+        &self,
+        check: &crate::Check,
+        ctx: CheckContext,
+        progress: CaseProgress,
+    ) -> Outcome {
         let meter = Meter::default();
         let ctx = CheckContext {
             factory: Arc::new(MeteredFactory::new(ctx.factory, meter.clone())),
@@ -232,7 +288,7 @@ impl Runner {
             ..ctx
         };
         let handle = tokio::runtime::Handle::current();
-        let body = progress::scope(self.progress.clone(), (check.run)(ctx));
+        let body = progress::scope(progress.clone(), (check.run)(ctx));
         let (done_tx, mut done_rx) = oneshot::channel();
         let (cancel_tx, cancel_rx) = oneshot::channel::<()>();
         let started = Instant::now();
@@ -296,7 +352,12 @@ impl Runner {
             }
             let budget = self.budget_after(base, meter.units());
             if now >= started + budget {
-                break Outcome::Timeout(self.timeout_message(check, &meter, base, now - started));
+                break Outcome::Timeout(self.timeout_message(
+                    check,
+                    (&meter, &progress),
+                    base,
+                    now - started,
+                ));
             }
         };
         // Cancels a check that is waiting; one whose thread is blocked
@@ -319,14 +380,13 @@ impl Runner {
     fn timeout_message(
         &self,
         check: &crate::Check,
-        meter: &Meter,
+        (meter, progress): (&Meter, &CaseProgress),
         base: Duration,
         elapsed: Duration,
     ) -> String {
         let units = meter.units();
         let answered = meter.answered();
-        let cases = self
-            .progress
+        let cases = progress
             .get()
             .filter(|&(done, _)| done > 0)
             .map(|(done, all)| format!(", and {done} of {all} property cases had passed"))
@@ -429,7 +489,7 @@ mod tests {
         }
     }
 
-    async fn run_all() -> (RunSummary, Duration) {
+    async fn run_all(jobs: usize) -> (RunSummary, Duration) {
         let registry = Registry::from_checks(vec![
             check("t.blocks", blocks_its_thread),
             check("t.waits", waits),
@@ -443,6 +503,7 @@ mod tests {
         let t0 = Instant::now();
         let summary = Runner::new(registry)
             .with_timeout(Duration::from_millis(300))
+            .with_jobs(jobs)
             .run(factory, None, |_| {})
             .await;
         (summary, t0.elapsed())
@@ -716,13 +777,21 @@ mod tests {
 
     #[tokio::test]
     async fn a_check_blocking_its_thread_times_out_on_a_current_thread_runtime() {
-        let (summary, elapsed) = run_all().await;
+        let (summary, elapsed) = run_all(1).await;
         assert_isolated(&summary, elapsed);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_check_blocking_its_thread_times_out_on_a_multi_thread_runtime() {
-        let (summary, elapsed) = run_all().await;
+        let (summary, elapsed) = run_all(1).await;
+        assert_isolated(&summary, elapsed);
+    }
+
+    /// Timeouts, a panic and a pass among checks run three at a time: the
+    /// same outcomes and messages, in registry order, as one at a time.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn parallel_checks_time_out_and_report_as_sequential_ones() {
+        let (summary, elapsed) = run_all(3).await;
         assert_isolated(&summary, elapsed);
     }
 }

@@ -50,6 +50,7 @@ pub struct ExecFactory {
     driver_id: String,
     recall_profile: RecallProfile,
     ops: Vec<OptionalOp>,
+    independent_stores: bool,
     pool: Arc<Pool>,
 }
 
@@ -73,6 +74,7 @@ impl ExecFactory {
             command,
             config,
             recall_profile: hello.profile(),
+            independent_stores: hello.independent_stores,
             driver_id: hello.driver,
             ops: hello.ops,
             pool,
@@ -96,6 +98,7 @@ impl ExecFactory {
             command,
             config,
             recall_profile: hello.profile(),
+            independent_stores: hello.independent_stores,
             driver_id: hello.driver,
             ops: hello.ops,
             pool,
@@ -114,6 +117,14 @@ impl ExecFactory {
     #[must_use]
     pub fn recall_profile(&self) -> RecallProfile {
         self.recall_profile
+    }
+
+    /// Whether the driver's first `hello` declared `independent_stores`:
+    /// two of its processes are two stores, so checks may run at once
+    /// ([`DriverFactory::independent_stores`]).
+    #[must_use]
+    pub fn independent_stores(&self) -> bool {
+        self.independent_stores
     }
 
     /// The optional ops the driver listed in its first `hello` answer
@@ -230,6 +241,12 @@ impl DriverFactory for ExecFactory {
     /// none.
     fn recall_profile(&self) -> RecallProfile {
         self.recall_profile
+    }
+
+    /// What the driver's first `hello` declared (`independent_stores`),
+    /// `false` when it said nothing.
+    fn independent_stores(&self) -> bool {
+        self.independent_stores
     }
 
     /// An empty store with a process to itself: an idle process after a

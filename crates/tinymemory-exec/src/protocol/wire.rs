@@ -48,6 +48,13 @@ pub struct HelloResult {
         deserialize_with = "declared_ops"
     )]
     pub ops: Vec<OptionalOp>,
+    /// `true` when the driver declares that two of its processes are two
+    /// independent stores (each its own data: an in-memory store, a file
+    /// of its own), so the suite may run checks at once, one process each
+    /// (`run --jobs`). Absent means `false`: a driver backed by one shared
+    /// database must never be run in parallel by surprise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub independent_stores: bool,
 }
 
 impl HelloResult {

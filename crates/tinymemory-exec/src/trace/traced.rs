@@ -225,6 +225,7 @@ impl TracedFactory {
     }
 }
 
+#[deny(clippy::missing_trait_methods)]
 #[async_trait]
 impl DriverFactory for TracedFactory {
     fn driver_id(&self) -> String {
@@ -233,6 +234,10 @@ impl DriverFactory for TracedFactory {
 
     fn recall_profile(&self) -> RecallProfile {
         self.inner.recall_profile()
+    }
+
+    fn independent_stores(&self) -> bool {
+        self.inner.independent_stores()
     }
 
     async fn open(&self) -> Result<Box<dyn MemoryProvider>, MemoryError> {

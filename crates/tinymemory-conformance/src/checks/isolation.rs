@@ -150,6 +150,23 @@ pub(crate) async fn namespace_isolation(ctx: CheckContext) -> Step {
 
 type Answer = Vec<(Option<String>, String, Option<u64>)>;
 
+/// The tied score when `was` and `is`, two answers of one recall with
+/// `limit`, are both cut by the limit and differ only inside their last
+/// group of equal scores: the same hits, in the same order, with the same
+/// score bits before it, and the same score bits, position by position,
+/// to the end. `None` when they differ otherwise (or not at all).
+fn tie_cut(was: &Answer, is: &Answer, limit: usize) -> Option<f64> {
+    if was == is || was.len() != limit || is.len() != limit {
+        return None;
+    }
+    let first = was.iter().zip(is).position(|(a, b)| a != b)?;
+    let tie = was[first].2?;
+    let same_tie = |v: &Answer| v[first..].iter().all(|h| h.2 == Some(tie));
+    // Entries tied at the cut must also tie with the ones before them in
+    // the group, or the group is not one group.
+    (same_tie(was) && same_tie(is)).then(|| f64::from_bits(tie))
+}
+
 async fn answers(
     d: &dyn MemoryProvider,
     pinned: &[(&str, RecallOptions)],
@@ -175,6 +192,18 @@ async fn compare(
         .iter()
         .flat_map(|(ns, _)| QUESTIONS.iter().map(move |q| (*ns, q)));
     for (((ns, (query, limit)), (was, was_shown)), (is, is_shown)) in asked.zip(before).zip(&now) {
+        if let Some(tie) = tie_cut(was, is, *limit) {
+            return Err(crate::failure::Stop::Fail(format!(
+                "recall({query:?}, limit {limit}) pinned to {ns} answered {was_shown} at first and \
+                 {is_shown} {what}: the two answers differ only in which of the entries tied at \
+                 score {tie:?} the limit keeps. The scores are the same, so the statistics are \
+                 not the cause: the engine breaks ties by something writes elsewhere change (an \
+                 internal id, insertion or segment order). Break ties by the entries' own data \
+                 (key ascending is the simple rule: docs/profiles.md, \"equal scores in an order \
+                 independent of insertion order\"), so a pinned recall keeps the same entries \
+                 whatever other namespaces hold (contract sentence 11)"
+            )));
+        }
         ensure!(
             was == is,
             "recall({query:?}, limit {limit}) pinned to {ns} answered {was_shown} at first and \
@@ -184,4 +213,37 @@ async fn compare(
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(hits: &[(&str, f64)]) -> Answer {
+        hits.iter()
+            .map(|(k, s)| {
+                (
+                    Some("global".to_owned()),
+                    (*k).to_owned(),
+                    Some(s.to_bits()),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_tie_cut_by_the_limit_is_told_from_moved_scores() {
+        let was = answer(&[("a", 0.9), ("b", 0.316_228), ("c", 0.316_228)]);
+        let other_tie = answer(&[("a", 0.9), ("b", 0.316_228), ("d", 0.316_228)]);
+        let reordered = answer(&[("a", 0.9), ("d", 0.316_228), ("b", 0.316_228)]);
+        assert_eq!(tie_cut(&was, &other_tie, 3), Some(0.316_228));
+        assert_eq!(tie_cut(&was, &reordered, 3), Some(0.316_228));
+        // Not cut by the limit, the same, or scores that moved.
+        assert_eq!(tie_cut(&was, &other_tie, 4), None);
+        assert_eq!(tie_cut(&was, &was, 3), None);
+        let moved = answer(&[("a", 0.9), ("b", 0.316_228), ("d", 0.3)]);
+        assert_eq!(tie_cut(&was, &moved, 3), None);
+        let first_moved = answer(&[("a", 0.8), ("b", 0.316_228), ("c", 0.316_228)]);
+        assert_eq!(tie_cut(&was, &first_moved, 3), None);
+    }
 }

@@ -210,6 +210,29 @@ async fn a_zero_vector_query_names_the_cause() {
 }
 
 #[tokio::test]
+async fn a_refused_zero_vector_names_the_cause_under_semantic_only() {
+    let cause = "(this query is not blank but holds no word, so a bag-of-words or hashed \
+                 embedding of it is the zero vector";
+    let semantic = semantic("zero", |p| Box::new(ZeroQueryNan::refusing(p)));
+    let message = failure_of(semantic, "recall.plain_text_query").await;
+    assert!(
+        message.starts_with(
+            "query \"\\\"\" (1 bytes) is plain text but recall failed: backend failure: \
+             cannot search with a zero vector: the query's norm is 0 "
+        ) && message.contains(cause),
+        "{message}"
+    );
+    // A full-text engine has no embedding: its error is its parser's.
+    let lexical = lexical("zero", |p| Box::new(ZeroQueryNan::refusing(p)));
+    let message = failure_of(lexical, "recall.plain_text_query").await;
+    assert_eq!(
+        message,
+        "query \"\\\"\" (1 bytes) is plain text but recall failed: backend failure: cannot \
+         search with a zero vector: the query's norm is 0"
+    );
+}
+
+#[tokio::test]
 async fn a_bm25_sign_test_names_the_cause() {
     let factory = lexical("bm25", |p| Box::new(Bm25SignAsMatch::new(p)));
     assert_eq!(

@@ -96,7 +96,7 @@ pub(crate) async fn hostile_queries(ctx: CheckContext) -> Step {
         let hits = d.recall(text, 100, &opts).await.map_err(|e| {
             Stop::Fail(format!(
                 "the {name} text as a query failed, it is plain text: {e}{}",
-                super::recall::zero_vector_cause(text)
+                super::recall::zero_vector_cause(text, ctx.profile, true)
             ))
         })?;
         ensure!(
@@ -114,7 +114,7 @@ pub(crate) async fn hostile_queries(ctx: CheckContext) -> Step {
                 "the {name} query gave {:?} the non-finite score {:?}: scores, when present, are finite{}",
                 h.key,
                 h.score,
-                super::recall::zero_vector_cause(text)
+                super::recall::zero_vector_cause(text, ctx.profile, false)
             )));
         }
     }

@@ -310,13 +310,18 @@ fn top_of(hits: &[MemoryEntry], all: &[MemoryEntry], what: &str) -> Result<(), S
     Ok(())
 }
 
-/// The usual cause of an error or a non-finite score for `query`, to end a
-/// message: for a query that is not blank but holds no word (`"`, `?!`),
-/// its bag-of-words or hashed embedding is the zero vector, and a cosine
-/// against it divides by a zero norm (NaN) or the engine refuses it.
-/// Empty for any other query.
-pub(crate) fn zero_vector_cause(query: &str) -> String {
-    if query.trim().is_empty() || tinymemory_api::text::words(query).next().is_some() {
+/// The usual cause of an error (`error` true) or a non-finite score for
+/// `query` under `profile`, to end a message: for a query that is not
+/// blank but holds no word (`"`, `?!`), a bag-of-words or hashed
+/// embedding is the zero vector, and a cosine against it divides by a
+/// zero norm (NaN) or the engine refuses it. Empty for any other query,
+/// and for an error under the lexical profile (a full-text engine's error
+/// there is its query parser's, which the message already names).
+pub(crate) fn zero_vector_cause(query: &str, profile: RecallProfile, error: bool) -> String {
+    if query.trim().is_empty()
+        || tinymemory_api::text::words(query).next().is_some()
+        || (error && profile == RecallProfile::Lexical)
+    {
         return String::new();
     }
     " (this query is not blank but holds no word, so a bag-of-words or hashed embedding \
@@ -391,7 +396,7 @@ pub(crate) async fn plain_text_query(ctx: CheckContext) -> Step {
             Stop::Fail(format!(
                 "query {shown:?} ({} bytes) is plain text but recall failed: {e}{}",
                 q.len(),
-                zero_vector_cause(&q)
+                zero_vector_cause(&q, ctx.profile, true)
             ))
         })?;
         if let Some(h) = hits
@@ -402,7 +407,7 @@ pub(crate) async fn plain_text_query(ctx: CheckContext) -> Step {
                 "query {shown:?} gave {:?} the non-finite score {:?}: scores, when present, are finite{}",
                 h.key,
                 h.score,
-                zero_vector_cause(&q)
+                zero_vector_cause(&q, ctx.profile, false)
             )));
         }
     }

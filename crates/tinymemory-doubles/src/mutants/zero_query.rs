@@ -12,13 +12,42 @@ use tinymemory_api::{
 /// word (`"`, `?!`) scores every hit `NaN`, as a cosine similarity against
 /// the zero vector that a bag-of-words or hashed embedding gives such a
 /// query does (`0 / 0`). Hits and their order are the wrapped driver's, and
-/// every query with a word is forwarded untouched.
+/// every query with a word is forwarded untouched. [`ZeroQueryNan::refusing`]
+/// makes such a recall a backend error instead, as engines that refuse a
+/// zero query vector do.
 #[derive(Debug, Clone, Default)]
 pub struct ZeroQueryNan<P: ?Sized> {
+    refuse: bool,
     inner: P,
 }
 
-inner_only_accessors!(ZeroQueryNan);
+impl<P> ZeroQueryNan<P> {
+    /// Wraps `inner`: a wordless query scores `NaN`.
+    #[must_use]
+    pub fn new(inner: P) -> Self {
+        Self {
+            refuse: false,
+            inner,
+        }
+    }
+
+    /// Wraps `inner`: a wordless query is a backend error.
+    #[must_use]
+    pub fn refusing(inner: P) -> Self {
+        Self {
+            refuse: true,
+            inner,
+        }
+    }
+}
+
+impl<P: ?Sized> ZeroQueryNan<P> {
+    /// The wrapped provider.
+    #[must_use]
+    pub fn get_ref(&self) -> &P {
+        &self.inner
+    }
+}
 
 /// Forwards every method; `recall` of a wordless query scores `NaN`.
 #[deny(clippy::missing_trait_methods)]
@@ -69,8 +98,14 @@ impl<P: MemoryProvider + ?Sized> MemoryProvider for ZeroQueryNan<P> {
         limit: usize,
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let wordless = tinymemory_api::text::words(query).next().is_none();
+        if wordless && self.refuse && !query.trim().is_empty() {
+            return Err(MemoryError::fault(
+                "cannot search with a zero vector: the query's norm is 0",
+            ));
+        }
         let mut hits = self.inner.recall(query, limit, opts).await?;
-        if tinymemory_api::text::words(query).next().is_none() {
+        if wordless {
             for h in &mut hits {
                 h.score = Some(f64::NAN);
             }

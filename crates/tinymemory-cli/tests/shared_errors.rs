@@ -23,10 +23,10 @@ fn one_query_parser_error_is_named_once_for_the_checks_it_fails() {
         lines[lines.len() - 3..],
         [
             "5 checks failed on the same error: backend failure: fts5: syntax error near \"\"\" \
-             (recall.plain_text_query, properties.across_ordering, properties.truncation, \
+             (recall.plain_text_query, properties.cap_determinism, properties.truncation, \
              properties.concurrent_equals_sequential, model.differential)",
             "conformance: PARTIAL (lexical: sections, portability)",
-            "48 passed, 7 failed, 2 skipped",
+            "50 passed, 7 failed, 2 skipped",
         ],
         "{stdout}"
     );

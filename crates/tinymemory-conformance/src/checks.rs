@@ -12,6 +12,7 @@ mod namespaces;
 pub(crate) mod portability;
 mod ranking;
 mod recall;
+mod reindex;
 mod section_faults;
 mod sections;
 mod store;
@@ -126,6 +127,12 @@ pub(crate) fn all() -> Vec<Check> {
             ranking::self_retrieval
         ),
         check!(
+            "recall.reindexed_on_upsert",
+            Contract,
+            "after store, store_many or import over an existing key, recall ranks the entry by its new content: first on the new text, strictly below an entry holding the old text on that",
+            reindex::reindexed_on_upsert
+        ),
+        check!(
             "recall.namespace_isolation",
             Contract,
             "a recall pinned to a namespace returns the same hits with the same score bits whatever is stored, upserted or forgotten in other namespaces",
@@ -140,7 +147,7 @@ pub(crate) fn all() -> Vec<Check> {
         check!(
             "store.upsert_replaces_metadata",
             Contract,
-            "an upsert replaces category, session and taint, a session with none included: metadata is never merged",
+            "an upsert replaces category, session and taint, a session with none included, and writing the defaults (core, no session, internal) over other values through store or store_many replaces them: metadata is never merged",
             metadata::upsert_replaces_metadata
         ),
         check!(
@@ -214,6 +221,12 @@ pub(crate) fn all() -> Vec<Check> {
             Contract,
             "a namespace argument matches only itself: _ and . in learning:a_b and learning:a.b are plain characters",
             namespace_rules::no_wildcards
+        ),
+        check!(
+            "namespace.reserved_words",
+            Contract,
+            "names that look reserved (engine names, default, global, public, system, null, true, none, SQL keywords, common table and collection names) are ordinary namespaces, first labels and keys",
+            namespace_rules::reserved_words
         ),
         check!(
             "sections.custom_spelling",
@@ -322,7 +335,7 @@ pub(crate) fn all() -> Vec<Check> {
         check!(
             "portability.taint_kept",
             Portability,
-            "import keeps taint (ExternalSync stays ExternalSync, through an export too), category, session and the timestamp byte for byte; importing a key again replaces its taint",
+            "import keeps taint (ExternalSync stays ExternalSync, through an export too), category, session and the timestamp byte for byte; importing a key again replaces its taint, and the defaults (core, no session, internal) replace other values",
             portability::taint_kept
         ),
         check!(

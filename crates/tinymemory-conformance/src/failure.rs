@@ -1,6 +1,6 @@
 //! The error type check bodies use internally, turned into an [`Outcome`].
 
-use tinymemory_api::MemoryError;
+use tinymemory_api::{MemoryError, RecallProfile};
 
 use crate::Outcome;
 
@@ -53,3 +53,39 @@ macro_rules! ensure_eq {
 }
 
 pub(crate) use {ensure, ensure_eq};
+
+/// The usual cause of a lexical recall that missed hits, to end a
+/// message: empty unless `profile` is lexical and some key of `want` is
+/// not in `got`.
+pub(crate) fn missed_hits_cause(
+    profile: RecallProfile,
+    want: &[&str],
+    got: &[&str],
+) -> &'static str {
+    if profile != RecallProfile::Lexical || want.iter().all(|w| got.contains(w)) {
+        return "";
+    }
+    " (a lexical recall missed entries holding a query word: the usual cause is a BM25 score \
+     of 0 or below used as the test for \"shares a word\"; BM25's IDF is 0 or negative for a \
+     word held by half the entries of a namespace or more, so a popular BM25 library scores a \
+     match -0.27 in a one-entry namespace. Test whether the entry holds a query word, not the \
+     sign of its score)"
+}
+
+/// Fails the check unless the hit keys `got` are `want`, as
+/// [`ensure_eq`] shows them, ending the message with
+/// [`missed_hits_cause`].
+pub(crate) fn ensure_hits(
+    profile: RecallProfile,
+    got: &[&str],
+    want: &[&str],
+    what: impl std::fmt::Display,
+) -> Step {
+    if got == want {
+        return Ok(());
+    }
+    Err(Stop::Fail(format!(
+        "{what}: expected {want:?}, got {got:?}{}",
+        missed_hits_cause(profile, want, got)
+    )))
+}

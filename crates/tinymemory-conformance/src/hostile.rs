@@ -2,7 +2,8 @@
 //!
 //! One table, shared by every driver: the conformance checks
 //! `store.hostile_text_round_trip`, `store.big_content_round_trip`,
-//! `recall.hostile_queries` and `namespace.invalid_refused` run it through
+//! `recall.hostile_queries`, `namespace.invalid_refused` and
+//! `namespace.reserved_words` run it through
 //! the registry on every driver, and drivers' own tests (SQLite, PostgreSQL)
 //! import the same constants rather than copying them.
 
@@ -62,6 +63,94 @@ pub const TRICKY_VALID_NAMESPACES: &[&str] = &[
     "x:y:z",
 ];
 
+/// Words that look reserved to some engine, all valid namespace labels and
+/// keys: engine and framework names (one agent framework's store refuses a
+/// namespace whose first label is its own name), `default`, `global`,
+/// `public`, `system`, `null`, `true`, `none` and their kin, SQL keywords,
+/// and names of common tables, schemas and collections. Lowercase ASCII
+/// letters, digits and `_`, so each is also a valid section prefix.
+pub const RESERVED_WORDS: &[&str] = &[
+    "sqlite",
+    "sqlite_master",
+    "postgres",
+    "pg_catalog",
+    "information_schema",
+    "chroma",
+    "qdrant",
+    "tantivy",
+    "whoosh",
+    "lucene",
+    "elasticsearch",
+    "langchain",
+    "langgraph",
+    "llamaindex",
+    "mem0",
+    "pgvector",
+    "pinecone",
+    "weaviate",
+    "milvus",
+    "redis",
+    "fts5",
+    "default",
+    "global",
+    "public",
+    "system",
+    "admin",
+    "root",
+    "main",
+    "temp",
+    "null",
+    "true",
+    "false",
+    "none",
+    "nil",
+    "undefined",
+    "select",
+    "insert",
+    "update",
+    "delete",
+    "drop",
+    "table",
+    "from",
+    "where",
+    "order",
+    "group",
+    "by",
+    "index",
+    "join",
+    "limit",
+    "match",
+    "and",
+    "or",
+    "not",
+    "key",
+    "value",
+    "user",
+    "users",
+    "documents",
+    "memories",
+    "memory",
+    "memory_entries",
+    "collection",
+    "collections",
+    "embeddings",
+    "vectors",
+    "points",
+    "items",
+];
+
+/// The shapes a reserved word takes as a namespace, for word `w`: `w`
+/// itself (unsectioned, or `global`), `w:notes` (its first label, a
+/// custom section) and `learning:w` (a scope).
+#[must_use]
+pub fn reserved_namespaces(word: &str) -> [String; 3] {
+    [
+        word.to_owned(),
+        format!("{word}:notes"),
+        format!("learning:{word}"),
+    ]
+}
+
 /// Invalid namespaces, each with the id of the rule its refusal must name
 /// (see [`tinymemory_api::rules`]).
 #[must_use]
@@ -117,6 +206,27 @@ mod tests {
         }
         for ns in TRICKY_VALID_NAMESPACES {
             assert!(Namespace::parse(ns).is_ok(), "{ns}");
+        }
+        let mut words = RESERVED_WORDS.to_vec();
+        words.sort_unstable();
+        words.dedup();
+        assert_eq!(
+            words.len(),
+            RESERVED_WORDS.len(),
+            "reserved words are distinct"
+        );
+        for word in RESERVED_WORDS {
+            assert_eq!(validate_key(word), Ok(()), "{word}");
+            for ns in reserved_namespaces(word) {
+                assert!(Namespace::parse(&ns).is_ok(), "{ns}");
+            }
+            assert!(
+                Namespace::parse(&format!("{word}:notes"))
+                    .unwrap()
+                    .section()
+                    .is_some(),
+                "{word} is a section prefix"
+            );
         }
         for (ns, rule) in invalid_namespaces() {
             assert_eq!(

@@ -31,6 +31,7 @@ const APPLICABILITY: &[(&str, &str)] = &[
     ("recall.ranking_higher_better", "semantic"),
     ("recall.deterministic", "lexical, semantic"),
     ("recall.self_retrieval", "lexical, semantic"),
+    ("recall.reindexed_on_upsert", "lexical, semantic"),
     ("recall.namespace_isolation", "lexical, semantic"),
     ("store.bulk", "lexical, semantic"),
     ("store.upsert_replaces_metadata", "lexical, semantic"),
@@ -46,6 +47,7 @@ const APPLICABILITY: &[(&str, &str)] = &[
     ("store.concurrent_writes", "lexical, semantic"),
     ("namespace.case_sensitive", "lexical, semantic"),
     ("namespace.no_wildcards", "lexical, semantic"),
+    ("namespace.reserved_words", "lexical, semantic"),
     ("sections.custom_spelling", "lexical, semantic"),
     ("sections.invalid_section_refused", "lexical, semantic"),
     ("sections.across_merge_order", "lexical, semantic"),
@@ -97,13 +99,13 @@ fn every_check_states_the_profiles_it_applies_to() {
         Registry::standard()
             .for_profile(RecallProfile::Lexical)
             .len(),
-        57
+        59
     );
     assert_eq!(
         Registry::standard()
             .for_profile(RecallProfile::Semantic)
             .len(),
-        56
+        58
     );
     assert_eq!(Profiles::BOTH.to_string(), "lexical, semantic");
 }
@@ -152,7 +154,7 @@ async fn the_semantic_reference_passes_every_semantic_check() {
         .run(semantic_reference(), None, |_| {})
         .await;
     assert_eq!(summary.profile, RecallProfile::Semantic);
-    assert_eq!(summary.reports.len(), 56);
+    assert_eq!(summary.reports.len(), 58);
     assert_eq!(not_passed(&summary), corpus_skips(RecallProfile::Semantic));
 }
 

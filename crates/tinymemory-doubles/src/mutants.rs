@@ -45,6 +45,17 @@
 //! | `partial-batch` | [`PartialBatch`] | `store.bulk` | `store_many` stores entry by entry without validating first: the entries before an invalid one stay stored |
 //! | `import-drops-taint` | [`ImportDropsTaint`] | `portability.taint_kept` | `import` writes every record as [`MemoryTaint::Internal`](tinymemory_api::MemoryTaint::Internal) |
 //!
+//! The mutants of faults that passed every check until issue 22 wrap the
+//! reference driver, each breaking one path:
+//!
+//! | name | wrapper | check | how it breaks the rule |
+//! | --- | --- | --- | --- |
+//! | `default-category-kept` | [`DefaultsAsAbsent`] ([`UpsertPath::Store`], [`DefaultFields::CATEGORY`]) | `store.upsert_replaces_metadata` | a store of category `core` over another category keeps the old one |
+//! | `defaults-kept-by-store-many` | [`DefaultsAsAbsent`] ([`UpsertPath::StoreMany`], [`DefaultFields::ALL`]) | `store.upsert_replaces_metadata` | `store_many` keeps the stored category, session and taint where an entry gives the default |
+//! | `defaults-kept-by-import` | [`DefaultsAsAbsent`] ([`UpsertPath::Import`], [`DefaultFields::ALL`]) | `portability.taint_kept` | `import` does the same |
+//! | `bm25-sign-as-match` | [`Bm25SignAsMatch`] | `recall.none_means_global` | a hit is kept only when its Okapi BM25 weight is above 0 |
+//! | `reserves-own-name` | [`ReservesName`] | `namespace.reserved_words` | a namespace whose first label is `langgraph` is refused |
+//!
 //! Mutants that change what `store` does also change `store_many` (it
 //! calls [`store_each`](tinymemory_api::batch::store_each) over the
 //! mutated `store`); those that change `list` or what it reads back export
@@ -63,6 +74,13 @@
 //! | `min-score-exclusive` | [`RankingFaultKind::MinScoreExclusive`] | `recall.min_score` | a hit scoring exactly `min_score` is dropped |
 //! | `short-top-k` | [`RankingFaultKind::ShortTopK`] | `recall.limit` | a recall of two hits or more loses its last |
 //! | `ignores-pin` | [`RankingFaultKind::IgnoresPin`] | `sections.pinned_hits_only` | a pinned recall ranks every namespace's entries |
+//!
+//! Two more wrap the semantic reference driver:
+//!
+//! | name | wrapper | check | how it breaks the rule |
+//! | --- | --- | --- | --- |
+//! | `stale-embedding-on-upsert` | [`StaleIndex`] (every [`UpsertPath`]) | `recall.reindexed_on_upsert` | a write over a key keeps ranking by the first content |
+//! | `zero-query-nan` | [`ZeroQueryNan`] | `recall.plain_text_query` | a non-blank query without a word scores every hit `NaN` |
 //!
 //! The mutants of what a store keeps besides content wrap the reference
 //! driver, each a [`MetadataFault`]:
@@ -93,14 +111,16 @@
 //! assert_eq!(m.check, "recall.scores_finite_higher_better");
 //! let driver: Box<dyn MemoryProvider> = (m.wrap)(Box::new(ReferenceDriver::new()));
 //! assert_eq!(driver.driver_id(), "reference");
-//! assert_eq!(mutants().len(), 38);
+//! assert_eq!(mutants().len(), 45);
 //! ```
 
+mod bm25_sign;
 mod case_folds;
 mod catalogue;
 mod collection_stats;
 mod concurrent_writes;
 mod counts_every_store;
+mod defaults_absent;
 mod drops_taint;
 mod exact_counts;
 mod forget;
@@ -115,17 +135,22 @@ mod partial_batch;
 mod plain_text_query;
 mod prefix_pin;
 mod ranking;
+mod reserved_name;
 mod scores;
 mod split_namespaces;
+mod stale_index;
 mod stale_recall;
 mod store_upsert;
 mod wildcards;
+mod zero_query;
 
+pub use bm25_sign::Bm25SignAsMatch;
 pub use case_folds::CaseFoldsNamespaces;
 pub use catalogue::{mutant, mutants, Mutant};
 pub use collection_stats::CollectionWideStatistics;
 pub use concurrent_writes::LosesConcurrentWrites;
 pub use counts_every_store::CountsEveryStore;
+pub use defaults_absent::{DefaultFields, DefaultsAsAbsent, UpsertPath};
 pub use drops_taint::DropsTaint;
 pub use exact_counts::InflatedCounts;
 pub use forget::ForgetAlwaysTrue;
@@ -140,8 +165,11 @@ pub use partial_batch::PartialBatch;
 pub use plain_text_query::EngineSyntaxErrors;
 pub use prefix_pin::PrefixPinnedRecall;
 pub use ranking::{RankingFault, RankingFaultKind};
+pub use reserved_name::{first_label, ReservesName, LANGGRAPH};
 pub use scores::NegatedScores;
 pub use split_namespaces::SplitsNamespacesByCategory;
+pub use stale_index::StaleIndex;
 pub use stale_recall::StaleRecallAfterForget;
 pub use store_upsert::DuplicatesOnStore;
 pub use wildcards::{like, LikeWildcards};
+pub use zero_query::ZeroQueryNan;

@@ -95,7 +95,8 @@ pub(crate) async fn hostile_queries(ctx: CheckContext) -> Step {
     for (name, text) in HOSTILE_TEXT {
         let hits = d.recall(text, 100, &opts).await.map_err(|e| {
             Stop::Fail(format!(
-                "the {name} text as a query failed, it is plain text: {e}"
+                "the {name} text as a query failed, it is plain text: {e}{}",
+                super::recall::zero_vector_cause(text, ctx.profile, true)
             ))
         })?;
         ensure!(
@@ -110,8 +111,10 @@ pub(crate) async fn hostile_queries(ctx: CheckContext) -> Step {
             .find(|h| h.score.is_some_and(|s| !s.is_finite()))
         {
             return Err(Stop::Fail(format!(
-                "the {name} query gave {:?} the non-finite score {:?}: scores, when present, are finite",
-                h.key, h.score
+                "the {name} query gave {:?} the non-finite score {:?}: scores, when present, are finite{}",
+                h.key,
+                h.score,
+                super::recall::zero_vector_cause(text, ctx.profile, false)
             )));
         }
     }

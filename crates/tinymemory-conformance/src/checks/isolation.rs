@@ -150,6 +150,52 @@ pub(crate) async fn namespace_isolation(ctx: CheckContext) -> Step {
 
 type Answer = Vec<(Option<String>, String, Option<u64>)>;
 
+/// How two answers of one recall differ when they differ only among
+/// entries of equal score: the score bits position by position the same,
+/// and each group of equal scores holding the same entries, but for the
+/// last group when the limit cut it (it may keep others).
+#[derive(Debug, PartialEq)]
+enum TieDifference {
+    /// Tied entries come in another order: the score they tie at.
+    Order(f64),
+    /// The limit keeps other entries of the group it cuts: its score.
+    Cut(f64),
+}
+
+/// The [`TieDifference`] of `was` and `is`, two answers of one recall
+/// with `limit`; `None` when they are the same or differ otherwise.
+fn tie_difference(was: &Answer, is: &Answer, limit: usize) -> Option<TieDifference> {
+    let bits = |v: &Answer| v.iter().map(|h| h.2).collect::<Vec<_>>();
+    if was == is || bits(was) != bits(is) || was.iter().any(|h| h.2.is_none()) {
+        return None;
+    }
+    let cut = was.len() == limit;
+    let mut start = 0;
+    let mut found = None;
+    while start < was.len() {
+        let tie = was[start].2;
+        let end = start + was[start..].iter().take_while(|h| h.2 == tie).count();
+        let sorted = |v: &Answer| {
+            let mut g = v[start..end].to_vec();
+            g.sort();
+            g
+        };
+        let score = f64::from_bits(tie.unwrap_or_default());
+        if was[start..end] != is[start..end] && found.is_none() {
+            found = Some(if end == was.len() && cut && sorted(was) != sorted(is) {
+                TieDifference::Cut(score)
+            } else {
+                TieDifference::Order(score)
+            });
+        }
+        if sorted(was) != sorted(is) && !(end == was.len() && cut) {
+            return None;
+        }
+        start = end;
+    }
+    found
+}
+
 async fn answers(
     d: &dyn MemoryProvider,
     pinned: &[(&str, RecallOptions)],
@@ -175,6 +221,26 @@ async fn compare(
         .iter()
         .flat_map(|(ns, _)| QUESTIONS.iter().map(move |q| (*ns, q)));
     for (((ns, (query, limit)), (was, was_shown)), (is, is_shown)) in asked.zip(before).zip(&now) {
+        if let Some(tie) = tie_difference(was, is, *limit) {
+            let how = match tie {
+                TieDifference::Cut(score) => {
+                    format!("in which of the entries tied at score {score:?} the limit keeps")
+                }
+                TieDifference::Order(score) => {
+                    format!("in the order of the entries tied at score {score:?}")
+                }
+            };
+            return Err(crate::failure::Stop::Fail(format!(
+                "recall({query:?}, limit {limit}) pinned to {ns} answered {was_shown} at first and \
+                 {is_shown} {what}: the two answers differ only {how}. The scores are the same, \
+                 so the statistics are not the cause: the engine breaks ties by something \
+                 writes elsewhere change (an internal id, insertion or segment order). Break \
+                 ties by the entries' own data (key ascending is the simple rule: \
+                 docs/profiles.md, \"equal scores in an order independent of insertion \
+                 order\"), so a pinned recall returns the same hits whatever other namespaces \
+                 hold (contract sentence 11)"
+            )));
+        }
         ensure!(
             was == is,
             "recall({query:?}, limit {limit}) pinned to {ns} answered {was_shown} at first and \
@@ -184,4 +250,44 @@ async fn compare(
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(hits: &[(&str, f64)]) -> Answer {
+        hits.iter()
+            .map(|(k, s)| {
+                (
+                    Some("global".to_owned()),
+                    (*k).to_owned(),
+                    Some(s.to_bits()),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_tie_cut_by_the_limit_is_told_from_moved_scores() {
+        let was = answer(&[("a", 0.9), ("b", 0.316_228), ("c", 0.316_228)]);
+        let other_tie = answer(&[("a", 0.9), ("b", 0.316_228), ("d", 0.316_228)]);
+        let reordered = answer(&[("a", 0.9), ("c", 0.316_228), ("b", 0.316_228)]);
+        let cut = Some(TieDifference::Cut(0.316_228));
+        let order = Some(TieDifference::Order(0.316_228));
+        assert_eq!(tie_difference(&was, &other_tie, 3), cut);
+        assert_eq!(tie_difference(&was, &reordered, 3), order);
+        assert_eq!(tie_difference(&was, &reordered, 10), order);
+        // Not cut by the limit, the same, or scores that moved.
+        assert_eq!(tie_difference(&was, &other_tie, 4), None);
+        assert_eq!(tie_difference(&was, &was, 3), None);
+        let moved = answer(&[("a", 0.9), ("b", 0.316_228), ("d", 0.3)]);
+        assert_eq!(tie_difference(&was, &moved, 3), None);
+        let first_moved = answer(&[("a", 0.8), ("b", 0.316_228), ("c", 0.316_228)]);
+        assert_eq!(tie_difference(&was, &first_moved, 3), None);
+        // An earlier group holding another entry is not a tie difference.
+        let two = answer(&[("a", 0.9), ("x", 0.9), ("b", 0.5)]);
+        let other_first = answer(&[("a", 0.9), ("y", 0.9), ("b", 0.5)]);
+        assert_eq!(tie_difference(&two, &other_first, 3), None);
+    }
 }

@@ -5,7 +5,9 @@
 use std::time::{Duration, SystemTime};
 
 use tinymemory_api::portability::MemoryRecord;
-use tinymemory_api::{MemoryCategory, MemoryEntry, MemoryProvider, MemoryTaint, RecallOptions};
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryProvider, MemoryTaint, NewEntry, RecallOptions,
+};
 
 use super::support::{fresh, keys, put};
 use crate::failure::{ensure, ensure_eq, Step, Stop};
@@ -75,6 +77,76 @@ pub(crate) async fn upsert_replaces_metadata(ctx: CheckContext) -> Step {
         Vec::<&str>::new(),
         "recall(\"second\") in {ns} with session session-1 after an upsert without a session"
     );
+    defaults_replace(d.as_ref()).await
+}
+
+/// `(category, session, taint)` an upsert of the defaults must leave, and
+/// what the entry held before: each field to its default over another
+/// value.
+pub(crate) const DEFAULTS: (MemoryCategory, Option<&str>, MemoryTaint) =
+    (MemoryCategory::Core, None, MemoryTaint::Internal);
+
+/// The message for an entry whose metadata after an upsert of the
+/// defaults through `path` is `got`, or `None` when it is the defaults.
+pub(crate) fn defaults_kept(
+    path: &str,
+    at: &str,
+    before: &str,
+    got: (&MemoryCategory, Option<&str>, MemoryTaint),
+) -> Option<String> {
+    let (category, session, taint) = &DEFAULTS;
+    if got == (category, *session, *taint) {
+        return None;
+    }
+    let mut kept = Vec::new();
+    if got.0 != category {
+        kept.push(format!("category {}", got.0));
+    }
+    if got.1.is_some() {
+        kept.push(format!("session {:?}", got.1));
+    }
+    if got.2 != *taint {
+        kept.push(format!("taint {}", got.2));
+    }
+    Some(format!(
+        "{path} of {at} with category core, no session and taint internal over an entry of \
+         {before} kept {}: a field holding its default is a value given, not a field left out \
+         (an update with patch semantics keeps the old value)",
+        kept.join(", ")
+    ))
+}
+
+/// Every field with a default written through `store` and `store_many`
+/// over an entry holding other values: the defaults replace them.
+async fn defaults_replace(d: &dyn MemoryProvider) -> Step {
+    let ns = "learning:defaults";
+    let before = "custom:projects, session-1, external_sync";
+    for (path, key) in [("store", "by-store"), ("store_many", "by-store-many")] {
+        d.store(
+            ns,
+            key,
+            "first",
+            MemoryCategory::Custom("projects".into()),
+            Some("session-1"),
+            MemoryTaint::ExternalSync,
+        )
+        .await?;
+        let (category, session, taint) = DEFAULTS;
+        if path == "store" {
+            d.store(ns, key, "second", category, session, taint).await?;
+        } else {
+            d.store_many(&[NewEntry::new(ns, key, "second")]).await?;
+        }
+        let e = entry_or_fail(d.get(ns, key).await?, "get after an upsert of the defaults")?;
+        if let Some(m) = defaults_kept(
+            path,
+            &format!("({ns}, {key:?})"),
+            before,
+            (&e.category, e.session_id.as_deref(), e.taint),
+        ) {
+            return Err(Stop::Fail(m));
+        }
+    }
     Ok(())
 }
 

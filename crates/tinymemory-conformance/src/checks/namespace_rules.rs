@@ -3,7 +3,7 @@
 use tinymemory_api::{MemoryEntry, MemoryProvider, RecallOptions};
 
 use super::support::{fresh, put};
-use crate::failure::{ensure_eq, Step};
+use crate::failure::{ensure_eq, Step, Stop};
 use crate::CheckContext;
 
 /// `(key, content)` of each entry, in the order given. The hit namespace
@@ -129,5 +129,84 @@ pub(crate) async fn no_wildcards(ctx: CheckContext) -> Step {
     d.forget("learning:a_b", "letter").await?;
     d.forget("learning:a.b", "dash").await?;
     each_sees_only_itself(d.as_ref(), &data, "name").await?;
+    Ok(())
+}
+
+/// Why a reserved-looking name failed, for every message of
+/// `namespace.reserved_words`.
+const RESERVED_HINT: &str = "a valid name is an ordinary namespace (or key) whatever word it \
+     is: an engine that reserves the word (a root label, a table, schema or collection name, \
+     an SQL keyword) must map names so that none collides with it (quote identifiers, or \
+     prefix them)";
+
+pub(crate) async fn reserved_words(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    let keys_ns = "learning:reserved-keys";
+    let mut want: Vec<(String, u64)> = Vec::new();
+    for word in crate::hostile::RESERVED_WORDS {
+        for ns in crate::hostile::reserved_namespaces(word) {
+            let text = format!("kept under the name {word}");
+            d.store(
+                &ns,
+                word,
+                &text,
+                tinymemory_api::MemoryCategory::Core,
+                None,
+                tinymemory_api::MemoryTaint::Internal,
+            )
+            .await
+            .map_err(|e| {
+                Stop::Fail(format!(
+                    "store({ns:?}, {word:?}) failed: {e}; {RESERVED_HINT}"
+                ))
+            })?;
+            want.push((ns, 1));
+        }
+        put(d.as_ref(), keys_ns, word, &format!("the key {word}")).await?;
+    }
+    want.push((
+        keys_ns.to_owned(),
+        crate::hostile::RESERVED_WORDS.len() as u64,
+    ));
+    want.sort();
+    for word in crate::hostile::RESERVED_WORDS {
+        for ns in crate::hostile::reserved_namespaces(word) {
+            let got = d.get(&ns, word).await.map_err(|e| {
+                Stop::Fail(format!(
+                    "get({ns:?}, {word:?}) failed: {e}; {RESERVED_HINT}"
+                ))
+            })?;
+            ensure_eq!(
+                got.map(|e| e.content),
+                Some(format!("kept under the name {word}")),
+                "content of get({ns:?}, {word:?}); {RESERVED_HINT}"
+            );
+            let hits = d
+                .recall("kept", 10, &RecallOptions::in_namespace(&ns))
+                .await
+                .map_err(|e| {
+                    Stop::Fail(format!(
+                        "recall(\"kept\") in {ns:?} failed: {e}; {RESERVED_HINT}"
+                    ))
+                })?;
+            ensure_eq!(
+                hits.iter().map(|h| h.key.as_str()).collect::<Vec<_>>(),
+                [*word],
+                "keys of recall(\"kept\") pinned to {ns:?}, which holds one entry with that \
+                 word; {RESERVED_HINT}"
+            );
+        }
+        let got = d.get(keys_ns, word).await?;
+        ensure_eq!(
+            got.map(|e| e.content),
+            Some(format!("the key {word}")),
+            "content of get({keys_ns:?}, {word:?}); {RESERVED_HINT}"
+        );
+    }
+    ensure_eq!(
+        sorted_counts(d.as_ref()).await?,
+        want,
+        "namespaces() after storing under reserved-looking names; {RESERVED_HINT}"
+    );
     Ok(())
 }

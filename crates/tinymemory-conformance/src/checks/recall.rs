@@ -5,7 +5,7 @@ use tinymemory_api::{
 };
 
 use super::support::{fresh, keys, put};
-use crate::failure::{ensure, ensure_eq, Step, Stop};
+use crate::failure::{ensure, ensure_eq, ensure_hits, missed_hits_cause, Step, Stop};
 use crate::CheckContext;
 
 /// Entries that match nothing the checks ask for, so document frequencies
@@ -31,12 +31,21 @@ pub(crate) async fn none_means_global(ctx: CheckContext) -> Step {
     put(d.as_ref(), "learning:zoo", "l", "zebra stripes").await?;
     put(d.as_ref(), "conversation:t", "c", "zebra").await?;
     let hits = d.recall("zebra", 10, &RecallOptions::default()).await?;
-    ensure_eq!(keys(&hits), ["g"], "recall(namespace: None) hits");
+    ensure_hits(
+        ctx.profile,
+        &keys(&hits),
+        &["g"],
+        "recall(namespace: None) hits",
+    )?;
     let pinned = d
         .recall("zebra", 10, &RecallOptions::in_namespace("learning:zoo"))
         .await?;
-    ensure_eq!(keys(&pinned), ["l"], "recall(namespace: learning:zoo) hits");
-    Ok(())
+    ensure_hits(
+        ctx.profile,
+        &keys(&pinned),
+        &["l"],
+        "recall(namespace: learning:zoo) hits",
+    )
 }
 
 pub(crate) async fn hit_namespace(ctx: CheckContext) -> Step {
@@ -57,7 +66,14 @@ pub(crate) async fn hit_namespace(ctx: CheckContext) -> Step {
         ),
     ] {
         let hits = d.recall("budget", 10, &opts).await?;
-        ensure_eq!(hits.len(), 2, "hits for \"budget\" in {asked}");
+        let mut got = keys(&hits);
+        got.sort_unstable();
+        ensure_hits(
+            ctx.profile,
+            &got,
+            &["a", "b"],
+            format_args!("keys of the hits for \"budget\" in {asked}"),
+        )?;
         for h in &hits {
             ensure_eq!(
                 h.namespace.as_deref(),
@@ -94,12 +110,12 @@ pub(crate) async fn scores_finite_higher_better(ctx: CheckContext) -> Step {
             "the entry holding both query words scored {both}, not above the entry holding one ({one}): scores must be higher-is-better"
         );
     }
-    ensure_eq!(
-        keys(&hits),
-        ["both", "one"],
-        "hits for \"alpha beta\", best first"
-    );
-    Ok(())
+    ensure_hits(
+        ctx.profile,
+        &keys(&hits),
+        &["both", "one"],
+        "hits for \"alpha beta\", best first",
+    )
 }
 
 pub(crate) async fn limit(ctx: CheckContext) -> Step {
@@ -294,6 +310,27 @@ fn top_of(hits: &[MemoryEntry], all: &[MemoryEntry], what: &str) -> Result<(), S
     Ok(())
 }
 
+/// The usual cause of an error (`error` true) or a non-finite score for
+/// `query` under `profile`, to end a message: for a query that is not
+/// blank but holds no word (`"`, `?!`), a bag-of-words or hashed
+/// embedding is the zero vector, and a cosine against it divides by a
+/// zero norm (NaN) or the engine refuses it. Empty for any other query,
+/// and for an error under the lexical profile (a full-text engine's error
+/// there is its query parser's, which the message already names).
+pub(crate) fn zero_vector_cause(query: &str, profile: RecallProfile, error: bool) -> String {
+    if query.trim().is_empty()
+        || tinymemory_api::text::words(query).next().is_some()
+        || (error && profile == RecallProfile::Lexical)
+    {
+        return String::new();
+    }
+    " (this query is not blank but holds no word, so a bag-of-words or hashed embedding \
+     of it is the zero vector: a cosine similarity against it divides by a zero norm, \
+     giving NaN, and some engines refuse a zero vector outright. Answer such a query with \
+     no hits, or score every entry 0, never an error or NaN)"
+        .to_owned()
+}
+
 /// Queries that must never be an error; what they find is not asserted.
 fn hostile_queries() -> Vec<String> {
     let mut q: Vec<String> = [
@@ -357,8 +394,9 @@ pub(crate) async fn plain_text_query(ctx: CheckContext) -> Step {
         let shown: String = q.chars().take(40).collect();
         let hits = d.recall(&q, 10, &opts).await.map_err(|e| {
             Stop::Fail(format!(
-                "query {shown:?} ({} bytes) is plain text but recall failed: {e}",
-                q.len()
+                "query {shown:?} ({} bytes) is plain text but recall failed: {e}{}",
+                q.len(),
+                zero_vector_cause(&q, ctx.profile, true)
             ))
         })?;
         if let Some(h) = hits
@@ -366,9 +404,10 @@ pub(crate) async fn plain_text_query(ctx: CheckContext) -> Step {
             .find(|h| h.score.is_some_and(|s| !s.is_finite()))
         {
             return Err(Stop::Fail(format!(
-                "query {shown:?} gave {:?} the non-finite score {:?}: scores, when present, are finite \
-                 (a query without words must not divide by a zero norm)",
-                h.key, h.score
+                "query {shown:?} gave {:?} the non-finite score {:?}: scores, when present, are finite{}",
+                h.key,
+                h.score,
+                zero_vector_cause(&q, ctx.profile, false)
             )));
         }
     }
@@ -403,8 +442,9 @@ pub(crate) async fn plain_text_query(ctx: CheckContext) -> Step {
         let hits = d.recall(q, 10, &opts).await?;
         ensure!(
             keys(&hits).contains(&want),
-            "query {q:?} is plain text and should find {want:?}, got {:?}",
-            keys(&hits)
+            "query {q:?} is plain text and should find {want:?}, got {:?}{}",
+            keys(&hits),
+            missed_hits_cause(ctx.profile, &[want], &keys(&hits))
         );
     }
     Ok(())

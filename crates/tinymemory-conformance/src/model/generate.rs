@@ -13,7 +13,7 @@ use proptest::strategy::{Just, Strategy};
 use tinymemory_api::{MemoryCategory, MemorySection, MemoryTaint};
 
 use super::Op;
-use crate::properties::data::{weighted, PUNCTUATION, VOCAB};
+use crate::properties::data::{reserved_namespace, weighted, PUNCTUATION, VOCAB};
 
 /// The longest generated sequence.
 pub(crate) const MAX_OPS: usize = 24;
@@ -41,8 +41,14 @@ const NAMESPACES: [(&str, u32); 10] = [
 /// Keys, each with its weight.
 const KEYS: [(&str, u32); 3] = [("k0", 3), ("k1", 2), ("k2", 1)];
 
+/// A namespace of [`NAMESPACES`] by weight, and one time in seven a
+/// reserved-looking one (`select`, `langgraph:notes`, `learning:users`):
+/// calls aimed at stored entries then meet it again.
 fn namespace() -> impl Strategy<Value = String, Tree: Send> {
-    weighted(&NAMESPACES).prop_map(str::to_owned)
+    prop_oneof![
+        6 => weighted(&NAMESPACES).prop_map(str::to_owned),
+        1 => reserved_namespace(),
+    ]
 }
 
 fn key() -> impl Strategy<Value = String, Tree: Send> {

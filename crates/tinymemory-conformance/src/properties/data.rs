@@ -48,6 +48,28 @@ pub(crate) const NAMESPACES: [(&str, u32); 12] = [
     ("global", 2),
 ];
 
+/// A namespace made of a word that looks reserved to some engine
+/// ([`RESERVED_WORDS`](crate::hostile::RESERVED_WORDS)), in one of the
+/// shapes of [`reserved_namespaces`](crate::hostile::reserved_namespaces):
+/// the word alone, as the first label (`select:notes`), or as a scope
+/// (`learning:users`). Shrinks towards the first word and shape.
+pub(crate) fn reserved_namespace() -> impl Strategy<Value = String, Tree: Send> {
+    (0..crate::hostile::RESERVED_WORDS.len(), 0..3_usize).prop_map(|(word, shape)| {
+        let [alone, first, scope] =
+            crate::hostile::reserved_namespaces(crate::hostile::RESERVED_WORDS[word]);
+        [alone, first, scope][shape].clone()
+    })
+}
+
+/// A namespace of the section properties: from [`NAMESPACES`] by weight,
+/// and one time in six a [`reserved_namespace`].
+pub(crate) fn namespace() -> impl Strategy<Value = String, Tree: Send> {
+    prop_oneof![
+        5 => weighted(&NAMESPACES).prop_map(str::to_owned),
+        1 => reserved_namespace(),
+    ]
+}
+
 /// How many distinct keys a namespace can hold (`k0`..`k5`).
 pub(crate) const KEYS: usize = 6;
 
@@ -149,10 +171,10 @@ impl Dataset {
 /// wins, as an upsert would). Shrinks by dropping stores, then towards the
 /// first namespace, key and word.
 pub(crate) fn dataset() -> impl Strategy<Value = Dataset, Tree: Send> {
-    vec((weighted(&NAMESPACES), 0..KEYS, words(1..=3)), 0..=32).prop_map(|raw| {
+    vec((namespace(), 0..KEYS, words(1..=3)), 0..=32).prop_map(|raw| {
         let mut map = BTreeMap::new();
         for (ns, key, content) in raw {
-            map.insert((ns.to_owned(), format!("k{key}")), content);
+            map.insert((ns, format!("k{key}")), content);
         }
         Dataset {
             entries: map

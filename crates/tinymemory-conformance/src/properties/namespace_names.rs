@@ -49,7 +49,8 @@ fn text(
 /// Names valid and invalid in about equal measure: sectioned names built
 /// from valid parts, known sections with any scope (empty included), any
 /// string of allowed characters, any string with forbidden ones, slash
-/// paths with `.`/`..` segments, and lengths around the 200-byte limit.
+/// paths with `.`/`..` segments, lengths around the 200-byte limit, and
+/// reserved-looking words (`select`, `langgraph:notes`, `learning:users`).
 fn name() -> impl Strategy<Value = String, Tree: Send> {
     let mut anything = chars(ALLOWED);
     anything.extend(FORBIDDEN);
@@ -69,6 +70,7 @@ fn name() -> impl Strategy<Value = String, Tree: Send> {
         )
         .prop_map(|segments| segments.join("/")),
         (select(chars(ALLOWED)), 195..=205_usize).prop_map(|(c, n)| c.to_string().repeat(n)),
+        super::data::reserved_namespace(),
     ]
 }
 

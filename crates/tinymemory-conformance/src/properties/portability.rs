@@ -5,6 +5,7 @@
 use std::fmt;
 
 use proptest::collection::vec;
+use proptest::prop_oneof;
 use proptest::sample::select;
 use proptest::strategy::Strategy;
 use tinymemory_api::portability::MemoryRecord;
@@ -89,7 +90,7 @@ const KEYS: [&str; 6] = ["K", "k", "k ", "10", "9", "ä"];
 /// One store call of a case.
 #[derive(Clone)]
 struct Put {
-    namespace: &'static str,
+    namespace: String,
     key: &'static str,
     content: String,
     category: u8,
@@ -126,7 +127,12 @@ struct Case {
 
 fn case() -> impl Strategy<Value = Case, Tree: Send> {
     let put = (
-        select(NAMESPACES.to_vec()),
+        // Names sorting next to each other, and one time in six a
+        // reserved-looking one.
+        prop_oneof![
+            5 => select(NAMESPACES.to_vec()).prop_map(str::to_owned),
+            1 => super::data::reserved_namespace(),
+        ],
         select(KEYS.to_vec()),
         words(1..=3),
         0..4_u8,
@@ -167,7 +173,7 @@ async fn open(ctx: &CheckContext, puts: &[Put]) -> Result<Box<dyn MemoryProvider
             MemoryTaint::Internal
         };
         d.store(
-            p.namespace,
+            &p.namespace,
             p.key,
             &p.content,
             category,

@@ -5,12 +5,13 @@ use std::fmt;
 use tinymemory_api::{MemoryProvider, RecallProfile};
 
 use super::{
-    CaseFoldsNamespaces, CollectionWideStatistics, CountsEveryStore, CursorRestarts, DropsTaint,
-    DuplicatesOnStore, EmptyPageEnds, EngineSyntaxErrors, ForgetAlwaysTrue, IgnoresMinScore,
-    ImportDropsTaint, LikeWildcards, LimitPlusOne, LosesConcurrentWrites, MetadataFault,
-    MetadataFaultKind, NanScores, NegatedScores, OverlappingPages, PartialBatch,
-    PrefixPinnedRecall, RankingFault, RankingFaultKind, SanitizesNamespaces,
-    SplitsNamespacesByCategory, StaleRecallAfterForget,
+    Bm25SignAsMatch, CaseFoldsNamespaces, CollectionWideStatistics, CountsEveryStore,
+    CursorRestarts, DefaultFields, DefaultsAsAbsent, DropsTaint, DuplicatesOnStore, EmptyPageEnds,
+    EngineSyntaxErrors, ForgetAlwaysTrue, IgnoresMinScore, ImportDropsTaint, LikeWildcards,
+    LimitPlusOne, LosesConcurrentWrites, MetadataFault, MetadataFaultKind, NanScores,
+    NegatedScores, OverlappingPages, PartialBatch, PrefixPinnedRecall, RankingFault,
+    RankingFaultKind, ReservesName, SanitizesNamespaces, SplitsNamespacesByCategory, StaleIndex,
+    StaleRecallAfterForget, UpsertPath, ZeroQueryNan,
 };
 use crate::{NoneMeansAll, TamperHits};
 
@@ -93,7 +94,7 @@ impl fmt::Debug for Mutant {
     }
 }
 
-static MUTANTS: [Mutant; 38] = [
+static MUTANTS: [Mutant; 45] = [
     Mutant {
         name: "duplicates-on-upsert",
         rule: "contract 1: a second store at (namespace, key) replaces the first, never duplicates",
@@ -251,7 +252,7 @@ static MUTANTS: [Mutant; 38] = [
         name: "prefix-pinned-recall",
         rule: "section API: a hit from another namespace than the one a recall was pinned to is a driver fault",
         check: "sections.pinned_hits_only",
-        also_caught_by: &["recall.limit", "recall.namespace_isolation", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
+        also_caught_by: &["recall.limit", "recall.namespace_isolation", "namespace.reserved_words", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
         description: "a recall pinned to learning:rust also searches learning:rust-async (namespace LIKE ? || '%')",
         wrap: |p| Box::new(PrefixPinnedRecall::new(p)),
         profile: RecallProfile::Lexical,
@@ -260,7 +261,7 @@ static MUTANTS: [Mutant; 38] = [
         name: "merges-metadata-on-upsert",
         rule: "contract 1: an upsert replaces category, session and taint; metadata is never merged",
         check: "store.upsert_replaces_metadata",
-        also_caught_by: &["store.bulk", "model.differential"],
+        also_caught_by: &["store.bulk", "portability.taint_kept", "model.differential"],
         description: "a store without a session keeps the session of the entry it replaces",
         wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::MergesMetadataOnUpsert, p)),
         profile: RecallProfile::Lexical,
@@ -383,10 +384,55 @@ static MUTANTS: [Mutant; 38] = [
         profile: RecallProfile::Lexical,
     },
     Mutant {
+        name: "default-category-kept",
+        rule: "contract 1: an upsert replaces the category, the default core included; metadata is never merged",
+        check: "store.upsert_replaces_metadata",
+        also_caught_by: &["model.differential"],
+        description: "a store of category core over an entry of another category keeps the old one, as patch semantics reading the default as not given do",
+        wrap: |p| Box::new(DefaultsAsAbsent::new(UpsertPath::Store, DefaultFields::CATEGORY, p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "defaults-kept-by-store-many",
+        rule: "bulk store: an entry of a batch replaces category, session and taint, defaults included",
+        check: "store.upsert_replaces_metadata",
+        also_caught_by: &[],
+        description: "store_many over existing keys keeps the stored category, session and taint where the entry gives core, no session or internal",
+        wrap: |p| Box::new(DefaultsAsAbsent::new(UpsertPath::StoreMany, DefaultFields::ALL, p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "defaults-kept-by-import",
+        rule: "portability: an import replaces category, session and taint, defaults included",
+        check: "portability.taint_kept",
+        also_caught_by: &[],
+        description: "import over existing keys keeps the stored category, session and taint where the record gives core, no session or internal",
+        wrap: |p| Box::new(DefaultsAsAbsent::new(UpsertPath::Import, DefaultFields::ALL, p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "bm25-sign-as-match",
+        rule: "lexical: every entry sharing a word with the query is a hit, whatever its BM25 weight",
+        check: "recall.none_means_global",
+        also_caught_by: &["recall.hit_namespace", "recall.limit", "forget.idempotent", "recall.self_retrieval", "recall.filters", "recall.huge_limit", "store.big_content_round_trip", "namespace.case_sensitive", "namespace.no_wildcards", "namespace.reserved_words", "sections.across_merge_order", "sections.cap_and_truncation", "sections.namespaces_listed_once", "sections.pinned_hits_only", "sections.view_recall_pinned", "portability.import_hostile", "model.differential"],
+        description: "a hit is kept only when its Okapi BM25 weight is above 0, so the only entry of a namespace is never found",
+        wrap: |p| Box::new(Bm25SignAsMatch::new(p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
+        name: "reserves-own-name",
+        rule: "namespaces: every valid name is a namespace, whatever word its first label is",
+        check: "namespace.reserved_words",
+        also_caught_by: &["properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "properties.export_partition", "properties.export_round_trip"],
+        description: "a namespace whose first label is langgraph is refused, as one agent framework's store refuses its own name",
+        wrap: |p| Box::new(ReservesName::langgraph(p)),
+        profile: RecallProfile::Lexical,
+    },
+    Mutant {
         name: "distance-scores",
         rule: "contract 4: scores are higher-is-better; a distance (lower = nearer) converts",
         check: "recall.ranking_higher_better",
-        also_caught_by: &["recall.min_score", "recall.self_retrieval", "model.differential"],
+        also_caught_by: &["recall.min_score", "recall.self_retrieval", "recall.reindexed_on_upsert", "model.differential"],
         description: "scores are the cosine distance 1 - s, nearest first, as a vector store returns them",
         wrap: |p| Box::new(RankingFault::new(RankingFaultKind::DistanceScores, p)),
         profile: RecallProfile::Semantic,
@@ -431,9 +477,27 @@ static MUTANTS: [Mutant; 38] = [
         name: "ignores-pin",
         rule: "section API: a hit from another namespace than the one a recall was pinned to is a driver fault",
         check: "sections.pinned_hits_only",
-        also_caught_by: &["recall.none_means_global", "recall.hit_namespace", "recall.limit", "recall.self_retrieval", "recall.namespace_isolation", "recall.filters", "recall.hostile_queries", "namespace.case_sensitive", "namespace.no_wildcards", "sections.across_merge_order", "sections.cap_and_truncation", "sections.namespaces_listed_once", "sections.view_recall_pinned", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
+        also_caught_by: &["recall.none_means_global", "recall.hit_namespace", "recall.limit", "recall.self_retrieval", "recall.namespace_isolation", "recall.filters", "recall.hostile_queries", "namespace.case_sensitive", "namespace.no_wildcards", "namespace.reserved_words", "sections.across_merge_order", "sections.cap_and_truncation", "sections.namespaces_listed_once", "sections.view_recall_pinned", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
         description: "a pinned recall ranks the entries of every namespace, as a collection-wide vector search",
         wrap: |p| Box::new(RankingFault::new(RankingFaultKind::IgnoresPin, p)),
+        profile: RecallProfile::Semantic,
+    },
+    Mutant {
+        name: "stale-embedding-on-upsert",
+        rule: "ranking: an upsert, a bulk store or an import over a key re-embeds its new content",
+        check: "recall.reindexed_on_upsert",
+        also_caught_by: &["recall.self_retrieval", "portability.round_trip"],
+        description: "a write over an existing key keeps the embedding of the entry's first content, while get and list show the new one",
+        wrap: |p| Box::new(StaleIndex::new(&[UpsertPath::Store, UpsertPath::StoreMany, UpsertPath::Import], p)),
+        profile: RecallProfile::Semantic,
+    },
+    Mutant {
+        name: "zero-query-nan",
+        rule: "contract 6: a query without a word is plain text, never an error or a NaN score",
+        check: "recall.plain_text_query",
+        also_caught_by: &["recall.hostile_queries", "model.differential"],
+        description: "a non-blank query without a word scores every hit NaN, as cosine against the zero vector its embedding is",
+        wrap: |p| Box::new(ZeroQueryNan::new(p)),
         profile: RecallProfile::Semantic,
     },
 ];

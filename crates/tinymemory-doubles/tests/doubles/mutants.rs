@@ -449,13 +449,90 @@ async fn observe(name: &str, d: &dyn MemoryProvider) -> String {
                 .unwrap();
             format!("{:?}", d.get("global", "k").await.unwrap().map(|e| e.taint))
         }
+        "default-category-kept" => {
+            put_as(
+                d,
+                "global",
+                "k",
+                MemoryCategory::Custom("projects".into()),
+                MemoryTaint::Internal,
+            )
+            .await;
+            put_as(
+                d,
+                "global",
+                "k",
+                MemoryCategory::Core,
+                MemoryTaint::Internal,
+            )
+            .await;
+            format!(
+                "{:?}",
+                d.get("global", "k").await.unwrap().map(|e| e.category)
+            )
+        }
+        "defaults-kept-by-store-many" | "defaults-kept-by-import" => {
+            d.store(
+                "global",
+                "k",
+                "note",
+                MemoryCategory::Daily,
+                Some("s1"),
+                MemoryTaint::ExternalSync,
+            )
+            .await
+            .unwrap();
+            if name == "defaults-kept-by-import" {
+                d.import(&[record("global", "k", MemoryTaint::Internal)])
+                    .await
+                    .unwrap();
+            } else {
+                d.store_many(&[tinymemory_api::NewEntry::new("global", "k", "note")])
+                    .await
+                    .unwrap();
+            }
+            format!(
+                "{:?}",
+                d.get("global", "k")
+                    .await
+                    .unwrap()
+                    .map(|e| (e.category, e.session_id, e.taint))
+            )
+        }
+        "bm25-sign-as-match" => {
+            put(d, "global", "g", "zebra crossing").await;
+            format!("{:?}", keys(&d.recall("zebra", 10, &any()).await.unwrap()))
+        }
+        "reserves-own-name" => {
+            let got = d
+                .store(
+                    "langgraph:notes",
+                    "k",
+                    "note",
+                    MemoryCategory::Core,
+                    None,
+                    MemoryTaint::Internal,
+                )
+                .await
+                .map_err(|e| e.kind());
+            format!("{got:?}")
+        }
+        "stale-embedding-on-upsert" => {
+            put(d, "global", "k", "comet tail").await;
+            put(d, "global", "k", "granite river").await;
+            ranked(&d.recall("comet tail", 10, &any()).await.unwrap())
+        }
+        "zero-query-nan" => {
+            put(d, "global", "k", "comet").await;
+            ranked(&d.recall("?!", 10, &any()).await.unwrap())
+        }
         other => panic!("no witness scenario for mutant {other:?}: add one"),
     }
 }
 
 /// `(mutant, what the reference driver gives, what the mutant gives)` on
 /// the mutant's witness scenario.
-const WITNESSES: [(&str, &str, &str); 38] = [
+const WITNESSES: [(&str, &str, &str); 45] = [
     (
         "duplicates-on-upsert",
         r#"[("k", "beta")]"#,
@@ -557,6 +634,23 @@ const WITNESSES: [(&str, &str, &str); 38] = [
     ),
     ("import-drops-taint", "Some(ExternalSync)", "Some(Internal)"),
     (
+        "default-category-kept",
+        "Some(Core)",
+        r#"Some(Custom("projects"))"#,
+    ),
+    (
+        "defaults-kept-by-store-many",
+        "Some((Core, None, Internal))",
+        r#"Some((Daily, Some("s1"), ExternalSync))"#,
+    ),
+    (
+        "defaults-kept-by-import",
+        "Some((Core, None, Internal))",
+        r#"Some((Daily, Some("s1"), ExternalSync))"#,
+    ),
+    ("bm25-sign-as-match", r#"["g"]"#, "[]"),
+    ("reserves-own-name", "Ok(())", r#"Err("backend")"#),
+    (
         "distance-scores",
         r#"[("self", "1.000"), ("far", "0.000")]"#,
         r#"[("self", "0.000"), ("far", "1.000")]"#,
@@ -570,6 +664,12 @@ const WITNESSES: [(&str, &str, &str); 38] = [
         r#"[("l", Some("learning:x"))]"#,
         r#"[("g", Some("global")), ("l", Some("learning:x"))]"#,
     ),
+    (
+        "stale-embedding-on-upsert",
+        r#"[("k", "0.000")]"#,
+        r#"[("k", "1.000")]"#,
+    ),
+    ("zero-query-nan", r#"[("k", "0.000")]"#, r#"[("k", "NaN")]"#),
 ];
 
 #[tokio::test]
@@ -634,6 +734,7 @@ fn catalogue_entries_are_unique_and_complete() {
             "namespace.case_sensitive",
             "namespace.invalid_refused",
             "namespace.no_wildcards",
+            "namespace.reserved_words",
             "namespaces.exact_counts",
             "namespaces.last_updated",
             "portability.end_of_export",
@@ -650,6 +751,7 @@ fn catalogue_entries_are_unique_and_complete() {
             "recall.none_means_global",
             "recall.plain_text_query",
             "recall.ranking_higher_better",
+            "recall.reindexed_on_upsert",
             "recall.scores_finite_higher_better",
             "recall.self_retrieval",
             "sections.namespaces_listed_once",

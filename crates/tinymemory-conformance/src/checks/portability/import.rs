@@ -109,6 +109,35 @@ pub(crate) async fn taint_kept(ctx: CheckContext) -> Step {
         Some(MemoryTaint::Internal),
         "taint after importing the same key again as Internal"
     );
+    // Every field with a default, over a record holding other values: the
+    // defaults replace them (custom:synced, session-9, external_sync).
+    let (category, session, taint) = crate::checks::metadata::DEFAULTS;
+    let defaults = MemoryRecord {
+        key: "defaults".into(),
+        ..synced.clone()
+    };
+    import_all(d.as_ref(), std::slice::from_ref(&defaults)).await?;
+    let plain = MemoryRecord {
+        category,
+        session_id: session.map(str::to_owned),
+        taint,
+        ..defaults.clone()
+    };
+    import_all(d.as_ref(), std::slice::from_ref(&plain)).await?;
+    let back = got(d.as_ref(), &plain).await?.ok_or_else(|| {
+        Stop::Fail(format!(
+            "get({}, \"defaults\") after importing it twice returned None",
+            plain.namespace
+        ))
+    })?;
+    if let Some(m) = crate::checks::metadata::defaults_kept(
+        "import",
+        &format!("({}, \"defaults\")", plain.namespace),
+        "custom:synced, session-9, external_sync",
+        (&back.category, back.session_id.as_deref(), back.taint),
+    ) {
+        return Err(Stop::Fail(m));
+    }
     Ok(())
 }
 

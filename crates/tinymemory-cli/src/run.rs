@@ -20,7 +20,9 @@ pub(crate) fn main(args: &RunArgs) -> u8 {
     // Before anything is read, opened or truncated: an output that is also
     // the store, the corpus, the baseline or another output would destroy
     // it, whatever the run's verdict.
-    if let Err(message) = claims::check(args, trace_file(args).as_deref()) {
+    if let Err(message) =
+        claims::check(args, trace_file(args).as_deref()).and_then(|()| jobs_with_trace(args))
+    {
         eprintln!("error: {message}");
         return exit::USAGE;
     }
@@ -322,8 +324,8 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
 ///
 /// # Errors
 ///
-/// `--jobs` above 1 for a driver whose stores are not independent, or
-/// with `--trace`, naming why.
+/// `--jobs` above 1 for a driver whose stores are not independent,
+/// naming why (with a trace it was refused before: [`jobs_with_trace`]).
 fn jobs(
     args: &RunArgs,
     factory: &dyn tinymemory_conformance::DriverFactory,
@@ -346,13 +348,23 @@ fn jobs(
             args.driver
         ));
     }
-    if asked > 1 && traced {
-        return Err(format!(
+    Ok(asked)
+}
+
+/// Refuses `--jobs` above 1 with a trace, before the trace file is opened
+/// (and truncated).
+///
+/// # Errors
+///
+/// The message saying why.
+fn jobs_with_trace(args: &RunArgs) -> Result<(), String> {
+    match args.jobs {
+        Some(asked) if asked > 1 && trace_file(args).is_some() => Err(format!(
             "--jobs {asked} with a trace: each trace line names the one running check, so a \
              traced run runs one check at a time; drop --jobs or the trace"
-        ));
+        )),
+        _ => Ok(()),
     }
-    Ok(asked)
 }
 
 /// The run's first line: tool, driver, the recall profile the run holds it

@@ -7,7 +7,7 @@ use std::time::Duration;
 /// [`tinymemory_api::DEFAULT_CALL_TIMEOUT`] (30 s, forty times the
 /// slowest answer measured from the Python example), which the CLI's
 /// `--call-timeout` sets for both. The process reports first (the runner
-/// waits [`tinymemory_conformance::CALL_TIMEOUT_GRACE`] longer), so the
+/// waits `tinymemory_conformance::CALL_TIMEOUT_GRACE` longer), so the
 /// error names the request and quotes the process's stderr.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = tinymemory_api::DEFAULT_CALL_TIMEOUT;
 

@@ -58,6 +58,26 @@ pub(crate) enum Command {
     /// `--overwrite`); 3: a driver cannot be opened or does not provide
     /// the portability family.
     Migrate(MigrateArgs),
+    /// Join the JSON reports of the shards of one run (`run --shard K/N`)
+    /// into one report, in any format. Refused (exit 2, naming why) unless
+    /// they are every shard of one run: the same seed, cases, driver,
+    /// profile, selection and suite version, each shard once, each check
+    /// once. Exit 0: every check passed; 1: a check failed; 2: refused.
+    Merge(MergeArgs),
+}
+
+/// `merge`'s options.
+#[derive(Debug, Args)]
+pub(crate) struct MergeArgs {
+    /// The shards' JSON reports (`run --shard K/N --format json`).
+    #[arg(value_name = "REPORT", required = true)]
+    pub(crate) reports: Vec<PathBuf>,
+    /// The merged report's format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    /// Write the merged report to FILE instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
 }
 
 /// `migrate`'s options.
@@ -174,6 +194,13 @@ pub(crate) struct RunArgs {
     #[arg(long, short = 'j', value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) jobs: Option<u32>,
+
+    /// Run only shard K of N (`2/4`): a deterministic partition of the
+    /// selected checks balanced by their measured cost, the same on every
+    /// machine. The JSON report records K/N and the whole selection;
+    /// `merge` joins the shards' reports into the run's.
+    #[arg(long, value_name = "K/N")]
+    pub(crate) shard: Option<tinymemory_conformance::Shard>,
 
     /// Print only the run header, the corpus load (its warnings and
     /// summary), failures, the conformance level and the closing line: no

@@ -24,6 +24,7 @@ mod exit;
 mod files;
 mod identity;
 mod list;
+mod merge;
 mod migrate;
 mod mutants;
 mod replay;
@@ -56,6 +57,7 @@ fn main() -> ExitCode {
         args::Command::Diff(diff) => diff::main(&diff),
         args::Command::Replay(replay) => replay::main(&replay),
         args::Command::Migrate(migrate) => migrate::main(&migrate),
+        args::Command::Merge(merge) => merge::main(&merge),
     };
     // Every driver is dropped by now; wait for their processes, so none
     // outlives the command.

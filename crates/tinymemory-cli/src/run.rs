@@ -198,6 +198,12 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
             return exit::USAGE;
         }
     };
+    // A shard runs its part of the selection; its report names the whole.
+    let selection: Vec<String> = registry.checks().iter().map(|c| c.id.to_owned()).collect();
+    let registry = match args.shard {
+        Some(shard) => registry.shard(shard),
+        None => registry,
+    };
     // A run that selects no corpus check does not pay for the load.
     let loads_corpus =
         !args.no_corpus && registry.checks().iter().any(|c| c.family == Family::Corpus);
@@ -313,6 +319,9 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
         .with_durations(started_at.elapsed(), loads_corpus.then_some(load_time));
     if let Some(filter) = filter {
         report = report.with_filter(filter);
+    }
+    if let Some(shard) = args.shard {
+        report = report.with_shard(shard, selection);
     }
     finish(args, &report, baseline, &console)
 }

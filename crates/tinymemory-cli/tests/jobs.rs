@@ -36,7 +36,9 @@ fn timeless(value: Value) -> Value {
     match value {
         Value::Object(map) => Value::Object(
             map.into_iter()
-                .filter(|(k, _)| !k.contains("duration") && !k.ends_with("_ms") && k != "started_at")
+                .filter(|(k, _)| {
+                    !k.contains("duration") && !k.ends_with("_ms") && k != "started_at"
+                })
                 .map(|(k, v)| (k, timeless(v)))
                 .collect(),
         ),
@@ -64,7 +66,11 @@ fn report(driver: &str, corpus: &Path, jobs: &str, out: &Path) -> (i32, Value) {
         "--output",
         out.to_str().unwrap(),
     ]);
-    assert!(ran.code == 0 || ran.code == 1, "{driver} --jobs {jobs}: {}", ran.dump());
+    assert!(
+        ran.code == 0 || ran.code == 1,
+        "{driver} --jobs {jobs}: {}",
+        ran.dump()
+    );
     let text = std::fs::read_to_string(out).unwrap();
     (ran.code, timeless(serde_json::from_str(&text).unwrap()))
 }
@@ -150,4 +156,128 @@ fn jobs_are_refused_for_stores_that_may_be_shared_and_with_a_trace() {
         trace.to_str().unwrap(),
     ]);
     assert_eq!(ran.code, 0, "{}", ran.dump());
+}
+
+/// `run --shard K/N --format json --output FILE` on the reference driver
+/// over `corpus`.
+fn shard(corpus: &Path, k: u32, out: &Path, seed: &str) -> i32 {
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--corpus",
+        corpus.to_str().unwrap(),
+        "--shard",
+        &format!("{k}/4"),
+        "--seed",
+        seed,
+        "--cases",
+        "8",
+        "--quiet",
+        "--format",
+        "json",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ran.code == 0 || ran.code == 4, "shard {k}: {}", ran.dump());
+    ran.code
+}
+
+#[test]
+fn four_shards_and_a_merge_give_the_report_of_one_run() {
+    let dir = scratch();
+    let corpus = tiny_corpus(dir.path());
+    let paths: Vec<_> = (1..=4)
+        .map(|k| dir.path().join(format!("s{k}.json")))
+        .collect();
+    for (k, p) in (1..=4).zip(&paths) {
+        shard(&corpus, k, p, "7");
+    }
+    let whole = dir.path().join("whole.json");
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--corpus",
+        corpus.to_str().unwrap(),
+        "--seed",
+        "7",
+        "--cases",
+        "8",
+        "--quiet",
+        "--format",
+        "json",
+        "--output",
+        whole.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    let merged = dir.path().join("merged.json");
+    let mut args = vec![
+        "merge".to_owned(),
+        "--format".into(),
+        "json".into(),
+        "--output".into(),
+    ];
+    args.push(merged.to_str().unwrap().to_owned());
+    args.extend(paths.iter().map(|p| p.to_str().unwrap().to_owned()));
+    let ran = run(&args);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    let read =
+        |p: &Path| timeless(serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap());
+    assert_eq!(read(&merged), read(&whole));
+    assert_eq!(read(&merged)["conformance"]["level"], "full");
+    // Each shard's report names its part and the whole selection.
+    let one = read(&paths[0]);
+    assert_eq!(one["run"]["shard"]["index"], 1);
+    assert_eq!(one["run"]["shard"]["total"], 4);
+    assert_eq!(
+        one["run"]["shard"]["selection"].as_array().unwrap().len(),
+        read(&whole)["checks"].as_array().unwrap().len()
+    );
+    // diff works on a merged report as on a single one.
+    let ran = run(&["diff", whole.to_str().unwrap(), merged.to_str().unwrap()]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+}
+
+#[test]
+fn merge_refuses_what_is_not_every_shard_of_one_run() {
+    let dir = scratch();
+    let corpus = tiny_corpus(dir.path());
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    for k in 1..=4 {
+        shard(&corpus, k, Path::new(&p(&format!("s{k}.json"))), "7");
+    }
+    shard(&corpus, 2, Path::new(&p("other-seed.json")), "8");
+    let merge = |files: &[&str]| {
+        let mut args = vec!["merge".to_owned()];
+        args.extend(files.iter().map(|f| p(f)));
+        run(&args)
+    };
+    let ran = merge(&["s1.json", "s2.json", "s3.json"]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        "error: shard 4/4 of the run is missing: the level of a run is stated only over every shard\n"
+    );
+    let ran = merge(&["s1.json", "s2.json", "s2.json", "s3.json", "s4.json"]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: shard 2/4 is given twice: {} and {}\n",
+            p("s2.json"),
+            p("s2.json")
+        )
+    );
+    let ran = merge(&["s1.json", "other-seed.json", "s3.json", "s4.json"]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr.starts_with(&format!(
+            "error: {} and {} are not shards of one run: their seeds differ",
+            p("other-seed.json"),
+            p("s1.json")
+        )),
+        "{}",
+        ran.dump()
+    );
 }

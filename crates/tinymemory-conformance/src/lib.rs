@@ -78,7 +78,9 @@ mod properties;
 mod registry;
 pub mod report;
 mod runner;
+pub mod shard;
 pub mod stress;
+pub use shard::Shard;
 mod summary;
 
 pub use check::{

@@ -11,6 +11,7 @@ mod escape;
 mod json;
 mod junit;
 mod markdown;
+mod merge;
 mod model;
 mod replay;
 mod seed;
@@ -23,7 +24,7 @@ pub use conformance::{Conformance, FamilyLevel, FamilyStatus, Level};
 pub use error::ReportError;
 pub use escape::visible;
 pub use model::{
-    CheckEntry, CounterexampleRecord, Counts, OutcomeKind, Report, RunFilter, RunMeta,
+    CheckEntry, CounterexampleRecord, Counts, OutcomeKind, Report, RunFilter, RunMeta, ShardMeta,
     SCHEMA_VERSION,
 };
 pub use replay::{Replay, Verdict};

@@ -35,6 +35,7 @@ impl Report {
                 duration_ms: millis(summary.duration),
                 load_ms: None,
                 filter: None,
+                shard: None,
             },
             conformance: Conformance::of(&checks, summary.profile),
             counts: Counts::of(&checks),
@@ -65,6 +66,20 @@ impl Report {
     #[must_use]
     pub fn with_filter(mut self, filter: super::RunFilter) -> Self {
         self.run.filter = Some(filter);
+        self.conformance = self.conformance.filtered();
+        self
+    }
+
+    /// Marks the report as shard `shard` of a run whose whole selection
+    /// is `selection` (check ids in run order): never `FULL` on its own,
+    /// as a filtered run; `merge` of every shard states the level.
+    #[must_use]
+    pub fn with_shard(mut self, shard: crate::Shard, selection: Vec<String>) -> Self {
+        self.run.shard = Some(super::ShardMeta {
+            index: shard.index,
+            total: shard.total,
+            selection,
+        });
         self.conformance = self.conformance.filtered();
         self
     }

@@ -75,6 +75,22 @@ pub struct RunMeta {
     /// reports written before filters existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<RunFilter>,
+    /// The shard of a sharded run (`run --shard K/N`), with the whole
+    /// selection it is a part of; absent for an unsharded run (and in
+    /// reports written before shards existed). `merge` joins the shards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardMeta>,
+}
+
+/// Which part of a sharded run a report holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardMeta {
+    /// `K` of `K/N`, from 1.
+    pub index: u32,
+    /// `N` of `K/N`.
+    pub total: u32,
+    /// Every check id of the run's selection (all shards), in run order.
+    pub selection: Vec<String>,
 }
 
 /// The checks a filtered run selected: those whose id or family matches

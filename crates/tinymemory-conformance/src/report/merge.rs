@@ -1,0 +1,164 @@
+//! One report from the shards of one run (`merge A.json B.json ..`).
+
+use super::{Conformance, Counts, Report};
+
+impl Report {
+    /// The report of the whole run whose shards are `shards` (each with
+    /// the name of the file it came from, for messages): the checks of
+    /// every shard in the order of the run's selection, the counts and the
+    /// conformance level of them all (a level only a complete set of
+    /// shards can state), the run's metadata with no shard, the earliest
+    /// start, and the shards' wall times and corpus loads added up (the
+    /// work done, not the time a matrix took).
+    ///
+    /// # Errors
+    ///
+    /// Why the reports are not the shards of one run, naming the files:
+    /// no report, a report of an unsharded run, shards of different runs
+    /// (another seed, case count, driver, recall profile, selection,
+    /// filter, suite version or shard count), a shard given twice or
+    /// missing, a check id reported twice, or checks other than the
+    /// selection's.
+    pub fn merge(shards: &[(String, Report)]) -> Result<Report, String> {
+        let Some((first_name, first)) = shards.first() else {
+            return Err("merge needs the JSON reports of a sharded run's shards".to_owned());
+        };
+        let meta = |name: &str, r: &Report| {
+            let shard = r.run.shard.clone().ok_or_else(|| {
+                format!(
+                    "{name} is the report of an unsharded run (no run.shard): merge joins the \
+                     reports of run --shard K/N"
+                )
+            })?;
+            if shard.index == 0 || shard.index > shard.total {
+                return Err(format!(
+                    "{name} names shard {}/{}, which no run has: K/N needs 1 <= K <= N",
+                    shard.index, shard.total
+                ));
+            }
+            Ok(shard)
+        };
+        let head = meta(first_name, first)?;
+        let mut seen: Vec<Option<&str>> = vec![None; head.total as usize];
+        for (name, r) in shards {
+            let shard = meta(name, r)?;
+            let differs = |what: &str, a: String, b: String| {
+                format!(
+                    "{name} and {first_name} are not shards of one run: their {what} differ \
+                     ({b} against {a})"
+                )
+            };
+            let (a, b) = (&first.run, &r.run);
+            let same = [
+                ("seeds", a.seed.to_string(), b.seed.to_string()),
+                ("case counts", a.cases.to_string(), b.cases.to_string()),
+                ("driver ids", a.driver_id.clone(), b.driver_id.clone()),
+                (
+                    "drivers",
+                    format!("{:?}", a.driver_spec),
+                    format!("{:?}", b.driver_spec),
+                ),
+                (
+                    "recall profiles",
+                    a.recall_profile.to_string(),
+                    b.recall_profile.to_string(),
+                ),
+                (
+                    "suite versions",
+                    a.tool_version.clone(),
+                    b.tool_version.clone(),
+                ),
+                (
+                    "filters",
+                    format!("{:?}", a.filter),
+                    format!("{:?}", b.filter),
+                ),
+                (
+                    "shard counts",
+                    head.total.to_string(),
+                    shard.total.to_string(),
+                ),
+                (
+                    "selections",
+                    head.selection.join(","),
+                    shard.selection.join(","),
+                ),
+            ];
+            if let Some((what, x, y)) = same.into_iter().find(|(_, x, y)| x != y) {
+                return Err(differs(what, x, y));
+            }
+            let slot = &mut seen[(shard.index - 1) as usize];
+            if let Some(other) = slot {
+                return Err(format!(
+                    "shard {}/{} is given twice: {other} and {name}",
+                    shard.index, shard.total
+                ));
+            }
+            *slot = Some(name);
+        }
+        let missing: Vec<String> = seen
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.is_none())
+            .map(|(i, _)| format!("{}/{}", i + 1, head.total))
+            .collect();
+        if !missing.is_empty() {
+            return Err(format!(
+                "shard{} {} of the run {} missing: the level of a run is stated only over every shard",
+                if missing.len() == 1 { "" } else { "s" },
+                missing.join(", "),
+                if missing.len() == 1 { "is" } else { "are" }
+            ));
+        }
+        let mut checks = Vec::with_capacity(head.selection.len());
+        for id in &head.selection {
+            let mut found = shards
+                .iter()
+                .flat_map(|(name, r)| r.checks.iter().map(move |c| (name, c)))
+                .filter(|(_, c)| &c.id == id);
+            match (found.next(), found.next()) {
+                (Some((_, c)), None) => checks.push(c.clone()),
+                (Some((a, _)), Some((b, _))) => {
+                    return Err(format!("check {id} is reported twice: in {a} and in {b}"))
+                }
+                (None, _) => {
+                    return Err(format!(
+                        "check {id} of the selection is in no shard's report"
+                    ))
+                }
+            }
+        }
+        let total: usize = shards.iter().map(|(_, r)| r.checks.len()).sum();
+        if total != checks.len() {
+            let extra = shards
+                .iter()
+                .flat_map(|(name, r)| r.checks.iter().map(move |c| (name, c)))
+                .find(|(_, c)| !head.selection.contains(&c.id))
+                .map_or_else(String::new, |(name, c)| format!(": {} in {name}", c.id));
+            return Err(format!(
+                "the shards report checks outside the run's selection{extra}"
+            ));
+        }
+        let mut run = first.run.clone();
+        run.shard = None;
+        run.started_at = shards
+            .iter()
+            .map(|(_, r)| r.run.started_at.clone())
+            .min()
+            .unwrap_or_default();
+        run.duration_ms = shards.iter().map(|(_, r)| r.run.duration_ms).sum();
+        let loads: Vec<f64> = shards.iter().filter_map(|(_, r)| r.run.load_ms).collect();
+        run.load_ms = (!loads.is_empty()).then(|| loads.iter().sum());
+        let mut conformance = Conformance::of(&checks, run.recall_profile);
+        if run.filter.is_some() {
+            conformance = conformance.filtered();
+        }
+        Ok(Report {
+            schema_version: super::SCHEMA_VERSION,
+            counts: Counts::of(&checks),
+            conformance,
+            run,
+            checks,
+        })
+    }
+}

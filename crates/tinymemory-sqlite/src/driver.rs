@@ -25,7 +25,8 @@ use crate::recall::{self, RecallQuery};
 use crate::write::Write;
 use crate::{open, DRIVER_ID};
 
-/// The SQLite + FTS5 [`MemoryProvider`].
+/// The SQLite [`MemoryProvider`]: entries in tables, recall by the driver's own
+/// word index (schema version 2; version 1 used FTS5).
 ///
 /// A handle to one database, file-backed ([`SqliteDriver::open`]) or
 /// in-memory ([`SqliteDriver::open_in_memory`]). Clones are cheap and share

@@ -16,12 +16,17 @@ written). The optional ops are memory_driver.py's, unbroken: the
 portability checks pass.
 """
 
+import os
 import sys
 
 # Importing the sibling modules must not leave __pycache__ in examples/.
 sys.dont_write_bytecode = True
 
-import tinymemory_protocol as tp  # noqa: E402
+try:
+    import tinymemory.protocol as tp
+except ImportError:  # a checkout, nothing installed: the package is in python/
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    import tinymemory.protocol as tp
 from memory_driver import MemoryStore  # noqa: E402
 
 

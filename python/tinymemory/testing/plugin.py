@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from . import DriverConformance
-from ._binary import BinaryError, checked_binary, list_checks
+from ._binary import BinaryError, checked_binary, find_binary, list_checks
 from ._run import RunError, deadline, driver_env, hello, run
 
 PROFILES = ("lexical", "semantic")
@@ -72,7 +72,7 @@ class ConformanceClass(pytest.Class):
         cls = self.obj
         try:
             self._command = self._driver_command(cls)
-            self._binary = checked_binary(os.environ.get("TINYMEMORY_CONFORMANCE_BIN") or None)
+            self._binary = checked_binary(find_binary())
             self._env = driver_env()
             self._hello = None
             profile = cls.profile

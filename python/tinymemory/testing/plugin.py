@@ -194,6 +194,9 @@ class CheckItem(pytest.Item):
             raise CheckFailed(f"{check_id}: the run's report has no entry for this check: `{info['command']}`")
         kind = entry.get("outcome")
         message = entry.get("message") or ""
+        # The check's own time: the item's time includes the run's start
+        # (and, for the first item, the whole run).
+        self.user_properties.append(("check_duration_ms", entry.get("duration_ms")))
         if kind == "pass":
             return
         if kind == "skip":

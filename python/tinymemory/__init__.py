@@ -42,4 +42,11 @@ def _version():
     return "0+unknown"
 
 
-__version__ = _version()
+def __getattr__(name):
+    # Computed on first use (PEP 562): importlib.metadata costs about 50 ms
+    # of start-up, and every driver process imports this package.
+    if name == "__version__":
+        global __version__
+        __version__ = _version()
+        return __version__
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

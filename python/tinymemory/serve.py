@@ -101,7 +101,7 @@ def make_store(spec):
     if missing:
         raise FactoryError(
             EXIT_OPEN,
-            f"the factory {spec!r} returned a {type(store).__name__}, which lacks "
+            f"the factory {spec!r} returned a value of type {type(store).__name__}, which lacks "
             f"{', '.join(missing)}: a store has the methods of tinymemory.protocol.Store",
         )
     return store

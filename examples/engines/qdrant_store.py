@@ -27,9 +27,16 @@ The two first failures of a real vector store, fixed here:
 - Qdrant returns equal scores in insertion order; the contract orders ties
   by key. The recall asks Qdrant for every point scoring at least the
   limit-th hit's score, then sorts by (score descending, key).
+
+And one the suite found in Qdrant itself: its float32 score of one entry
+for one query differs in the last bits from call to call
+(recall.deterministic, recall.namespace_isolation). Qdrant picks the
+candidates, a little below any threshold (SCORE_SLACK), and the score is
+the exact cosine of integer feature vectors kept in each point's payload.
 """
 
 import functools
+import hashlib
 import math
 import uuid
 
@@ -47,13 +54,11 @@ WHITE_SPACE = frozenset(
 # Qdrant's float32 scores are within this of the exact cosine: candidates
 # are fetched this far below a threshold, then scored exactly.
 SCORE_SLACK = 1e-5
-FIELDS = ("id", "namespace", "key", "content", "category", "timestamp", "session_id", "taint")
 
 
-def _bucket(feature):  # noqa: D103
-    # blake2b, not hash(): Python salts hash() per process.
-    import hashlib
-
+def _bucket(feature):
+    """The (bucket, sign) of a feature: blake2b, not hash(), which Python
+    salts per process (every driver process must embed alike)."""
     h = int.from_bytes(hashlib.blake2b(feature.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
     return h % DIMENSIONS, (-1 if (h >> 32) & 1 else 1)
 

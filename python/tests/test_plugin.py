@@ -1,9 +1,7 @@
 """The pytest plugin end to end: inner pytest runs (pytester) over small drivers."""
 
-import os
 import stat
 import sys
-import textwrap
 import xml.etree.ElementTree as ET
 
 from conftest import EXAMPLES
@@ -228,4 +226,29 @@ def test_a_missing_binary_says_how_to_install(pytester, monkeypatch):
     assert result.ret == 2
     result.stdout.fnmatch_lines(
         ["TestStore: TINYMEMORY_CONFORMANCE_BIN is '*nowhere', which is not a file; install it with `pip install*"]
+    )
+
+
+def test_a_driver_of_another_protocol_version_is_refused_naming_both(pytester):
+    pytester.makepyfile(
+        future_driver="""
+        import json, sys
+        for line in sys.stdin:
+            request = json.loads(line)
+            print(json.dumps({"id": request["id"], "result": {"protocol": 2, "driver": "future"}}), flush=True)
+        """,
+        test_future=f"""
+        from tinymemory.testing import DriverConformance
+
+        class TestFuture(DriverConformance):
+            driver_command = [{sys.executable!r}, "future_driver.py"]
+        """,
+    )
+    result = pytester.runpytest(*FAST)
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(
+        [
+            "TestFuture: the driver `* future_driver.py` speaks exec protocol version 2, and this tinymemory "
+            "package and its tinymemory-conformance binary speak version 1"
+        ]
     )

@@ -13,6 +13,13 @@ step() { printf '\n=== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# Debian splits venv (and its ensurepip) out of python3.
+if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+    step "installing python3-venv (for the wheel's virtual environments)"
+    apt-get update -qq
+    apt-get install -y -qq python3-venv
+fi
+
 step "python: maturin into a build venv ($(python3 --version 2>&1))"
 python3 -m venv "$work/build"
 "$work/build/bin/pip" install -q --disable-pip-version-check maturin=="$(sed -n 's/^maturin==//p' python/requirements-ci.txt)"

@@ -206,7 +206,7 @@ def test_a_binary_of_another_version_is_refused_naming_both(pytester, monkeypatc
         [
             f"TestStore: */fake-conformance is tinymemory-conformance 0.0.9, but the tinymemory package is "
             f"{tinymemory.__version__}: the two must be of one version to agree on the exec protocol; "
-            f"install it with `pip install tinymemory-conformance=={tinymemory.__version__}`*"
+            f"install the tinymemory-conformance {tinymemory.__version__} wheel, which carries the binary*"
         ]
     )
 
@@ -225,7 +225,7 @@ def test_a_missing_binary_says_how_to_install(pytester, monkeypatch):
     result = pytester.runpytest(*FAST)
     assert result.ret == 2
     result.stdout.fnmatch_lines(
-        ["TestStore: TINYMEMORY_CONFORMANCE_BIN is '*nowhere', which is not a file; install it with `pip install*"]
+        ["TestStore: TINYMEMORY_CONFORMANCE_BIN is '*nowhere', which is not a file; install the tinymemory-conformance *"]
     )
 
 
@@ -252,3 +252,17 @@ def test_a_driver_of_another_protocol_version_is_refused_naming_both(pytester):
             "package and its tinymemory-conformance binary speak version 1"
         ]
     )
+
+
+def test_without_the_plugin_the_class_fails_rather_than_passing_empty(pytester):
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestStore(DriverConformance):
+            driver = "x:y"
+        """
+    )
+    result = pytester.runpytest("-p", "no:tinymemory", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*the tinymemory pytest plugin is not active, so no conformance check ran*"])

@@ -65,6 +65,6 @@ class DriverConformance:
 
         pytest.fail(
             "the tinymemory pytest plugin is not active, so no conformance check ran: install the "
-            "tinymemory-conformance wheel (pip install tinymemory-conformance), or load the plugin "
+            "tinymemory-conformance wheel (it registers the plugin with pytest), or load the plugin "
             "with `pytest -p tinymemory.testing.plugin`"
         )

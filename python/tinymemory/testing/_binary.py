@@ -13,9 +13,10 @@ from .. import __version__
 BIN_ENV = "TINYMEMORY_CONFORMANCE_BIN"
 BIN_NAME = "tinymemory-conformance"
 INSTALL_HINT = (
-    f"install it with `pip install tinymemory-conformance=={__version__}` (its wheel carries the binary), "
-    f"or set {BIN_ENV} to the path of a tinymemory-conformance {__version__} binary "
-    "(`cargo build -p tinymemory-cli` builds target/debug/tinymemory-conformance)"
+    f"install the tinymemory-conformance {__version__} wheel, which carries the binary "
+    f"(`pip install tinymemory_conformance-{__version__}-*.whl`; `maturin build --release` in python/ "
+    f"of the repository builds it), or set {BIN_ENV} to the path of a tinymemory-conformance "
+    f"{__version__} binary (`cargo build -p tinymemory-cli` builds target/debug/tinymemory-conformance)"
 )
 # Seconds `--version` and `list` may take: they print and exit.
 QUICK_TIMEOUT = 30

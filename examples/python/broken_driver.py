@@ -10,18 +10,28 @@ real drivers have shipped. Run it to see the report a failing author gets:
 3. forget answers True even when nothing was there (caught by
    forget.idempotent).
 
-Bug 1 also fails recall.namespace_isolation (a recall with namespace None
-is pinned to "global", and its hits change when other namespaces are
-written). The optional ops are memory_driver.py's, unbroken: the
-portability checks pass.
+The same bugs fail four more checks, seven in all (python/tests/test_plugin.py
+and crates/tinymemory-exec/tests/exec/examples.rs assert exactly these):
+bug 1 recall.namespace_isolation (a recall with namespace None is pinned
+to "global", and its hits change when other namespaces are written); bug 2
+recall.min_score (it compares a recall with min_score against the same
+recall without, both limited) and sections.across_merge_order (it counts
+the section's direct recalls with limit 1); and model.differential, whose
+random call sequences meet them. The optional ops are memory_driver.py's,
+unbroken: the portability checks pass.
 """
 
+import os
 import sys
 
 # Importing the sibling modules must not leave __pycache__ in examples/.
 sys.dont_write_bytecode = True
 
-import tinymemory_protocol as tp  # noqa: E402
+try:
+    import tinymemory.protocol as tp
+except ImportError:  # a checkout, nothing installed: the package is in python/
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    import tinymemory.protocol as tp
 from memory_driver import MemoryStore  # noqa: E402
 
 

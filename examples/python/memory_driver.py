@@ -17,12 +17,17 @@ each valid record's timestamp and taint as given and reports the others.
 """
 
 import itertools
+import os
 import sys
 
 # Importing the sibling module must not leave __pycache__ in examples/.
 sys.dont_write_bytecode = True
 
-import tinymemory_protocol as tp  # noqa: E402
+try:
+    import tinymemory.protocol as tp
+except ImportError:  # a checkout, nothing installed: the package is in python/
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    import tinymemory.protocol as tp
 
 
 class MemoryStore(tp.Store):

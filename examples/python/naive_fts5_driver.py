@@ -55,11 +55,16 @@ History (first failing check of each run, --no-corpus until run 11):
 """
 
 import sqlite3
+import os
 import sys
 
 sys.dont_write_bytecode = True
 
-import tinymemory_protocol as tp  # noqa: E402
+try:
+    import tinymemory.protocol as tp
+except ImportError:  # a checkout, nothing installed: the package is in python/
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    import tinymemory.protocol as tp
 
 COLUMNS = "rowid, namespace, key, content, category, timestamp, session_id, taint"
 

@@ -49,13 +49,18 @@ weight: this is an independent implementation, not a port.
 import hashlib
 import heapq
 import math
+import os
 import sys
 from functools import lru_cache
 
 # Importing the sibling modules must not leave __pycache__ in examples/.
 sys.dont_write_bytecode = True
 
-import tinymemory_protocol as tp  # noqa: E402
+try:
+    import tinymemory.protocol as tp
+except ImportError:  # a checkout, nothing installed: the package is in python/
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    import tinymemory.protocol as tp
 from memory_driver import MemoryStore  # noqa: E402
 
 DIMENSIONS = 4096

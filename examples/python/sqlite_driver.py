@@ -11,7 +11,7 @@ while others serve the checks), and they must not share a database. Requires SQL
 and exits 3 when this Python's sqlite3 lacks either).
 
 Recall: the query is cut into words exactly as
-tinymemory_protocol.split_words cuts text (letters, numbers, combining
+tinymemory.protocol.split_words cuts text (letters, numbers, combining
 marks), each word becomes an FTS5 string ("..." with inner quotes
 doubled), and the strings are joined with OR, so no user text is ever FTS5
 syntax. The index uses the same word characters (`unicode61` with
@@ -39,12 +39,17 @@ taint, and reports the others.
 """
 
 import sqlite3
+import os
 import sys
 
 # Importing the sibling module must not leave __pycache__ in examples/.
 sys.dont_write_bytecode = True
 
-import tinymemory_protocol as tp  # noqa: E402
+try:
+    import tinymemory.protocol as tp
+except ImportError:  # a checkout, nothing installed: the package is in python/
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    import tinymemory.protocol as tp
 
 MAX_QUERY_TERMS = 256
 
@@ -93,7 +98,7 @@ def match_expression(query):
 
 
 class SqliteStore(tp.Store):
-    def __init__(self, path):
+    def __init__(self, path=":memory:"):
         self.db = sqlite3.connect(path, isolation_level=None)
         self.db.execute("PRAGMA journal_mode = WAL")
         tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

@@ -164,7 +164,7 @@ mod rfc3339_tests {
         assert!(parse_rfc3339("1969-07-20T20:17:00Z").is_some());
         assert_eq!(parse_rfc3339("2026-01-01t00:00:00z"), Some(utc));
         // A leap second only where one can be: 23:59:60 UTC on a month's
-        // last day (examples/python/tinymemory_protocol.py mirrors this).
+        // last day (python/tinymemory/protocol.py mirrors this).
         for (leap, valid) in [
             ("2016-12-31T23:59:60Z", true),
             ("2016-12-31T22:59:60-01:00", true),

@@ -39,8 +39,9 @@ import time
 sys.dont_write_bytecode = True  # leave no __pycache__ in examples/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "examples", "python"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "python"))
 
-import tinymemory_protocol as tp  # noqa: E402
+import tinymemory.protocol as tp  # noqa: E402
 from memory_driver import MemoryStore  # noqa: E402
 
 mode = sys.argv[1]

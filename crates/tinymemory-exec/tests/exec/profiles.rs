@@ -15,12 +15,18 @@ fn hello_answering(result: &serde_json::Value) -> ExecCommand {
     misbehave("hello", Some(&result.to_string()))
 }
 
-/// `python3 -c CODE ARGS`, with `examples/python` importable.
+/// `python3 -c CODE ARGS`, with `examples/python` and the `tinymemory`
+/// package of `python/` importable.
 fn inline(code: &str, args: &[&str]) -> ExecCommand {
     let dir = examples_dir().to_string_lossy().into_owned();
+    let package = examples_dir()
+        .join("../../python")
+        .to_string_lossy()
+        .into_owned();
     let prelude = format!(
         "import sys\nsys.dont_write_bytecode = True\nsys.path.insert(0, {dir:?})\n\
-         import tinymemory_protocol as tp\nfrom memory_driver import MemoryStore\n"
+         sys.path.insert(0, {package:?})\n\
+         import tinymemory.protocol as tp\nfrom memory_driver import MemoryStore\n"
     );
     ExecCommand::new(
         "python3",

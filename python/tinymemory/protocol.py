@@ -1,6 +1,9 @@
 """The driver side of the tinymemory exec protocol, version 1.
 
-Standard library only. A driver is a class with the seven store methods
+``tinymemory.protocol`` of the ``tinymemory-conformance`` distribution
+(``pip install tinymemory-conformance``); ``python -m tinymemory.serve
+MODULE:FACTORY`` serves a store without a ``__main__`` block. Standard
+library only. A driver is a class with the seven store methods
 and, optionally, the three optional ones (see ``Store`` below); ``serve(store, driver_id)`` reads one JSON request per
 line from stdin and writes one JSON answer per line to stdout until stdin
 ends. The specification is docs/protocol.md; the JSON Schemas are in
@@ -324,13 +327,35 @@ def decode_cursor(token):
     namespace_hex, dot, key_hex = rest.partition(".")
     if not dot or not _LOWER_HEX.fullmatch(namespace_hex) or not _LOWER_HEX.fullmatch(key_hex):
         raise unknown()
+    # The checksum matched, so the token is one encode_cursor made (edits
+    # are refused above): past here the position itself is what is wrong,
+    # and the message says so rather than "not issued by this driver".
+    def unusable(what, detail):
+        shown = token[:60]
+        more = "\u2026" if len(token) > 60 else ""
+        return invalid(
+            "export.cursor_unknown",
+            f"export cursor {json.dumps(shown, ensure_ascii=False)}{more} has a valid checksum but "
+            f"names {what} that no store can hold ({detail}): it was encoded from a position "
+            "that is not an entry's (encode_cursor takes the (namespace, key) of a stored entry)",
+        )
+
     try:
         namespace = bytes.fromhex(namespace_hex).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise unusable("a namespace", f"its bytes are not UTF-8: {e.reason} at byte {e.start}") from None
+    try:
         key = bytes.fromhex(key_hex).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise unusable("a key", f"its bytes are not UTF-8: {e.reason} at byte {e.start}") from None
+    try:
         validate_namespace(namespace)
+    except DriverError as e:
+        raise unusable(f"namespace {_shorten(namespace, 60)}", f"{e.rule}: {e.message}") from None
+    try:
         validate_key(key)
-    except (UnicodeDecodeError, DriverError):
-        raise unknown() from None
+    except DriverError as e:
+        raise unusable(f"key {_shorten(key, 60)}", f"{e.rule}: {e.message}") from None
     return (namespace, key)
 
 
@@ -523,6 +548,26 @@ def handle(store, driver_id, request, recall_profile=None):
         return {"id": rid, "error": {"kind": "backend", "message": f"{type(e).__name__}: {e}"}}
 
 
+def check_scores(hits):
+    """Raises a "backend" DriverError naming the first hit of a recall
+    answer whose score is NaN or infinite: the contract wants finite scores,
+    and JSON cannot carry those values. A vector store's cosine of a zero
+    vector (a query with no word, such as '?!') is the usual source.
+    Anything that is not a list of dicts is left to the suite to refuse."""
+    if not isinstance(hits, list):
+        return
+    for index, hit in enumerate(hits):
+        score = hit.get("score") if isinstance(hit, dict) else None
+        if isinstance(score, float) and not math.isfinite(score):
+            raise DriverError(
+                "backend",
+                f"recall hit {index} of {len(hits)} (namespace {_shorten(str(hit.get('namespace')), 60)}, "
+                f"key {_shorten(str(hit.get('key')), 60)}) has score {score}: scores must be finite "
+                "numbers, higher is better (a cosine over a zero vector, from a query with no word, "
+                "is NaN)",
+            )
+
+
 def _dispatch(store, driver_id, r, recall_profile):
     op = r.get("op")
     if op == "hello":
@@ -552,9 +597,11 @@ def _dispatch(store, driver_id, r, recall_profile):
     if op == "namespaces":
         return store.namespaces()
     if op == "recall":
-        return store.recall(
+        hits = store.recall(
             r["query"], r["limit"], r["namespace"], r["category"], r["session_id"], r["min_score"]
         )
+        check_scores(hits)
+        return hits
     for name, method in OPTIONAL_OPS:
         if op == name and op in ops_of(store):
             if op == "store_many":

@@ -1,0 +1,268 @@
+"""The pytest plugin end to end: inner pytest runs (pytester) over small drivers."""
+
+import stat
+import sys
+import xml.etree.ElementTree as ET
+
+from conftest import EXAMPLES
+
+import tinymemory
+
+FAST = ["--tinymemory-corpus", "off", "--tinymemory-cases", "4", "-p", "no:cacheprovider"]
+
+# What examples/python/broken_driver.py's docstring says it fails: its
+# three bugs, and the checks that meet them again.
+BROKEN_FAILS = {
+    "recall.none_means_global",
+    "recall.limit",
+    "recall.min_score",
+    "forget.idempotent",
+    "recall.namespace_isolation",
+    "sections.across_merge_order",
+    "model.differential",
+}
+
+
+def junit(pytester, *args):
+    xml = pytester.path / "junit.xml"
+    result = pytester.runpytest(*FAST, f"--junitxml={xml}", *args)
+    cases = {}
+    for case in ET.parse(xml).getroot().iter("testcase"):
+        kind = next((c.tag for c in case if c.tag in ("failure", "error", "skipped")), "passed")
+        cases[case.get("name")] = kind
+    return result, cases
+
+
+def test_the_broken_example_fails_exactly_its_documented_checks(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestBroken(DriverConformance):
+            driver = "broken_driver:BrokenStore"
+        """
+    )
+    result, cases = junit(pytester)
+    failed = {name for name, kind in cases.items() if kind == "failure"}
+    assert failed == BROKEN_FAILS
+    skipped = {name for name, kind in cases.items() if kind == "skipped"}
+    assert skipped == {"corpus.namespace_counts", "corpus.recall_own_words"}
+    assert result.ret == 1
+    # The whole message, with the seed and a way to run the check alone.
+    result.stdout.fnmatch_lines(
+        [
+            "*forget.idempotent FAIL: second forget of the same key: expected false, got true",
+            "seed *, 4 cases; this check alone: pytest '*::TestBroken::forget.idempotent' --tinymemory-seed *",
+        ]
+    )
+
+
+def test_k_and_deselect_run_only_the_selected_checks(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        test_pick="""
+        from tinymemory.testing import DriverConformance
+
+        class TestBroken(DriverConformance):
+            driver = "broken_driver:BrokenStore"
+        """
+    )
+    result, cases = junit(
+        pytester, "-k", "limit or upsert", "--deselect", "test_pick.py::TestBroken::store.upsert_replaces_metadata"
+    )
+    assert cases == {
+        "store.upsert": "passed",
+        "recall.limit": "failure",
+        "recall.huge_limit": "passed",
+        "portability.page_limits": "passed",
+    }
+    assert result.ret == 1
+
+
+def test_a_factory_that_does_not_import_is_a_collection_error_naming_it(pytester):
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestMissing(DriverConformance):
+            driver = "no_such_module_here:Store"
+        """
+    )
+    result = pytester.runpytest(*FAST)
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(
+        [
+            "TestMissing: the driver `* -m tinymemory.serve no_such_module_here:Store` exited (exit status 2) "
+            "without answering hello; its stderr:",
+            "  | tinymemory.serve: failed to import module 'no_such_module_here' of 'no_such_module_here:Store': "
+            "ModuleNotFoundError: No module named 'no_such_module_here'*",
+        ]
+    )
+
+
+def test_a_factory_that_raises_fails_every_item_with_its_traceback(pytester):
+    pytester.makepyfile(
+        drv="""
+        def make():
+            raise RuntimeError("cannot reach the index")
+        """,
+        test_raise="""
+        from tinymemory.testing import DriverConformance
+
+        class TestRaises(DriverConformance):
+            driver = "drv:make"
+            profile = "lexical"
+        """,
+    )
+    result = pytester.runpytest(*FAST, "-k", "store.upsert or forget")
+    result.assert_outcomes(failed=3)
+    result.stdout.fnmatch_lines(
+        [
+            "the driver `* -m tinymemory.serve drv:make` exited (exit status 3) without answering hello; its stderr:",
+            "  | RuntimeError: cannot reach the index",
+            "  | tinymemory.serve: the factory 'drv:make' raised RuntimeError: cannot reach the index",
+        ]
+    )
+
+
+def test_a_driver_that_hangs_mid_run_fails_that_check_and_the_run_goes_on(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        drv="""
+        import time
+        from memory_driver import MemoryStore
+
+        class Hangs(MemoryStore):
+            def forget(self, namespace, key):
+                time.sleep(3600)
+        """,
+        test_hang="""
+        from tinymemory.testing import DriverConformance
+
+        class TestHangs(DriverConformance):
+            driver = "drv:Hangs"
+            timeout = 3
+        """,
+    )
+    result, cases = junit(pytester, "-k", "forget.idempotent or store.upsert")
+    assert cases == {
+        "store.upsert": "passed",
+        "forget.idempotent": "failure",
+        "store.upsert_replaces_metadata": "passed",
+    }
+    # FAIL today; TIMEOUT once the runner reports timeouts as their own outcome.
+    result.stdout.fnmatch_lines(["forget.idempotent *: forget.idempotent timed out after 3s*"])
+
+
+def test_a_driver_that_crashes_mid_run_fails_that_check(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        drv="""
+        import os
+        from memory_driver import MemoryStore
+
+        class Crashes(MemoryStore):
+            def forget(self, namespace, key):
+                os._exit(9)
+        """,
+        test_crash="""
+        from tinymemory.testing import DriverConformance
+
+        class TestCrashes(DriverConformance):
+            driver = "drv:Crashes"
+        """,
+    )
+    result, cases = junit(pytester, "-k", "forget.idempotent or store.upsert")
+    assert cases == {
+        "store.upsert": "passed",
+        "forget.idempotent": "failure",
+        "store.upsert_replaces_metadata": "passed",
+    }
+    result.stdout.fnmatch_lines(["forget.idempotent *the process exited (exit status: 9)*"])
+
+
+def fake_binary(pytester, version):
+    path = pytester.path / "fake-conformance"
+    path.write_text(f"#!/bin/sh\necho 'tinymemory-conformance {version}'\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+def test_a_binary_of_another_version_is_refused_naming_both(pytester, monkeypatch):
+    monkeypatch.setenv("TINYMEMORY_CONFORMANCE_BIN", fake_binary(pytester, "0.0.9"))
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestStore(DriverConformance):
+            driver = "x:y"
+            profile = "lexical"
+        """
+    )
+    result = pytester.runpytest(*FAST)
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(
+        [
+            f"TestStore: */fake-conformance is tinymemory-conformance 0.0.9, but the tinymemory package is "
+            f"{tinymemory.__version__}: the two must be of one version to agree on the exec protocol; "
+            f"install the tinymemory-conformance {tinymemory.__version__} wheel, which carries the binary*"
+        ]
+    )
+
+
+def test_a_missing_binary_says_how_to_install(pytester, monkeypatch):
+    monkeypatch.setenv("TINYMEMORY_CONFORMANCE_BIN", str(pytester.path / "nowhere"))
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestStore(DriverConformance):
+            driver = "x:y"
+            profile = "lexical"
+        """
+    )
+    result = pytester.runpytest(*FAST)
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(
+        ["TestStore: TINYMEMORY_CONFORMANCE_BIN is '*nowhere', which is not a file; install the tinymemory-conformance *"]
+    )
+
+
+def test_a_driver_of_another_protocol_version_is_refused_naming_both(pytester):
+    pytester.makepyfile(
+        future_driver="""
+        import json, sys
+        for line in sys.stdin:
+            request = json.loads(line)
+            print(json.dumps({"id": request["id"], "result": {"protocol": 2, "driver": "future"}}), flush=True)
+        """,
+        test_future=f"""
+        from tinymemory.testing import DriverConformance
+
+        class TestFuture(DriverConformance):
+            driver_command = [{sys.executable!r}, "future_driver.py"]
+        """,
+    )
+    result = pytester.runpytest(*FAST)
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(
+        [
+            "TestFuture: the driver `* future_driver.py` speaks exec protocol version 2, and this tinymemory "
+            "package and its tinymemory-conformance binary speak version 1"
+        ]
+    )
+
+
+def test_without_the_plugin_the_class_fails_rather_than_passing_empty(pytester):
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestStore(DriverConformance):
+            driver = "x:y"
+        """
+    )
+    result = pytester.runpytest("-p", "no:tinymemory", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*the tinymemory pytest plugin is not active, so no conformance check ran*"])

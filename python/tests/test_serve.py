@@ -1,0 +1,75 @@
+"""python -m tinymemory.serve: a store served by MODULE:FACTORY, and its start-up errors."""
+
+import json
+import subprocess
+import sys
+
+from conftest import EXAMPLES
+
+import tinymemory.protocol as tp
+
+
+def serve(spec, tmp_path, lines=()):
+    request = "".join(json.dumps(line) + "\n" for line in lines)
+    return subprocess.run(
+        [sys.executable, "-m", "tinymemory.serve", spec],
+        input=request,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": f"{EXAMPLES}:{':'.join(p for p in sys.path if p)}", "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+
+
+def test_a_factory_is_served_with_its_profile_and_ops(tmp_path):
+    done = serve("semantic_driver:SemanticStore", tmp_path, [{"id": 1, "op": "hello"}])
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "id": 1,
+        "result": {
+            "protocol": tp.PROTOCOL_VERSION,
+            "driver": "semantic_driver:SemanticStore",
+            "recall_profile": "semantic",
+            "ops": ["store_many", "export_page", "import"],
+        },
+    }
+
+
+def test_a_spec_without_a_colon_is_a_usage_error(tmp_path):
+    done = serve("memory_driver", tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        "tinymemory.serve: driver 'memory_driver' is not MODULE:FACTORY (for example my_driver:MyStore)\n"
+    )
+
+
+def test_a_missing_name_is_a_usage_error(tmp_path):
+    done = serve("memory_driver:NoSuchStore", tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "tinymemory.serve: module 'memory_driver' has no 'NoSuchStore' (looked up for 'memory_driver:NoSuchStore')\n"
+    )
+
+
+def test_a_factory_returning_no_store_names_the_missing_methods(tmp_path):
+    (tmp_path / "not_a_store.py").write_text("def make():\n    return object()\n")
+    done = serve("not_a_store:make", tmp_path)
+    assert done.returncode == 3
+    assert done.stderr == (
+        "tinymemory.serve: the factory 'not_a_store:make' returned a value of type object, which lacks reset, store, get, "
+        "forget, list, namespaces, recall: a store has the methods of tinymemory.protocol.Store\n"
+    )
+
+
+def test_a_module_failing_to_import_shows_its_traceback(tmp_path):
+    (tmp_path / "broken_import.py").write_text("import no_such_dependency_here\n")
+    done = serve("broken_import:Store", tmp_path)
+    assert done.returncode == 2
+    *traceback, last = done.stderr.splitlines()
+    assert traceback[0] == "Traceback (most recent call last):"
+    # The rest of the line is the driver process's sys.path, which varies.
+    assert last.startswith(
+        "tinymemory.serve: failed to import module 'broken_import' of 'broken_import:Store': "
+        "ModuleNotFoundError: No module named 'no_such_dependency_here' (the driver process's sys.path: ["
+    )

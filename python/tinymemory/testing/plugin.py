@@ -1,0 +1,233 @@
+"""The pytest plugin: ``DriverConformance`` subclasses become one item per check.
+
+Registered through the ``pytest11`` entry point of the
+``tinymemory-conformance`` wheel; ``pytest -p tinymemory.testing.plugin``
+loads it from a checkout.
+"""
+
+import inspect
+import os
+import shlex
+import sys
+
+import pytest
+
+from . import DriverConformance
+from ._binary import BinaryError, checked_binary, find_binary, list_checks
+from ._run import RunError, deadline, driver_env, hello, run
+
+PROFILES = ("lexical", "semantic")
+SENTINEL = "test_tinymemory_plugin_is_active"
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("tinymemory", "tinymemory conformance (DriverConformance classes)")
+    group.addoption(
+        "--tinymemory-corpus",
+        metavar="on|off|DIR",
+        help="load the bundled corpus (on), none (off: the corpus checks are skipped) or DIR; "
+        "overrides the classes' `corpus`",
+    )
+    group.addoption("--tinymemory-seed", metavar="S", type=int, help="seed of the randomised checks")
+    group.addoption("--tinymemory-cases", metavar="N", type=int, help="cases per property check")
+    group.addoption("--tinymemory-timeout", metavar="SECS", type=int, help="seconds one check may run")
+    group.addoption(
+        "--tinymemory-bundle-dir",
+        metavar="DIR",
+        help="write a regression bundle for each failing check into DIR",
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makeitem(collector, name, obj):
+    if not (inspect.isclass(obj) and issubclass(obj, DriverConformance) and obj is not DriverConformance):
+        return None
+    matches = getattr(collector, "classnamefilter", None)
+    if matches is not None and not matches(name):
+        return None
+    return ConformanceClass.from_parent(collector, name=name, obj=obj)
+
+
+def bundled_corpus():
+    """The corpus directory the wheel carries (``tinymemory/corpora``), or
+    the repository's ``fixtures/corpora`` when running from a checkout."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for path in (os.path.join(package, "corpora"), os.path.join(package, "..", "..", "fixtures", "corpora")):
+        if os.path.isdir(path):
+            return os.path.normpath(path)
+    raise RunError(
+        f"no bundled corpus: neither {os.path.join(package, 'corpora')} nor a checkout's fixtures/corpora "
+        "exists; set `corpus` to a directory, or to False to skip the corpus checks"
+    )
+
+
+class CheckFailed(Exception):
+    """A check that failed: the message is the whole report."""
+
+
+class ConformanceClass(pytest.Class):
+    """A DriverConformance subclass: one CheckItem per check, then the class's own tests."""
+
+    def collect(self):
+        cls = self.obj
+        try:
+            self._command = self._driver_command(cls)
+            self._binary = checked_binary(find_binary())
+            self._env = driver_env()
+            self._hello = None
+            profile = cls.profile
+            if profile is None:
+                self._hello = hello(self._command, self._env)
+                profile = self._hello.get("recall_profile", "lexical")
+            if profile not in PROFILES:
+                raise RunError(f"{cls.__name__}.profile is {profile!r}; expected 'lexical', 'semantic' or None")
+            self._profile = profile
+            self._checks = list_checks(self._binary, profile)
+        except (BinaryError, RunError) as e:
+            raise self.CollectError(f"{cls.__name__}: {e}") from None
+        self._outcome = None
+        items = [CheckItem.from_parent(self, name=c[0], check=c) for c in self._checks]
+        own = [x for x in super().collect() if x.name != SENTINEL]
+        return items + own
+
+    def _driver_command(self, cls):
+        if cls.driver is not None and cls.driver_command is not None:
+            raise RunError("set `driver` or `driver_command`, not both")
+        if cls.driver_command is not None:
+            command = cls.driver_command
+            return shlex.split(command) if isinstance(command, str) else [str(w) for w in command]
+        driver = cls.driver
+        if driver is None:
+            raise RunError("set `driver` (MODULE:FACTORY or the factory) or `driver_command`")
+        if not isinstance(driver, str):
+            # A function or class assigned in the class body: found again
+            # in the driver process by its module and name.
+            module = getattr(driver, "__module__", None)
+            qualname = getattr(driver, "__qualname__", None)
+            if not module or not qualname or "<locals>" in qualname:
+                raise RunError(
+                    f"`driver` is {driver!r}, which a driver process cannot import: give a module-level "
+                    "function or class, or 'MODULE:FACTORY'"
+                )
+            driver = f"{module}:{qualname}"
+        return [sys.executable, "-m", "tinymemory.serve", driver]
+
+    def _options(self):
+        cls, config = self.obj, self.config
+        corpus = config.getoption("tinymemory_corpus")
+        base = os.path.dirname(str(self.path))
+        if corpus is None:
+            corpus = cls.corpus
+            if isinstance(corpus, (str, os.PathLike)):
+                corpus = os.path.join(base, os.fspath(corpus))
+        elif corpus in ("on", "off"):
+            corpus = corpus == "on"
+        if corpus is True:
+            corpus = bundled_corpus()
+        elif corpus is False or corpus is None:
+            corpus = None
+        else:
+            corpus = os.path.abspath(os.fspath(corpus))
+            if not os.path.isdir(corpus):
+                raise RunError(f"the corpus {corpus} is not a directory")
+
+        def pick(option, attr):
+            value = config.getoption(option)
+            return getattr(cls, attr) if value is None else value
+
+        bundle_dir = pick("tinymemory_bundle_dir", "bundle_dir")
+        if bundle_dir is not None:
+            bundle_dir = os.path.abspath(os.fspath(bundle_dir))
+        return {
+            "corpus": corpus,
+            "seed": pick("tinymemory_seed", "seed"),
+            "cases": pick("tinymemory_cases", "cases"),
+            "timeout": pick("tinymemory_timeout", "timeout"),
+            "bundle_dir": bundle_dir,
+        }
+
+    def outcome(self):
+        """``(report checks by id, run info)`` of this class's one run, or
+        the RunError that stopped it; runs the suite at the first call."""
+        if self._outcome is None:
+            try:
+                self._outcome = self._run()
+            except RunError as e:
+                self._outcome = e
+        return self._outcome
+
+    def _run(self):
+        mine = [i for i in self.session.items if isinstance(i, CheckItem) and i.parent is self]
+        selected = [i.check[0] for i in mine]
+        every = len(selected) == len(self._checks)
+        opts = self._options()
+        if self._hello is None:
+            # A factory that does not import, raises or hangs is one clear
+            # error here, rather than the run's exit 3.
+            self._hello = hello(self._command, self._env)
+        limit = deadline([i.check for i in mine], opts["timeout"], opts["cases"])
+        report, shown, bundles = run(
+            self._binary, self._command, self._env, self._profile, selected, every, limit=limit, **opts
+        )
+        checks = {c["id"]: c for c in report.get("checks", [])}
+        return checks, {"report": report, "command": shown, "bundles": bundles}
+
+
+class CheckItem(pytest.Item):
+    """One conformance check of a ConformanceClass."""
+
+    def __init__(self, *, check, **kwargs):
+        super().__init__(**kwargs)
+        self.check = check
+        # `-k contract` selects a family as `-k recall` selects ids.
+        self.extra_keyword_matches.add(check[1])
+        self.user_properties.append(("family", check[1]))
+
+    def runtest(self):
+        outcome = self.parent.outcome()
+        if isinstance(outcome, RunError):
+            raise outcome
+        checks, info = outcome
+        check_id = self.check[0]
+        entry = checks.get(check_id)
+        if entry is None:
+            raise CheckFailed(f"{check_id}: the run's report has no entry for this check: `{info['command']}`")
+        kind = entry.get("outcome")
+        message = entry.get("message") or ""
+        # The check's own time: the item's time includes the run's start
+        # (and, for the first item, the whole run).
+        self.user_properties.append(("check_duration_ms", entry.get("duration_ms")))
+        if kind == "pass":
+            return
+        if kind == "skip":
+            pytest.skip(message or "skipped by the suite")
+        if kind == "expected-failure":
+            pytest.xfail(f"{entry.get('reason')}: {message}")
+        raise CheckFailed(self._failure(entry, info))
+
+    def _failure(self, entry, info):
+        run_meta = info["report"].get("run", {})
+        lines = [f"{entry['id']} {entry.get('outcome', '?').upper()}: {entry.get('message') or ''}"]
+        if entry.get("reason"):
+            lines.append(f"declared reason: {entry['reason']}")
+        example = entry.get("counterexample")
+        if example:
+            lines.append(f"counterexample (seed {example.get('seed')}): {example.get('input')}")
+        lines.append(f"rule ({entry.get('family')}): {entry.get('description')}")
+        lines.append(
+            f"seed {run_meta.get('seed')}, {run_meta.get('cases')} cases; this check alone: "
+            f"pytest '{self.nodeid}' --tinymemory-seed {run_meta.get('seed')}"
+        )
+        lines.append(f"  or: {info['command']} --check {entry['id']}")
+        bundle = info["bundles"].get(entry["id"])
+        if bundle:
+            lines.append(f"replay: tinymemory-conformance replay {shlex.quote(bundle)}")
+        return "\n".join(lines)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, (CheckFailed, RunError, BinaryError)):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.parent.name}::{self.name}"

@@ -31,6 +31,10 @@ except ImportError:  # a checkout, nothing installed: the package is in python/
 
 
 class MemoryStore(tp.Store):
+    # Each process keeps its entries in its own memory: run --jobs may run
+    # checks at once, one process each.
+    independent_stores = True
+
     def __init__(self):
         # namespace -> key -> entry (wire form, score None)
         self.spaces = {}

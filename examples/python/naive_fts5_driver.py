@@ -70,6 +70,8 @@ COLUMNS = "rowid, namespace, key, content, category, timestamp, session_id, tain
 
 
 class NaiveFts5Store(tp.Store):
+    independent_stores = True  # an in-memory database per process
+
     def __init__(self):
         self.db = sqlite3.connect(":memory:")
         self.reset()

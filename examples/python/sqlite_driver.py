@@ -99,6 +99,9 @@ def match_expression(query):
 
 class SqliteStore(tp.Store):
     def __init__(self, path=":memory:"):
+        # A private in-memory database per process is a store of its own;
+        # processes opening one file share it, and must not run at once.
+        self.independent_stores = path == ":memory:"
         self.db = sqlite3.connect(path, isolation_level=None)
         self.db.execute("PRAGMA journal_mode = WAL")
         tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

@@ -454,9 +454,15 @@ class Store:
 
     ``recall_profile`` is the profile the driver declares: LEXICAL (the
     default) or SEMANTIC. Set it on the class of a ranking engine.
+
+    ``independent_stores`` says whether two processes of the driver are two
+    stores (each its own data: in memory, or a file of its own); when True,
+    ``hello`` declares it and ``run --jobs N`` may run checks at once, one
+    process each. Leave it False for a store backed by one shared database.
     """
 
     recall_profile = LEXICAL
+    independent_stores = False
 
     def reset(self):
         """Empty the store."""
@@ -581,6 +587,9 @@ def _dispatch(store, driver_id, r, recall_profile):
         ops = ops_of(store)
         if ops:
             hello["ops"] = ops
+        # Absent means false: never parallel by surprise.
+        if getattr(store, "independent_stores", False) is True:
+            hello["independent_stores"] = True
         return hello
     if op == "reset":
         store.reset()
@@ -625,6 +634,28 @@ def encode(answer):
         return json.dumps({"id": answer.get("id"), "error": error}, separators=(",", ":"))
 
 
+def _exit_on_sigterm():
+    """Turn SIGTERM into SystemExit, so ``finally`` blocks, context managers
+    and ``atexit`` handlers run (a temporary directory is removed, an
+    embedded database closed): the suite ends a driver by closing stdin,
+    then SIGTERM, then SIGKILL (docs/protocol.md, "Transport"), and
+    Python's default action for SIGTERM skips all of them. Only from the
+    main thread, where Python allows a handler, and only when nothing else
+    installed one."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, None):
+        return
+
+    def _terminated(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, _terminated)
+
+
 def serve(store, driver_id, stdin=None, stdout=None, recall_profile=None):
     """Answer requests until stdin ends. Only answers go to stdout; log to
     stderr. Each answer is flushed at once: the suite waits for it.
@@ -634,6 +665,7 @@ def serve(store, driver_id, stdin=None, stdout=None, recall_profile=None):
     recall_profile = profile_of(store, recall_profile)
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
+    _exit_on_sigterm()
     for raw in stdin:
         request = json.loads(raw.decode("utf-8"))
         line = encode(handle(store, driver_id, request, recall_profile))

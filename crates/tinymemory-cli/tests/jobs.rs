@@ -111,11 +111,22 @@ fn reports_do_not_depend_on_jobs_on_any_in_tree_driver() {
 
 #[test]
 fn jobs_are_refused_for_stores_that_may_be_shared_and_with_a_trace() {
-    // misbehave.py's hello declares no independent_stores.
-    let driver = format!(
-        "exec:python3 {} no-rule",
-        repo("crates/tinymemory-exec/tests/drivers/misbehave.py").display()
-    );
+    // The example's store, saying nothing of independent stores, as a
+    // driver backed by one shared database would.
+    let dir = scratch();
+    let script = dir.path().join("shared.py");
+    std::fs::write(
+        &script,
+        format!(
+            "import sys\nsys.path.insert(0, {examples:?})\n\
+             import memory_driver as m\n\
+             class Shared(m.MemoryStore):\n    independent_stores = False\n\
+             m.tp.serve(Shared(), 'python-shared')\n",
+            examples = repo("examples/python").display().to_string()
+        ),
+    )
+    .unwrap();
+    let driver = format!("exec:python3 {}", script.display());
     let ran = run(&["run", "--driver", &driver, "--no-corpus", "--jobs", "2"]);
     assert_eq!(ran.code, 2, "{}", ran.dump());
     assert_eq!(
@@ -127,7 +138,6 @@ fn jobs_are_refused_for_stores_that_may_be_shared_and_with_a_trace() {
              \"independent_stores\": true (docs/protocol.md, \"Lifecycle\")\n"
         )
     );
-    let dir = scratch();
     let trace = dir.path().join("t.jsonl");
     let ran = run(&[
         "run",

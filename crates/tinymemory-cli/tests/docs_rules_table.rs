@@ -1,5 +1,6 @@
-//! docs/protocol.md and docs/validate-python-driver.md open with the rules
-//! table: one row per check of `list`, in run order.
+//! docs/protocol.md opens with the rules table, and
+//! docs/validate-python-driver.md has it after its install-and-pytest
+//! opening: one row per check of `list`, in run order.
 
 use std::process::Command;
 
@@ -44,6 +45,9 @@ fn both_docs_open_with_one_row_per_check() {
     for doc in ["protocol.md", "validate-python-driver.md"] {
         let (start, rows) = table_ids(doc);
         assert_eq!(rows, ids, "{doc}");
-        assert!(start < 40, "{doc}: the table starts on line {start}");
+        // The Python walkthrough opens with install and pytest (at most 20
+        // lines), then the rules; the protocol opens with its rules.
+        let within = if doc == "protocol.md" { 40 } else { 120 };
+        assert!(start < within, "{doc}: the table starts on line {start}");
     }
 }

@@ -1,11 +1,12 @@
 //! Runs checks one at a time, isolating panics and hangs.
 
 use std::any::Any;
+use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures::stream::{FuturesOrdered, StreamExt};
+use futures::stream::{FuturesUnordered, StreamExt};
 use futures::FutureExt;
 use tokio::sync::oneshot;
 
@@ -207,13 +208,17 @@ impl Runner {
         } else {
             1
         };
-        // Up to `jobs` checks run at once; their reports come out in
-        // registry order, whatever order they finish in.
-        let mut running = FuturesOrdered::new();
-        let mut next = checks.checks().iter();
+        // Up to `jobs` checks run at once, a finished one's slot refilled
+        // at once; reports are held until every check before them has
+        // finished, so they come out in registry order.
+        let mut running = FuturesUnordered::new();
+        let mut finished: BTreeMap<usize, CheckReport> = BTreeMap::new();
+        let mut next = checks.checks().iter().enumerate();
         loop {
             while running.len() < jobs {
-                let Some(check) = next.next() else { break };
+                let Some((position, check)) = next.next() else {
+                    break;
+                };
                 // One job keeps the caller's live case count, cleared
                 // before each check; parallel checks each count their own
                 // (for their timeout messages).
@@ -223,13 +228,17 @@ impl Runner {
                 } else {
                     CaseProgress::new()
                 };
-                running.push_back(self.run_reported(check, ctx.clone(), progress));
+                let report = self.run_reported(check, ctx.clone(), progress);
+                running.push(async move { (position, report.await) });
             }
-            let Some(report) = running.next().await else {
+            let Some((position, report)) = running.next().await else {
                 break;
             };
-            on_report(&report);
-            reports.push(report);
+            finished.insert(position, report);
+            while let Some(report) = finished.remove(&reports.len()) {
+                on_report(&report);
+                reports.push(report);
+            }
         }
         RunSummary {
             driver_id: ctx.factory.driver_id(),

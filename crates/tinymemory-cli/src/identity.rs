@@ -19,6 +19,10 @@ use std::path::{Path, PathBuf};
 /// "Temporary Files Used By SQLite", sections 2.2 and 2.5).
 pub(crate) const SQLITE_COMPANIONS: [&str; 3] = ["-wal", "-shm", "-journal"];
 
+/// The most files of a read tree (the corpus) compared one by one; the
+/// bundled corpus has 252.
+const MAX_TREE_FILES: usize = 100_000;
+
 /// One file as the command uses it.
 #[derive(Debug, Clone)]
 struct Claim {
@@ -83,19 +87,94 @@ impl Claims {
     /// A SQLite store the command opens (reads and, when `writes`, writes):
     /// its file, as `role`, and its [`SQLITE_COMPANIONS`], as `the -wal
     /// companion (PATH-wal) of ROLE`.
+    ///
+    /// SQLite opens a symlinked database through its target and keeps the
+    /// companions beside the target, so they are claimed beside both the
+    /// name given and the file it resolves to.
     pub(crate) fn sqlite_store(&mut self, role: &str, path: &Path, writes: bool) {
         let family = self.push(role.to_owned(), path, writes, false, None);
-        for suffix in SQLITE_COMPANIONS {
-            let mut companion = path.as_os_str().to_owned();
-            companion.push(suffix);
-            let companion = PathBuf::from(companion);
+        let mut bases = vec![path.to_owned()];
+        if let Some(target) = resolved(path).filter(|t| t != path) {
+            bases.push(target);
+        }
+        for base in bases {
+            for suffix in SQLITE_COMPANIONS {
+                let mut companion = base.as_os_str().to_owned();
+                companion.push(suffix);
+                let companion = PathBuf::from(companion);
+                self.push(
+                    format!("the {suffix} companion ({}) of {role}", companion.display()),
+                    &companion,
+                    writes,
+                    false,
+                    Some(family),
+                );
+            }
+        }
+    }
+
+    /// The files a command line names: each word that is a file, each word
+    /// of a word that a shell would split further (the script of
+    /// `sh -c '…'`), and what follows `=` in `--db=my.db`; claimed as
+    /// `FILE, named by ROLE`.
+    pub(crate) fn command_files(&mut self, role: &str, words: &[&str], writes: bool) {
+        let mut found: Vec<String> = Vec::new();
+        let mut add = |word: &str| {
+            let candidates = std::iter::once(word).chain(word.split_once('=').map(|(_, v)| v));
+            for candidate in candidates {
+                if !candidate.is_empty()
+                    && !found.iter().any(|f| f == candidate)
+                    && Path::new(candidate).is_file()
+                {
+                    found.push(candidate.to_owned());
+                }
+            }
+        };
+        for word in words {
+            add(word);
+            if word.contains(char::is_whitespace) {
+                for inner in shlex::split(word).unwrap_or_default() {
+                    add(&inner);
+                }
+            }
+        }
+        for file in found {
             self.push(
-                format!("the {suffix} companion ({}) of {role}", companion.display()),
-                &companion,
+                format!("{file}, named by {role}"),
+                Path::new(&file),
                 writes,
                 false,
-                Some(family),
+                None,
             );
+        }
+    }
+
+    /// A directory whose files the command reads ([`Claims::read_tree`]),
+    /// and each file in it by identity, so that a hard link or a symlink
+    /// elsewhere to one of them is one of them too (at most
+    /// [`MAX_TREE_FILES`] files are looked at).
+    pub(crate) fn read_tree_files(&mut self, role: &str, dir: &Path) {
+        self.read_tree(role.to_owned(), dir);
+        let mut stack = vec![dir.to_owned()];
+        let mut files = 0;
+        while let Some(d) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                if files >= MAX_TREE_FILES {
+                    return;
+                }
+                let path = entry.path();
+                match std::fs::metadata(&path) {
+                    Ok(m) if m.is_dir() => stack.push(path),
+                    Ok(m) if m.is_file() => {
+                        files += 1;
+                        self.read(format!("{}, a file of {role}", path.display()), &path);
+                    }
+                    _ => {}
+                }
+            }
         }
     }
 
@@ -201,6 +280,13 @@ fn inode(_path: &Path) -> Option<(u64, u64)> {
 /// canonicalized directory joined with its name. `None` when neither
 /// resolves (a missing directory: opening the file then reports it).
 pub(crate) fn resolved(path: &Path) -> Option<PathBuf> {
+    resolved_within(path, 0)
+}
+
+/// [`resolved`], following at most 40 links (as Linux's `ELOOP` does): a
+/// dangling symlink resolves to the file it would create, since writing
+/// through it creates that file.
+fn resolved_within(path: &Path, links: u32) -> Option<PathBuf> {
     if let Ok(p) = std::fs::canonicalize(path) {
         return Some(p);
     }
@@ -209,7 +295,12 @@ pub(crate) fn resolved(path: &Path) -> Option<PathBuf> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    Some(std::fs::canonicalize(parent).ok()?.join(name))
+    let parent = std::fs::canonicalize(parent).ok()?;
+    let here = parent.join(name);
+    match std::fs::read_link(&here) {
+        Ok(target) if links < 40 => resolved_within(&parent.join(target), links + 1),
+        _ => Some(here),
+    }
 }
 
 #[cfg(test)]

@@ -4,9 +4,22 @@
 use tinymemory_conformance::Report;
 
 use crate::args::{Format, MergeArgs};
+use crate::identity::Claims;
 use crate::{exit, files};
 
 pub(crate) fn main(args: &MergeArgs) -> u8 {
+    // The merged report must not replace a shard it reads.
+    if let Some(output) = &args.output {
+        let mut claims = Claims::default();
+        for path in &args.reports {
+            claims.read(format!("the shard report {}", path.display()), path);
+        }
+        claims.write(format!("--output {}", output.display()), output);
+        if let Err(clash) = claims.check() {
+            eprintln!("error: {clash}: the merged report would replace a shard it reads; name another file");
+            return exit::USAGE;
+        }
+    }
     let mut shards = Vec::with_capacity(args.reports.len());
     for path in &args.reports {
         match files::read_report(path) {

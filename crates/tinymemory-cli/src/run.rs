@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
+use tinymemory_api::shown::visible;
 use tinymemory_api::RecallProfile;
 use tinymemory_conformance::report::CheckEntry;
 use tinymemory_conformance::{Bundle, Comparison, Family, Registry, Report, RunConfig, Runner};
@@ -152,7 +153,10 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
     let mut opened = match driver::open_with(&args.driver, exec) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("error: failed to open the driver: {e}");
+            eprintln!(
+                "error: failed to open the driver: {}",
+                visible(&e.to_string())
+            );
             return exit::SETUP;
         }
     };
@@ -166,7 +170,10 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
     // server or process here: one store opened up front turns "cannot be
     // opened" into exit 3 instead of every check failing the same way.
     if let Err(e) = driver::probe(&opened).await {
-        eprintln!("error: failed to open the driver: {e}");
+        eprintln!(
+            "error: failed to open the driver: {}",
+            visible(&e.to_string())
+        );
         return exit::SETUP;
     }
     let config = RunConfig {
@@ -201,6 +208,16 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
     // A shard runs its part of the selection; its report names the whole.
     let selection: Vec<String> = registry.checks().iter().map(|c| c.id.to_owned()).collect();
     let registry = match args.shard {
+        Some(shard) if shard.total as usize > selection.len().max(1) => {
+            eprintln!(
+                "error: --shard {shard}: {} shards for a selection of {} checks would leave \
+                 shards with nothing to run; use at most {} shards",
+                shard.total,
+                selection.len(),
+                selection.len().max(1)
+            );
+            return exit::USAGE;
+        }
         Some(shard) => registry.shard(shard),
         None => registry,
     };

@@ -1,6 +1,7 @@
 //! Failed checks that share one driver error: one cause (a query parser's
 //! syntax error) often fails many checks, and the summary says so.
 
+use tinymemory_api::shown::shown;
 use tinymemory_conformance::report::Report;
 
 /// The prefixes of a `MemoryError`'s text, one per kind.
@@ -26,8 +27,9 @@ pub(crate) fn lines(report: &Report) -> Vec<String> {
         .filter(|(_, ids)| ids.len() >= 2)
         .map(|(error, ids)| {
             format!(
-                "{} checks failed on the same error: {error} ({})",
+                "{} checks failed on the same error: {} ({})",
                 ids.len(),
+                shown(&error),
                 ids.join(", ")
             )
         })

@@ -291,3 +291,57 @@ fn merge_refuses_what_is_not_every_shard_of_one_run() {
         ran.dump()
     );
 }
+
+#[test]
+fn huge_shard_counts_and_a_merge_over_its_own_shard_are_refused() {
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--no-corpus",
+        "--check",
+        "store.*",
+        "--shard",
+        "4294967295/4294967295",
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr.starts_with(
+            "error: --shard 4294967295/4294967295: 4294967295 shards for a selection of "
+        ),
+        "{}",
+        ran.dump()
+    );
+    let dir = scratch();
+    let corpus = tiny_corpus(dir.path());
+    let s1 = dir.path().join("s1.json");
+    shard(&corpus, 1, &s1, "7");
+    let text = std::fs::read_to_string(&s1).unwrap();
+    let before = text.clone();
+    let s = s1.to_str().unwrap();
+    let ran = run(&["merge", s, "--format", "json", "--output", s]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: --output {s} names the same file as the shard report {s}: the merged report \
+             would replace a shard it reads; name another file\n"
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&s1).unwrap(), before);
+    // A shard count edited past the selection is refused, not allocated.
+    let edited = dir.path().join("edited.json");
+    std::fs::write(
+        &edited,
+        text.replacen("\"total\": 4", "\"total\": 4294967295", 1),
+    )
+    .unwrap();
+    let ran = run(&["merge", edited.to_str().unwrap()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr
+            .contains("names 4294967295 shards for a selection of "),
+        "{}",
+        ran.dump()
+    );
+}

@@ -817,3 +817,25 @@ fn a_targets_messages_are_escaped_and_capped() {
         }
     }
 }
+
+#[test]
+fn an_exec_target_naming_the_source_file_is_the_source() {
+    let dir = scratch();
+    let a = dir.path().join("a.db");
+    fill(&a);
+    let before = snapshot(&a);
+    let script = repo("examples/python/sqlite_driver.py");
+    let to = format!("exec:python3 {} {}", script.display(), a.display());
+    let ran = run(&["migrate", "--from", &sqlite(&a), "--to", &to, "--quiet"]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: {}, named by --to {to} names the same file as --from {}: a store cannot be \
+             migrated into itself\n",
+            a.display(),
+            sqlite(&a)
+        )
+    );
+    assert_eq!(snapshot(&a), before, "the source is not written");
+}

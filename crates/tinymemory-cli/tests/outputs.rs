@@ -254,3 +254,139 @@ fn a_bundle_would_not_replace_the_baseline() {
     );
     assert_eq!(std::fs::read_to_string(&baseline).unwrap(), "{}");
 }
+
+#[test]
+fn a_link_to_a_corpus_file_is_the_corpus_file() {
+    let dir = scratch();
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir_all(corpus.join("licenses")).unwrap();
+    let file = corpus.join("licenses/mit.txt");
+    std::fs::write(&file, "MIT licence").unwrap();
+    let hard = dir.path().join("hard.txt");
+    std::fs::hard_link(&file, &hard).unwrap();
+    // A corpus file that is a symlink to a file outside the corpus.
+    let outside = dir.path().join("outside.txt");
+    std::fs::write(&outside, "Apache licence").unwrap();
+    std::os::unix::fs::symlink(&outside, corpus.join("licenses/apache.txt")).unwrap();
+    for (target, named) in [
+        (&hard, file.clone()),
+        (&outside, corpus.join("licenses/apache.txt")),
+    ] {
+        let ran = run(&[
+            "run",
+            "--driver",
+            "reference",
+            "--corpus",
+            corpus.to_str().unwrap(),
+            "--trace",
+            target.to_str().unwrap(),
+        ]);
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "error: --trace {} names the same file as {}, a file of the corpus {}{REFUSED}",
+                target.display(),
+                named.display(),
+                corpus.display()
+            )
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "MIT licence");
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "Apache licence");
+}
+
+#[test]
+fn files_inside_a_shell_script_or_after_an_equals_sign_are_the_commands() {
+    let dir = scratch();
+    let script = dir.path().join("drv.py");
+    std::fs::write(&script, "print('driver')\n").unwrap();
+    let db = dir.path().join("my.db");
+    std::fs::write(&db, "a store").unwrap();
+    let (s, d) = (script.to_str().unwrap(), db.to_str().unwrap());
+    for (driver, output, named) in [
+        (format!("exec:sh -c 'python3 {s}'"), s, s),
+        (format!("exec:python3 {s} --db={d}"), d, d),
+    ] {
+        let ran = run(&[
+            "run",
+            "--driver",
+            &driver,
+            "--no-corpus",
+            "--output",
+            output,
+        ]);
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        // The spec is shown as --driver spells it back (shell-quoted).
+        let named_by = format!(
+            "error: --output {output} names the same file as {named}, named by --driver exec:"
+        );
+        assert!(ran.stderr.starts_with(&named_by), "{}", ran.dump());
+        assert!(ran.stderr.ends_with(REFUSED), "{}", ran.dump());
+    }
+    assert_eq!(
+        std::fs::read_to_string(&script).unwrap(),
+        "print('driver')\n"
+    );
+    assert_eq!(std::fs::read_to_string(&db).unwrap(), "a store");
+}
+
+#[test]
+fn a_dangling_symlink_is_the_file_it_would_create() {
+    let dir = scratch();
+    let store = dir.path().join("nx.db");
+    let link = dir.path().join("dangling");
+    std::os::unix::fs::symlink(&store, &link).unwrap();
+    let driver = format!("sqlite:{}", store.display());
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--check",
+        "store.upsert",
+        "--trace",
+        link.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: --trace {} names the same file as the store of --driver {driver}{REFUSED}",
+            link.display()
+        )
+    );
+    assert!(!store.exists());
+}
+
+#[test]
+fn the_companions_of_a_symlinked_store_lie_beside_its_target() {
+    let dir = scratch();
+    let real = dir.path().join("real.db");
+    store_with_entries(&real);
+    let link = dir.path().join("rs.db");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let driver = format!("sqlite:{}", link.display());
+    let wal = dir.path().join("real.db-wal");
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--check",
+        "store.upsert",
+        "--output",
+        wal.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    let canonical_wal = std::fs::canonicalize(dir.path())
+        .unwrap()
+        .join("real.db-wal");
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: --output {} names the same file as the -wal companion ({}) of the store of \
+             --driver {driver}{REFUSED}",
+            wal.display(),
+            canonical_wal.display()
+        )
+    );
+}

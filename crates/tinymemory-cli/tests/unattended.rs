@@ -555,3 +555,27 @@ fn a_driver_is_ended_by_stdin_then_sigterm_so_it_can_remove_its_files() {
         assert!(!std::path::Path::new(kept).exists(), "{kept} left behind");
     }
 }
+
+#[test]
+fn a_driver_that_fails_to_start_has_its_stderr_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("dies.py");
+    std::fs::write(
+        &script,
+        "import sys\nsys.stderr.write('boom \\x1b[31mred\\x07\\n')\nsys.exit(3)\n",
+    )
+    .unwrap();
+    let driver = format!("exec:python3 {}", script.display());
+    let ran = run(&["run", "--driver", &driver, "--no-corpus"]);
+    assert_eq!(ran.code, 3, "{}", ran.dump());
+    assert!(
+        !ran.stderr.contains('\u{1b}') && !ran.stderr.contains('\u{7}'),
+        "{}",
+        ran.dump()
+    );
+    assert!(
+        ran.stderr.contains("| boom \\u{1b}[31mred\\u{7}"),
+        "{}",
+        ran.dump()
+    );
+}

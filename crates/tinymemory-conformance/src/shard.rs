@@ -149,7 +149,9 @@ impl Registry {
 
 /// For each check of `checks`, the 0-based shard it goes to of `total`.
 fn partition(checks: &[Check], total: u32) -> Vec<u32> {
-    let total = total.max(1);
+    // More shards than checks leave the rest empty: no load is kept for
+    // them (a `K/4294967295` must not allocate 32 GB).
+    let total = total.clamp(1, u32::try_from(checks.len().max(1)).unwrap_or(u32::MAX));
     let mut order: Vec<usize> = (0..checks.len()).collect();
     order.sort_by_key(|&i| (std::cmp::Reverse(cost(checks[i].id)), i));
     let mut load = vec![0_u64; total as usize];

@@ -14,6 +14,11 @@ use crate::identity::{self, Claims};
 /// `None` otherwise (or when a path cannot be resolved, which opening the
 /// store then reports).
 pub(crate) fn same_files(from: &DriverSpec, to: &DriverSpec) -> Option<String> {
+    // Two exec drivers may share a script (two files of one driver): only
+    // a store's files are compared with the other end's.
+    if matches!((from, to), (DriverSpec::Exec(_), DriverSpec::Exec(_))) {
+        return None;
+    }
     let mut claims = Claims::default();
     claim(&mut claims, from, "--from", false);
     claim(&mut claims, to, "--to", true);
@@ -34,14 +39,11 @@ fn claim(claims: &mut Claims, spec: &DriverSpec, flag: &str, writes: bool) {
             claims.sqlite_store(&format!("{flag} {spec}"), path, writes);
         }
         DriverSpec::Exec(command) => {
-            for word in
-                std::iter::once(command.program()).chain(command.args().iter().map(String::as_str))
-            {
-                let path = std::path::Path::new(word);
-                if path.is_file() {
-                    claims.read(format!("{word}, named by {flag} {spec}"), path);
-                }
-            }
+            let words: Vec<&str> = std::iter::once(command.program())
+                .chain(command.args().iter().map(String::as_str))
+                .collect();
+            // A target's program writes its files; a source's is read.
+            claims.command_files(&format!("{flag} {spec}"), &words, writes);
         }
         _ => {}
     }

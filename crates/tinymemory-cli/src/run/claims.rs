@@ -30,22 +30,19 @@ pub(crate) fn check(args: &RunArgs, trace: Option<&Path>) -> Result<(), String> 
             );
         }
         DriverSpec::Exec(command) => {
-            // The words of the command that name files: whatever the
+            // The words of the command that name files (inside a
+            // `sh -c '…'` script and after `--db=` too): whatever the
             // program does with them, a report must not replace them.
-            for word in
-                std::iter::once(command.program()).chain(command.args().iter().map(String::as_str))
-            {
-                let path = Path::new(word);
-                if path.is_file() {
-                    claims.read(format!("{word}, named by --driver {}", args.driver), path);
-                }
-            }
+            let words: Vec<&str> = std::iter::once(command.program())
+                .chain(command.args().iter().map(String::as_str))
+                .collect();
+            claims.command_files(&format!("--driver {}", args.driver), &words, false);
         }
         _ => {}
     }
     if !args.no_corpus {
         let root = args.corpus.clone().unwrap_or_else(Corpus::default_root);
-        claims.read_tree(format!("the corpus {}", root.display()), &root);
+        claims.read_tree_files(&format!("the corpus {}", root.display()), &root);
     }
     if let Some(baseline) = &args.baseline {
         claims.read(format!("--baseline {}", baseline.display()), baseline);

@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 
 use tinymemory_api::RecallProfile;
 
-use super::escape::visible;
 use super::{OutcomeKind, Report};
+use tinymemory_api::shown::shown;
 
 /// One check in a [`Comparison`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,7 +148,9 @@ impl Comparison {
         if let Some((before, now)) = &self.different_drivers {
             let _ = writeln!(
                 out,
-                "note: the baseline is a report on driver {before:?}, this one on {now:?}"
+                "note: the baseline is a report on driver {:?}, this one on {:?}",
+                shown(before),
+                shown(now)
             );
         }
         if let Some((before, now)) = &self.different_profiles {
@@ -167,9 +169,9 @@ impl Comparison {
         ];
         for (label, list) in groups {
             for c in list {
-                let _ = write!(out, "{label}  {}", visible(&c.id));
+                let _ = write!(out, "{label}  {}", shown(&c.id));
                 if let Some(m) = c.message.as_deref().and_then(|m| m.lines().next()) {
-                    let _ = write!(out, ": {}", visible(m));
+                    let _ = write!(out, ": {}", shown(m));
                 }
                 out.push('\n');
             }

@@ -39,6 +39,14 @@ impl Report {
             Ok(shard)
         };
         let head = meta(first_name, first)?;
+        if head.total as usize > head.selection.len().max(1) {
+            return Err(format!(
+                "{first_name} names {} shards for a selection of {} checks: a run has at most \
+                 one shard per check",
+                head.total,
+                head.selection.len()
+            ));
+        }
         let mut seen: Vec<Option<&str>> = vec![None; head.total as usize];
         for (name, r) in shards {
             let shard = meta(name, r)?;

@@ -3,9 +3,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::escape::visible;
 use super::{Bundle, ReportError};
 use crate::{CheckReport, DriverFactory, LoadedCorpus, Outcome, Registry, RunConfig, Runner};
+use tinymemory_api::shown::shown;
 
 /// What a replay found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,7 +52,7 @@ impl Replay {
             other => format!(
                 "{}: {}",
                 other.label(),
-                visible(other.message().unwrap_or_default())
+                shown(other.message().unwrap_or_default())
             ),
         };
         let verdict = match self.verdict {
@@ -66,8 +66,8 @@ impl Replay {
         };
         format!(
             "expected: {}\nrecorded: {}\nnow:      {now}\n{verdict}\n",
-            visible(&bundle.expected),
-            visible(&bundle.actual)
+            shown(&bundle.expected),
+            shown(&bundle.actual)
         )
     }
 }

@@ -150,3 +150,34 @@ fn a_timeout_is_never_a_known_failure() {
         ["recall.min_score", "sections.merge_order"]
     );
 }
+
+#[test]
+fn driver_text_in_a_comparison_is_cut_and_escaped() {
+    let baseline = finished();
+    let mut now = finished();
+    set(&mut now, "store.upsert", OutcomeKind::Fail);
+    let long = format!("\u{1b}[2J{}", "m".repeat(5_000));
+    now.checks
+        .iter_mut()
+        .find(|c| c.id == "store.upsert")
+        .unwrap()
+        .message = Some(long);
+    now.run.driver_id = "d".repeat(3_000);
+    let text = Comparison::between(&baseline, &now).to_text();
+    assert!(!text.contains('\u{1b}'), "{text}");
+    assert!(
+        text.lines().all(|l| l.chars().count() < 1_100),
+        "a line past the cut"
+    );
+    assert!(
+        text.contains(&format!(
+            ": \\u{{1b}}[2J{}… (4004 bytes cut)",
+            "m".repeat(996)
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{}… (2000 bytes cut)", "d".repeat(1_000))),
+        "{text}"
+    );
+}

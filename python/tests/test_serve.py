@@ -32,6 +32,7 @@ def test_a_factory_is_served_with_its_profile_and_ops(tmp_path):
             "driver": "semantic_driver:SemanticStore",
             "recall_profile": "semantic",
             "ops": ["store_many", "export_page", "import"],
+            "independent_stores": True,
         },
     }
 

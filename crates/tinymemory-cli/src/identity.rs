@@ -14,6 +14,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use tinymemory_exec::ExecCommand;
+
 /// The files SQLite keeps beside a database `PATH`: `PATH-wal` and
 /// `PATH-shm` in WAL mode, `PATH-journal` in rollback mode (SQLite's
 /// "Temporary Files Used By SQLite", sections 2.2 and 2.5).
@@ -113,11 +115,13 @@ impl Claims {
         }
     }
 
-    /// The files a command line names: each word that is a file, each word
-    /// of a word that a shell would split further (the script of
-    /// `sh -c '…'`), and what follows `=` in `--db=my.db`; claimed as
-    /// `FILE, named by ROLE`.
-    pub(crate) fn command_files(&mut self, role: &str, words: &[&str], writes: bool) {
+    /// The files an `exec:` command line names: its program and each
+    /// argument that is a file, each word of an argument that a shell
+    /// would split further (the script of `sh -c '…'`), and what follows
+    /// `=` in `--db=my.db`; claimed as `FILE, named by ROLE`.
+    pub(crate) fn command_files(&mut self, role: &str, command: &ExecCommand, writes: bool) {
+        let words =
+            std::iter::once(command.program()).chain(command.args().iter().map(String::as_str));
         let mut found: Vec<String> = Vec::new();
         let mut add = |word: &str| {
             let candidates = std::iter::once(word).chain(word.split_once('=').map(|(_, v)| v));

@@ -39,11 +39,8 @@ fn claim(claims: &mut Claims, spec: &DriverSpec, flag: &str, writes: bool) {
             claims.sqlite_store(&format!("{flag} {spec}"), path, writes);
         }
         DriverSpec::Exec(command) => {
-            let words: Vec<&str> = std::iter::once(command.program())
-                .chain(command.args().iter().map(String::as_str))
-                .collect();
             // A target's program writes its files; a source's is read.
-            claims.command_files(&format!("{flag} {spec}"), &words, writes);
+            claims.command_files(&format!("{flag} {spec}"), command, writes);
         }
         _ => {}
     }

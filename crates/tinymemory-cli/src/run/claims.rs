@@ -33,10 +33,7 @@ pub(crate) fn check(args: &RunArgs, trace: Option<&Path>) -> Result<(), String> 
             // The words of the command that name files (inside a
             // `sh -c '…'` script and after `--db=` too): whatever the
             // program does with them, a report must not replace them.
-            let words: Vec<&str> = std::iter::once(command.program())
-                .chain(command.args().iter().map(String::as_str))
-                .collect();
-            claims.command_files(&format!("--driver {}", args.driver), &words, false);
+            claims.command_files(&format!("--driver {}", args.driver), command, false);
         }
         _ => {}
     }

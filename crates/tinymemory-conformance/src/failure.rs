@@ -65,7 +65,9 @@ pub(crate) fn missed_hits_cause(
     if profile != RecallProfile::Lexical || want.iter().all(|w| got.contains(w)) {
         return "";
     }
-    " (a lexical recall missed entries holding a query word: the usual cause is a BM25 score \
+    " (a lexical recall missed entries holding a query word: the usual causes are words split \
+     only at spaces, so that `near(` or `scope,` is not the word `near` or `scope` (split as the \
+     contract does: tinymemory.protocol.words, tinymemory_api::text::words), and a BM25 score \
      of 0 or below used as the test for \"shares a word\"; BM25's IDF is 0 or negative for a \
      word held by half the entries of a namespace or more, so a popular BM25 library scores a \
      match -0.27 in a one-entry namespace. Test whether the entry holds a query word, not the \

@@ -238,8 +238,10 @@ async fn a_bm25_sign_test_names_the_cause() {
     assert_eq!(
         failure_of(factory, "recall.none_means_global").await,
         "recall(namespace: None) hits: expected [\"g\"], got [] (a lexical recall missed \
-         entries holding a query word: the usual cause is a BM25 score of 0 or below used as \
-         the test for \"shares a word\"; BM25's IDF is 0 or negative for a word held by half \
+         entries holding a query word: the usual causes are words split only at spaces, so \
+         that `near(` or `scope,` is not the word `near` or `scope` (split as the contract \
+         does: tinymemory.protocol.words, tinymemory_api::text::words), and a BM25 score of 0 \
+         or below used as the test for \"shares a word\"; BM25's IDF is 0 or negative for a word held by half \
          the entries of a namespace or more, so a popular BM25 library scores a match -0.27 in \
          a one-entry namespace. Test whether the entry holds a query word, not the sign of its \
          score)"

@@ -5,7 +5,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use tinymemory_api::RecallProfile;
+use tinymemory_api::{MemoryProvider, RecallProfile};
 
 use crate::{DriverFactory, LoadedCorpus};
 
@@ -249,6 +249,24 @@ pub struct CheckContext {
     pub config: RunConfig,
     /// The recall profile of the run: the factory's, unless overridden.
     pub profile: RecallProfile,
+}
+
+impl CheckContext {
+    /// A fresh, empty driver from [`factory`](Self::factory): what every
+    /// check and property case starts from.
+    ///
+    /// # Errors
+    ///
+    /// When the factory cannot open one: the message a check fails with,
+    /// `failed to open a fresh <driver id> driver: <the error>`.
+    pub async fn fresh(&self) -> Result<Box<dyn MemoryProvider>, String> {
+        self.factory.open().await.map_err(|e| {
+            format!(
+                "failed to open a fresh {} driver: {e}",
+                self.factory.driver_id()
+            )
+        })
+    }
 }
 
 /// One named check.

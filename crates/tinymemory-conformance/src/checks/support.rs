@@ -7,12 +7,7 @@ use crate::CheckContext;
 
 /// A fresh, empty driver from the context's factory.
 pub(crate) async fn fresh(ctx: &CheckContext) -> Result<Box<dyn MemoryProvider>, Stop> {
-    ctx.factory.open().await.map_err(|e| {
-        Stop::Fail(format!(
-            "failed to open a fresh {} driver: {e}",
-            ctx.factory.driver_id()
-        ))
-    })
+    ctx.fresh().await.map_err(Stop::Fail)
 }
 
 /// Stores a `Core`, internal, session-less entry; a failure fails the check

@@ -2,10 +2,9 @@
 //! check.
 //!
 //! A registry is built at run time, but test functions must exist at compile
-//! time, so the check ids are listed here, in registry order, by
-//! `__tinymemory_check_ids!`. A unit test of this crate compares that list
-//! with [`Registry::standard`](crate::Registry::standard), so a new check
-//! cannot be left out of the macro.
+//! time, so both come from one table, `__tinymemory_standard_checks!` in
+//! `src/checks.rs`: the registry is built from its rows, and this macro
+//! makes one test function of each.
 
 /// Expands one driver factory into a module holding one `#[test]` per
 /// standard check, so that `cargo test` (and nextest) list and report the
@@ -62,7 +61,7 @@ macro_rules! conformance_tests {
         $(, expected_failures = { $($id:literal => $reason:literal),* $(,)? })?
         $(,)?
     ) => {
-        $crate::__tinymemory_check_ids! {
+        $crate::__tinymemory_standard_checks! {
             [$crate::__tinymemory_conformance_module]
             [$name] [$factory] [$($profile)?] [$($config)?] [$($corpus)?] [$($($id => $reason),*)?]
         }
@@ -76,7 +75,7 @@ macro_rules! __tinymemory_conformance_module {
     (
         [$name:ident] [$factory:expr] [$($profile:expr)?] [$($config:expr)?] [$($corpus:expr)?]
         [$($id:literal => $reason:literal),*];
-        $($test:ident => $check:literal),* $(,)?
+        $($test:ident => $check:literal $def:tt;)*
     ) => {
         mod $name {
             #[allow(unused_imports)]
@@ -111,106 +110,4 @@ macro_rules! __tinymemory_conformance_module {
             )*
         }
     };
-}
-
-/// Not public API: `__tinymemory_check_ids!([callback] args)` calls
-/// `callback! { args; test_name => "check.id", ... }`
-/// with every standard check, in registry order.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __tinymemory_check_ids {
-    ([$($callback:tt)*] $($args:tt)*) => {
-        $($callback)*! {
-            $($args)*;
-            // BEGIN CHECK IDS (registry order; the test below compares)
-            store_upsert => "store.upsert",
-            recall_none_means_global => "recall.none_means_global",
-            recall_hit_namespace => "recall.hit_namespace",
-            recall_scores_finite_higher_better => "recall.scores_finite_higher_better",
-            recall_limit => "recall.limit",
-            recall_plain_text_query => "recall.plain_text_query",
-            recall_min_score => "recall.min_score",
-            namespaces_exact_counts => "namespaces.exact_counts",
-            namespace_invalid_refused => "namespace.invalid_refused",
-            forget_idempotent => "forget.idempotent",
-            recall_whole_words => "recall.whole_words",
-            recall_ranking_higher_better => "recall.ranking_higher_better",
-            recall_deterministic => "recall.deterministic",
-            recall_self_retrieval => "recall.self_retrieval",
-            recall_reindexed_on_upsert => "recall.reindexed_on_upsert",
-            recall_namespace_isolation => "recall.namespace_isolation",
-            store_bulk => "store.bulk",
-            store_upsert_replaces_metadata => "store.upsert_replaces_metadata",
-            store_timestamps => "store.timestamps",
-            namespaces_last_updated => "namespaces.last_updated",
-            store_distinct_identities => "store.distinct_identities",
-            list_filters => "list.filters",
-            recall_filters => "recall.filters",
-            recall_huge_limit => "recall.huge_limit",
-            store_hostile_text_round_trip => "store.hostile_text_round_trip",
-            store_big_content_round_trip => "store.big_content_round_trip",
-            recall_hostile_queries => "recall.hostile_queries",
-            store_concurrent_writes => "store.concurrent_writes",
-            namespace_case_sensitive => "namespace.case_sensitive",
-            namespace_no_wildcards => "namespace.no_wildcards",
-            namespace_reserved_words => "namespace.reserved_words",
-            sections_custom_spelling => "sections.custom_spelling",
-            sections_invalid_section_refused => "sections.invalid_section_refused",
-            sections_across_merge_order => "sections.across_merge_order",
-            sections_cap_and_truncation => "sections.cap_and_truncation",
-            sections_namespace_filter_conflict => "sections.namespace_filter_conflict",
-            sections_namespaces_listed_once => "sections.namespaces_listed_once",
-            sections_pinned_hits_only => "sections.pinned_hits_only",
-            sections_view_recall_pinned => "sections.view_recall_pinned",
-            corpus_namespace_counts => "corpus.namespace_counts",
-            corpus_recall_own_words => "corpus.recall_own_words",
-            corpus_self_retrieval => "corpus.self_retrieval",
-            portability_pages_partition => "portability.pages_partition",
-            portability_end_of_export => "portability.end_of_export",
-            portability_page_limits => "portability.page_limits",
-            portability_unknown_cursor => "portability.unknown_cursor",
-            portability_cursor_stable => "portability.cursor_stable",
-            portability_round_trip => "portability.round_trip",
-            portability_taint_kept => "portability.taint_kept",
-            portability_import_hostile => "portability.import_hostile",
-            portability_import_failures => "portability.import_failures",
-            properties_across_ordering => "properties.across_ordering",
-            properties_cap_determinism => "properties.cap_determinism",
-            properties_custom_spelling => "properties.custom_spelling",
-            properties_namespace_round_trip => "properties.namespace_round_trip",
-            properties_pinning_cost => "properties.pinning_cost",
-            properties_truncation => "properties.truncation",
-            properties_concurrent_equals_sequential => "properties.concurrent_equals_sequential",
-            properties_export_partition => "properties.export_partition",
-            properties_export_round_trip => "properties.export_round_trip",
-            model_differential => "model.differential",
-            // END CHECK IDS
-        }
-    };
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::Registry;
-
-    /// Collects the macro's list as `(test name, check id)` pairs.
-    macro_rules! listed {
-        (; $($test:ident => $check:literal),* $(,)?) => {
-            vec![$((stringify!($test), $check)),*]
-        };
-    }
-
-    #[test]
-    fn the_macro_lists_every_standard_check_in_registry_order() {
-        let listed: Vec<(&str, &str)> = crate::__tinymemory_check_ids!([listed]);
-        let ids: Vec<&str> = listed.iter().map(|(_, id)| *id).collect();
-        let registry: Vec<&str> = Registry::standard().checks().iter().map(|c| c.id).collect();
-        assert_eq!(
-            ids, registry,
-            "add every new check to __tinymemory_check_ids! in src/harness/macros.rs, in registry order"
-        );
-        for (test, id) in listed {
-            assert_eq!(test, id.replace('.', "_"), "test name of {id}");
-        }
-    }
 }

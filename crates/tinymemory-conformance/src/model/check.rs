@@ -47,12 +47,7 @@ async fn replay_bundled(ctx: &CheckContext) -> Result<(), Outcome> {
     for (name, text) in bundled() {
         let regression = Regression::from_json(text)
             .map_err(|e| Outcome::fail(format!("fixtures/regressions/model/{name}: {e}")))?;
-        let d = ctx.factory.open().await.map_err(|e| {
-            Outcome::fail(format!(
-                "failed to open a fresh {} driver: {e}",
-                ctx.factory.driver_id()
-            ))
-        })?;
+        let d = ctx.fresh().await.map_err(Outcome::fail)?;
         if let Err(divergence) = replay_as(d.as_ref(), &regression.ops, ctx.profile).await {
             return Err(Outcome::Fail(Failure {
                 message: format!(

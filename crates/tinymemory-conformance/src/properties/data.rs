@@ -261,12 +261,7 @@ pub(crate) async fn open_with<'a>(
     ctx: &CheckContext,
     entries: impl IntoIterator<Item = &'a Entry>,
 ) -> Result<Box<dyn MemoryProvider>, String> {
-    let d = ctx.factory.open().await.map_err(|e| {
-        format!(
-            "failed to open a fresh {} driver: {e}",
-            ctx.factory.driver_id()
-        )
-    })?;
+    let d = ctx.fresh().await?;
     for e in entries {
         d.store(
             &e.namespace,

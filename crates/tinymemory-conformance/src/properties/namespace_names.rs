@@ -169,12 +169,7 @@ fn round_trips(name: &str, ns: &Namespace) -> CaseResult {
 }
 
 async fn case(ctx: CheckContext, name: String) -> CaseResult {
-    let d = ctx.factory.open().await.map_err(|e| {
-        format!(
-            "failed to open a fresh {} driver: {e}",
-            ctx.factory.driver_id()
-        )
-    })?;
+    let d = ctx.fresh().await?;
     let results = every_method(d.as_ref(), &name).await;
     match Namespace::parse(&name) {
         Ok(ns) => {

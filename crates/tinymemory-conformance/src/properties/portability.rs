@@ -54,12 +54,7 @@ pub(crate) const ROUND_TRIP: Check = Check {
 /// A skip when the driver answers `Unsupported` to a first page or to an
 /// empty import.
 async fn provides_family(ctx: &CheckContext) -> Result<(), Outcome> {
-    let d = ctx.factory.open().await.map_err(|e| {
-        Outcome::fail(format!(
-            "failed to open a fresh {} driver: {e}",
-            ctx.factory.driver_id()
-        ))
-    })?;
+    let d = ctx.fresh().await.map_err(Outcome::fail)?;
     let first = d.export_page(None, 1).await.map(drop);
     let import = d.import(&[]).await.map(drop);
     for r in [first, import] {
@@ -153,12 +148,7 @@ fn case() -> impl Strategy<Value = Case, Tree: Send> {
 }
 
 async fn open(ctx: &CheckContext, puts: &[Put]) -> Result<Box<dyn MemoryProvider>, String> {
-    let d = ctx.factory.open().await.map_err(|e| {
-        format!(
-            "failed to open a fresh {} driver: {e}",
-            ctx.factory.driver_id()
-        )
-    })?;
+    let d = ctx.fresh().await?;
     for p in puts {
         let category = match p.category {
             0 => MemoryCategory::Core,

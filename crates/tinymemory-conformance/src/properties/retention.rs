@@ -16,10 +16,7 @@ const PROBE: (&str, &str, &str) = ("learning:retention-probe", "probe", "retenti
 /// driver errs.
 pub(crate) async fn probe(ctx: &CheckContext) -> Result<(), Outcome> {
     let driver_id = ctx.factory.driver_id();
-    let d =
-        ctx.factory.open().await.map_err(|e| {
-            Outcome::fail(format!("failed to open a fresh {driver_id} driver: {e}"))
-        })?;
+    let d = ctx.fresh().await.map_err(Outcome::fail)?;
     let (ns, key, content) = PROBE;
     d.store(
         ns,

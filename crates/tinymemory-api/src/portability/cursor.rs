@@ -157,7 +157,7 @@ fn hex(text: &str) -> String {
 }
 
 fn unhex(text: &str) -> Option<String> {
-    if text.len() % 2 != 0 || text.bytes().any(|b| b.is_ascii_uppercase()) {
+    if !text.len().is_multiple_of(2) || text.bytes().any(|b| b.is_ascii_uppercase()) {
         return None;
     }
     let bytes = (0..text.len())

@@ -75,7 +75,7 @@ macro_rules! __tinymemory_conformance_module {
     (
         [$name:ident] [$factory:expr] [$($profile:expr)?] [$($config:expr)?] [$($corpus:expr)?]
         [$($id:literal => $reason:literal),*];
-        $($test:ident => $check:literal $def:tt;)*
+        $($test:ident => $check:literal $def:tt $docs:tt;)*
     ) => {
         mod $name {
             #[allow(unused_imports)]

@@ -1,0 +1,165 @@
+//! The docs' check tables, made from the table of standard checks
+//! (`__tinymemory_standard_checks!`): the rules tables of docs/protocol.md
+//! and docs/validate-python-driver.md and the applicability table of
+//! docs/profiles.md. Each sits between `<!-- BEGIN GENERATED: NAME -->` and
+//! `<!-- END GENERATED: NAME -->`, so the prose around it stays hand-written.
+//!
+//! The test fails when a table differs from what the registry gives, naming
+//! the command that rewrites it (the way rust-analyzer's sourcegen tests and
+//! insta's `INSTA_UPDATE` work): `TINYMEMORY_BLESS=1 cargo test -p
+//! tinymemory-conformance --lib docs`.
+
+use std::path::PathBuf;
+
+use tinymemory_api::RecallProfile;
+
+use crate::{Check, Profiles, Registry};
+
+/// The docs text of one row.
+struct RowDocs {
+    id: &'static str,
+    mistake: &'static str,
+    semantic: &'static str,
+}
+
+macro_rules! docs_of_row {
+    ($id:literal, { mistake: $mistake:literal $(,)? }) => {
+        RowDocs {
+            id: $id,
+            mistake: $mistake,
+            semantic: "",
+        }
+    };
+    ($id:literal, { mistake: $mistake:literal, semantic: $semantic:literal $(,)? }) => {
+        RowDocs {
+            id: $id,
+            mistake: $mistake,
+            semantic: $semantic,
+        }
+    };
+}
+
+macro_rules! docs_of {
+    (; $($test:ident => $id:literal $def:tt $docs:tt;)*) => {
+        vec![$(docs_of_row!($id, $docs)),*]
+    };
+}
+
+/// Every row's docs, in run order, each with its check.
+fn rows() -> Vec<(Check, RowDocs)> {
+    let registry = Registry::standard();
+    let docs: Vec<RowDocs> = crate::__tinymemory_standard_checks!([docs_of]);
+    docs.into_iter()
+        .map(|d| (*registry.get(d.id).expect("a row of the registry"), d))
+        .collect()
+}
+
+/// ` (*lexical*)` for a check of one profile, nothing for both.
+fn marker(profiles: Profiles) -> &'static str {
+    match (
+        profiles.contains(RecallProfile::Lexical),
+        profiles.contains(RecallProfile::Semantic),
+    ) {
+        (true, false) => " (*lexical*)",
+        (false, true) => " (*semantic*)",
+        _ => "",
+    }
+}
+
+/// The rules table: check, the rule (its description), the mistake.
+fn rules() -> String {
+    let mut t = String::from("| check | rule | usual first-attempt mistake |\n|---|---|---|\n");
+    for (c, d) in rows() {
+        assert!(!d.mistake.is_empty(), "{}: a row names its mistake", c.id);
+        t.push_str(&format!(
+            "| `{}`{} | {} | {} |\n",
+            c.id,
+            marker(c.profiles),
+            c.description,
+            d.mistake
+        ));
+    }
+    t
+}
+
+/// The applicability table: check, lexical, semantic, what changes.
+fn applicability() -> String {
+    let mut t = String::from(
+        "| check | lexical | semantic | what changes under semantic |\n|---|---|---|---|\n",
+    );
+    for (c, d) in rows() {
+        let yes = |p| if c.profiles.contains(p) { "yes" } else { "—" };
+        let note = if d.semantic.is_empty() {
+            String::new()
+        } else {
+            format!("{} ", d.semantic)
+        };
+        t.push_str(&format!(
+            "| `{}` | {} | {} | {note}|\n",
+            c.id,
+            yes(RecallProfile::Lexical),
+            yes(RecallProfile::Semantic),
+        ));
+    }
+    t
+}
+
+/// `text` with the region `name` holding `content`.
+///
+/// # Panics
+///
+/// When `doc` lacks either marker of the region.
+fn with_region(text: &str, name: &str, content: &str, doc: &str) -> String {
+    let begin = format!("<!-- BEGIN GENERATED: {name} -->\n");
+    let end = format!("<!-- END GENERATED: {name} -->");
+    let start = text
+        .find(&begin)
+        .unwrap_or_else(|| panic!("{doc} has no line {begin:?}"))
+        + begin.len();
+    let stop = start
+        + text[start..]
+            .find(&end)
+            .unwrap_or_else(|| panic!("{doc} has no line {end:?}"));
+    format!("{}{content}{}", &text[..start], &text[stop..])
+}
+
+/// Each generated doc is what the registry gives, or is rewritten to it
+/// under `TINYMEMORY_BLESS=1`.
+#[test]
+fn docs_tables_are_generated_from_the_registry() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let bless = std::env::var_os("TINYMEMORY_BLESS").is_some();
+    let regions: [(&str, &str, String); 3] = [
+        ("docs/protocol.md", "rules", rules()),
+        ("docs/validate-python-driver.md", "rules", rules()),
+        ("docs/profiles.md", "applicability", applicability()),
+    ];
+    let mut stale = Vec::new();
+    for (doc, name, content) in regions {
+        let path = root.join(doc);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{doc}: {e}"));
+        let want = with_region(&text, name, &content, doc);
+        if want != text {
+            if bless {
+                std::fs::write(&path, want).unwrap_or_else(|e| panic!("{doc}: {e}"));
+            } else {
+                stale.push(format!("{doc} ({name})"));
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "the tables of {} differ from the registry's rows (src/checks.rs): \
+         rewrite them with TINYMEMORY_BLESS=1 cargo test -p tinymemory-conformance --lib docs",
+        stale.join(", ")
+    );
+}
+
+#[test]
+fn a_region_is_replaced_between_its_markers_only() {
+    let text = "a\n<!-- BEGIN GENERATED: t -->\nold\n<!-- END GENERATED: t -->\nb\n";
+    assert_eq!(
+        with_region(text, "t", "new\n", "x.md"),
+        "a\n<!-- BEGIN GENERATED: t -->\nnew\n<!-- END GENERATED: t -->\nb\n"
+    );
+}

@@ -1,4 +1,4 @@
-//! Process exit codes, one meaning each. README.md ("Exit codes") and
+//! Process exit codes, one meaning each. docs/cli.md ("Exit codes") and
 //! docs/reports.md list them for users.
 
 /// Every check passed (skips and expected failures allowed), or, with

@@ -109,7 +109,7 @@ fn records(path: &Path) -> Vec<MemoryRecord> {
         .collect()
 }
 
-/// The digest as README.md specifies it, written out again here.
+/// The digest as docs/cli.md specifies it, written out again here.
 fn digest(records: &[MemoryRecord]) -> String {
     let mut h = Sha256::new();
     let field = |h: &mut Sha256, s: &str| {
@@ -550,7 +550,7 @@ fn a_companion_of_the_source_is_the_source() {
         "--quiet",
     ]);
     assert_eq!(ran.code, 0, "{}", ran.dump());
-    // Reading a WAL file creates its -wal and -shm (README, "Moving a
+    // Reading a WAL file creates its -wal and -shm (docs/cli.md, "Moving a
     // store"); its bytes stay as they were.
     assert_eq!(snapshot(&a).0, before.0, "the source is not written");
 }

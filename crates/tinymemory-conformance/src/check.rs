@@ -220,7 +220,8 @@ impl RunConfig {
     /// gate never flakes; pass another to explore.
     pub const DEFAULT_SEED: u64 = 0x7469_6e79_6d65_6d00;
     /// The default cases per property check, sized for the CI budget: at 64
-    /// cases the eight property checks take about 7 s on file-backed SQLite
+    /// cases the property checks (`properties.*` and `model.differential`)
+    /// took about 7 s on file-backed SQLite, when there were eight,
     /// in a debug build on 2 cores (under 30 s on a loaded machine), and the
     /// faults they target are caught with high probability
     /// (`docs/properties.md` has the measurements). Run more locally with

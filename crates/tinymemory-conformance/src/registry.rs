@@ -11,8 +11,11 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// Every standard check: the ten contract sentences in SPEC order, then
-    /// the section checks, then the corpus checks.
+    /// Every standard check, in the order of the table in `src/checks.rs`:
+    /// contract sentences 1 to 10 in SPEC order, the rest of the contract
+    /// family (sentence 11, `recall.namespace_isolation`, among them), the
+    /// section checks, the corpus checks, the portability family, the
+    /// properties and the model.
     #[must_use]
     pub fn standard() -> Self {
         Self {

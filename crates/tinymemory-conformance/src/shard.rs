@@ -52,8 +52,9 @@ impl fmt::Display for Shard {
 /// cases, measured at this table's commit), at least 1. The property
 /// checks and the 1 MiB round trips are two orders of magnitude above a
 /// contract check, so a partition by count would be far from balanced. A
-/// check missing from the table costs [`DEFAULT_COST`] (a test keeps the
-/// table and the registry in step).
+/// check missing from the table costs [`DEFAULT_COST`]: a test requires a
+/// measurement for every property check and the model, which cost seconds,
+/// and refuses entries of checks that no longer exist.
 #[must_use]
 pub fn cost(id: &str) -> u32 {
     COSTS
@@ -226,12 +227,19 @@ mod tests {
         }
     }
 
+    /// A check of the contract, section, corpus or portability families
+    /// costs 3 to 400 ms, close enough to [`DEFAULT_COST`] for a new one to
+    /// go unmeasured at first; a property check or the model costs seconds,
+    /// so a missing one would unbalance every shard it lands in.
     #[test]
-    fn every_check_has_a_measured_cost_and_no_other_is_listed() {
-        let ids: Vec<&str> = Registry::standard().checks().iter().map(|c| c.id).collect();
-        let missing: Vec<&&str> = ids
+    fn every_generated_check_has_a_measured_cost_and_no_other_is_listed() {
+        let registry = Registry::standard();
+        let missing: Vec<&str> = registry
+            .checks()
             .iter()
-            .filter(|id| !COSTS.iter().any(|(k, _)| k == *id))
+            .filter(|c| c.family == crate::Family::Property)
+            .map(|c| c.id)
+            .filter(|id| !COSTS.iter().any(|(k, _)| k == id))
             .collect();
         assert!(
             missing.is_empty(),
@@ -240,7 +248,7 @@ mod tests {
         let stale: Vec<&str> = COSTS
             .iter()
             .map(|(k, _)| *k)
-            .filter(|k| !ids.contains(k))
+            .filter(|k| registry.get(k).is_none())
             .collect();
         assert!(
             stale.is_empty(),

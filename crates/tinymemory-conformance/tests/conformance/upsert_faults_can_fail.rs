@@ -3,9 +3,7 @@
 //! naming the path, the field and the cause, and the in-tree drivers pass
 //! the same checks.
 
-mod support {
-    pub mod one_check;
-}
+use crate::support;
 
 use std::sync::Arc;
 

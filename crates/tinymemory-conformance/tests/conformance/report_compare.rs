@@ -1,11 +1,9 @@
 //! A report against a baseline.
 
+use crate::support;
+
 use tinymemory_conformance::report::OutcomeKind;
 use tinymemory_conformance::{Comparison, Report};
-
-mod support {
-    pub mod fixed_report;
-}
 
 fn set(report: &mut Report, id: &str, outcome: OutcomeKind) {
     let c = report

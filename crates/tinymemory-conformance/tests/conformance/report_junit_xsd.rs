@@ -2,10 +2,7 @@
 //! sequences, markup and quotes in messages) is valid XML and valid against
 //! `fixtures/junit/junit.xsd`.
 
-mod support {
-    pub mod fixed_report;
-    pub mod xsd;
-}
+use crate::support;
 
 use std::path::Path;
 

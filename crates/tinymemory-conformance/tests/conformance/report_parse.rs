@@ -1,10 +1,8 @@
 //! Reading a report back: every bad input is a clear error, never a panic.
 
-use tinymemory_conformance::{Report, ReportError};
+use crate::support;
 
-mod support {
-    pub mod fixed_report;
-}
+use tinymemory_conformance::{Report, ReportError};
 
 fn with_version(v: &str) -> String {
     support::fixed_report::report().to_json().replacen(

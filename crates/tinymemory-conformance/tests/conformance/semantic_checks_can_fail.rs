@@ -2,9 +2,7 @@
 //! broken double (not only on a catalogue mutant), with a message naming
 //! the rule and the input.
 
-mod support {
-    pub mod one_check;
-}
+use crate::support;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

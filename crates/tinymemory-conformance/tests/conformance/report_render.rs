@@ -2,9 +2,7 @@
 //! kind (durations, seed and start time are fixed, so nothing needs
 //! redacting), and the report model's own rules.
 
-mod support {
-    pub mod fixed_report;
-}
+use crate::support;
 
 use support::fixed_report::report;
 use tinymemory_conformance::report::{Counts, FamilyStatus, Level, OutcomeKind};

@@ -3,9 +3,7 @@
 //! it), with a message naming the rule and the input; and failure messages
 //! name the input that failed and the rule broken first.
 
-mod support {
-    pub mod one_check;
-}
+use crate::support;
 
 use std::sync::Arc;
 

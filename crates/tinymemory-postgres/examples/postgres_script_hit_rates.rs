@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Words, entries and the counting are the SQLite driver's measurement
-//! (its `tests/common/corpus.rs` and `hit_rate.rs`, included unchanged), so
+//! (its `tests/sqlite/common/corpus.rs` and `hit_rate.rs`, included unchanged), so
 //! the figures compare with `docs/sqlite.md`. Variants, each in a scratch
 //! schema dropped at the end:
 //!
@@ -25,9 +25,9 @@
 //!   be created.
 #![forbid(unsafe_code)]
 
-#[path = "../../tinymemory-sqlite/tests/common/corpus.rs"]
+#[path = "../../tinymemory-sqlite/tests/sqlite/common/corpus.rs"]
 mod corpus;
-#[path = "../../tinymemory-sqlite/tests/common/hit_rate.rs"]
+#[path = "../../tinymemory-sqlite/tests/sqlite/common/hit_rate.rs"]
 mod hit_rate;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -18,9 +18,9 @@
 //! - `driver`: this crate's `SqliteDriver`, file-backed, through
 //!   `MemoryProvider::recall`.
 
-#[path = "../tests/common/corpus.rs"]
+#[path = "../tests/sqlite/common/corpus.rs"]
 mod corpus;
-#[path = "../tests/common/hit_rate.rs"]
+#[path = "../tests/sqlite/common/hit_rate.rs"]
 mod hit_rate;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -2,7 +2,7 @@
 //! opens and reads, writes fail, an empty import is no write, and every
 //! other file is refused with its own reason, its bytes untouched.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

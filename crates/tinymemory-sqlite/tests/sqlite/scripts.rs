@@ -3,7 +3,7 @@
 //! `docs/sqlite.md`. `examples/script_hit_rates.rs` prints the full
 //! before/after table.
 
-mod common;
+use crate::common;
 
 use common::{corpus, hit_rate};
 use tinymemory_sqlite::SqliteDriver;

@@ -3,7 +3,7 @@
 //! in `tests/v1_fixture.rs`), opens as version 2 with nothing lost; a
 //! migration that fails leaves the file as it was.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

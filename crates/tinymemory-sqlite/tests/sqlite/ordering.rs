@@ -1,7 +1,7 @@
 //! Recall order on the SQLite driver: bm25 decides, the key breaks ties, and
 //! neither the run nor the insertion order changes the answer.
 
-mod common;
+use crate::common;
 
 use common::{fixtures, put};
 use tinymemory_api::{MemoryProvider, RecallOptions};

@@ -3,7 +3,7 @@
 //! form), on an in-memory and a file-backed database. Every assertion is on
 //! exact values.
 
-mod common;
+use crate::common;
 
 use std::future::Future as _;
 

@@ -1,7 +1,7 @@
 //! What returned `Ok` survives a reopen; a file from a newer schema version
 //! is refused and left untouched.
 
-mod common;
+use crate::common;
 
 use common::put;
 use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions};

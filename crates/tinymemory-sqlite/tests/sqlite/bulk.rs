@@ -1,6 +1,6 @@
 //! `store_many`: one transaction, validated first, all or nothing.
 
-mod common;
+use crate::common;
 
 use common::{fixtures, put};
 use tinymemory_api::batch::NewEntry;

@@ -1,7 +1,7 @@
 //! `export_page` (keyset pages in `(namespace, key)` bytewise order) and
 //! `import` (timestamps and taint kept, per-record failures).
 
-mod common;
+use crate::common;
 
 use common::{fixtures, put};
 use tinymemory_api::portability::{ExportCursor, KeysetCursor, MemoryRecord};

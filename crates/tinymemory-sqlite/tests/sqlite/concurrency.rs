@@ -1,8 +1,6 @@
 //! Many tasks writing and recalling through one file-backed handle lose
 //! nothing and never see `SQLITE_BUSY`.
 
-mod common;
-
 use std::sync::Arc;
 
 use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint};

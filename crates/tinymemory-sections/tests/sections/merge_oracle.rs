@@ -9,7 +9,7 @@
 //! namespaces, a namespace may be split over several lists, and `None`
 //! namespaces occur.
 
-mod oracle;
+use crate::oracle;
 
 use proptest::prelude::*;
 use tinymemory_api::{MemoryCategory, MemoryEntry, MemoryTaint};

@@ -79,6 +79,7 @@ mod registry;
 pub mod report;
 mod runner;
 pub mod shard;
+mod slots;
 pub mod stress;
 pub use shard::Shard;
 mod summary;

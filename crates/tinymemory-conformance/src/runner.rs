@@ -8,12 +8,13 @@ use std::time::{Duration, Instant};
 
 use futures::stream::{FuturesUnordered, StreamExt};
 use futures::FutureExt;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 
 use tinymemory_api::RecallProfile;
 
 use crate::meter::{Meter, MeteredFactory};
 use crate::progress::{self, CaseProgress};
+use crate::slots;
 use crate::{
     CheckContext, CheckReport, DriverFactory, LoadedCorpus, Outcome, Registry, RunConfig,
     RunSummary,
@@ -116,8 +117,11 @@ impl Runner {
     /// and messages, and the order of the reports (registry order) do not
     /// depend on `jobs`; only durations do, and `on_report` is called in
     /// registry order, each report once every check before it has
-    /// finished too. A property check's live case count
-    /// ([`Runner::with_progress`]) is kept only at one job.
+    /// finished too. The `jobs` are slots: once every check has started, a
+    /// property check runs more of its cases at once on the slots left
+    /// free, each case on a fresh store, its verdict still that of the
+    /// first failing case in case order. A property check's live case
+    /// count ([`Runner::with_progress`]) is kept only at one job.
     #[must_use]
     pub fn with_jobs(mut self, jobs: usize) -> Self {
         self.jobs = jobs.max(1);
@@ -208,14 +212,23 @@ impl Runner {
         } else {
             1
         };
-        // Up to `jobs` checks run at once, a finished one's slot refilled
-        // at once; reports are held until every check before them has
-        // finished, so they come out in registry order.
+        // `jobs` slots (`crate::slots`): a check starts as soon as one is
+        // free, and a property check may run its cases on slots no check
+        // is waiting for. Reports are held until every check before them
+        // has finished, so they come out in registry order.
+        let slots = Arc::new(Semaphore::new(jobs));
         let mut running = FuturesUnordered::new();
         let mut finished: BTreeMap<usize, CheckReport> = BTreeMap::new();
-        let mut next = checks.checks().iter().enumerate();
+        let mut next = checks.checks().iter().enumerate().peekable();
+        let mut waited: Option<OwnedSemaphorePermit> = None;
         loop {
-            while running.len() < jobs {
+            while next.peek().is_some() {
+                let Some(slot) = waited
+                    .take()
+                    .or_else(|| Arc::clone(&slots).try_acquire_owned().ok())
+                else {
+                    break;
+                };
                 let Some((position, check)) = next.next() else {
                     break;
                 };
@@ -228,10 +241,26 @@ impl Runner {
                 } else {
                     CaseProgress::new()
                 };
-                let report = self.run_reported(check, ctx.clone(), progress);
-                running.push(async move { (position, report.await) });
+                let report = self.run_reported(check, ctx.clone(), progress, Arc::clone(&slots));
+                running.push(async move {
+                    let report = report.await;
+                    drop(slot);
+                    (position, report)
+                });
             }
-            let Some((position, report)) = running.next().await else {
+            let done = if next.peek().is_some() && !running.is_empty() {
+                tokio::select! {
+                    biased;
+                    done = running.next() => done,
+                    slot = Arc::clone(&slots).acquire_owned() => {
+                        waited = Some(slot.expect("the run's semaphore is never closed"));
+                        continue;
+                    }
+                }
+            } else {
+                running.next().await
+            };
+            let Some((position, report)) = done else {
                 break;
             };
             finished.insert(position, report);
@@ -270,9 +299,10 @@ impl Runner {
         check: &crate::Check,
         ctx: CheckContext,
         progress: CaseProgress,
+        slots: Arc<Semaphore>,
     ) -> CheckReport {
         let t0 = Instant::now();
-        let outcome = self.run_one(check, ctx, progress).await;
+        let outcome = self.run_one(check, ctx, progress, slots).await;
         CheckReport {
             id: check.id,
             family: check.family,
@@ -289,6 +319,7 @@ impl Runner {
         check: &crate::Check,
         ctx: CheckContext,
         progress: CaseProgress,
+        slots: Arc<Semaphore>,
     ) -> Outcome {
         let meter = Meter::default();
         let ctx = CheckContext {
@@ -297,7 +328,7 @@ impl Runner {
             ..ctx
         };
         let handle = tokio::runtime::Handle::current();
-        let body = progress::scope(progress.clone(), (check.run)(ctx));
+        let body = progress::scope(progress.clone(), slots::scope(slots, (check.run)(ctx)));
         let (done_tx, mut done_rx) = oneshot::channel();
         let (cancel_tx, cancel_rx) = oneshot::channel::<()>();
         let started = Instant::now();

@@ -9,12 +9,14 @@
 //! `TestRunner::run`, with the case awaited in between.
 
 use std::any::Any;
+use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
+use futures::stream::{FuturesUnordered, StreamExt};
 use futures::FutureExt;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -88,20 +90,69 @@ where
         ..Config::default()
     };
     let mut runner = TestRunner::new_with_rng(proptest_config, rng(config.seed, property.id));
-    for case in 1..=config.cases {
-        let tree = match property.strategy.new_tree(&mut runner) {
-            Ok(tree) => tree,
-            Err(reason) => {
-                return Outcome::fail(format!(
-                    "failed to generate case {case} of property {}: {reason}",
-                    property.id
-                ))
-            }
+    // Cases are generated in order from the one generator, so case k is the
+    // same value whether or not others run beside it. One case runs at a
+    // time unless the run has slots left free (`crate::slots`); however
+    // many run, the verdict is that of the first case, in case order, to
+    // fail, shrunk on its own: the same as one at a time.
+    let mut launched: BTreeMap<u32, (S::Tree, Option<CaseResult>)> = BTreeMap::new();
+    let mut running = FuturesUnordered::new();
+    let mut next = 1_u32;
+    let mut passed = 0_u32;
+    let mut first_failed: Option<u32> = None;
+    loop {
+        while next <= config.cases && first_failed.is_none_or(|f| next < f) {
+            let slot = if running.is_empty() {
+                None
+            } else {
+                match crate::slots::try_take() {
+                    Some(slot) => Some(slot),
+                    None => break,
+                }
+            };
+            let tree = match property.strategy.new_tree(&mut runner) {
+                Ok(tree) => tree,
+                Err(reason) => {
+                    return Outcome::fail(format!(
+                        "failed to generate case {next} of property {}: {reason}",
+                        property.id
+                    ))
+                }
+            };
+            let case = run_case(&property.test, tree.current());
+            let number = next;
+            running.push(async move {
+                let result = case.await;
+                drop(slot);
+                (number, result)
+            });
+            launched.insert(next, (tree, None));
+            next += 1;
+        }
+        let Some((number, result)) = running.next().await else {
+            break;
         };
-        if let Err(message) = run_case(&property.test, tree.current()).await {
+        if result.is_err() {
+            first_failed = Some(first_failed.map_or(number, |f| f.min(number)));
+        }
+        if let Some(entry) = launched.get_mut(&number) {
+            entry.1 = Some(result);
+        }
+        while let Some((_, Some(Ok(())))) = launched.get(&(passed + 1)) {
+            launched.remove(&(passed + 1));
+            passed += 1;
+            crate::progress::report(passed, config.cases);
+        }
+        if let Some((_, Some(Err(_)))) = launched.get(&(passed + 1)) {
+            // Every case before it passed: the cases after it are dropped
+            // (their stores with them) and this one is shrunk alone.
+            drop(running);
+            let case = passed + 1;
+            let Some((tree, Some(Err(message)))) = launched.remove(&case) else {
+                unreachable!("case {case} was just seen failing");
+            };
             return shrink(config, &property, tree, case, message).await;
         }
-        crate::progress::report(case, config.cases);
         // A case on an in-memory driver may never await anything that
         // sleeps; yielding lets the runner's timeout fire between cases.
         tokio::task::yield_now().await;
@@ -301,6 +352,75 @@ mod tests {
             run_vecs(0, |_| true).await,
             Outcome::Skip("the run asked for 0 cases, so no case was generated".to_owned())
         );
+    }
+
+    /// Runs `run_vecs`'s property with `slots` free slots (none: outside
+    /// a runner), each case yielding a few times so that cases overlap;
+    /// returns the outcome and the most cases seen running at once.
+    async fn run_vecs_in_slots(
+        slots: Option<usize>,
+        cases: u32,
+        fails_when: fn(&[u32]) -> bool,
+    ) -> (Outcome, usize) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Arc;
+        let now = Arc::new(AtomicUsize::new(0));
+        let most = Arc::new(AtomicUsize::new(0));
+        let (n, m) = (Arc::clone(&now), Arc::clone(&most));
+        let property = Property {
+            id: "test.vecs",
+            strategy: vec(0_u32..100, 0..20),
+            test: move |v: Vec<u32>| -> CaseFuture {
+                let (now, most) = (Arc::clone(&n), Arc::clone(&m));
+                Box::pin(async move {
+                    let running = now.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(running, Ordering::SeqCst);
+                    for _ in 0..3 {
+                        tokio::task::yield_now().await;
+                    }
+                    now.fetch_sub(1, Ordering::SeqCst);
+                    if fails_when(&v) {
+                        Err(format!("bad vector of {}", v.len()))
+                    } else {
+                        Ok(())
+                    }
+                })
+            },
+            render: |v: &Vec<u32>, _: &str| format!("{v:?}"),
+        };
+        let outcome = match slots {
+            None => run(config(cases), property).await,
+            Some(k) => {
+                let semaphore = Arc::new(tokio::sync::Semaphore::new(k));
+                crate::slots::scope(semaphore, run(config(cases), property)).await
+            }
+        };
+        (outcome, most.load(Ordering::SeqCst))
+    }
+
+    #[tokio::test]
+    async fn cases_on_free_slots_give_the_verdict_of_one_at_a_time() {
+        let rules: [fn(&[u32]) -> bool; 4] = [
+            |_| false,
+            |v| v.iter().any(|x| *x >= 50),
+            |v| v.len() > 3,
+            |v| v.iter().sum::<u32>() > 600,
+        ];
+        for (i, fails_when) in rules.into_iter().enumerate() {
+            let (alone, most_alone) = run_vecs_in_slots(None, 64, fails_when).await;
+            assert_eq!(
+                most_alone, 1,
+                "rule {i}: one case at a time outside a runner"
+            );
+            for k in [1, 3, 8] {
+                let (beside, most) = run_vecs_in_slots(Some(k), 64, fails_when).await;
+                assert_eq!(beside, alone, "rule {i} with {k} free slots");
+                if k > 1 && alone == Outcome::Pass {
+                    // The check's own slot plus every free one.
+                    assert_eq!(most, k + 1, "rule {i}: cases at once with {k} free slots");
+                }
+            }
+        }
     }
 
     #[test]

@@ -81,17 +81,22 @@ def test_k_and_deselect_run_only_the_selected_checks(pytester):
     assert result.ret == 1
 
 
-def test_a_factory_that_does_not_import_is_a_collection_error_naming_it(pytester):
+def test_a_factory_that_does_not_import_fails_one_item_naming_it_and_the_session_goes_on(pytester):
+    pytester.syspathinsert(EXAMPLES)
     pytester.makepyfile(
         """
         from tinymemory.testing import DriverConformance
 
         class TestMissing(DriverConformance):
             driver = "no_such_module_here:Store"
+
+        class TestBroken(DriverConformance):
+            driver = "broken_driver:BrokenStore"
         """
     )
-    result = pytester.runpytest(*FAST)
-    assert result.ret == 2
+    result, cases = junit(pytester, "-k", "Missing or forget")
+    assert cases == {"driver_unavailable": "failure", "forget.idempotent": "failure"}
+    assert result.ret == 1
     result.stdout.fnmatch_lines(
         [
             "TestMissing: the driver `* -m tinymemory.serve no_such_module_here:Store` exited (exit status 2) "
@@ -251,8 +256,9 @@ def test_a_driver_of_another_protocol_version_is_refused_naming_both(pytester):
             driver_command = [{sys.executable!r}, "future_driver.py"]
         """,
     )
-    result = pytester.runpytest(*FAST)
-    assert result.ret == 2
+    result, cases = junit(pytester)
+    assert cases == {"driver_unavailable": "failure"}
+    assert result.ret == 1
     result.stdout.fnmatch_lines(
         [
             "TestFuture: the driver `* future_driver.py` speaks exec protocol version 2, and this tinymemory "

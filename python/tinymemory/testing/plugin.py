@@ -18,6 +18,9 @@ from ._run import RunError, deadline, driver_env, hello, run
 
 PROFILES = ("lexical", "semantic")
 SENTINEL = "test_tinymemory_plugin_is_active"
+# The one item of a class whose checks cannot be listed: its driver did not
+# answer `hello`, its settings are wrong, or there is no binary.
+UNAVAILABLE = "driver_unavailable"
 
 
 def pytest_addoption(parser):
@@ -83,8 +86,15 @@ class ConformanceClass(pytest.Class):
                 raise RunError(f"{cls.__name__}.profile is {profile!r}; expected 'lexical', 'semantic' or None")
             self._profile = profile
             self._checks = list_checks(self._binary, profile)
-        except (BinaryError, RunError) as e:
+        except BinaryError as e:
+            # No binary (or one of another version) stops every class
+            # alike: a collection error, exit 2.
             raise self.CollectError(f"{cls.__name__}: {e}") from None
+        except RunError as e:
+            # One failing item rather than a collection error: pytest
+            # stops the whole session at a collection error, so one store
+            # that cannot start would keep every other class from running.
+            return [DriverUnavailable.from_parent(self, name=UNAVAILABLE, message=f"{cls.__name__}: {e}")]
         self._outcome = None
         items = [CheckItem.from_parent(self, name=c[0], check=c) for c in self._checks]
         own = [x for x in super().collect() if x.name != SENTINEL]
@@ -171,6 +181,24 @@ class ConformanceClass(pytest.Class):
         )
         checks = {c["id"]: c for c in report.get("checks", [])}
         return checks, {"report": report, "command": shown, "bundles": bundles}
+
+
+class DriverUnavailable(pytest.Item):
+    """The one item of a class whose checks could not be collected: it
+    fails with the reason (the driver's stderr when it did not start)."""
+
+    def __init__(self, *, message, **kwargs):
+        super().__init__(**kwargs)
+        self.message = message
+
+    def runtest(self):
+        raise RunError(self.message)
+
+    def repr_failure(self, excinfo, style=None):
+        return str(excinfo.value)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.parent.name}::{self.name}"
 
 
 class CheckItem(pytest.Item):

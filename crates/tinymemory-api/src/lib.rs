@@ -14,6 +14,7 @@
 //!   families (core, recall, portability);
 //! - [`batch`]: [`NewEntry`] and the bulk store's validation;
 //! - [`portability`]: export pages, cursors, records and import outcomes;
+//! - [`delegate_provider!`], which writes a wrapper's forwarding methods;
 //! - [`RecallProfile`], the kind of ranking a driver declares (`lexical` or
 //!   `semantic`), which decides the recall rules it is held to.
 #![forbid(unsafe_code)]
@@ -21,6 +22,7 @@
 
 pub mod batch;
 mod category;
+mod delegate;
 mod entry;
 mod error;
 mod factory;
@@ -54,3 +56,29 @@ pub use timestamp::{
     is_canonical_timestamp, is_newer_timestamp, newest_timestamp, now_rfc3339, parse_rfc3339,
     timestamp_order,
 };
+
+/// What [`delegate_provider!`] expands to needs; not public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use async_trait::async_trait;
+
+    /// The methods of [`MemoryProvider`](crate::MemoryProvider), one
+    /// variant each, named as the methods are.
+    #[expect(
+        non_camel_case_types,
+        missing_docs,
+        reason = "each variant is spelt as its method"
+    )]
+    pub enum Method {
+        driver_id,
+        store,
+        get,
+        forget,
+        list,
+        namespaces,
+        recall,
+        store_many,
+        export_page,
+        import,
+    }
+}

@@ -11,12 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
-};
+use tinymemory_api::MemoryError;
 use tinymemory_sqlite::SqliteDriver;
 
 /// The directory to create the run's scratch directory in: `TMPDIR` when
@@ -66,76 +61,17 @@ impl Drop for ScratchSqlite {
     }
 }
 
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl MemoryProvider for ScratchSqlite {
-    fn driver_id(&self) -> &str {
-        self.store.driver_id()
-    }
-
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.store
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.store.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.store.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.store.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.store.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.store.recall(query, limit, opts).await
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.store.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.store.export_page(cursor, limit).await
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.store.import(records).await
+tinymemory_api::delegate_provider! {
+    impl MemoryProvider for ScratchSqlite {
+        forward(store): driver_id, store, get, forget, list, namespaces, recall, store_many,
+            export_page, import;
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint};
+
     use super::*;
 
     #[tokio::test]

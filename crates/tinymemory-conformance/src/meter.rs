@@ -196,102 +196,100 @@ macro_rules! metered {
     }};
 }
 
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for Metered<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for Metered<P> {
+        forward(inner): driver_id;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        metered!(
-            self,
-            Call::at("store", Some(namespace), Some(key)),
-            self.inner
-                .store(namespace, key, content, category, session_id, taint)
-        )
-    }
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            metered!(
+                self,
+                Call::at("store", Some(namespace), Some(key)),
+                self.inner
+                    .store(namespace, key, content, category, session_id, taint)
+            )
+        }
 
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        metered!(
-            self,
-            Call::at("get", Some(namespace), Some(key)),
-            self.inner.get(namespace, key)
-        )
-    }
+        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+            metered!(
+                self,
+                Call::at("get", Some(namespace), Some(key)),
+                self.inner.get(namespace, key)
+            )
+        }
 
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        metered!(
-            self,
-            Call::at("forget", Some(namespace), Some(key)),
-            self.inner.forget(namespace, key)
-        )
-    }
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            metered!(
+                self,
+                Call::at("forget", Some(namespace), Some(key)),
+                self.inner.forget(namespace, key)
+            )
+        }
 
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        metered!(
-            self,
-            Call::at("list", namespace, None),
-            self.inner.list(namespace, category, session_id)
-        )
-    }
+        async fn list(
+            &self,
+            namespace: Option<&str>,
+            category: Option<&MemoryCategory>,
+            session_id: Option<&str>,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            metered!(
+                self,
+                Call::at("list", namespace, None),
+                self.inner.list(namespace, category, session_id)
+            )
+        }
 
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        metered!(self, Call::new("namespaces"), self.inner.namespaces())
-    }
+        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+            metered!(self, Call::new("namespaces"), self.inner.namespaces())
+        }
 
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        metered!(
-            self,
-            Call::at("recall", opts.namespace.as_deref(), None),
-            self.inner.recall(query, limit, opts)
-        )
-    }
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            metered!(
+                self,
+                Call::at("recall", opts.namespace.as_deref(), None),
+                self.inner.recall(query, limit, opts)
+            )
+        }
 
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        metered!(
-            self,
-            Call::batch("store_many", entries.len()),
-            self.inner.store_many(entries)
-        )
-    }
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            metered!(
+                self,
+                Call::batch("store_many", entries.len()),
+                self.inner.store_many(entries)
+            )
+        }
 
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        metered!(
-            self,
-            Call::new("export_page"),
-            self.inner.export_page(cursor, limit)
-        )
-    }
+        async fn export_page(
+            &self,
+            cursor: Option<&ExportCursor>,
+            limit: usize,
+        ) -> Result<ExportPage, MemoryError> {
+            metered!(
+                self,
+                Call::new("export_page"),
+                self.inner.export_page(cursor, limit)
+            )
+        }
 
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        metered!(
-            self,
-            Call::batch("import", records.len()),
-            self.inner.import(records)
-        )
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            metered!(
+                self,
+                Call::batch("import", records.len()),
+                self.inner.import(records)
+            )
+        }
     }
 }
 

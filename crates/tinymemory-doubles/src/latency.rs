@@ -3,7 +3,6 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use async_trait::async_trait;
 use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
@@ -160,80 +159,78 @@ impl<P: ?Sized> Latency<P> {
     }
 }
 
-/// Sleeps, then forwards every method unchanged.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for Latency<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Sleeps, then forwards every method unchanged.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for Latency<P> {
+        forward(inner): driver_id;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.pause().await;
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            self.pause().await;
+            self.inner
+                .store(namespace, key, content, category, session_id, taint)
+                .await
+        }
 
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.pause().await;
-        self.inner.get(namespace, key).await
-    }
+        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+            self.pause().await;
+            self.inner.get(namespace, key).await
+        }
 
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.pause().await;
-        self.inner.forget(namespace, key).await
-    }
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            self.pause().await;
+            self.inner.forget(namespace, key).await
+        }
 
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.pause().await;
-        self.inner.list(namespace, category, session_id).await
-    }
+        async fn list(
+            &self,
+            namespace: Option<&str>,
+            category: Option<&MemoryCategory>,
+            session_id: Option<&str>,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            self.pause().await;
+            self.inner.list(namespace, category, session_id).await
+        }
 
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.pause().await;
-        self.inner.namespaces().await
-    }
+        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+            self.pause().await;
+            self.inner.namespaces().await
+        }
 
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.pause().await;
-        self.inner.recall(query, limit, opts).await
-    }
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            self.pause().await;
+            self.inner.recall(query, limit, opts).await
+        }
 
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.pause().await;
-        self.inner.store_many(entries).await
-    }
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            self.pause().await;
+            self.inner.store_many(entries).await
+        }
 
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.pause().await;
-        self.inner.export_page(cursor, limit).await
-    }
+        async fn export_page(
+            &self,
+            cursor: Option<&ExportCursor>,
+            limit: usize,
+        ) -> Result<ExportPage, MemoryError> {
+            self.pause().await;
+            self.inner.export_page(cursor, limit).await
+        }
 
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.pause().await;
-        self.inner.import(records).await
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            self.pause().await;
+            self.inner.import(records).await
+        }
     }
 }

@@ -38,7 +38,9 @@
 //! eleven contract sentences, the namespace rules, the section API rules a
 //! driver can break, and the portability family's paging and import
 //! rules), each breaking exactly that rule and naming the conformance check
-//! that must catch it.
+//! that must catch it. Every mutant and decorator here implements the trait
+//! through [`delegate_provider!`](tinymemory_api::delegate_provider), writing
+//! out only the methods it changes; [`mutants`](mod@mutants) shows how to write one.
 //!
 //! # Determinism
 //!

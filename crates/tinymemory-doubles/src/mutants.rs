@@ -113,6 +113,58 @@
 //! assert_eq!(driver.driver_id(), "reference");
 //! assert_eq!(mutants().len(), 45);
 //! ```
+//!
+//! # Writing a mutant
+//!
+//! A mutant is its doc comment (the rule it breaks, and how), a struct
+//! around the driver it wraps, the tower-style accessors, and one
+//! [`delegate_provider!`](tinymemory_api::delegate_provider) call that
+//! names the methods it forwards and writes out only the ones it breaks.
+//! Every method is in one list or the other, or the mutant does not
+//! compile: one that breaks `store` must say whether `store_many` forwards
+//! or goes through the broken `store`
+//! ([`store_each`](tinymemory_api::batch::store_each)). A complete mutant:
+//!
+//! ```
+//! use tinymemory_api::{MemoryEntry, MemoryError, MemoryProvider, RecallOptions};
+//!
+//! /// Breaks `recall.limit`: every recall loses its last hit.
+//! pub struct DropsLastHit<P: ?Sized> {
+//!     inner: P,
+//! }
+//!
+//! tinymemory_api::delegate_provider! {
+//!     impl[P: MemoryProvider + ?Sized] MemoryProvider for DropsLastHit<P> {
+//!         forward(inner): driver_id, store, get, forget, list, namespaces, store_many,
+//!             export_page, import;
+//!
+//!         async fn recall(
+//!             &self,
+//!             query: &str,
+//!             limit: usize,
+//!             opts: &RecallOptions,
+//!         ) -> Result<Vec<MemoryEntry>, MemoryError> {
+//!             let mut hits = self.inner.recall(query, limit, opts).await?;
+//!             hits.pop();
+//!             Ok(hits)
+//!         }
+//!     }
+//! }
+//! # use tinymemory_api::{MemoryCategory, MemoryTaint};
+//! # let driver = DropsLastHit { inner: tinymemory_reference::ReferenceDriver::new() };
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! #     driver
+//! #         .store("global", "k", "apple", MemoryCategory::Core, None, MemoryTaint::Internal)
+//! #         .await
+//! #         .unwrap();
+//! #     let hits = driver.recall("apple", 5, &RecallOptions::default()).await.unwrap();
+//! #     assert!(hits.is_empty());
+//! # });
+//! ```
+//!
+//! The mutants of this crate add `new`, `get_ref`, `get_mut` and
+//! `into_inner`, and an entry in [`mutants()`] naming the check that must
+//! catch them.
 
 mod bm25_sign;
 mod case_folds;

@@ -4,11 +4,8 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, NewEntry, RecallOptions,
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace, RecallOptions,
 };
 use tinymemory_reference::{score, ReferenceDriver};
 
@@ -175,106 +172,57 @@ impl ScoreSeedingStore {
     }
 }
 
-/// Storage forwards to the inner [`ReferenceDriver`]; `recall` is described
-/// on [`ScoreSeedingStore`].
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl MemoryProvider for ScoreSeedingStore {
-    fn driver_id(&self) -> &str {
-        "score-seeding"
-    }
+tinymemory_api::delegate_provider! {
+    /// Storage forwards to the inner [`ReferenceDriver`]; `recall` is described
+    /// on [`ScoreSeedingStore`].
+    impl MemoryProvider for ScoreSeedingStore {
+        forward(entries): store, get, forget, list, namespaces, store_many, export_page, import;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.entries
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.entries.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.entries.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.entries.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.entries.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        let namespace = opts.effective_namespace();
-        Namespace::parse(namespace)?;
-        opts.validate()?;
-        if limit == 0 || query.trim().is_empty() {
-            return Ok(Vec::new());
+        fn driver_id(&self) -> &str {
+            "score-seeding"
         }
-        let candidates = self
-            .entries
-            .list(
-                Some(namespace),
-                opts.category.as_ref(),
-                opts.session_id.as_deref(),
-            )
-            .await?;
-        let mut hits: Vec<MemoryEntry> = {
-            let seeds = lock(&self.seeds);
-            candidates
-                .into_iter()
-                .filter_map(|entry| {
-                    let seeded = seeds.get(&(namespace.to_owned(), entry.key.clone()));
-                    let hit_score = match seeded {
-                        Some(seed) => *seed,
-                        None => Some(score(query, &entry.content)?),
-                    };
-                    opts.admits(hit_score).then(|| MemoryEntry {
-                        score: hit_score,
-                        namespace: Some(namespace.to_owned()),
-                        ..entry
+
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let namespace = opts.effective_namespace();
+            Namespace::parse(namespace)?;
+            opts.validate()?;
+            if limit == 0 || query.trim().is_empty() {
+                return Ok(Vec::new());
+            }
+            let candidates = self
+                .entries
+                .list(
+                    Some(namespace),
+                    opts.category.as_ref(),
+                    opts.session_id.as_deref(),
+                )
+                .await?;
+            let mut hits: Vec<MemoryEntry> = {
+                let seeds = lock(&self.seeds);
+                candidates
+                    .into_iter()
+                    .filter_map(|entry| {
+                        let seeded = seeds.get(&(namespace.to_owned(), entry.key.clone()));
+                        let hit_score = match seeded {
+                            Some(seed) => *seed,
+                            None => Some(score(query, &entry.content)?),
+                        };
+                        opts.admits(hit_score).then(|| MemoryEntry {
+                            score: hit_score,
+                            namespace: Some(namespace.to_owned()),
+                            ..entry
+                        })
                     })
-                })
-                .collect()
-        };
-        hits.sort_by(|a, b| self.compare(a, b));
-        hits.truncate(limit);
-        Ok(hits)
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.entries.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.entries.export_page(cursor, limit).await
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.entries.import(records).await
+                    .collect()
+            };
+            hits.sort_by(|a, b| self.compare(a, b));
+            hits.truncate(limit);
+            Ok(hits)
+        }
     }
 }

@@ -89,12 +89,7 @@ pub(crate) async fn check(target: &dyn MemoryProvider, sample: Sample) -> (usize
 mod tests {
     use std::collections::BTreeSet;
 
-    use async_trait::async_trait;
-    use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome};
-    use tinymemory_api::{
-        MemoryCategory, MemoryEntry, MemoryError, MemoryTaint, NamespaceSummary, NewEntry,
-        RecallOptions,
-    };
+    use tinymemory_api::{MemoryEntry, MemoryError, MemoryTaint, NewEntry};
     use tinymemory_reference::ReferenceDriver;
 
     use super::*;
@@ -106,76 +101,32 @@ mod tests {
     #[derive(Default)]
     struct GetDisagrees(ReferenceDriver);
 
-    #[async_trait]
-    impl MemoryProvider for GetDisagrees {
-        fn driver_id(&self) -> &str {
-            "get-disagrees"
-        }
-        async fn store(
-            &self,
-            namespace: &str,
-            key: &str,
-            content: &str,
-            category: MemoryCategory,
-            session_id: Option<&str>,
-            taint: MemoryTaint,
-        ) -> Result<(), MemoryError> {
-            self.0
-                .store(namespace, key, content, category, session_id, taint)
-                .await
-        }
-        async fn get(
-            &self,
-            namespace: &str,
-            key: &str,
-        ) -> Result<Option<MemoryEntry>, MemoryError> {
-            let got = self.0.get(namespace, key).await?;
-            Ok(got.map(|e| {
-                if e.key == "k1000" {
-                    MemoryEntry {
-                        content: "stale".to_owned(),
-                        taint: MemoryTaint::Internal,
-                        ..e
+    tinymemory_api::delegate_provider! {
+        impl MemoryProvider for GetDisagrees {
+            forward(0): store, forget, list, namespaces, recall, store_many, export_page, import;
+
+            fn driver_id(&self) -> &str {
+                "get-disagrees"
+            }
+
+            async fn get(
+                &self,
+                namespace: &str,
+                key: &str,
+            ) -> Result<Option<MemoryEntry>, MemoryError> {
+                let got = self.0.get(namespace, key).await?;
+                Ok(got.map(|e| {
+                    if e.key == "k1000" {
+                        MemoryEntry {
+                            content: "stale".to_owned(),
+                            taint: MemoryTaint::Internal,
+                            ..e
+                        }
+                    } else {
+                        e
                     }
-                } else {
-                    e
-                }
-            }))
-        }
-        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-            self.0.forget(namespace, key).await
-        }
-        async fn list(
-            &self,
-            namespace: Option<&str>,
-            category: Option<&MemoryCategory>,
-            session_id: Option<&str>,
-        ) -> Result<Vec<MemoryEntry>, MemoryError> {
-            self.0.list(namespace, category, session_id).await
-        }
-        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-            self.0.namespaces().await
-        }
-        async fn recall(
-            &self,
-            query: &str,
-            limit: usize,
-            opts: &RecallOptions,
-        ) -> Result<Vec<MemoryEntry>, MemoryError> {
-            self.0.recall(query, limit, opts).await
-        }
-        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-            self.0.store_many(entries).await
-        }
-        async fn export_page(
-            &self,
-            cursor: Option<&ExportCursor>,
-            limit: usize,
-        ) -> Result<ExportPage, MemoryError> {
-            self.0.export_page(cursor, limit).await
-        }
-        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-            self.0.import(records).await
+                }))
+            }
         }
     }
 

@@ -2,12 +2,7 @@
 
 use std::sync::Mutex;
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
-};
+use tinymemory_api::{MemoryCategory, MemoryError, MemoryTaint, NewEntry};
 use tinymemory_conformance::LoadedCorpus;
 use tinymemory_corpus::Corpus;
 use tinymemory_reference::ReferenceDriver;
@@ -23,70 +18,40 @@ struct Batches {
     fail_batch: Option<usize>,
 }
 
-#[async_trait]
-impl MemoryProvider for Batches {
-    fn driver_id(&self) -> &str {
-        "batches"
-    }
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        *self.stores.lock().unwrap() += 1;
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(namespace, key).await
-    }
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.recall(query, limit, opts).await
-    }
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        let call = {
-            let mut sizes = self.sizes.lock().unwrap();
-            sizes.push(entries.len());
-            sizes.len() - 1
-        };
-        if self.fail_batch == Some(call) {
-            return Err(MemoryError::fault("disk full"));
+tinymemory_api::delegate_provider! {
+    impl MemoryProvider for Batches {
+        forward(inner): get, forget, list, namespaces, recall, export_page, import;
+
+        fn driver_id(&self) -> &str {
+            "batches"
         }
-        self.inner.store_many(entries).await
-    }
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.inner.import(records).await
+
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            *self.stores.lock().unwrap() += 1;
+            self.inner
+                .store(namespace, key, content, category, session_id, taint)
+                .await
+        }
+
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            let call = {
+                let mut sizes = self.sizes.lock().unwrap();
+                sizes.push(entries.len());
+                sizes.len() - 1
+            };
+            if self.fail_batch == Some(call) {
+                return Err(MemoryError::fault("disk full"));
+            }
+            self.inner.store_many(entries).await
+        }
     }
 }
 

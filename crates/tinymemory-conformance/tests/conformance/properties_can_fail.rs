@@ -3,12 +3,7 @@
 
 use std::sync::Arc;
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
-};
+use tinymemory_api::{MemoryEntry, MemoryError, MemoryProvider, RecallOptions};
 use tinymemory_conformance::{FnFactory, Outcome, Registry, RunConfig, Runner};
 use tinymemory_doubles::mutants::mutant;
 use tinymemory_reference::ReferenceDriver;
@@ -22,79 +17,30 @@ fn insertion(e: &MemoryEntry) -> u64 {
     e.id.trim_start_matches("ref-").parse().unwrap_or(u64::MAX)
 }
 
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl MemoryProvider for TiesByInsertion {
-    fn driver_id(&self) -> &str {
-        "ties-by-insertion"
-    }
+tinymemory_api::delegate_provider! {
+    impl MemoryProvider for TiesByInsertion {
+        forward(0): store, get, forget, list, namespaces, store_many, export_page, import;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.0
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
+        fn driver_id(&self) -> &str {
+            "ties-by-insertion"
+        }
 
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.0.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.0.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.0.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.0.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        let mut hits = self.0.recall(query, usize::MAX, opts).await?;
-        hits.sort_by(|a, b| {
-            b.score
-                .partial_cmp(&a.score)
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then_with(|| insertion(a).cmp(&insertion(b)))
-        });
-        hits.truncate(limit);
-        Ok(hits)
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.0.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.0.export_page(cursor, limit).await
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.0.import(records).await
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let mut hits = self.0.recall(query, usize::MAX, opts).await?;
+            hits.sort_by(|a, b| {
+                b.score
+                    .partial_cmp(&a.score)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then_with(|| insertion(a).cmp(&insertion(b)))
+            });
+            hits.truncate(limit);
+            Ok(hits)
+        }
     }
 }
 

@@ -4,12 +4,7 @@
 
 use std::sync::Arc;
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
-};
+use tinymemory_api::{MemoryEntry, MemoryError, MemoryProvider, RecallOptions};
 use tinymemory_conformance::model::{explore, replay, Op};
 use tinymemory_conformance::{DriverFactory, FnFactory, Outcome, RunConfig};
 use tinymemory_reference::ReferenceDriver;
@@ -26,84 +21,35 @@ enum Mode {
 
 struct Rescored(ReferenceDriver, Mode);
 
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl MemoryProvider for Rescored {
-    fn driver_id(&self) -> &str {
-        "rescored"
-    }
+tinymemory_api::delegate_provider! {
+    impl MemoryProvider for Rescored {
+        forward(0): store, get, forget, list, namespaces, store_many, export_page, import;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.0
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
+        fn driver_id(&self) -> &str {
+            "rescored"
+        }
 
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.0.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.0.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.0.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.0.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        match self.1 {
-            Mode::Affine => {
-                let mut hits = self.0.recall(query, limit, opts).await?;
-                for h in &mut hits {
-                    h.score = h.score.map(|s| 10.0 * s + 3.0);
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            match self.1 {
+                Mode::Affine => {
+                    let mut hits = self.0.recall(query, limit, opts).await?;
+                    for h in &mut hits {
+                        h.score = h.score.map(|s| 10.0 * s + 3.0);
+                    }
+                    Ok(hits)
                 }
-                Ok(hits)
-            }
-            Mode::KeepsTheWorst => {
-                let all = self.0.recall(query, usize::MAX, opts).await?;
-                let skip = all.len().saturating_sub(limit);
-                Ok(all.into_iter().skip(skip).collect())
+                Mode::KeepsTheWorst => {
+                    let all = self.0.recall(query, usize::MAX, opts).await?;
+                    let skip = all.len().saturating_sub(limit);
+                    Ok(all.into_iter().skip(skip).collect())
+                }
             }
         }
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.0.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.0.export_page(cursor, limit).await
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.0.import(records).await
     }
 }
 

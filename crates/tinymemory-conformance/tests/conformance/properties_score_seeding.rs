@@ -4,12 +4,8 @@
 //! merge in order, deterministically, at the exact cost. The model check is
 //! declared an expected failure, with its reason, through the harness.
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
-};
+use tinymemory_api::portability::{ImportOutcome, MemoryRecord};
+use tinymemory_api::{MemoryCategory, MemoryError, MemoryTaint, NewEntry};
 use tinymemory_conformance::{Family, Harness, Outcome, Registry, RunConfig};
 use tinymemory_doubles::ScoreSeedingStore;
 
@@ -42,86 +38,46 @@ fn palette_score(namespace: &str, key: &str, content: &str) -> Option<f64> {
     PALETTE[usize::try_from(hash % PALETTE.len() as u64).unwrap()]
 }
 
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl MemoryProvider for SeedsOnStore {
-    fn driver_id(&self) -> &str {
-        self.0.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    impl MemoryProvider for SeedsOnStore {
+        forward(0): driver_id, get, forget, list, namespaces, recall, export_page;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.0
-            .store(namespace, key, content, category, session_id, taint)
-            .await?;
-        self.0
-            .seed_score(namespace, key, palette_score(namespace, key, content));
-        Ok(())
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.0.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.0.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.0.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.0.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.0.recall(query, limit, opts).await
-    }
-
-    /// Through `store`, so every entry of a batch is seeded too.
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        tinymemory_api::batch::store_each(self, entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.0.export_page(cursor, limit).await
-    }
-
-    /// Forwarded, then every imported record is seeded as `store` seeds.
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        let outcome = self.0.import(records).await?;
-        for (index, r) in records.iter().enumerate() {
-            if !outcome.failures.iter().any(|f| f.index == index) {
-                self.0.seed_score(
-                    &r.namespace,
-                    &r.key,
-                    palette_score(&r.namespace, &r.key, &r.content),
-                );
-            }
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            self.0
+                .store(namespace, key, content, category, session_id, taint)
+                .await?;
+            self.0
+                .seed_score(namespace, key, palette_score(namespace, key, content));
+            Ok(())
         }
-        Ok(outcome)
+
+        /// Through `store`, so every entry of a batch is seeded too.
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            tinymemory_api::batch::store_each(self, entries).await
+        }
+
+        /// Forwarded, then every imported record is seeded as `store` seeds.
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            let outcome = self.0.import(records).await?;
+            for (index, r) in records.iter().enumerate() {
+                if !outcome.failures.iter().any(|f| f.index == index) {
+                    self.0.seed_score(
+                        &r.namespace,
+                        &r.key,
+                        palette_score(&r.namespace, &r.key, &r.content),
+                    );
+                }
+            }
+            Ok(outcome)
+        }
     }
 }
 

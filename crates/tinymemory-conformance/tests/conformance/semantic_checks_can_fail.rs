@@ -7,12 +7,7 @@ use crate::support;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions, RecallProfile,
-};
+use tinymemory_api::{MemoryEntry, MemoryError, MemoryProvider, RecallOptions, RecallProfile};
 use tinymemory_conformance::{
     DriverFactory, Family, FnFactory, LoadedCorpus, Outcome, Registry, Runner,
 };
@@ -45,126 +40,84 @@ struct Broken {
     inner: SemanticReferenceDriver,
 }
 
-#[async_trait]
-impl MemoryProvider for Broken {
-    fn driver_id(&self) -> &str {
-        "broken"
-    }
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(namespace, key).await
-    }
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        let n = self.calls.fetch_add(1, Ordering::Relaxed);
-        match self.fault {
-            Fault::OneUlpEveryOtherCall => {
-                let mut hits = self.inner.recall(query, limit, opts).await?;
-                if n % 2 == 1 {
-                    for h in &mut hits {
-                        h.score = h.score.map(|s| f64::from_bits(s.to_bits() + 1));
+tinymemory_api::delegate_provider! {
+    impl MemoryProvider for Broken {
+        forward(inner): store, get, forget, list, namespaces, store_many, export_page, import;
+
+        fn driver_id(&self) -> &str {
+            "broken"
+        }
+
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let n = self.calls.fetch_add(1, Ordering::Relaxed);
+            match self.fault {
+                Fault::OneUlpEveryOtherCall => {
+                    let mut hits = self.inner.recall(query, limit, opts).await?;
+                    if n % 2 == 1 {
+                        for h in &mut hits {
+                            h.score = h.score.map(|s| f64::from_bits(s.to_bits() + 1));
+                        }
                     }
+                    Ok(hits)
                 }
-                Ok(hits)
-            }
-            Fault::KeyOrder => {
-                let mut hits = self.inner.recall(query, limit, opts).await?;
-                hits.sort_by(|a, b| a.key.cmp(&b.key));
-                for h in &mut hits {
-                    h.score = None;
+                Fault::KeyOrder => {
+                    let mut hits = self.inner.recall(query, limit, opts).await?;
+                    hits.sort_by(|a, b| a.key.cmp(&b.key));
+                    for h in &mut hits {
+                        h.score = None;
+                    }
+                    Ok(hits)
                 }
-                Ok(hits)
-            }
-            Fault::WorstFirst => {
-                let mut hits = self.inner.recall(query, limit, opts).await?;
-                hits.reverse();
-                Ok(hits)
-            }
-            Fault::MinScoreOnlyForBigLimits => {
-                let opts = RecallOptions {
-                    min_score: opts.min_score.filter(|_| limit >= 10),
-                    ..opts.clone()
-                };
-                self.inner.recall(query, limit, &opts).await
-            }
-            Fault::NamespaceAfterLimit => {
-                let mut all = Vec::new();
-                for summary in self.inner.namespaces().await? {
-                    let there = RecallOptions {
-                        namespace: Some(summary.namespace),
+                Fault::WorstFirst => {
+                    let mut hits = self.inner.recall(query, limit, opts).await?;
+                    hits.reverse();
+                    Ok(hits)
+                }
+                Fault::MinScoreOnlyForBigLimits => {
+                    let opts = RecallOptions {
+                        min_score: opts.min_score.filter(|_| limit >= 10),
                         ..opts.clone()
                     };
-                    all.extend(self.inner.recall(query, limit, &there).await?);
+                    self.inner.recall(query, limit, &opts).await
                 }
-                let score = |h: &MemoryEntry| h.score.unwrap_or(f64::NEG_INFINITY);
-                all.sort_by(|a, b| score(b).total_cmp(&score(a)));
-                all.truncate(limit);
-                all.retain(|h| h.namespace.as_deref() == Some(opts.effective_namespace()));
-                Ok(all)
-            }
-            Fault::FiltersAfterLimit => {
-                let unfiltered = RecallOptions {
-                    category: None,
-                    session_id: None,
-                    ..opts.clone()
-                };
-                let mut hits = self.inner.recall(query, limit, &unfiltered).await?;
-                hits.retain(|h| {
-                    opts.category.as_ref().is_none_or(|c| *c == h.category)
-                        && opts
-                            .session_id
-                            .as_deref()
-                            .is_none_or(|s| h.session_id.as_deref() == Some(s))
-                });
-                Ok(hits)
+                Fault::NamespaceAfterLimit => {
+                    let mut all = Vec::new();
+                    for summary in self.inner.namespaces().await? {
+                        let there = RecallOptions {
+                            namespace: Some(summary.namespace),
+                            ..opts.clone()
+                        };
+                        all.extend(self.inner.recall(query, limit, &there).await?);
+                    }
+                    let score = |h: &MemoryEntry| h.score.unwrap_or(f64::NEG_INFINITY);
+                    all.sort_by(|a, b| score(b).total_cmp(&score(a)));
+                    all.truncate(limit);
+                    all.retain(|h| h.namespace.as_deref() == Some(opts.effective_namespace()));
+                    Ok(all)
+                }
+                Fault::FiltersAfterLimit => {
+                    let unfiltered = RecallOptions {
+                        category: None,
+                        session_id: None,
+                        ..opts.clone()
+                    };
+                    let mut hits = self.inner.recall(query, limit, &unfiltered).await?;
+                    hits.retain(|h| {
+                        opts.category.as_ref().is_none_or(|c| *c == h.category)
+                            && opts
+                                .session_id
+                                .as_deref()
+                                .is_none_or(|s| h.session_id.as_deref() == Some(s))
+                    });
+                    Ok(hits)
+                }
             }
         }
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.inner.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.inner.import(records).await
     }
 }
 

@@ -1,6 +1,5 @@
 //! The fault-injecting decorator.
 
-use async_trait::async_trait;
 use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
@@ -121,83 +120,81 @@ impl<P: ?Sized> Faults<P> {
     }
 }
 
-/// Counts each call, strikes it when a rule matches, else forwards it
-/// unchanged.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for Faults<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Counts each call, strikes it when a rule matches, else forwards it
+    /// unchanged.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for Faults<P> {
+        forward(inner): driver_id;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.check(Method::Store, &[namespace])?;
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            self.check(Method::Store, &[namespace])?;
+            self.inner
+                .store(namespace, key, content, category, session_id, taint)
+                .await
+        }
 
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.check(Method::Get, &[namespace])?;
-        self.inner.get(namespace, key).await
-    }
+        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+            self.check(Method::Get, &[namespace])?;
+            self.inner.get(namespace, key).await
+        }
 
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.check(Method::Forget, &[namespace])?;
-        self.inner.forget(namespace, key).await
-    }
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            self.check(Method::Forget, &[namespace])?;
+            self.inner.forget(namespace, key).await
+        }
 
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.check(Method::List, namespace.as_slice())?;
-        self.inner.list(namespace, category, session_id).await
-    }
+        async fn list(
+            &self,
+            namespace: Option<&str>,
+            category: Option<&MemoryCategory>,
+            session_id: Option<&str>,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            self.check(Method::List, namespace.as_slice())?;
+            self.inner.list(namespace, category, session_id).await
+        }
 
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.check(Method::Namespaces, &[])?;
-        self.inner.namespaces().await
-    }
+        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+            self.check(Method::Namespaces, &[])?;
+            self.inner.namespaces().await
+        }
 
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.check(Method::Recall, &[opts.effective_namespace()])?;
-        self.inner.recall(query, limit, opts).await
-    }
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            self.check(Method::Recall, &[opts.effective_namespace()])?;
+            self.inner.recall(query, limit, opts).await
+        }
 
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        let addressed: Vec<&str> = entries.iter().map(|e| e.namespace.as_str()).collect();
-        self.check(Method::StoreMany, &addressed)?;
-        self.inner.store_many(entries).await
-    }
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            let addressed: Vec<&str> = entries.iter().map(|e| e.namespace.as_str()).collect();
+            self.check(Method::StoreMany, &addressed)?;
+            self.inner.store_many(entries).await
+        }
 
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.check(Method::ExportPage, &[])?;
-        self.inner.export_page(cursor, limit).await
-    }
+        async fn export_page(
+            &self,
+            cursor: Option<&ExportCursor>,
+            limit: usize,
+        ) -> Result<ExportPage, MemoryError> {
+            self.check(Method::ExportPage, &[])?;
+            self.inner.export_page(cursor, limit).await
+        }
 
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        let addressed: Vec<&str> = records.iter().map(|r| r.namespace.as_str()).collect();
-        self.check(Method::Import, &addressed)?;
-        self.inner.import(records).await
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            let addressed: Vec<&str> = records.iter().map(|r| r.namespace.as_str()).collect();
+            self.check(Method::Import, &addressed)?;
+            self.inner.import(records).await
+        }
     }
 }

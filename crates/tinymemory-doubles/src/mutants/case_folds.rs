@@ -1,10 +1,9 @@
 //! Mutant `case-folds-namespaces`, for `namespace.case_sensitive`.
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
+use tinymemory_api::portability::{ImportOutcome, MemoryRecord};
 use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, NewEntry, RecallOptions,
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace, NewEntry,
+    RecallOptions,
 };
 
 /// Breaks "namespaces are compared byte for byte" (check
@@ -31,91 +30,78 @@ fn fold(namespace: &str) -> Result<String, MemoryError> {
     Ok(namespace.to_ascii_lowercase())
 }
 
-/// Forwards every method with its namespace lowercased.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for CaseFoldsNamespaces<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method with its namespace lowercased.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for CaseFoldsNamespaces<P> {
+        // `export_page` is forwarded: the export reads back the lowercased namespaces already
+        // stored.
+        forward(inner): driver_id, namespaces, export_page;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        let namespace = fold(namespace)?;
-        self.inner
-            .store(&namespace, key, content, category, session_id, taint)
-            .await
-    }
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            let namespace = fold(namespace)?;
+            self.inner
+                .store(&namespace, key, content, category, session_id, taint)
+                .await
+        }
 
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(&fold(namespace)?, key).await
-    }
+        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+            self.inner.get(&fold(namespace)?, key).await
+        }
 
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(&fold(namespace)?, key).await
-    }
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            self.inner.forget(&fold(namespace)?, key).await
+        }
 
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        let namespace = namespace.map(fold).transpose()?;
-        self.inner
-            .list(namespace.as_deref(), category, session_id)
-            .await
-    }
+        async fn list(
+            &self,
+            namespace: Option<&str>,
+            category: Option<&MemoryCategory>,
+            session_id: Option<&str>,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let namespace = namespace.map(fold).transpose()?;
+            self.inner
+                .list(namespace.as_deref(), category, session_id)
+                .await
+        }
 
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let folded = RecallOptions {
+                namespace: opts.namespace.as_deref().map(fold).transpose()?,
+                ..opts.clone()
+            };
+            self.inner.recall(query, limit, &folded).await
+        }
 
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        let folded = RecallOptions {
-            namespace: opts.namespace.as_deref().map(fold).transpose()?,
-            ..opts.clone()
-        };
-        self.inner.recall(query, limit, &folded).await
-    }
+        /// Every entry through the mutated `store`, so namespaces are lowercased.
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            tinymemory_api::batch::store_each(self, entries).await
+        }
 
-    /// Every entry through the mutated `store`, so namespaces are lowercased.
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        tinymemory_api::batch::store_each(self, entries).await
-    }
-
-    /// Forwarded: the export reads back the lowercased namespaces already stored.
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-
-    /// Every valid namespace is lowercased, as on every other method;
-    /// records with an invalid namespace go through as given, for the
-    /// wrapped driver to report.
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        let folded: Vec<MemoryRecord> = records
-            .iter()
-            .map(|r| MemoryRecord {
-                namespace: fold(&r.namespace).unwrap_or_else(|_| r.namespace.clone()),
-                ..r.clone()
-            })
-            .collect();
-        self.inner.import(&folded).await
+        /// Every valid namespace is lowercased, as on every other method;
+        /// records with an invalid namespace go through as given, for the
+        /// wrapped driver to report.
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            let folded: Vec<MemoryRecord> = records
+                .iter()
+                .map(|r| MemoryRecord {
+                    namespace: fold(&r.namespace).unwrap_or_else(|_| r.namespace.clone()),
+                    ..r.clone()
+                })
+                .collect();
+            self.inner.import(&folded).await
+        }
     }
 }

@@ -1,11 +1,6 @@
 //! Mutant `collection-wide-statistics`, for `recall.namespace_isolation`.
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, NewEntry, RecallOptions,
-};
+use tinymemory_api::{MemoryEntry, MemoryError, MemoryProvider, Namespace, RecallOptions};
 
 /// Breaks contract sentence 11 (check `recall.namespace_isolation`): a
 /// recall's scores are weighted by statistics over **every** namespace,
@@ -49,92 +44,40 @@ pub(crate) fn bm25_idf(n: usize, total: usize) -> f64 {
     ((total - n + 0.5) / (n + 0.5)).ln_1p()
 }
 
-/// Forwards every method; `recall` weights scores by collection-wide
-/// statistics, as described on the type.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for CollectionWideStatistics<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `recall` weights scores by collection-wide
+    /// statistics, as described on the type.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for CollectionWideStatistics<P> {
+        forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
+            import;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        Namespace::parse(opts.effective_namespace())?;
-        opts.validate()?;
-        let unfiltered = RecallOptions {
-            min_score: None,
-            ..opts.clone()
-        };
-        let mut hits = self.inner.recall(query, limit, &unfiltered).await?;
-        if hits.is_empty() {
-            return Ok(hits);
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            Namespace::parse(opts.effective_namespace())?;
+            opts.validate()?;
+            let unfiltered = RecallOptions {
+                min_score: None,
+                ..opts.clone()
+            };
+            let mut hits = self.inner.recall(query, limit, &unfiltered).await?;
+            if hits.is_empty() {
+                return Ok(hits);
+            }
+            let collection = self.inner.list(None, None, None).await?;
+            let containing = collection
+                .iter()
+                .filter(|e| tinymemory_reference::score(query, &e.content).is_some())
+                .count();
+            let idf = bm25_idf(containing, collection.len());
+            for hit in &mut hits {
+                hit.score = hit.score.map(|s| s * idf);
+            }
+            hits.retain(|h| opts.admits(h.score));
+            Ok(hits)
         }
-        let collection = self.inner.list(None, None, None).await?;
-        let containing = collection
-            .iter()
-            .filter(|e| tinymemory_reference::score(query, &e.content).is_some())
-            .count();
-        let idf = bm25_idf(containing, collection.len());
-        for hit in &mut hits {
-            hit.score = hit.score.map(|s| s * idf);
-        }
-        hits.retain(|h| opts.admits(h.score));
-        Ok(hits)
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.inner.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.inner.import(records).await
     }
 }

@@ -2,13 +2,9 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{
-    validate_record, ExportCursor, ExportPage, ImportFailure, ImportOutcome, MemoryRecord,
-};
+use tinymemory_api::portability::{validate_record, ImportFailure, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
-    validate_key, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, NewEntry, RecallOptions,
+    validate_key, MemoryCategory, MemoryError, MemoryProvider, MemoryTaint, Namespace, NewEntry,
 };
 
 /// Breaks "every acknowledged store is kept, however many run at once"
@@ -73,100 +69,60 @@ impl Drop for InFlight<'_> {
     }
 }
 
-/// Forwards every method; `store` drops writes that overlap another, as
-/// described on the type.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for LosesConcurrentWrites<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `store` drops writes that overlap another, as
+    /// described on the type.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for LosesConcurrentWrites<P> {
+        // `export_page` is forwarded: reading is not what this mutant breaks.
+        forward(inner): driver_id, get, forget, list, namespaces, recall, export_page;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        Namespace::parse(namespace)?;
-        validate_key(key)?;
-        let overlapped = self.in_flight.fetch_add(1, Ordering::SeqCst) > 0;
-        let _in_flight = InFlight(&self.in_flight);
-        tokio::task::yield_now().await;
-        if overlapped {
-            return Ok(());
-        }
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.recall(query, limit, opts).await
-    }
-
-    /// Every entry through the mutated `store`, one after another: a batch alone loses nothing, two batches at once lose the overlapping stores.
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        tinymemory_api::batch::store_each(self, entries).await
-    }
-
-    /// Forwarded: reading is not what this mutant breaks.
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-
-    /// An import is a write, so it is lost the same way: one that starts
-    /// while a store or another import is in flight reports its valid
-    /// records as imported (invalid ones as failures) and writes nothing.
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        let overlapped = self.in_flight.fetch_add(1, Ordering::SeqCst) > 0;
-        let _in_flight = InFlight(&self.in_flight);
-        tokio::task::yield_now().await;
-        if !overlapped {
-            return self.inner.import(records).await;
-        }
-        let mut outcome = ImportOutcome::default();
-        for (index, record) in records.iter().enumerate() {
-            match validate_record(record) {
-                Ok(()) => outcome.imported += 1,
-                Err(error) => outcome
-                    .failures
-                    .push(ImportFailure::new(index, record, error)),
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            Namespace::parse(namespace)?;
+            validate_key(key)?;
+            let overlapped = self.in_flight.fetch_add(1, Ordering::SeqCst) > 0;
+            let _in_flight = InFlight(&self.in_flight);
+            tokio::task::yield_now().await;
+            if overlapped {
+                return Ok(());
             }
+            self.inner
+                .store(namespace, key, content, category, session_id, taint)
+                .await
         }
-        Ok(outcome)
+
+        /// Every entry through the mutated `store`, one after another: a batch alone loses nothing, two batches at once lose the overlapping stores.
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            tinymemory_api::batch::store_each(self, entries).await
+        }
+
+        /// An import is a write, so it is lost the same way: one that starts
+        /// while a store or another import is in flight reports its valid
+        /// records as imported (invalid ones as failures) and writes nothing.
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            let overlapped = self.in_flight.fetch_add(1, Ordering::SeqCst) > 0;
+            let _in_flight = InFlight(&self.in_flight);
+            tokio::task::yield_now().await;
+            if !overlapped {
+                return self.inner.import(records).await;
+            }
+            let mut outcome = ImportOutcome::default();
+            for (index, record) in records.iter().enumerate() {
+                match validate_record(record) {
+                    Ok(()) => outcome.imported += 1,
+                    Err(error) => outcome
+                        .failures
+                        .push(ImportFailure::new(index, record, error)),
+                }
+            }
+            Ok(outcome)
+        }
     }
 }

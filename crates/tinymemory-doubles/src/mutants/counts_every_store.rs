@@ -3,15 +3,11 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{
-    validate_record, ExportCursor, ExportPage, ImportFailure, ImportOutcome, MemoryRecord,
-};
+use tinymemory_api::portability::{validate_record, ImportFailure, ImportOutcome, MemoryRecord};
 
 use crate::import_each::absorb;
 use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
+    MemoryCategory, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary, NewEntry,
 };
 
 use crate::lock::lock;
@@ -68,116 +64,84 @@ impl<P: ?Sized> CountsEveryStore<P> {
     }
 }
 
-/// Forwards every method; `namespaces()` adds the repeated stores of each
-/// present key to its namespace's count.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for CountsEveryStore<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `namespaces()` adds the repeated stores of each
+    /// present key to its namespace's count.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for CountsEveryStore<P> {
+        // `export_page` is forwarded: entries are untouched, only counts are wrong.
+        forward(inner): driver_id, get, list, recall, export_page;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        let present = self.inner.get(namespace, key).await?.is_some();
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await?;
-        if present {
-            *lock(&self.extra)
-                .entry((namespace.to_owned(), key.to_owned()))
-                .or_insert(0) += 1;
-        }
-        Ok(())
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        let removed = self.inner.forget(namespace, key).await?;
-        lock(&self.extra).remove(&(namespace.to_owned(), key.to_owned()));
-        Ok(removed)
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        let mut summaries = self.inner.namespaces().await?;
-        let extra = lock(&self.extra);
-        for summary in &mut summaries {
-            let more: u64 = extra
-                .iter()
-                .filter(|((ns, _), _)| *ns == summary.namespace)
-                .map(|(_, n)| *n)
-                .sum();
-            summary.count += more;
-        }
-        Ok(summaries)
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.recall(query, limit, opts).await
-    }
-
-    /// Every entry through the mutated `store`: each bulk upsert is counted too.
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        tinymemory_api::batch::store_each(self, entries).await
-    }
-
-    /// Forwarded: entries are untouched, only counts are wrong.
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-
-    /// An import is an upsert, so it is counted too: one record at a time,
-    /// a record replacing a present key adds one to its namespace's count.
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        let mut outcome = ImportOutcome::default();
-        for (index, record) in records.iter().enumerate() {
-            if let Err(error) = validate_record(record) {
-                outcome
-                    .failures
-                    .push(ImportFailure::new(index, record, error));
-                continue;
-            }
-            let present = self
-                .inner
-                .get(&record.namespace, &record.key)
-                .await?
-                .is_some();
-            let one = self.inner.import(std::slice::from_ref(record)).await?;
-            if present && one.imported > 0 {
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            let present = self.inner.get(namespace, key).await?.is_some();
+            self.inner
+                .store(namespace, key, content, category, session_id, taint)
+                .await?;
+            if present {
                 *lock(&self.extra)
-                    .entry((record.namespace.clone(), record.key.clone()))
+                    .entry((namespace.to_owned(), key.to_owned()))
                     .or_insert(0) += 1;
             }
-            absorb(&mut outcome, one, index);
+            Ok(())
         }
-        Ok(outcome)
+
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            let removed = self.inner.forget(namespace, key).await?;
+            lock(&self.extra).remove(&(namespace.to_owned(), key.to_owned()));
+            Ok(removed)
+        }
+
+        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+            let mut summaries = self.inner.namespaces().await?;
+            let extra = lock(&self.extra);
+            for summary in &mut summaries {
+                let more: u64 = extra
+                    .iter()
+                    .filter(|((ns, _), _)| *ns == summary.namespace)
+                    .map(|(_, n)| *n)
+                    .sum();
+                summary.count += more;
+            }
+            Ok(summaries)
+        }
+
+        /// Every entry through the mutated `store`: each bulk upsert is counted too.
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            tinymemory_api::batch::store_each(self, entries).await
+        }
+
+        /// An import is an upsert, so it is counted too: one record at a time,
+        /// a record replacing a present key adds one to its namespace's count.
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            let mut outcome = ImportOutcome::default();
+            for (index, record) in records.iter().enumerate() {
+                if let Err(error) = validate_record(record) {
+                    outcome
+                        .failures
+                        .push(ImportFailure::new(index, record, error));
+                    continue;
+                }
+                let present = self
+                    .inner
+                    .get(&record.namespace, &record.key)
+                    .await?
+                    .is_some();
+                let one = self.inner.import(std::slice::from_ref(record)).await?;
+                if present && one.imported > 0 {
+                    *lock(&self.extra)
+                        .entry((record.namespace.clone(), record.key.clone()))
+                        .or_insert(0) += 1;
+                }
+                absorb(&mut outcome, one, index);
+            }
+            Ok(outcome)
+        }
     }
 }

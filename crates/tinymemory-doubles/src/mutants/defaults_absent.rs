@@ -2,14 +2,8 @@
 //! `defaults-kept-by-import`, for `store.upsert_replaces_metadata` and
 //! `portability.taint_kept`.
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{
-    validate_record, ExportCursor, ExportPage, ImportOutcome, MemoryRecord,
-};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
-};
+use tinymemory_api::portability::{validate_record, ImportOutcome, MemoryRecord};
+use tinymemory_api::{MemoryCategory, MemoryError, MemoryProvider, MemoryTaint, NewEntry};
 
 /// The write path a mutant of upserts breaks; the other two are forwarded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,133 +137,93 @@ impl<P: MemoryProvider + ?Sized> DefaultsAsAbsent<P> {
     }
 }
 
-/// Forwards every method; the write path of [`DefaultsAsAbsent::path`]
-/// patches defaults.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for DefaultsAsAbsent<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; the write path of [`DefaultsAsAbsent::path`]
+    /// patches defaults.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for DefaultsAsAbsent<P> {
+        forward(inner): driver_id, get, forget, list, namespaces, recall, export_page;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        if self.path != UpsertPath::Store {
-            return self
-                .inner
-                .store(namespace, key, content, category, session_id, taint)
-                .await;
-        }
-        let (category, session, taint) = self
-            .patched(
-                namespace,
-                key,
-                category,
-                session_id.map(str::to_owned),
-                taint,
-            )
-            .await;
-        self.inner
-            .store(namespace, key, content, category, session.as_deref(), taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.recall(query, limit, opts).await
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        if self.path != UpsertPath::StoreMany {
-            return self.inner.store_many(entries).await;
-        }
-        let mut patched = Vec::with_capacity(entries.len());
-        for e in entries {
-            let (category, session_id, taint) = self
-                .patched(
-                    &e.namespace,
-                    &e.key,
-                    e.category.clone(),
-                    e.session_id.clone(),
-                    e.taint,
-                )
-                .await;
-            patched.push(NewEntry {
-                category,
-                session_id,
-                taint,
-                ..e.clone()
-            });
-        }
-        self.inner.store_many(&patched).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        if self.path != UpsertPath::Import {
-            return self.inner.import(records).await;
-        }
-        let mut patched = Vec::with_capacity(records.len());
-        for r in records {
-            if validate_record(r).is_err() {
-                patched.push(r.clone());
-                continue;
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            if self.path != UpsertPath::Store {
+                return self
+                    .inner
+                    .store(namespace, key, content, category, session_id, taint)
+                    .await;
             }
-            let (category, session_id, taint) = self
+            let (category, session, taint) = self
                 .patched(
-                    &r.namespace,
-                    &r.key,
-                    r.category.clone(),
-                    r.session_id.clone(),
-                    r.taint,
+                    namespace,
+                    key,
+                    category,
+                    session_id.map(str::to_owned),
+                    taint,
                 )
                 .await;
-            patched.push(MemoryRecord {
-                category,
-                session_id,
-                taint,
-                ..r.clone()
-            });
+            self.inner
+                .store(namespace, key, content, category, session.as_deref(), taint)
+                .await
         }
-        self.inner.import(&patched).await
+
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            if self.path != UpsertPath::StoreMany {
+                return self.inner.store_many(entries).await;
+            }
+            let mut patched = Vec::with_capacity(entries.len());
+            for e in entries {
+                let (category, session_id, taint) = self
+                    .patched(
+                        &e.namespace,
+                        &e.key,
+                        e.category.clone(),
+                        e.session_id.clone(),
+                        e.taint,
+                    )
+                    .await;
+                patched.push(NewEntry {
+                    category,
+                    session_id,
+                    taint,
+                    ..e.clone()
+                });
+            }
+            self.inner.store_many(&patched).await
+        }
+
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            if self.path != UpsertPath::Import {
+                return self.inner.import(records).await;
+            }
+            let mut patched = Vec::with_capacity(records.len());
+            for r in records {
+                if validate_record(r).is_err() {
+                    patched.push(r.clone());
+                    continue;
+                }
+                let (category, session_id, taint) = self
+                    .patched(
+                        &r.namespace,
+                        &r.key,
+                        r.category.clone(),
+                        r.session_id.clone(),
+                        r.taint,
+                    )
+                    .await;
+                patched.push(MemoryRecord {
+                    category,
+                    session_id,
+                    taint,
+                    ..r.clone()
+                });
+            }
+            self.inner.import(&patched).await
+        }
     }
 }

@@ -1,11 +1,7 @@
 //! Mutant `import-drops-taint`, for `portability.taint_kept`.
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
-};
+use tinymemory_api::portability::{ImportOutcome, MemoryRecord};
+use tinymemory_api::{MemoryError, MemoryProvider, MemoryTaint};
 
 /// Breaks "an import keeps taint" (check `portability.taint_kept`): every
 /// record is imported as [`MemoryTaint::Internal`], whatever taint it was
@@ -23,78 +19,21 @@ pub struct ImportDropsTaint<P: ?Sized> {
 
 inner_only_accessors!(ImportDropsTaint);
 
-/// Forwards every method; `import` writes every record as internal.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for ImportDropsTaint<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `import` writes every record as internal.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for ImportDropsTaint<P> {
+        forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many,
+            export_page;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.recall(query, limit, opts).await
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.inner.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        let internal: Vec<MemoryRecord> = records
-            .iter()
-            .map(|r| MemoryRecord {
-                taint: MemoryTaint::Internal,
-                ..r.clone()
-            })
-            .collect();
-        self.inner.import(&internal).await
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            let internal: Vec<MemoryRecord> = records
+                .iter()
+                .map(|r| MemoryRecord {
+                    taint: MemoryTaint::Internal,
+                    ..r.clone()
+                })
+                .collect();
+            self.inner.import(&internal).await
+        }
     }
 }

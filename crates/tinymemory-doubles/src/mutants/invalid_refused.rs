@@ -1,10 +1,9 @@
 //! Mutant for `namespace.invalid_refused`.
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
+use tinymemory_api::portability::{ImportOutcome, MemoryRecord};
 use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, NewEntry, RecallOptions, GLOBAL_NAMESPACE, MAX_NAMESPACE_LEN,
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace, NewEntry,
+    RecallOptions, GLOBAL_NAMESPACE, MAX_NAMESPACE_LEN,
 };
 
 /// Breaks contract sentence 9 (`namespace.invalid_refused`): an invalid
@@ -63,101 +62,87 @@ pub fn sanitize_namespace(namespace: &str) -> String {
     }
 }
 
-/// Forwards every method with its namespace passed through [`sanitize_namespace`].
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for SanitizesNamespaces<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method with its namespace passed through [`sanitize_namespace`].
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for SanitizesNamespaces<P> {
+        // `export_page` is forwarded: an export has no namespace argument to sanitize.
+        forward(inner): driver_id, namespaces, export_page;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        let namespace = sanitize_namespace(namespace);
-        self.inner
-            .store(&namespace, key, content, category, session_id, taint)
-            .await
-    }
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            let namespace = sanitize_namespace(namespace);
+            self.inner
+                .store(&namespace, key, content, category, session_id, taint)
+                .await
+        }
 
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(&sanitize_namespace(namespace), key).await
-    }
+        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+            self.inner.get(&sanitize_namespace(namespace), key).await
+        }
 
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(&sanitize_namespace(namespace), key).await
-    }
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            self.inner.forget(&sanitize_namespace(namespace), key).await
+        }
 
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        let namespace = namespace.map(sanitize_namespace);
-        self.inner
-            .list(namespace.as_deref(), category, session_id)
-            .await
-    }
+        async fn list(
+            &self,
+            namespace: Option<&str>,
+            category: Option<&MemoryCategory>,
+            session_id: Option<&str>,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let namespace = namespace.map(sanitize_namespace);
+            self.inner
+                .list(namespace.as_deref(), category, session_id)
+                .await
+        }
 
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let Some(namespace) = opts.namespace.as_deref() else {
+                return self.inner.recall(query, limit, opts).await;
+            };
+            let sanitized = RecallOptions {
+                namespace: Some(sanitize_namespace(namespace)),
+                ..opts.clone()
+            };
+            self.inner.recall(query, limit, &sanitized).await
+        }
 
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        let Some(namespace) = opts.namespace.as_deref() else {
-            return self.inner.recall(query, limit, opts).await;
-        };
-        let sanitized = RecallOptions {
-            namespace: Some(sanitize_namespace(namespace)),
-            ..opts.clone()
-        };
-        self.inner.recall(query, limit, &sanitized).await
-    }
+        /// Every namespace sanitized before the wrapped driver's bulk store, so
+        /// an invalid one is rewritten instead of refused here too.
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            let sanitized: Vec<NewEntry> = entries
+                .iter()
+                .map(|e| NewEntry {
+                    namespace: sanitize_namespace(&e.namespace),
+                    ..e.clone()
+                })
+                .collect();
+            self.inner.store_many(&sanitized).await
+        }
 
-    /// Forwarded: an export has no namespace argument to sanitize.
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-
-    /// Every namespace sanitized before the wrapped driver's bulk store, so
-    /// an invalid one is rewritten instead of refused here too.
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        let sanitized: Vec<NewEntry> = entries
-            .iter()
-            .map(|e| NewEntry {
-                namespace: sanitize_namespace(&e.namespace),
-                ..e.clone()
-            })
-            .collect();
-        self.inner.store_many(&sanitized).await
-    }
-
-    /// Every record's namespace sanitized, so a record with an invalid
-    /// namespace is imported under the rewritten name, not reported.
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        let sanitized: Vec<MemoryRecord> = records
-            .iter()
-            .map(|r| MemoryRecord {
-                namespace: sanitize_namespace(&r.namespace),
-                ..r.clone()
-            })
-            .collect();
-        self.inner.import(&sanitized).await
+        /// Every record's namespace sanitized, so a record with an invalid
+        /// namespace is imported under the rewritten name, not reported.
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            let sanitized: Vec<MemoryRecord> = records
+                .iter()
+                .map(|r| MemoryRecord {
+                    namespace: sanitize_namespace(&r.namespace),
+                    ..r.clone()
+                })
+                .collect();
+            self.inner.import(&sanitized).await
+        }
     }
 }

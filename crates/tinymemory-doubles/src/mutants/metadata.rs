@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use async_trait::async_trait;
 use tinymemory_api::portability::{
     validate_record, ExportCursor, ExportPage, ImportFailure, ImportOutcome, MemoryRecord,
 };
@@ -109,232 +108,230 @@ fn epoch(mut entries: Vec<MemoryEntry>) -> Vec<MemoryEntry> {
     entries
 }
 
-/// Forwards every method; the fault lives where its kind says.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for MetadataFault<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; the fault lives where its kind says.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for MetadataFault<P> {
+        forward(inner): driver_id;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        match self.kind {
-            MetadataFaultKind::MergesMetadataOnUpsert if session_id.is_none() => {
-                let old = self
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            match self.kind {
+                MetadataFaultKind::MergesMetadataOnUpsert if session_id.is_none() => {
+                    let old = self
+                        .inner
+                        .get(namespace, key)
+                        .await?
+                        .and_then(|e| e.session_id);
+                    self.inner
+                        .store(namespace, key, content, category, old.as_deref(), taint)
+                        .await
+                }
+                MetadataFaultKind::JoinedIds => {
+                    let (ns, k) = self.resolve(namespace, key);
+                    if (ns.as_str(), k.as_str()) != (namespace, key) {
+                        self.inner.forget(&ns, &k).await?;
+                    }
+                    self.inner
+                        .store(namespace, key, content, category, session_id, taint)
+                        .await?;
+                    self.joined
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .insert(
+                            format!("{namespace}/{key}"),
+                            (namespace.to_owned(), key.to_owned()),
+                        );
+                    Ok(())
+                }
+                _ => {
+                    self.inner
+                        .store(namespace, key, content, category, session_id, taint)
+                        .await
+                }
+            }
+        }
+
+        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+            match self.kind {
+                MetadataFaultKind::JoinedIds => {
+                    self.inner.get(namespace, key).await?;
+                    let (ns, k) = self.resolve(namespace, key);
+                    self.inner.get(&ns, &k).await
+                }
+                MetadataFaultKind::EpochTimestamps => Ok(self
                     .inner
                     .get(namespace, key)
                     .await?
-                    .and_then(|e| e.session_id);
-                self.inner
-                    .store(namespace, key, content, category, old.as_deref(), taint)
-                    .await
-            }
-            MetadataFaultKind::JoinedIds => {
-                let (ns, k) = self.resolve(namespace, key);
-                if (ns.as_str(), k.as_str()) != (namespace, key) {
-                    self.inner.forget(&ns, &k).await?;
-                }
-                self.inner
-                    .store(namespace, key, content, category, session_id, taint)
-                    .await?;
-                self.joined
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .insert(
-                        format!("{namespace}/{key}"),
-                        (namespace.to_owned(), key.to_owned()),
-                    );
-                Ok(())
-            }
-            _ => {
-                self.inner
-                    .store(namespace, key, content, category, session_id, taint)
-                    .await
+                    .map(|e| epoch(vec![e]).remove(0))),
+                _ => self.inner.get(namespace, key).await,
             }
         }
-    }
 
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        match self.kind {
-            MetadataFaultKind::JoinedIds => {
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            if self.kind == MetadataFaultKind::JoinedIds {
                 self.inner.get(namespace, key).await?;
                 let (ns, k) = self.resolve(namespace, key);
-                self.inner.get(&ns, &k).await
+                return self.inner.forget(&ns, &k).await;
             }
-            MetadataFaultKind::EpochTimestamps => Ok(self
-                .inner
-                .get(namespace, key)
-                .await?
-                .map(|e| epoch(vec![e]).remove(0))),
-            _ => self.inner.get(namespace, key).await,
+            self.inner.forget(namespace, key).await
         }
-    }
 
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        if self.kind == MetadataFaultKind::JoinedIds {
-            self.inner.get(namespace, key).await?;
-            let (ns, k) = self.resolve(namespace, key);
-            return self.inner.forget(&ns, &k).await;
-        }
-        self.inner.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        match (self.kind, category) {
-            (MetadataFaultKind::InvertedListCategory, Some(c)) => {
-                let mut all = self.inner.list(namespace, None, session_id).await?;
-                all.retain(|e| e.category != *c);
-                Ok(all)
-            }
-            (MetadataFaultKind::EpochTimestamps, _) => Ok(epoch(
-                self.inner.list(namespace, category, session_id).await?,
-            )),
-            _ => self.inner.list(namespace, category, session_id).await,
-        }
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        let mut summaries = self.inner.namespaces().await?;
-        match self.kind {
-            MetadataFaultKind::OldestLastUpdated => {
-                for s in &mut summaries {
-                    let entries = self.inner.list(Some(&s.namespace), None, None).await?;
-                    s.last_updated = entries.into_iter().map(|e| e.timestamp).min();
+        async fn list(
+            &self,
+            namespace: Option<&str>,
+            category: Option<&MemoryCategory>,
+            session_id: Option<&str>,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            match (self.kind, category) {
+                (MetadataFaultKind::InvertedListCategory, Some(c)) => {
+                    let mut all = self.inner.list(namespace, None, session_id).await?;
+                    all.retain(|e| e.category != *c);
+                    Ok(all)
                 }
+                (MetadataFaultKind::EpochTimestamps, _) => Ok(epoch(
+                    self.inner.list(namespace, category, session_id).await?,
+                )),
+                _ => self.inner.list(namespace, category, session_id).await,
             }
-            MetadataFaultKind::BytewiseLastUpdated => {
-                for s in &mut summaries {
-                    let entries = self.inner.list(Some(&s.namespace), None, None).await?;
-                    s.last_updated = entries.into_iter().map(|e| e.timestamp).max();
+        }
+
+        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+            let mut summaries = self.inner.namespaces().await?;
+            match self.kind {
+                MetadataFaultKind::OldestLastUpdated => {
+                    for s in &mut summaries {
+                        let entries = self.inner.list(Some(&s.namespace), None, None).await?;
+                        s.last_updated = entries.into_iter().map(|e| e.timestamp).min();
+                    }
                 }
-            }
-            MetadataFaultKind::EpochTimestamps => {
-                for s in &mut summaries {
-                    s.last_updated = Some(EPOCH.to_owned());
+                MetadataFaultKind::BytewiseLastUpdated => {
+                    for s in &mut summaries {
+                        let entries = self.inner.list(Some(&s.namespace), None, None).await?;
+                        s.last_updated = entries.into_iter().map(|e| e.timestamp).max();
+                    }
                 }
-            }
-            _ => {}
-        }
-        Ok(summaries)
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        match self.kind {
-            MetadataFaultKind::InvertedRecallSession if opts.session_id.is_some() => {
-                let any_session = RecallOptions {
-                    session_id: None,
-                    ..opts.clone()
-                };
-                let mut hits = self.inner.recall(query, usize::MAX, &any_session).await?;
-                hits.retain(|h| h.session_id != opts.session_id);
-                hits.truncate(limit);
-                Ok(hits)
-            }
-            MetadataFaultKind::EpochTimestamps => {
-                Ok(epoch(self.inner.recall(query, limit, opts).await?))
-            }
-            MetadataFaultKind::LimitAsI64 if i64::try_from(limit).is_err() => Err(
-                MemoryError::fault(format!("limit {limit} does not fit the engine's i64 LIMIT")),
-            ),
-            _ => self.inner.recall(query, limit, opts).await,
-        }
-    }
-
-    /// Through the mutated `store` for the kinds that change it
-    /// ([`MetadataFaultKind::MergesMetadataOnUpsert`],
-    /// [`MetadataFaultKind::JoinedIds`]), so a bulk store breaks the rule
-    /// too; forwarded for the others.
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        match self.kind {
-            MetadataFaultKind::MergesMetadataOnUpsert | MetadataFaultKind::JoinedIds => {
-                tinymemory_api::batch::store_each(self, entries).await
-            }
-            _ => self.inner.store_many(entries).await,
-        }
-    }
-
-    /// Built on this wrapper's own `list` for
-    /// [`MetadataFaultKind::EpochTimestamps`], so exported records carry
-    /// the epoch too; forwarded for the others (`list(None, None, None)`,
-    /// which the export reads, is the wrapped driver's for every other
-    /// kind).
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        match self.kind {
-            MetadataFaultKind::EpochTimestamps => {
-                tinymemory_api::portability::export_from_list(self, cursor, limit).await
-            }
-            _ => self.inner.export_page(cursor, limit).await,
-        }
-    }
-
-    /// An import is an upsert, so the kinds that break upserts break it
-    /// too, one record at a time: [`MetadataFaultKind::MergesMetadataOnUpsert`]
-    /// keeps the replaced entry's session for a record without one, and
-    /// [`MetadataFaultKind::JoinedIds`] replaces the entry of the same
-    /// joined id. Forwarded for the others: the timestamps are wrong when
-    /// read back, not when written.
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        if !matches!(
-            self.kind,
-            MetadataFaultKind::MergesMetadataOnUpsert | MetadataFaultKind::JoinedIds
-        ) {
-            return self.inner.import(records).await;
-        }
-        let mut outcome = ImportOutcome::default();
-        for (index, record) in records.iter().enumerate() {
-            if let Err(error) = validate_record(record) {
-                outcome
-                    .failures
-                    .push(ImportFailure::new(index, record, error));
-                continue;
-            }
-            let mut record = record.clone();
-            if self.kind == MetadataFaultKind::JoinedIds {
-                let (ns, k) = self.resolve(&record.namespace, &record.key);
-                if (ns.as_str(), k.as_str()) != (record.namespace.as_str(), record.key.as_str()) {
-                    self.inner.forget(&ns, &k).await?;
+                MetadataFaultKind::EpochTimestamps => {
+                    for s in &mut summaries {
+                        s.last_updated = Some(EPOCH.to_owned());
+                    }
                 }
-            } else if record.session_id.is_none() {
-                record.session_id = self
-                    .inner
-                    .get(&record.namespace, &record.key)
-                    .await?
-                    .and_then(|e| e.session_id);
+                _ => {}
             }
-            let one = self.inner.import(std::slice::from_ref(&record)).await?;
-            if self.kind == MetadataFaultKind::JoinedIds && one.imported > 0 {
-                self.joined
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .insert(
-                        format!("{}/{}", record.namespace, record.key),
-                        (record.namespace.clone(), record.key.clone()),
-                    );
-            }
-            absorb(&mut outcome, one, index);
+            Ok(summaries)
         }
-        Ok(outcome)
+
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            match self.kind {
+                MetadataFaultKind::InvertedRecallSession if opts.session_id.is_some() => {
+                    let any_session = RecallOptions {
+                        session_id: None,
+                        ..opts.clone()
+                    };
+                    let mut hits = self.inner.recall(query, usize::MAX, &any_session).await?;
+                    hits.retain(|h| h.session_id != opts.session_id);
+                    hits.truncate(limit);
+                    Ok(hits)
+                }
+                MetadataFaultKind::EpochTimestamps => {
+                    Ok(epoch(self.inner.recall(query, limit, opts).await?))
+                }
+                MetadataFaultKind::LimitAsI64 if i64::try_from(limit).is_err() => Err(
+                    MemoryError::fault(format!("limit {limit} does not fit the engine's i64 LIMIT")),
+                ),
+                _ => self.inner.recall(query, limit, opts).await,
+            }
+        }
+
+        /// Through the mutated `store` for the kinds that change it
+        /// ([`MetadataFaultKind::MergesMetadataOnUpsert`],
+        /// [`MetadataFaultKind::JoinedIds`]), so a bulk store breaks the rule
+        /// too; forwarded for the others.
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            match self.kind {
+                MetadataFaultKind::MergesMetadataOnUpsert | MetadataFaultKind::JoinedIds => {
+                    tinymemory_api::batch::store_each(self, entries).await
+                }
+                _ => self.inner.store_many(entries).await,
+            }
+        }
+
+        /// Built on this wrapper's own `list` for
+        /// [`MetadataFaultKind::EpochTimestamps`], so exported records carry
+        /// the epoch too; forwarded for the others (`list(None, None, None)`,
+        /// which the export reads, is the wrapped driver's for every other
+        /// kind).
+        async fn export_page(
+            &self,
+            cursor: Option<&ExportCursor>,
+            limit: usize,
+        ) -> Result<ExportPage, MemoryError> {
+            match self.kind {
+                MetadataFaultKind::EpochTimestamps => {
+                    tinymemory_api::portability::export_from_list(self, cursor, limit).await
+                }
+                _ => self.inner.export_page(cursor, limit).await,
+            }
+        }
+
+        /// An import is an upsert, so the kinds that break upserts break it
+        /// too, one record at a time: [`MetadataFaultKind::MergesMetadataOnUpsert`]
+        /// keeps the replaced entry's session for a record without one, and
+        /// [`MetadataFaultKind::JoinedIds`] replaces the entry of the same
+        /// joined id. Forwarded for the others: the timestamps are wrong when
+        /// read back, not when written.
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            if !matches!(
+                self.kind,
+                MetadataFaultKind::MergesMetadataOnUpsert | MetadataFaultKind::JoinedIds
+            ) {
+                return self.inner.import(records).await;
+            }
+            let mut outcome = ImportOutcome::default();
+            for (index, record) in records.iter().enumerate() {
+                if let Err(error) = validate_record(record) {
+                    outcome
+                        .failures
+                        .push(ImportFailure::new(index, record, error));
+                    continue;
+                }
+                let mut record = record.clone();
+                if self.kind == MetadataFaultKind::JoinedIds {
+                    let (ns, k) = self.resolve(&record.namespace, &record.key);
+                    if (ns.as_str(), k.as_str()) != (record.namespace.as_str(), record.key.as_str()) {
+                        self.inner.forget(&ns, &k).await?;
+                    }
+                } else if record.session_id.is_none() {
+                    record.session_id = self
+                        .inner
+                        .get(&record.namespace, &record.key)
+                        .await?
+                        .and_then(|e| e.session_id);
+                }
+                let one = self.inner.import(std::slice::from_ref(&record)).await?;
+                if self.kind == MetadataFaultKind::JoinedIds && one.imported > 0 {
+                    self.joined
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .insert(
+                            format!("{}/{}", record.namespace, record.key),
+                            (record.namespace.clone(), record.key.clone()),
+                        );
+                }
+                absorb(&mut outcome, one, index);
+            }
+            Ok(outcome)
+        }
     }
 }

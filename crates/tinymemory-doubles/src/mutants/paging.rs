@@ -6,14 +6,8 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{
-    ExportCursor, ExportPage, ImportOutcome, KeysetCursor, MemoryRecord,
-};
-use tinymemory_api::{
-    rules, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
-};
+use tinymemory_api::portability::{ExportCursor, ExportPage, KeysetCursor, MemoryRecord};
+use tinymemory_api::{rules, MemoryError, MemoryProvider};
 
 use crate::lock::lock;
 
@@ -68,84 +62,30 @@ impl<P: ?Sized> OverlappingPages<P> {
     }
 }
 
-/// Forwards every method; `export_page` repeats the previous page's last
-/// record, as described on the type.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for OverlappingPages<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `export_page` repeats the previous page's last
+    /// record, as described on the type.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for OverlappingPages<P> {
+        forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many, import;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.recall(query, limit, opts).await
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.inner.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        let mut page = self.inner.export_page(cursor, limit).await?;
-        let repeated = match cursor {
-            Some(c) if limit > 0 => lock(&self.issued).get(c).cloned(),
-            _ => None,
-        };
-        if let Some(record) = repeated {
-            page.records.insert(0, record);
+        async fn export_page(
+            &self,
+            cursor: Option<&ExportCursor>,
+            limit: usize,
+        ) -> Result<ExportPage, MemoryError> {
+            let mut page = self.inner.export_page(cursor, limit).await?;
+            let repeated = match cursor {
+                Some(c) if limit > 0 => lock(&self.issued).get(c).cloned(),
+                _ => None,
+            };
+            if let Some(record) = repeated {
+                page.records.insert(0, record);
+            }
+            if let (Some(next), Some(last)) = (&page.next_cursor, page.records.last()) {
+                lock(&self.issued).insert(next.clone(), last.clone());
+            }
+            Ok(page)
         }
-        if let (Some(next), Some(last)) = (&page.next_cursor, page.records.last()) {
-            lock(&self.issued).insert(next.clone(), last.clone());
-        }
-        Ok(page)
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.inner.import(records).await
     }
 }
 
@@ -163,77 +103,23 @@ pub struct CursorRestarts<P: ?Sized> {
 
 inner_only_accessors!(CursorRestarts);
 
-/// Forwards every method; `export_page` restarts on an unknown cursor.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for CursorRestarts<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `export_page` restarts on an unknown cursor.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for CursorRestarts<P> {
+        forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many, import;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.recall(query, limit, opts).await
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.inner.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        match self.inner.export_page(cursor, limit).await {
-            Err(e) if cursor.is_some() && e.rule() == Some(rules::EXPORT_CURSOR) => {
-                self.inner.export_page(None, limit).await
+        async fn export_page(
+            &self,
+            cursor: Option<&ExportCursor>,
+            limit: usize,
+        ) -> Result<ExportPage, MemoryError> {
+            match self.inner.export_page(cursor, limit).await {
+                Err(e) if cursor.is_some() && e.rule() == Some(rules::EXPORT_CURSOR) => {
+                    self.inner.export_page(None, limit).await
+                }
+                other => other,
             }
-            other => other,
         }
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.inner.import(records).await
     }
 }
 
@@ -278,104 +164,50 @@ impl<P: MemoryProvider + ?Sized> EmptyPageEnds<P> {
     }
 }
 
-/// Forwards every method; `export_page` ends at the end of a namespace.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for EmptyPageEnds<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `export_page` ends at the end of a namespace.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for EmptyPageEnds<P> {
+        forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many, import;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.recall(query, limit, opts).await
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.inner.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        let position = cursor.map_or_else(|| Ok(KeysetCursor::start()), KeysetCursor::decode)?;
-        let all = self.all_records().await?;
-        let after: Vec<MemoryRecord> = all
-            .into_iter()
-            .filter(|r| {
-                position.after.as_ref().is_none_or(|(ns, key)| {
-                    (r.namespace.as_str(), r.key.as_str()) > (ns.as_str(), key.as_str())
+        async fn export_page(
+            &self,
+            cursor: Option<&ExportCursor>,
+            limit: usize,
+        ) -> Result<ExportPage, MemoryError> {
+            let position = cursor.map_or_else(|| Ok(KeysetCursor::start()), KeysetCursor::decode)?;
+            let all = self.all_records().await?;
+            let after: Vec<MemoryRecord> = all
+                .into_iter()
+                .filter(|r| {
+                    position.after.as_ref().is_none_or(|(ns, key)| {
+                        (r.namespace.as_str(), r.key.as_str()) > (ns.as_str(), key.as_str())
+                    })
                 })
+                .collect();
+            let namespace = match (&position.after, after.first()) {
+                (Some((ns, _)), _) => ns.clone(),
+                (None, Some(first)) => first.namespace.clone(),
+                (None, None) => String::new(),
+            };
+            let in_namespace = after
+                .iter()
+                .take_while(|r| r.namespace == namespace)
+                .count();
+            let records: Vec<MemoryRecord> = after
+                .iter()
+                .take(in_namespace.min(limit))
+                .cloned()
+                .collect();
+            let next_cursor = match records.last() {
+                _ if after.len() == records.len() => None,
+                None if in_namespace == 0 => None,
+                None => Some(position.encode()),
+                Some(last) => Some(KeysetCursor::after(&last.namespace, &last.key).encode()),
+            };
+            Ok(ExportPage {
+                records,
+                next_cursor,
             })
-            .collect();
-        let namespace = match (&position.after, after.first()) {
-            (Some((ns, _)), _) => ns.clone(),
-            (None, Some(first)) => first.namespace.clone(),
-            (None, None) => String::new(),
-        };
-        let in_namespace = after
-            .iter()
-            .take_while(|r| r.namespace == namespace)
-            .count();
-        let records: Vec<MemoryRecord> = after
-            .iter()
-            .take(in_namespace.min(limit))
-            .cloned()
-            .collect();
-        let next_cursor = match records.last() {
-            _ if after.len() == records.len() => None,
-            None if in_namespace == 0 => None,
-            None => Some(position.encode()),
-            Some(last) => Some(KeysetCursor::after(&last.namespace, &last.key).encode()),
-        };
-        Ok(ExportPage {
-            records,
-            next_cursor,
-        })
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.inner.import(records).await
+        }
     }
 }

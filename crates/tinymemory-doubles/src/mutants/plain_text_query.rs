@@ -1,11 +1,6 @@
 //! Mutant for `recall.plain_text_query`.
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, NewEntry, RecallOptions,
-};
+use tinymemory_api::{MemoryEntry, MemoryError, MemoryProvider, Namespace, RecallOptions};
 
 /// FTS5 operators, which are case-sensitive.
 const OPERATORS: &[&str] = &["AND", "OR", "NOT", "NEAR"];
@@ -58,78 +53,26 @@ pub struct EngineSyntaxErrors<P: ?Sized> {
 
 inner_only_accessors!(EngineSyntaxErrors);
 
-/// Forwards every method; `recall` fails on query syntax as described on the type.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for EngineSyntaxErrors<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `recall` fails on query syntax as described on the type.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for EngineSyntaxErrors<P> {
+        forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
+            import;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        Namespace::parse(opts.effective_namespace())?;
-        opts.validate()?;
-        if let Some(token) = syntax_token(query) {
-            return Err(MemoryError::fault(format!(
-                "fts5: syntax error near \"{token}\""
-            )));
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            Namespace::parse(opts.effective_namespace())?;
+            opts.validate()?;
+            if let Some(token) = syntax_token(query) {
+                return Err(MemoryError::fault(format!(
+                    "fts5: syntax error near \"{token}\""
+                )));
+            }
+            self.inner.recall(query, limit, opts).await
         }
-        self.inner.recall(query, limit, opts).await
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.inner.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.inner.import(records).await
     }
 }

@@ -3,12 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
-};
+use tinymemory_api::{MemoryEntry, MemoryError, MemoryProvider, RecallOptions};
 
 /// The one fault a [`RankingFault`] injects into `recall`; every other
 /// method, and every other part of a recall, is the wrapped driver's.
@@ -124,105 +119,53 @@ fn sort_by_score(hits: &mut [MemoryEntry]) {
     hits.sort_by(|a, b| score(b).total_cmp(&score(a)));
 }
 
-/// Forwards every method; `recall` carries the fault.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for RankingFault<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `recall` carries the fault.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for RankingFault<P> {
+        forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
+            import;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        let n = self.calls.fetch_add(1, Ordering::Relaxed);
-        match self.kind {
-            RankingFaultKind::IgnoresPin => return self.every_namespace(query, limit, opts).await,
-            RankingFaultKind::LengthScaledScores => {
-                return self.length_scaled(query, limit, opts).await
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let n = self.calls.fetch_add(1, Ordering::Relaxed);
+            match self.kind {
+                RankingFaultKind::IgnoresPin => return self.every_namespace(query, limit, opts).await,
+                RankingFaultKind::LengthScaledScores => {
+                    return self.length_scaled(query, limit, opts).await
+                }
+                _ => {}
             }
-            _ => {}
+            let mut hits = self.inner.recall(query, limit, opts).await?;
+            match self.kind {
+                RankingFaultKind::DistanceScores => {
+                    for h in &mut hits {
+                        h.score = h.score.map(|s| 1.0 - s);
+                    }
+                }
+                RankingFaultKind::JitteredScores => {
+                    #[expect(clippy::cast_precision_loss, reason = "a call count")]
+                    let jitter = n as f64 * 1e-12;
+                    for h in &mut hits {
+                        h.score = h.score.map(|s| s + jitter);
+                    }
+                }
+                RankingFaultKind::MinScoreExclusive => {
+                    if let Some(min) = opts.min_score {
+                        hits.retain(|h| h.score != Some(min));
+                    }
+                }
+                RankingFaultKind::ShortTopK => {
+                    if hits.len() >= 2 {
+                        hits.pop();
+                    }
+                }
+                RankingFaultKind::IgnoresPin | RankingFaultKind::LengthScaledScores => {}
+            }
+            Ok(hits)
         }
-        let mut hits = self.inner.recall(query, limit, opts).await?;
-        match self.kind {
-            RankingFaultKind::DistanceScores => {
-                for h in &mut hits {
-                    h.score = h.score.map(|s| 1.0 - s);
-                }
-            }
-            RankingFaultKind::JitteredScores => {
-                #[expect(clippy::cast_precision_loss, reason = "a call count")]
-                let jitter = n as f64 * 1e-12;
-                for h in &mut hits {
-                    h.score = h.score.map(|s| s + jitter);
-                }
-            }
-            RankingFaultKind::MinScoreExclusive => {
-                if let Some(min) = opts.min_score {
-                    hits.retain(|h| h.score != Some(min));
-                }
-            }
-            RankingFaultKind::ShortTopK => {
-                if hits.len() >= 2 {
-                    hits.pop();
-                }
-            }
-            RankingFaultKind::IgnoresPin | RankingFaultKind::LengthScaledScores => {}
-        }
-        Ok(hits)
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.inner.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.inner.import(records).await
     }
 }

@@ -1,12 +1,8 @@
 //! Mutant `reserves-own-name`, for `namespace.reserved_words`.
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{
-    ExportCursor, ExportPage, ImportFailure, ImportOutcome, MemoryRecord,
-};
+use tinymemory_api::portability::{ImportFailure, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NewEntry, RecallOptions,
 };
 
 use crate::import_each::absorb;
@@ -72,93 +68,79 @@ impl<P: ?Sized> ReservesName<P> {
     }
 }
 
-/// Forwards every method after refusing the reserved namespaces.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for ReservesName<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method after refusing the reserved namespaces.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for ReservesName<P> {
+        forward(inner): driver_id, namespaces, export_page;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.check(namespace)?;
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.check(namespace)?;
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.check(namespace)?;
-        self.inner.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        if let Some(ns) = namespace {
-            self.check(ns)?;
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            self.check(namespace)?;
+            self.inner
+                .store(namespace, key, content, category, session_id, taint)
+                .await
         }
-        self.inner.list(namespace, category, session_id).await
-    }
 
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.check(opts.effective_namespace())?;
-        self.inner.recall(query, limit, opts).await
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        for e in entries {
-            self.check(&e.namespace)?;
+        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+            self.check(namespace)?;
+            self.inner.get(namespace, key).await
         }
-        self.inner.store_many(entries).await
-    }
 
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            self.check(namespace)?;
+            self.inner.forget(namespace, key).await
+        }
 
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        let mut outcome = ImportOutcome::default();
-        for (index, record) in records.iter().enumerate() {
-            match self.check(&record.namespace) {
-                Err(error) => outcome
-                    .failures
-                    .push(ImportFailure::new(index, record, error)),
-                Ok(()) => {
-                    let one = self.inner.import(std::slice::from_ref(record)).await?;
-                    absorb(&mut outcome, one, index);
+        async fn list(
+            &self,
+            namespace: Option<&str>,
+            category: Option<&MemoryCategory>,
+            session_id: Option<&str>,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            if let Some(ns) = namespace {
+                self.check(ns)?;
+            }
+            self.inner.list(namespace, category, session_id).await
+        }
+
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            self.check(opts.effective_namespace())?;
+            self.inner.recall(query, limit, opts).await
+        }
+
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            for e in entries {
+                self.check(&e.namespace)?;
+            }
+            self.inner.store_many(entries).await
+        }
+
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            let mut outcome = ImportOutcome::default();
+            for (index, record) in records.iter().enumerate() {
+                match self.check(&record.namespace) {
+                    Err(error) => outcome
+                        .failures
+                        .push(ImportFailure::new(index, record, error)),
+                    Ok(()) => {
+                        let one = self.inner.import(std::slice::from_ref(record)).await?;
+                        absorb(&mut outcome, one, index);
+                    }
                 }
             }
+            Ok(outcome)
         }
-        Ok(outcome)
     }
 }

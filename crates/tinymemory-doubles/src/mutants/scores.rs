@@ -1,11 +1,6 @@
 //! Mutant for `recall.scores_finite_higher_better`.
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, NewEntry, RecallOptions,
-};
+use tinymemory_api::{MemoryEntry, MemoryError, MemoryProvider, Namespace, RecallOptions};
 
 /// Breaks contract sentence 4 (`recall.scores_finite_higher_better`): every
 /// recall score is negated, so the best hit has the *lowest* score, as a
@@ -24,82 +19,30 @@ pub struct NegatedScores<P: ?Sized> {
 
 inner_only_accessors!(NegatedScores);
 
-/// Forwards every method; `recall` negates scores as described on the type.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for NegatedScores<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `recall` negates scores as described on the type.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for NegatedScores<P> {
+        forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
+            import;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        Namespace::parse(opts.effective_namespace())?;
-        opts.validate()?;
-        let unfiltered = RecallOptions {
-            min_score: None,
-            ..opts.clone()
-        };
-        let mut hits = self.inner.recall(query, limit, &unfiltered).await?;
-        for hit in &mut hits {
-            hit.score = hit.score.map(|s| -s);
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            Namespace::parse(opts.effective_namespace())?;
+            opts.validate()?;
+            let unfiltered = RecallOptions {
+                min_score: None,
+                ..opts.clone()
+            };
+            let mut hits = self.inner.recall(query, limit, &unfiltered).await?;
+            for hit in &mut hits {
+                hit.score = hit.score.map(|s| -s);
+            }
+            hits.retain(|hit| opts.admits(hit.score));
+            Ok(hits)
         }
-        hits.retain(|hit| opts.admits(hit.score));
-        Ok(hits)
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.inner.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.inner.import(records).await
     }
 }

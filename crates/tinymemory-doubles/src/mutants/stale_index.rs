@@ -3,13 +3,11 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use async_trait::async_trait;
 use tinymemory_api::portability::{
     validate_record, ExportCursor, ExportPage, ImportOutcome, MemoryRecord,
 };
 use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NewEntry, RecallOptions,
 };
 
 use super::UpsertPath;
@@ -102,125 +100,119 @@ impl<P: MemoryProvider + ?Sized> StaleIndex<P> {
     }
 }
 
-/// Forwards every method; writes on the broken paths keep the old index,
-/// reads show the new content.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for StaleIndex<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; writes on the broken paths keep the old index,
+    /// reads show the new content.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for StaleIndex<P> {
+        forward(inner): driver_id, namespaces;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        let (indexed, shown) = self
-            .indexed(UpsertPath::Store, namespace, key, content)
-            .await;
-        self.inner
-            .store(namespace, key, &indexed, category, session_id, taint)
-            .await?;
-        self.remember(namespace, key, shown);
-        Ok(())
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        Ok(self.inner.get(namespace, key).await?.map(|e| self.show(e)))
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        let gone = self.inner.forget(namespace, key).await?;
-        self.map().remove(&(namespace.to_owned(), key.to_owned()));
-        Ok(gone)
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        Ok(self.show_all(self.inner.list(namespace, category, session_id).await?))
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        Ok(self.show_all(self.inner.recall(query, limit, opts).await?))
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        let mut written = Vec::with_capacity(entries.len());
-        let mut shown = Vec::new();
-        for e in entries {
-            let (content, s) = self
-                .indexed(UpsertPath::StoreMany, &e.namespace, &e.key, &e.content)
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            let (indexed, shown) = self
+                .indexed(UpsertPath::Store, namespace, key, content)
                 .await;
-            shown.push((e.namespace.clone(), e.key.clone(), s));
-            written.push(NewEntry {
-                content,
-                ..e.clone()
-            });
+            self.inner
+                .store(namespace, key, &indexed, category, session_id, taint)
+                .await?;
+            self.remember(namespace, key, shown);
+            Ok(())
         }
-        self.inner.store_many(&written).await?;
-        for (ns, key, s) in shown {
-            self.remember(&ns, &key, s);
-        }
-        Ok(())
-    }
 
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        let mut page = self.inner.export_page(cursor, limit).await?;
-        let map = self.map();
-        for r in &mut page.records {
-            if let Some(c) = map.get(&(r.namespace.clone(), r.key.clone())) {
-                r.content.clone_from(c);
-            }
+        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+            Ok(self.inner.get(namespace, key).await?.map(|e| self.show(e)))
         }
-        Ok(page)
-    }
 
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        let mut written = Vec::with_capacity(records.len());
-        let mut shown = Vec::new();
-        for r in records {
-            if validate_record(r).is_err() {
-                written.push(r.clone());
-                shown.push(None);
-                continue;
-            }
-            let (content, s) = self
-                .indexed(UpsertPath::Import, &r.namespace, &r.key, &r.content)
-                .await;
-            shown.push(s);
-            written.push(MemoryRecord {
-                content,
-                ..r.clone()
-            });
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            let gone = self.inner.forget(namespace, key).await?;
+            self.map().remove(&(namespace.to_owned(), key.to_owned()));
+            Ok(gone)
         }
-        let outcome = self.inner.import(&written).await?;
-        for (i, (r, s)) in records.iter().zip(shown).enumerate() {
-            if outcome.failures.iter().all(|f| f.index != i) {
-                self.remember(&r.namespace, &r.key, s);
-            }
+
+        async fn list(
+            &self,
+            namespace: Option<&str>,
+            category: Option<&MemoryCategory>,
+            session_id: Option<&str>,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            Ok(self.show_all(self.inner.list(namespace, category, session_id).await?))
         }
-        Ok(outcome)
+
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            Ok(self.show_all(self.inner.recall(query, limit, opts).await?))
+        }
+
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            let mut written = Vec::with_capacity(entries.len());
+            let mut shown = Vec::new();
+            for e in entries {
+                let (content, s) = self
+                    .indexed(UpsertPath::StoreMany, &e.namespace, &e.key, &e.content)
+                    .await;
+                shown.push((e.namespace.clone(), e.key.clone(), s));
+                written.push(NewEntry {
+                    content,
+                    ..e.clone()
+                });
+            }
+            self.inner.store_many(&written).await?;
+            for (ns, key, s) in shown {
+                self.remember(&ns, &key, s);
+            }
+            Ok(())
+        }
+
+        async fn export_page(
+            &self,
+            cursor: Option<&ExportCursor>,
+            limit: usize,
+        ) -> Result<ExportPage, MemoryError> {
+            let mut page = self.inner.export_page(cursor, limit).await?;
+            let map = self.map();
+            for r in &mut page.records {
+                if let Some(c) = map.get(&(r.namespace.clone(), r.key.clone())) {
+                    r.content.clone_from(c);
+                }
+            }
+            Ok(page)
+        }
+
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            let mut written = Vec::with_capacity(records.len());
+            let mut shown = Vec::new();
+            for r in records {
+                if validate_record(r).is_err() {
+                    written.push(r.clone());
+                    shown.push(None);
+                    continue;
+                }
+                let (content, s) = self
+                    .indexed(UpsertPath::Import, &r.namespace, &r.key, &r.content)
+                    .await;
+                shown.push(s);
+                written.push(MemoryRecord {
+                    content,
+                    ..r.clone()
+                });
+            }
+            let outcome = self.inner.import(&written).await?;
+            for (i, (r, s)) in records.iter().zip(shown).enumerate() {
+                if outcome.failures.iter().all(|f| f.index != i) {
+                    self.remember(&r.namespace, &r.key, s);
+                }
+            }
+            Ok(outcome)
+        }
     }
 }

@@ -2,11 +2,10 @@
 
 use std::sync::Mutex;
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
+use tinymemory_api::portability::{ImportOutcome, MemoryRecord};
 use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, NewEntry, RecallOptions,
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace, NewEntry,
+    RecallOptions,
 };
 
 use crate::lock::lock;
@@ -68,112 +67,86 @@ impl<P: ?Sized> StaleRecallAfterForget<P> {
     }
 }
 
-/// Forwards every method; `forget` keeps the entry for `recall`, as
-/// described on the type.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for StaleRecallAfterForget<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `forget` keeps the entry for `recall`, as
+    /// described on the type.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for StaleRecallAfterForget<P> {
+        // `export_page` is forwarded: a forgotten entry is gone from `list`, so from the export
+        // too.
+        forward(inner): driver_id, get, list, namespaces, export_page;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await?;
-        self.unforget(namespace, key);
-        Ok(())
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        let entry = self.inner.get(namespace, key).await?;
-        let removed = self.inner.forget(namespace, key).await?;
-        if let (true, Some(entry)) = (removed, entry) {
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            self.inner
+                .store(namespace, key, content, category, session_id, taint)
+                .await?;
             self.unforget(namespace, key);
-            lock(&self.forgotten).push(entry);
+            Ok(())
         }
-        Ok(removed)
-    }
 
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.list(namespace, category, session_id).await
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        let mut hits = self.inner.recall(query, limit, opts).await?;
-        let namespace = opts.effective_namespace();
-        Namespace::parse(namespace)?;
-        let stale = lock(&self.forgotten)
-            .iter()
-            .filter(|e| e.namespace.as_deref() == Some(namespace))
-            .filter(|e| opts.category.as_ref().is_none_or(|c| *c == e.category))
-            .filter(|e| {
-                opts.session_id
-                    .as_deref()
-                    .is_none_or(|s| e.session_id.as_deref() == Some(s))
-            })
-            .filter_map(|e| {
-                let score = tinymemory_reference::score(query, &e.content)?;
-                opts.admits(Some(score)).then(|| MemoryEntry {
-                    score: Some(score),
-                    ..e.clone()
-                })
-            })
-            .collect::<Vec<_>>();
-        hits.extend(stale);
-        hits.sort_by(merge_order);
-        hits.truncate(limit);
-        Ok(hits)
-    }
-
-    /// Every entry through the mutated `store`, so a re-stored key leaves the stale index.
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        tinymemory_api::batch::store_each(self, entries).await
-    }
-
-    /// Forwarded: a forgotten entry is gone from `list`, so from the export too.
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-
-    /// Forwarded; like a store, an imported key leaves the stale index.
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        let outcome = self.inner.import(records).await?;
-        for (index, record) in records.iter().enumerate() {
-            if !outcome.failures.iter().any(|f| f.index == index) {
-                self.unforget(&record.namespace, &record.key);
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            let entry = self.inner.get(namespace, key).await?;
+            let removed = self.inner.forget(namespace, key).await?;
+            if let (true, Some(entry)) = (removed, entry) {
+                self.unforget(namespace, key);
+                lock(&self.forgotten).push(entry);
             }
+            Ok(removed)
         }
-        Ok(outcome)
+
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let mut hits = self.inner.recall(query, limit, opts).await?;
+            let namespace = opts.effective_namespace();
+            Namespace::parse(namespace)?;
+            let stale = lock(&self.forgotten)
+                .iter()
+                .filter(|e| e.namespace.as_deref() == Some(namespace))
+                .filter(|e| opts.category.as_ref().is_none_or(|c| *c == e.category))
+                .filter(|e| {
+                    opts.session_id
+                        .as_deref()
+                        .is_none_or(|s| e.session_id.as_deref() == Some(s))
+                })
+                .filter_map(|e| {
+                    let score = tinymemory_reference::score(query, &e.content)?;
+                    opts.admits(Some(score)).then(|| MemoryEntry {
+                        score: Some(score),
+                        ..e.clone()
+                    })
+                })
+                .collect::<Vec<_>>();
+            hits.extend(stale);
+            hits.sort_by(merge_order);
+            hits.truncate(limit);
+            Ok(hits)
+        }
+
+        /// Every entry through the mutated `store`, so a re-stored key leaves the stale index.
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            tinymemory_api::batch::store_each(self, entries).await
+        }
+
+        /// Forwarded; like a store, an imported key leaves the stale index.
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            let outcome = self.inner.import(records).await?;
+            for (index, record) in records.iter().enumerate() {
+                if !outcome.failures.iter().any(|f| f.index == index) {
+                    self.unforget(&record.namespace, &record.key);
+                }
+            }
+            Ok(outcome)
+        }
     }
 }

@@ -2,7 +2,6 @@
 
 use std::sync::Mutex;
 
-use async_trait::async_trait;
 use tinymemory_api::portability::{
     validate_record, ExportCursor, ExportPage, ImportFailure, ImportOutcome, MemoryRecord,
 };
@@ -10,7 +9,7 @@ use tinymemory_api::portability::{
 use crate::import_each::absorb;
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
+    NewEntry,
 };
 
 use crate::lock::lock;
@@ -66,125 +65,110 @@ impl<P: ?Sized> DuplicatesOnStore<P> {
     }
 }
 
-/// Forwards every method; `store`, `forget`, `list` and `namespaces` also see the superseded entries.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for DuplicatesOnStore<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `store`, `forget`, `list` and `namespaces` also see the superseded entries.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for DuplicatesOnStore<P> {
+        forward(inner): driver_id, get, recall;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        let old = self.inner.get(namespace, key).await?;
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await?;
-        if let Some(old) = old {
-            lock(&self.superseded).push(old);
-        }
-        Ok(())
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        let removed = self.inner.forget(namespace, key).await?;
-        let mut superseded = lock(&self.superseded);
-        let before = superseded.len();
-        superseded.retain(|e| !(e.namespace.as_deref() == Some(namespace) && e.key == key));
-        Ok(removed || superseded.len() < before)
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        let mut entries = self.inner.list(namespace, category, session_id).await?;
-        entries.extend(
-            lock(&self.superseded)
-                .iter()
-                .filter(|e| namespace.is_none_or(|ns| e.namespace.as_deref() == Some(ns)))
-                .filter(|e| category.is_none_or(|c| *c == e.category))
-                .filter(|e| session_id.is_none_or(|s| e.session_id.as_deref() == Some(s)))
-                .cloned(),
-        );
-        // Stable: the current entry stays ahead of the ones it superseded.
-        entries.sort_by(|a, b| (&a.namespace, &a.key).cmp(&(&b.namespace, &b.key)));
-        Ok(entries)
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        let mut summaries = self.inner.namespaces().await?;
-        for old in lock(&self.superseded).iter() {
-            let Some(ns) = old.namespace.as_deref() else {
-                continue;
-            };
-            match summaries.iter_mut().find(|s| s.namespace == ns) {
-                Some(summary) => summary.count += 1,
-                None => summaries.push(NamespaceSummary {
-                    namespace: ns.to_owned(),
-                    count: 1,
-                    last_updated: Some(old.timestamp.clone()),
-                }),
-            }
-        }
-        Ok(summaries)
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.recall(query, limit, opts).await
-    }
-
-    /// Every entry through the mutated `store`: a bulk upsert duplicates too.
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        tinymemory_api::batch::store_each(self, entries).await
-    }
-
-    /// Built on this wrapper's own `list`, so the superseded entries are exported too.
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        tinymemory_api::portability::export_from_list(self, cursor, limit).await
-    }
-
-    /// An import is an upsert, so it duplicates too: one record at a time,
-    /// the entry it replaces is kept with the superseded ones.
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        let mut outcome = ImportOutcome::default();
-        for (index, record) in records.iter().enumerate() {
-            if let Err(error) = validate_record(record) {
-                outcome
-                    .failures
-                    .push(ImportFailure::new(index, record, error));
-                continue;
-            }
-            let old = self.inner.get(&record.namespace, &record.key).await?;
-            let one = self.inner.import(std::slice::from_ref(record)).await?;
-            let written = one.imported > 0;
-            absorb(&mut outcome, one, index);
-            if let (true, Some(old)) = (written, old) {
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            let old = self.inner.get(namespace, key).await?;
+            self.inner
+                .store(namespace, key, content, category, session_id, taint)
+                .await?;
+            if let Some(old) = old {
                 lock(&self.superseded).push(old);
             }
+            Ok(())
         }
-        Ok(outcome)
+
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            let removed = self.inner.forget(namespace, key).await?;
+            let mut superseded = lock(&self.superseded);
+            let before = superseded.len();
+            superseded.retain(|e| !(e.namespace.as_deref() == Some(namespace) && e.key == key));
+            Ok(removed || superseded.len() < before)
+        }
+
+        async fn list(
+            &self,
+            namespace: Option<&str>,
+            category: Option<&MemoryCategory>,
+            session_id: Option<&str>,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let mut entries = self.inner.list(namespace, category, session_id).await?;
+            entries.extend(
+                lock(&self.superseded)
+                    .iter()
+                    .filter(|e| namespace.is_none_or(|ns| e.namespace.as_deref() == Some(ns)))
+                    .filter(|e| category.is_none_or(|c| *c == e.category))
+                    .filter(|e| session_id.is_none_or(|s| e.session_id.as_deref() == Some(s)))
+                    .cloned(),
+            );
+            // Stable: the current entry stays ahead of the ones it superseded.
+            entries.sort_by(|a, b| (&a.namespace, &a.key).cmp(&(&b.namespace, &b.key)));
+            Ok(entries)
+        }
+
+        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+            let mut summaries = self.inner.namespaces().await?;
+            for old in lock(&self.superseded).iter() {
+                let Some(ns) = old.namespace.as_deref() else {
+                    continue;
+                };
+                match summaries.iter_mut().find(|s| s.namespace == ns) {
+                    Some(summary) => summary.count += 1,
+                    None => summaries.push(NamespaceSummary {
+                        namespace: ns.to_owned(),
+                        count: 1,
+                        last_updated: Some(old.timestamp.clone()),
+                    }),
+                }
+            }
+            Ok(summaries)
+        }
+
+        /// Every entry through the mutated `store`: a bulk upsert duplicates too.
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            tinymemory_api::batch::store_each(self, entries).await
+        }
+
+        /// Built on this wrapper's own `list`, so the superseded entries are exported too.
+        async fn export_page(
+            &self,
+            cursor: Option<&ExportCursor>,
+            limit: usize,
+        ) -> Result<ExportPage, MemoryError> {
+            tinymemory_api::portability::export_from_list(self, cursor, limit).await
+        }
+
+        /// An import is an upsert, so it duplicates too: one record at a time,
+        /// the entry it replaces is kept with the superseded ones.
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            let mut outcome = ImportOutcome::default();
+            for (index, record) in records.iter().enumerate() {
+                if let Err(error) = validate_record(record) {
+                    outcome
+                        .failures
+                        .push(ImportFailure::new(index, record, error));
+                    continue;
+                }
+                let old = self.inner.get(&record.namespace, &record.key).await?;
+                let one = self.inner.import(std::slice::from_ref(record)).await?;
+                let written = one.imported > 0;
+                absorb(&mut outcome, one, index);
+                if let (true, Some(old)) = (written, old) {
+                    lock(&self.superseded).push(old);
+                }
+            }
+            Ok(outcome)
+        }
     }
 }

@@ -1,11 +1,6 @@
 //! Mutant `like-wildcards`, for `namespace.no_wildcards`.
 
-use async_trait::async_trait;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, Namespace,
-    NamespaceSummary, NewEntry, RecallOptions,
-};
+use tinymemory_api::{MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, Namespace};
 
 /// `true` when `value` matches the SQL `LIKE` `pattern`, case-sensitively
 /// and with no escape character: `_` matches any one character, `%` any
@@ -54,78 +49,26 @@ pub struct LikeWildcards<P: ?Sized> {
 
 inner_only_accessors!(LikeWildcards);
 
-/// Forwards every method; `list` matches its namespace filter as a `LIKE`
-/// pattern.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for LikeWildcards<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `list` matches its namespace filter as a `LIKE`
+    /// pattern.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for LikeWildcards<P> {
+        forward(inner): driver_id, store, get, forget, namespaces, recall, store_many, export_page,
+            import;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.inner.get(namespace, key).await
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.inner.forget(namespace, key).await
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        let Some(pattern) = namespace else {
-            return self.inner.list(None, category, session_id).await;
-        };
-        Namespace::parse(pattern)?;
-        let mut entries = self.inner.list(None, category, session_id).await?;
-        entries.retain(|e| e.namespace.as_deref().is_some_and(|ns| like(pattern, ns)));
-        Ok(entries)
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.inner.namespaces().await
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.inner.recall(query, limit, opts).await
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.inner.store_many(entries).await
-    }
-
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.inner.export_page(cursor, limit).await
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.inner.import(records).await
+        async fn list(
+            &self,
+            namespace: Option<&str>,
+            category: Option<&MemoryCategory>,
+            session_id: Option<&str>,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let Some(pattern) = namespace else {
+                return self.inner.list(None, category, session_id).await;
+            };
+            Namespace::parse(pattern)?;
+            let mut entries = self.inner.list(None, category, session_id).await?;
+            entries.retain(|e| e.namespace.as_deref().is_some_and(|ns| like(pattern, ns)));
+            Ok(entries)
+        }
     }
 }

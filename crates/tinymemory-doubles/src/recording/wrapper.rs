@@ -1,6 +1,5 @@
 //! The recording decorator.
 
-use async_trait::async_trait;
 use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
@@ -86,108 +85,106 @@ impl<P: ?Sized> Recording<P> {
     }
 }
 
-/// Records, then forwards every method unchanged.
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for Recording<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    /// Records, then forwards every method unchanged.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for Recording<P> {
+        forward(inner): driver_id;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        self.log.push(Call::Store {
-            namespace: namespace.to_owned(),
-            key: key.to_owned(),
-            content: content.to_owned(),
-            category: category.clone(),
-            session_id: session_id.map(str::to_owned),
-            taint,
-        });
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
-    }
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            self.log.push(Call::Store {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+                content: content.to_owned(),
+                category: category.clone(),
+                session_id: session_id.map(str::to_owned),
+                taint,
+            });
+            self.inner
+                .store(namespace, key, content, category, session_id, taint)
+                .await
+        }
 
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        self.log.push(Call::Get {
-            namespace: namespace.to_owned(),
-            key: key.to_owned(),
-        });
-        self.inner.get(namespace, key).await
-    }
+        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+            self.log.push(Call::Get {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+            });
+            self.inner.get(namespace, key).await
+        }
 
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.log.push(Call::Forget {
-            namespace: namespace.to_owned(),
-            key: key.to_owned(),
-        });
-        self.inner.forget(namespace, key).await
-    }
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            self.log.push(Call::Forget {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+            });
+            self.inner.forget(namespace, key).await
+        }
 
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.log.push(Call::List {
-            namespace: namespace.map(str::to_owned),
-            category: category.cloned(),
-            session_id: session_id.map(str::to_owned),
-        });
-        self.inner.list(namespace, category, session_id).await
-    }
+        async fn list(
+            &self,
+            namespace: Option<&str>,
+            category: Option<&MemoryCategory>,
+            session_id: Option<&str>,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            self.log.push(Call::List {
+                namespace: namespace.map(str::to_owned),
+                category: category.cloned(),
+                session_id: session_id.map(str::to_owned),
+            });
+            self.inner.list(namespace, category, session_id).await
+        }
 
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.log.push(Call::Namespaces);
-        self.inner.namespaces().await
-    }
+        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+            self.log.push(Call::Namespaces);
+            self.inner.namespaces().await
+        }
 
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        self.log.push(Call::Recall {
-            query: query.to_owned(),
-            limit,
-            opts: opts.clone(),
-        });
-        self.inner.recall(query, limit, opts).await
-    }
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            self.log.push(Call::Recall {
+                query: query.to_owned(),
+                limit,
+                opts: opts.clone(),
+            });
+            self.inner.recall(query, limit, opts).await
+        }
 
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.log.push(Call::StoreMany {
-            entries: entries.to_vec(),
-        });
-        self.inner.store_many(entries).await
-    }
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            self.log.push(Call::StoreMany {
+                entries: entries.to_vec(),
+            });
+            self.inner.store_many(entries).await
+        }
 
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        self.log.push(Call::ExportPage {
-            cursor: cursor.cloned(),
-            limit,
-        });
-        self.inner.export_page(cursor, limit).await
-    }
+        async fn export_page(
+            &self,
+            cursor: Option<&ExportCursor>,
+            limit: usize,
+        ) -> Result<ExportPage, MemoryError> {
+            self.log.push(Call::ExportPage {
+                cursor: cursor.cloned(),
+                limit,
+            });
+            self.inner.export_page(cursor, limit).await
+        }
 
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.log.push(Call::Import {
-            records: records.to_vec(),
-        });
-        self.inner.import(records).await
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            self.log.push(Call::Import {
+                records: records.to_vec(),
+            });
+            self.inner.import(records).await
+        }
     }
 }

@@ -76,138 +76,136 @@ fn outcome_json(outcome: &ImportOutcome) -> Value {
     json!({ "imported": outcome.imported, "failures": failures })
 }
 
-#[deny(clippy::missing_trait_methods)]
-#[async_trait]
-impl<P: MemoryProvider + ?Sized> MemoryProvider for Traced<P> {
-    fn driver_id(&self) -> &str {
-        self.inner.driver_id()
-    }
+tinymemory_api::delegate_provider! {
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for Traced<P> {
+        forward(inner): driver_id;
 
-    async fn store(
-        &self,
-        namespace: &str,
-        key: &str,
-        content: &str,
-        category: MemoryCategory,
-        session_id: Option<&str>,
-        taint: MemoryTaint,
-    ) -> Result<(), MemoryError> {
-        let request = Request::Store {
-            namespace: namespace.to_owned(),
-            key: key.to_owned(),
-            content: content.to_owned(),
-            category: category.clone(),
-            session_id: session_id.map(str::to_owned),
-            taint,
-        };
-        let r = self
-            .inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await;
-        record(&request, &r);
-        r
-    }
-
-    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
-        let r = self.inner.get(namespace, key).await;
-        let request = Request::Get {
-            namespace: namespace.to_owned(),
-            key: key.to_owned(),
-        };
-        record(&request, &r);
-        r
-    }
-
-    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        let r = self.inner.forget(namespace, key).await;
-        let request = Request::Forget {
-            namespace: namespace.to_owned(),
-            key: key.to_owned(),
-        };
-        record(&request, &r);
-        r
-    }
-
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        category: Option<&MemoryCategory>,
-        session_id: Option<&str>,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        let r = self.inner.list(namespace, category, session_id).await;
-        let request = Request::List {
-            namespace: namespace.map(str::to_owned),
-            category: category.cloned(),
-            session_id: session_id.map(str::to_owned),
-        };
-        record(&request, &r);
-        r
-    }
-
-    async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        let r = self.inner.namespaces().await;
-        record(&Request::Namespaces, &r);
-        r
-    }
-
-    async fn recall(
-        &self,
-        query: &str,
-        limit: usize,
-        opts: &RecallOptions,
-    ) -> Result<Vec<MemoryEntry>, MemoryError> {
-        let r = self.inner.recall(query, limit, opts).await;
-        let request = Request::Recall {
-            query: query.to_owned(),
-            limit: u64::try_from(limit).unwrap_or(u64::MAX),
-            namespace: opts.namespace.clone(),
-            category: opts.category.clone(),
-            session_id: opts.session_id.clone(),
-            min_score: opts.min_score,
-        };
-        record(&request, &r);
-        r
-    }
-
-    async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        let r = self.inner.store_many(entries).await;
-        // The request copies the whole batch: only built when traced.
-        if super::on() {
-            let request = Request::StoreMany {
-                entries: entries.to_vec(),
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            let request = Request::Store {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+                content: content.to_owned(),
+                category: category.clone(),
+                session_id: session_id.map(str::to_owned),
+                taint,
             };
-            record_answer(&request, &answer(&r));
+            let r = self
+                .inner
+                .store(namespace, key, content, category, session_id, taint)
+                .await;
+            record(&request, &r);
+            r
         }
-        r
-    }
 
-    async fn export_page(
-        &self,
-        cursor: Option<&ExportCursor>,
-        limit: usize,
-    ) -> Result<ExportPage, MemoryError> {
-        let r = self.inner.export_page(cursor, limit).await;
-        let request = Request::ExportPage {
-            cursor: cursor.map(|c| c.as_str().to_owned()),
-            limit: u64::try_from(limit).unwrap_or(u64::MAX),
-        };
-        record(&request, &r);
-        r
-    }
-
-    async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        let r = self.inner.import(records).await;
-        if super::on() {
-            let request = Request::Import {
-                records: records.to_vec(),
+        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+            let r = self.inner.get(namespace, key).await;
+            let request = Request::Get {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
             };
-            let shown = match &r {
-                Ok(outcome) => json!({ "result": outcome_json(outcome) }),
-                Err(e) => json!({ "error": error_json(e) }),
-            };
-            record_answer(&request, &shown);
+            record(&request, &r);
+            r
         }
-        r
+
+        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
+            let r = self.inner.forget(namespace, key).await;
+            let request = Request::Forget {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+            };
+            record(&request, &r);
+            r
+        }
+
+        async fn list(
+            &self,
+            namespace: Option<&str>,
+            category: Option<&MemoryCategory>,
+            session_id: Option<&str>,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let r = self.inner.list(namespace, category, session_id).await;
+            let request = Request::List {
+                namespace: namespace.map(str::to_owned),
+                category: category.cloned(),
+                session_id: session_id.map(str::to_owned),
+            };
+            record(&request, &r);
+            r
+        }
+
+        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+            let r = self.inner.namespaces().await;
+            record(&Request::Namespaces, &r);
+            r
+        }
+
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let r = self.inner.recall(query, limit, opts).await;
+            let request = Request::Recall {
+                query: query.to_owned(),
+                limit: u64::try_from(limit).unwrap_or(u64::MAX),
+                namespace: opts.namespace.clone(),
+                category: opts.category.clone(),
+                session_id: opts.session_id.clone(),
+                min_score: opts.min_score,
+            };
+            record(&request, &r);
+            r
+        }
+
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            let r = self.inner.store_many(entries).await;
+            // The request copies the whole batch: only built when traced.
+            if super::on() {
+                let request = Request::StoreMany {
+                    entries: entries.to_vec(),
+                };
+                record_answer(&request, &answer(&r));
+            }
+            r
+        }
+
+        async fn export_page(
+            &self,
+            cursor: Option<&ExportCursor>,
+            limit: usize,
+        ) -> Result<ExportPage, MemoryError> {
+            let r = self.inner.export_page(cursor, limit).await;
+            let request = Request::ExportPage {
+                cursor: cursor.map(|c| c.as_str().to_owned()),
+                limit: u64::try_from(limit).unwrap_or(u64::MAX),
+            };
+            record(&request, &r);
+            r
+        }
+
+        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
+            let r = self.inner.import(records).await;
+            if super::on() {
+                let request = Request::Import {
+                    records: records.to_vec(),
+                };
+                let shown = match &r {
+                    Ok(outcome) => json!({ "result": outcome_json(outcome) }),
+                    Err(e) => json!({ "error": error_json(e) }),
+                };
+                record_answer(&request, &shown);
+            }
+            r
+        }
     }
 }
 

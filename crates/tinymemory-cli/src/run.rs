@@ -12,54 +12,38 @@ use tinymemory_conformance::{Bundle, Comparison, Family, Registry, Report, RunCo
 use crate::args::{AllSkipped, Format, RunArgs};
 use crate::console::{Console, Stream};
 use crate::driver::DriverSpec;
+use crate::error::{CliError, CliResult, OrExit as _};
 use crate::{corpus, driver, exit, files, runtime, select, shared};
 
 mod claims;
 
-pub(crate) fn main(args: &RunArgs) -> u8 {
+pub(crate) fn main(args: &RunArgs) -> CliResult {
     let started = Instant::now();
     // Before anything is read, opened or truncated: an output that is also
     // the store, the corpus, the baseline or another output would destroy
     // it, whatever the run's verdict.
-    if let Err(message) =
-        claims::check(args, trace_file(args).as_deref()).and_then(|()| jobs_with_trace(args))
-    {
-        eprintln!("error: {message}");
-        return exit::USAGE;
-    }
+    claims::check(args, trace_file(args).as_deref())
+        .and_then(|()| jobs_with_trace(args))
+        .or_usage()?;
     // Files named on the command line are checked before the run, so a
     // typo costs nothing; outputs are only written at the end, each
     // atomically, so a run that fails leaves the old files as they were.
-    let baseline = match args.baseline.as_deref().map(files::read_report).transpose() {
-        Ok(b) => b,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return exit::USAGE;
-        }
-    };
-    let checked = args
-        .bundle
+    let baseline = args
+        .baseline
         .as_deref()
-        .map(files::check_writable_dir)
+        .map(files::read_report)
         .transpose()
-        .and_then(|_| {
-            args.output
-                .as_deref()
-                .map(files::check_writable_file)
-                .transpose()
-        });
-    if let Err(message) = checked {
-        eprintln!("error: {message}");
-        return exit::USAGE;
+        .or_usage()?;
+    if let Some(dir) = args.bundle.as_deref() {
+        files::check_writable_dir(dir).or_usage()?;
     }
-    if let Err(message) = trace_file(args).as_deref().map(open_trace).transpose() {
-        eprintln!("error: {message}");
-        return exit::USAGE;
+    if let Some(output) = args.output.as_deref() {
+        files::check_writable_file(output).or_usage()?;
     }
-    match runtime::build() {
-        Ok(rt) => rt.block_on(run(args, baseline.as_ref(), started)),
-        Err(code) => code,
+    if let Some(trace) = trace_file(args) {
+        open_trace(&trace).or_usage()?;
     }
+    runtime::build()?.block_on(run(args, baseline.as_ref(), started))
 }
 
 /// `trace: lines 120-131 of FILE (the check's last 12 records, from 101)`:
@@ -146,20 +130,19 @@ fn progress_stream(args: &RunArgs) -> Stream {
     }
 }
 
-async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> u8 {
+/// The driver could not be opened: [`exit::SETUP`], its message escaped.
+fn not_opened(e: &dyn std::fmt::Display) -> CliError {
+    CliError::setup(format!(
+        "failed to open the driver: {}",
+        visible(&e.to_string())
+    ))
+}
+
+async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> CliResult {
     let console = Arc::new(Console::new(progress_stream(args), args.quiet));
     let exec = tinymemory_exec::ExecConfig::default()
         .with_request_timeout(Duration::from_secs(args.call_timeout));
-    let mut opened = match driver::open_with(&args.driver, exec) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!(
-                "error: failed to open the driver: {}",
-                visible(&e.to_string())
-            );
-            return exit::SETUP;
-        }
-    };
+    let mut opened = driver::open_with(&args.driver, exec).map_err(|e| not_opened(&e))?;
     // An exec driver's protocol is traced where it is spoken; an
     // in-process driver is traced by a decorator, in the same shape.
     if args.trace.is_some() && !matches!(args.driver, DriverSpec::Exec(_)) {
@@ -169,24 +152,12 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
     // Drivers that connect lazily (PostgreSQL, exec) only meet their
     // server or process here: one store opened up front turns "cannot be
     // opened" into exit 3 instead of every check failing the same way.
-    if let Err(e) = driver::probe(&opened).await {
-        eprintln!(
-            "error: failed to open the driver: {}",
-            visible(&e.to_string())
-        );
-        return exit::SETUP;
-    }
+    driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     let config = RunConfig {
         seed: args.seed,
         cases: args.cases,
     };
-    let jobs = match jobs(args, opened.factory.as_ref()) {
-        Ok(jobs) => jobs,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return exit::USAGE;
-        }
-    };
+    let jobs = jobs(args, opened.factory.as_ref()).or_usage()?;
     let declared = opened.factory.recall_profile();
     let profile = args.profile.unwrap_or(declared);
     // The runner runs only the checks of the run's profile, and of those
@@ -198,25 +169,18 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
         &args.checks,
         &args.families,
     );
-    let (registry, filter) = match selected {
-        Ok(s) => s,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return exit::USAGE;
-        }
-    };
+    let (registry, filter) = selected.or_usage()?;
     // A shard runs its part of the selection; its report names the whole.
     let selection: Vec<String> = registry.checks().iter().map(|c| c.id.to_owned()).collect();
     let registry = match args.shard {
         Some(shard) if shard.total as usize > selection.len().max(1) => {
-            eprintln!(
-                "error: --shard {shard}: {} shards for a selection of {} checks would leave \
+            return Err(CliError::usage(format!(
+                "--shard {shard}: {} shards for a selection of {} checks would leave \
                  shards with nothing to run; use at most {} shards",
                 shard.total,
                 selection.len(),
                 selection.len().max(1)
-            );
-            return exit::USAGE;
+            )));
         }
         Some(shard) => registry.shard(shard),
         None => registry,
@@ -224,22 +188,22 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
     // A run that selects no corpus check does not pay for the load.
     let loads_corpus =
         !args.no_corpus && registry.checks().iter().any(|c| c.family == Family::Corpus);
-    if let Err(message) = refuse_overwrite(args, &opened, loads_corpus).await {
-        eprintln!("error: {message}");
-        return exit::USAGE;
-    }
+    refuse_overwrite(args, &opened, loads_corpus)
+        .await
+        .or_usage()?;
     // A baseline of another profile ran other checks: its failures of
     // checks this run skips would pass the gate as "not run".
     if let Some(b) = baseline.filter(|b| b.run.recall_profile != profile) {
-        eprintln!(
-            "error: the baseline {} was run under the {} recall profile and this run is {profile}: \
+        return Err(CliError::usage(format!(
+            "the baseline {} was run under the {} recall profile and this run is {profile}: \
              their checks differ, so the gate would not compare like with like; \
              record a baseline under {profile}, or run with --profile {}",
-            args.baseline.as_deref().map_or_else(String::new, |p| p.display().to_string()),
+            args.baseline
+                .as_deref()
+                .map_or_else(String::new, |p| p.display().to_string()),
             b.run.recall_profile,
             b.run.recall_profile
-        );
-        return exit::USAGE;
+        )));
     }
     console.line(&header(&opened.description, declared, args.profile, config));
     let load_started = Instant::now();
@@ -256,13 +220,7 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
             !args.quiet,
         )
         .await;
-        match loaded {
-            Ok(loaded) => Some(Arc::new(loaded)),
-            Err(message) => {
-                eprintln!("error: {message}");
-                return exit::SETUP;
-            }
-        }
+        Some(Arc::new(loaded.or_setup()?))
     };
 
     let load_time = load_started.elapsed();
@@ -314,14 +272,13 @@ async fn run(args: &RunArgs, baseline: Option<&Report>, started_at: Instant) -> 
         t.abort();
     }
     console.idle();
-    if let Err(e) = tinymemory_exec::trace::flush() {
+    tinymemory_exec::trace::flush().map_err(|e| {
         let path = args
             .trace
             .as_deref()
             .unwrap_or_else(|| std::path::Path::new("?"));
-        eprintln!("error: failed to write the trace {}: {e}", path.display());
-        return exit::USAGE;
-    }
+        CliError::usage(format!("failed to write the trace {}: {e}", path.display()))
+    })?;
 
     for r in &mut summary.reports {
         if let (Some((_, w)), tinymemory_conformance::Outcome::Fail(f)) =
@@ -419,21 +376,20 @@ fn header(
 
 /// Writes the report, the bundles and the comparison; the closing line is
 /// the last line of progress.
-fn finish(args: &RunArgs, report: &Report, baseline: Option<&Report>, console: &Console) -> u8 {
+fn finish(
+    args: &RunArgs,
+    report: &Report,
+    baseline: Option<&Report>,
+    console: &Console,
+) -> CliResult {
     if let Some(dir) = &args.bundle {
         for bundle in Bundle::all_from(report) {
             let path = dir.join(bundle.file_name());
-            if let Err(message) = files::write(&path, &bundle.to_json()) {
-                eprintln!("error: {message}");
-                return exit::USAGE;
-            }
+            files::write(&path, &bundle.to_json()).or_usage()?;
             console.line(&format!("bundle: {}", path.display()));
         }
     }
-    if let Err(message) = write_report(args, report, console) {
-        eprintln!("error: {message}");
-        return exit::USAGE;
-    }
+    write_report(args, report, console).or_usage()?;
     for line in shared::lines(report) {
         console.line(&line);
     }
@@ -450,33 +406,37 @@ fn finish(args: &RunArgs, report: &Report, baseline: Option<&Report>, console: &
     };
     console.line(&report.closing_line());
     if let Some(message) = console.write_error() {
-        eprintln!("error: {message}");
-        return exit::USAGE;
+        return Err(CliError::usage(message));
     }
     if gate_fails {
-        return exit::FAILURES;
+        return Ok(exit::FAILURES);
     }
     all_skipped(args.all_skipped, report.counts.total, report.counts.skip)
 }
 
+/// [`exit::SUCCESS`] unless every one of a run's `total` checks was
+/// skipped and `--all-skipped` says such a run fails.
+///
+/// # Errors
+///
 /// [`exit::NO_CHECKS_RAN`] for a run of `total` checks, every one skipped,
-/// unless `--all-skipped` says otherwise; [`exit::SUCCESS`] for any other.
-fn all_skipped(policy: AllSkipped, total: usize, skipped: usize) -> u8 {
+/// under [`AllSkipped::Fail`].
+fn all_skipped(policy: AllSkipped, total: usize, skipped: usize) -> CliResult {
     if total == 0 || skipped < total {
-        return exit::SUCCESS;
+        return Ok(exit::SUCCESS);
     }
     let what =
         format!("every selected check was skipped ({skipped} of {total}), so nothing was verified");
     match policy {
-        AllSkipped::Fail => {
-            eprintln!("error: {what}; --all-skipped warn or pass accepts such a run");
-            exit::NO_CHECKS_RAN
-        }
+        AllSkipped::Fail => Err(CliError::new(
+            exit::NO_CHECKS_RAN,
+            format!("{what}; --all-skipped warn or pass accepts such a run"),
+        )),
         AllSkipped::Warn => {
             eprintln!("warning: {what}");
-            exit::SUCCESS
+            Ok(exit::SUCCESS)
         }
-        AllSkipped::Pass => exit::SUCCESS,
+        AllSkipped::Pass => Ok(exit::SUCCESS),
     }
 }
 
@@ -552,11 +512,15 @@ mod tests {
 
     #[test]
     fn a_run_that_skipped_every_check_fails_unless_told_otherwise() {
-        assert_eq!(all_skipped(AllSkipped::Fail, 4, 4), exit::NO_CHECKS_RAN);
-        assert_eq!(all_skipped(AllSkipped::Warn, 4, 4), exit::SUCCESS);
-        assert_eq!(all_skipped(AllSkipped::Pass, 4, 4), exit::SUCCESS);
+        let code = |r: CliResult| r.unwrap_or_else(|e| e.code());
+        assert_eq!(
+            code(all_skipped(AllSkipped::Fail, 4, 4)),
+            exit::NO_CHECKS_RAN
+        );
+        assert_eq!(all_skipped(AllSkipped::Warn, 4, 4), Ok(exit::SUCCESS));
+        assert_eq!(all_skipped(AllSkipped::Pass, 4, 4), Ok(exit::SUCCESS));
         // One check ran: the run verified something.
-        assert_eq!(all_skipped(AllSkipped::Fail, 4, 3), exit::SUCCESS);
-        assert_eq!(all_skipped(AllSkipped::Fail, 0, 0), exit::SUCCESS);
+        assert_eq!(all_skipped(AllSkipped::Fail, 4, 3), Ok(exit::SUCCESS));
+        assert_eq!(all_skipped(AllSkipped::Fail, 0, 0), Ok(exit::SUCCESS));
     }
 }

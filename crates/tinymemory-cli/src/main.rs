@@ -28,6 +28,7 @@ mod list;
 mod merge;
 mod migrate;
 mod mutants;
+mod progress;
 mod replay;
 mod run;
 mod runtime;

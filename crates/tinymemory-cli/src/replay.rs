@@ -9,6 +9,7 @@ use crate::args::ReplayArgs;
 use crate::console::{Console, Stream};
 use crate::driver::DriverSpec;
 use crate::error::{CliError, CliResult, OrExit as _};
+use crate::progress::ConsoleProgress;
 use crate::{corpus, driver, exit, files, runtime};
 
 pub(crate) fn main(args: &ReplayArgs) -> CliResult {
@@ -65,9 +66,15 @@ async fn replay(args: &ReplayArgs, bundle: &Bundle, spec: &DriverSpec) -> CliRes
     // Only a corpus check reads the corpus; loading it for any other would
     // only cost time.
     let corpus = if bundle.family == "corpus" {
-        let loaded = corpus::load(args.corpus.as_deref(), opened.corpus_store, &console, false)
-            .await
-            .or_setup()?;
+        let loaded = corpus::load(
+            args.corpus.as_deref(),
+            opened.corpus_store,
+            &console,
+            false,
+            &mut ConsoleProgress::new(&console, true),
+        )
+        .await
+        .or_setup()?;
         Some(Arc::new(loaded))
     } else {
         None

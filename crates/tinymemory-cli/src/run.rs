@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use tinymemory_api::shown::visible;
-use tinymemory_conformance::report::CheckEntry;
 use tinymemory_conformance::{DriverFactory, LoadedCorpus, RunSummary, Runner};
 use tinymemory_exec::ExecConfig;
 
@@ -14,16 +13,19 @@ use crate::args::RunArgs;
 use crate::console::Console;
 use crate::driver::{self, DriverSpec, Opened};
 use crate::error::{CliError, CliResult, OrExit as _};
+use crate::progress::ConsoleProgress;
 use crate::{corpus, runtime};
 
 use self::plan::{CorpusPlan, RunPlan};
 use self::preflight::Preflight;
+use self::trace_marks::TraceMarks;
 
 mod claims;
 mod finish;
 mod overwrite;
 mod plan;
 mod preflight;
+mod trace_marks;
 
 /// Runs the checks `args` select against its driver.
 ///
@@ -45,13 +47,14 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     let opened = open(args, preflight.outputs.trace.is_some()).await?;
     let plan = RunPlan::resolve(args, preflight, &opened).await?;
     console.line(&plan.header());
+    let mut progress = ConsoleProgress::new(&console, plan.quiet);
     let load_started = Instant::now();
-    let corpus = load_corpus(&plan, opened.corpus_store, &console).await?;
+    let corpus = load_corpus(&plan, opened.corpus_store, &console, &mut progress).await?;
     let load_time = load_started.elapsed();
     let started = SystemTime::now()
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
-    let summary = execute(&plan, opened.factory, corpus, &console).await?;
+    let summary = execute(&plan, opened.factory, corpus, &console, &mut progress).await?;
     let report = plan.report(&summary, started, started_at.elapsed(), load_time);
     finish::finish(&plan, &report, &console)
 }
@@ -95,6 +98,7 @@ async fn load_corpus(
     plan: &RunPlan,
     store: Box<dyn tinymemory_api::MemoryProvider>,
     console: &Console,
+    progress: &mut ConsoleProgress<'_>,
 ) -> Result<Option<Arc<LoadedCorpus>>, CliError> {
     match &plan.corpus {
         CorpusPlan::Skipped => {
@@ -103,7 +107,7 @@ async fn load_corpus(
         }
         CorpusPlan::Unneeded => Ok(None),
         CorpusPlan::Load(root) => {
-            let loaded = corpus::load(root.as_deref(), store, console, !plan.quiet)
+            let loaded = corpus::load(root.as_deref(), store, console, !plan.quiet, progress)
                 .await
                 .or_setup()?;
             Ok(Some(Arc::new(loaded)))
@@ -111,7 +115,8 @@ async fn load_corpus(
     }
 }
 
-/// Runs the plan's checks, printing each as it finishes.
+/// Runs the plan's checks, the console and the trace (when there is one)
+/// watching.
 ///
 /// # Errors
 ///
@@ -121,8 +126,8 @@ async fn execute(
     factory: Arc<dyn DriverFactory>,
     corpus: Option<Arc<LoadedCorpus>>,
     console: &Arc<Console>,
+    progress: &mut ConsoleProgress<'_>,
 ) -> Result<RunSummary, CliError> {
-    let ids: Vec<&'static str> = plan.registry.checks().iter().map(|c| c.id).collect();
     let runner = Runner::new(plan.registry.clone())
         .with_profile(plan.profile)
         .with_timeout(plan.timeout)
@@ -130,70 +135,21 @@ async fn execute(
         .with_config(plan.config)
         .with_jobs(plan.jobs)
         .with_progress(console.case_progress());
-    if let Some(first) = ids.first() {
-        console.running(1, ids.len(), first);
-        tinymemory_exec::trace::set_check(Some(first));
-    }
     let ticker = console.start_ticker();
-    let mut done = 0;
-    let trace = plan.outputs.trace.as_deref();
-    // Where each failed check's records lie in the trace.
-    let mut traced: Vec<(&'static str, String)> = Vec::new();
-    let mut trace_from = tinymemory_exec::trace::lines() + 1;
-    let mut summary = runner
-        .run(factory, corpus, |report| {
-            done += 1;
-            let trace_to = tinymemory_exec::trace::lines();
-            let where_traced = trace
-                .filter(|_| report.outcome.is_fail() && trace_to >= trace_from)
-                .map(|path| trace_lines(path, trace_from, trace_to));
-            trace_from = trace_to + 1;
-            if !plan.quiet || report.outcome.is_fail() {
-                console.line(&CheckEntry::from(report).text_line(console.colour()));
-            }
-            if let Some(w) = where_traced {
-                console.line(&format!("      {w}"));
-                traced.push((report.id, w));
-            }
-            tinymemory_exec::trace::set_check(ids.get(done).copied());
-            match ids.get(done) {
-                Some(next) => console.running(done + 1, ids.len(), next),
-                None => console.idle(),
-            }
-        })
-        .await;
+    let summary = match plan.outputs.trace.as_deref() {
+        Some(path) => {
+            let mut watch = (progress, TraceMarks::new(console, path));
+            runner.run_observed(factory, corpus, &mut watch).await
+        }
+        None => runner.run_observed(factory, corpus, progress).await,
+    };
     if let Some(t) = ticker {
         t.abort();
     }
     console.idle();
     tinymemory_exec::trace::flush().map_err(|e| {
-        let path = trace.unwrap_or_else(|| Path::new("?"));
+        let path = plan.outputs.trace.as_deref().unwrap_or(Path::new("?"));
         CliError::usage(format!("failed to write the trace {}: {e}", path.display()))
     })?;
-    for r in &mut summary.reports {
-        if let (Some((_, w)), tinymemory_conformance::Outcome::Fail(f)) =
-            (traced.iter().find(|(id, _)| *id == r.id), &mut r.outcome)
-        {
-            f.message.push_str(&format!(" [{w}]"));
-        }
-    }
     Ok(summary)
 }
-
-/// `trace: lines 120-131 of FILE (the check's last 12 records, from 101)`:
-/// where a failed check's last operations are, the last [`TRACE_TAIL`]
-/// records of those it wrote from line `from` to line `to`.
-fn trace_lines(path: &Path, from: u64, to: u64) -> String {
-    let first = from.max(to.saturating_sub(TRACE_TAIL - 1));
-    if first == from {
-        format!("trace: lines {from}-{to} of {}", path.display())
-    } else {
-        format!(
-            "trace: lines {first}-{to} of {} (its last {TRACE_TAIL} records; the check's first is line {from})",
-            path.display()
-        )
-    }
-}
-
-/// How many of a failed check's last trace records its message names.
-const TRACE_TAIL: u64 = 12;

@@ -1,12 +1,12 @@
 //! `run`: load the corpus, show the section API on it, run every check,
 //! then render the report, compare it with a baseline and write bundles.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use tinymemory_api::shown::visible;
 use tinymemory_conformance::{DriverFactory, LoadedCorpus, RunSummary, Runner};
+use tinymemory_exec::trace::{Trace, Traced, TracedFactory};
 use tinymemory_exec::ExecConfig;
 
 use crate::args::RunArgs;
@@ -44,7 +44,8 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
         preflight.outputs.progress_stream(),
         args.quiet,
     ));
-    let opened = open(args, preflight.outputs.trace.is_some()).await?;
+    let trace = preflight.outputs.trace.as_ref().map(|t| &t.trace);
+    let opened = open(args, trace).await?;
     let plan = RunPlan::resolve(args, preflight, &opened).await?;
     console.line(&plan.header());
     let mut progress = ConsoleProgress::new(&console, plan.quiet);
@@ -59,7 +60,7 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     finish::finish(&plan, &report, &console)
 }
 
-/// Opens the driver, traced when `traced`, and opens one store up front:
+/// Opens the driver, traced to `trace`, and opens one store up front:
 /// drivers that connect lazily (PostgreSQL, exec) only meet their server
 /// or process here, so "cannot be opened" is exit 3 instead of every check
 /// failing the same way.
@@ -67,14 +68,19 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
 /// # Errors
 ///
 /// A [`CliError::setup`] naming why the driver could not be opened.
-async fn open(args: &RunArgs, traced: bool) -> Result<Opened, CliError> {
-    let exec = ExecConfig::default().with_request_timeout(Duration::from_secs(args.call_timeout));
-    let mut opened = driver::open_with(&args.driver, exec).map_err(|e| not_opened(&e))?;
+async fn open(args: &RunArgs, trace: Option<&Trace>) -> Result<Opened, CliError> {
+    let mut exec =
+        ExecConfig::default().with_request_timeout(Duration::from_secs(args.call_timeout));
     // An exec driver's protocol is traced where it is spoken; an
     // in-process driver is traced by a decorator, in the same shape.
-    if traced && !matches!(args.driver, DriverSpec::Exec(_)) {
-        opened.factory = Arc::new(tinymemory_exec::trace::TracedFactory::new(opened.factory));
-        opened.corpus_store = Box::new(tinymemory_exec::trace::Traced::new(opened.corpus_store));
+    let exec_driver = matches!(args.driver, DriverSpec::Exec(_));
+    if let Some(t) = trace.filter(|_| exec_driver) {
+        exec = exec.with_trace(t.clone());
+    }
+    let mut opened = driver::open_with(&args.driver, exec).map_err(|e| not_opened(&e))?;
+    if let Some(t) = trace.filter(|_| !exec_driver) {
+        opened.factory = Arc::new(TracedFactory::new(opened.factory, t.clone()));
+        opened.corpus_store = Box::new(Traced::new(opened.corpus_store, t.clone()));
     }
     driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     Ok(opened)
@@ -136,9 +142,9 @@ async fn execute(
         .with_jobs(plan.jobs)
         .with_progress(console.case_progress());
     let ticker = console.start_ticker();
-    let summary = match plan.outputs.trace.as_deref() {
-        Some(path) => {
-            let mut watch = (progress, TraceMarks::new(console, path));
+    let summary = match &plan.outputs.trace {
+        Some(t) => {
+            let mut watch = (progress, TraceMarks::new(console, &t.trace, &t.path));
             runner.run_observed(factory, corpus, &mut watch).await
         }
         None => runner.run_observed(factory, corpus, progress).await,
@@ -147,9 +153,13 @@ async fn execute(
         t.abort();
     }
     console.idle();
-    tinymemory_exec::trace::flush().map_err(|e| {
-        let path = plan.outputs.trace.as_deref().unwrap_or(Path::new("?"));
-        CliError::usage(format!("failed to write the trace {}: {e}", path.display()))
-    })?;
+    if let Some(t) = &plan.outputs.trace {
+        t.trace.flush().map_err(|e| {
+            CliError::usage(format!(
+                "failed to write the trace {}: {e}",
+                t.path.display()
+            ))
+        })?;
+    }
     Ok(summary)
 }

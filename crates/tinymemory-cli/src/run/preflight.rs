@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use tinymemory_conformance::Report;
+use tinymemory_exec::trace::Trace;
 
 use super::claims;
 use crate::args::{Format, RunArgs};
@@ -28,7 +29,16 @@ pub(crate) struct Outputs {
     /// `--bundle DIR`: a regression bundle per failing check.
     pub(crate) bundle: Option<PathBuf>,
     /// `--trace FILE`, else [`TRACE_ENV`] for an `exec:` driver.
-    pub(crate) trace: Option<PathBuf>,
+    pub(crate) trace: Option<TraceFile>,
+}
+
+/// The trace file and the handle that writes to it.
+#[derive(Debug)]
+pub(crate) struct TraceFile {
+    /// The file, as named.
+    pub(crate) path: PathBuf,
+    /// Writes to it.
+    pub(crate) trace: Trace,
 }
 
 impl Outputs {
@@ -90,9 +100,13 @@ impl Preflight {
         if let Some(output) = args.output.as_deref() {
             files::check_writable_file(output).or_usage()?;
         }
-        if let Some(trace) = trace.as_deref() {
-            open_trace(trace).or_usage()?;
-        }
+        let trace = match trace {
+            Some(path) => Some(TraceFile {
+                trace: open_trace(&path).or_usage()?,
+                path,
+            }),
+            None => None,
+        };
         Ok(Self {
             outputs: Outputs {
                 format: args.format,
@@ -131,12 +145,11 @@ fn jobs_with_trace(jobs: Option<u32>, traced: bool) -> Result<(), String> {
 }
 
 /// Starts the trace to `path` before the driver starts.
-fn open_trace(path: &Path) -> Result<(), String> {
+fn open_trace(path: &Path) -> Result<Trace, String> {
     files::check_writable_file(path)?;
     let file = std::fs::File::create(path)
         .map_err(|e| format!("failed to write {}: {e}", path.display()))?;
-    tinymemory_exec::trace::install(Box::new(std::io::LineWriter::new(file)));
-    Ok(())
+    Ok(Trace::new(Box::new(std::io::LineWriter::new(file))))
 }
 
 #[cfg(test)]

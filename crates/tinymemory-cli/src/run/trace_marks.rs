@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use tinymemory_conformance::{CheckReport, CheckStarted, Outcome, RunObserver};
-use tinymemory_exec::trace;
+use tinymemory_exec::trace::Trace;
 
 use crate::console::Console;
 
@@ -16,18 +16,20 @@ const TRACE_TAIL: u64 = 12;
 /// and the same at the end of its failure message.
 pub(crate) struct TraceMarks<'a> {
     console: &'a Console,
+    trace: &'a Trace,
     path: &'a Path,
     /// The trace line the running check's first record is (or would be).
     from: u64,
 }
 
 impl<'a> TraceMarks<'a> {
-    /// Marks for the trace at `path`, naming lines on `console`.
-    pub(crate) fn new(console: &'a Console, path: &'a Path) -> Self {
+    /// Marks for `trace`, written to `path`, naming lines on `console`.
+    pub(crate) fn new(console: &'a Console, trace: &'a Trace, path: &'a Path) -> Self {
         Self {
             console,
+            trace,
             path,
-            from: trace::lines() + 1,
+            from: trace.lines() + 1,
         }
     }
 }
@@ -36,13 +38,13 @@ impl RunObserver for TraceMarks<'_> {
     fn load_progress(&mut self, _: usize, _: usize) {}
 
     fn check_started(&mut self, started: CheckStarted<'_>) {
-        trace::set_check(Some(started.check.id));
-        self.from = trace::lines() + 1;
+        self.trace.set_check(Some(started.check.id));
+        self.from = self.trace.lines() + 1;
     }
 
     fn check_finished(&mut self, report: &mut CheckReport) {
-        trace::set_check(None);
-        let to = trace::lines();
+        self.trace.set_check(None);
+        let to = self.trace.lines();
         if !report.outcome.is_fail() || to < self.from {
             return;
         }

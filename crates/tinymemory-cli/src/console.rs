@@ -156,10 +156,10 @@ impl Console {
     }
 
     /// Records that check `id`, number `position` (from 1) of `total`, is
-    /// now running.
-    pub(crate) fn running(&self, position: usize, total: usize, id: &str) {
+    /// running, since `since`.
+    pub(crate) fn running(&self, position: usize, total: usize, id: &str, since: Instant) {
         let mut status = self.status.lock().unwrap_or_else(PoisonError::into_inner);
-        status.running = Some((position, total, id.to_owned(), Instant::now()));
+        status.running = Some((position, total, id.to_owned(), since));
     }
 
     /// Records that no check is running, and erases the status line.

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use tinymemory_api::{MemoryProvider, MemorySection, RecallOptions};
-use tinymemory_conformance::LoadedCorpus;
+use tinymemory_conformance::{LoadedCorpus, RunObserver};
 use tinymemory_corpus::Corpus;
 use tinymemory_sections::Sections;
 
@@ -13,12 +13,19 @@ use crate::console::Console;
 const EXAMPLE_QUERY: &str = "computer";
 
 /// Loads the corpus at `root` (default: the bundled one) into `store`,
-/// printing what was loaded and, with `example`, one section recall.
+/// printing what was loaded and, with `example`, one section recall;
+/// `progress` is told how far the load is, from `0` of the total as it
+/// starts.
+///
+/// # Errors
+///
+/// The corpus cannot be read, or not stored.
 pub(crate) async fn load(
     root: Option<&Path>,
     store: Box<dyn MemoryProvider>,
     console: &Console,
     example: bool,
+    progress: &mut dyn RunObserver,
 ) -> Result<LoadedCorpus, String> {
     let root = root.map_or_else(Corpus::default_root, Path::to_owned);
     let corpus = Corpus::load(&root)
@@ -26,9 +33,9 @@ pub(crate) async fn load(
     for w in &corpus.warnings {
         console.line(&format!("warning: {w}"));
     }
-    let mut progress = console.load_progress();
+    progress.load_progress(0, corpus.entries.len());
     let loaded = LoadedCorpus::load_with_progress(store, &corpus, |done, total| {
-        progress.update(done, total);
+        progress.load_progress(done, total);
     })
     .await
     .map_err(|e| format!("failed to store the corpus: {e}"))?;

@@ -4,27 +4,45 @@
 use tinymemory_conformance::Comparison;
 
 use crate::args::DiffArgs;
+use crate::error::{CliResult, OrExit as _};
 use crate::{exit, files};
 
-pub(crate) fn main(args: &DiffArgs) -> u8 {
-    let read = |path| {
-        files::read_report(path).map_err(|message| {
-            eprintln!("error: {message}");
-            exit::USAGE
-        })
-    };
-    let (baseline, current) = match (read(&args.baseline), read(&args.current)) {
+pub(crate) fn main(args: &DiffArgs) -> CliResult {
+    // Both files are read, so a user with two bad files hears of both.
+    let (baseline, current) = match (
+        files::read_report(&args.baseline).or_usage(),
+        files::read_report(&args.current).or_usage(),
+    ) {
         (Ok(a), Ok(b)) => (a, b),
-        (Err(code), _) | (_, Err(code)) => return code,
+        (Err(a), Err(b)) => return Err(a.and(b)),
+        (Err(e), _) | (_, Err(e)) => return Err(e),
     };
     let cmp = Comparison::between(&baseline, &current);
-    if let Err(message) = files::stdout(&cmp.to_text()) {
-        eprintln!("error: {message}");
-        return exit::USAGE;
-    }
-    if cmp.has_new_failures() {
+    files::stdout(&cmp.to_text()).or_usage()?;
+    Ok(if cmp.has_new_failures() {
         exit::FAILURES
     } else {
         exit::SUCCESS
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::CliError;
+
+    #[test]
+    fn two_unreadable_reports_are_both_named() {
+        let args = DiffArgs {
+            baseline: "/nonexistent/a.json".into(),
+            current: "/nonexistent/b.json".into(),
+        };
+        let e: CliError = main(&args).unwrap_err();
+        assert_eq!(e.code(), exit::USAGE);
+        let text = e.to_string();
+        assert!(
+            text.contains("a.json") && text.contains("\nerror: "),
+            "{text}"
+        );
     }
 }

@@ -271,7 +271,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
             // corpus. Blocking is fine here: each process is served by a
             // thread of its own, and nothing else runs yet.
             let config = exec;
-            let factory = ExecFactory::connect_blocking(command.clone(), config)?;
+            let factory = ExecFactory::connect_blocking(command.clone(), config.clone())?;
             let corpus_store = ExecDriver::spawn_blocking(command, config)?;
             // The id is the driver's own text: escaped, so it cannot drive
             // the terminal.

@@ -5,16 +5,12 @@ use tinymemory_api::RecallProfile;
 use tinymemory_conformance::{Check, Registry};
 
 use crate::args::ListArgs;
+use crate::error::{CliResult, OrExit as _};
 use crate::{exit, files};
 
-pub(crate) fn main(args: &ListArgs) -> u8 {
-    match files::stdout(&text(&Registry::standard(), args.profile)) {
-        Ok(()) => exit::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            exit::USAGE
-        }
-    }
+pub(crate) fn main(args: &ListArgs) -> CliResult {
+    files::stdout(&text(&Registry::standard(), args.profile)).or_usage()?;
+    Ok(exit::SUCCESS)
 }
 
 /// The listing of `all`'s checks (only those applying to `profile`, when

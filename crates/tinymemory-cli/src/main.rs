@@ -20,6 +20,7 @@ mod console;
 mod corpus;
 mod diff;
 mod driver;
+mod error;
 mod exit;
 mod files;
 mod identity;
@@ -27,6 +28,7 @@ mod list;
 mod merge;
 mod migrate;
 mod mutants;
+mod progress;
 mod replay;
 mod run;
 mod runtime;
@@ -50,7 +52,7 @@ const DRIVER_EXIT_WAIT: Duration = tinymemory_exec::EXIT_GRACE
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
     cleanup::install();
-    let code = match cli.command {
+    let result = match cli.command {
         args::Command::Run(run) => run::main(&run),
         args::Command::List(list) => list::main(&list),
         args::Command::Mutants => mutants::main(),
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         args::Command::Migrate(migrate) => migrate::main(&migrate),
         args::Command::Merge(merge) => merge::main(&merge),
     };
+    let code = result.unwrap_or_else(|e| e.report());
     // Every driver is dropped by now; wait for their processes, so none
     // outlives the command.
     tinymemory_exec::shutdown(DRIVER_EXIT_WAIT);

@@ -4,10 +4,11 @@
 use tinymemory_conformance::Report;
 
 use crate::args::{Format, MergeArgs};
+use crate::error::{CliError, CliResult, OrExit as _};
 use crate::identity::Claims;
 use crate::{exit, files};
 
-pub(crate) fn main(args: &MergeArgs) -> u8 {
+pub(crate) fn main(args: &MergeArgs) -> CliResult {
     // The merged report must not replace a shard it reads.
     if let Some(output) = &args.output {
         let mut claims = Claims::default();
@@ -15,45 +16,34 @@ pub(crate) fn main(args: &MergeArgs) -> u8 {
             claims.read(format!("the shard report {}", path.display()), path);
         }
         claims.write(format!("--output {}", output.display()), output);
-        if let Err(clash) = claims.check() {
-            eprintln!("error: {clash}: the merged report would replace a shard it reads; name another file");
-            return exit::USAGE;
-        }
+        claims.check().map_err(|clash| {
+            CliError::usage(format!(
+                "{clash}: the merged report would replace a shard it reads; name another file"
+            ))
+        })?;
     }
     let mut shards = Vec::with_capacity(args.reports.len());
     for path in &args.reports {
-        match files::read_report(path) {
-            Ok(r) => shards.push((path.display().to_string(), r)),
-            Err(message) => {
-                eprintln!("error: {message}");
-                return exit::USAGE;
-            }
-        }
+        shards.push((
+            path.display().to_string(),
+            files::read_report(path).or_usage()?,
+        ));
     }
-    let merged = match Report::merge(&shards) {
-        Ok(r) => r,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return exit::USAGE;
-        }
-    };
+    let merged = Report::merge(&shards).or_usage()?;
     let rendered = match args.format {
         Format::Text => merged.to_text(false),
         Format::Json => merged.to_json(),
         Format::Junit => merged.to_junit(),
         Format::Markdown => merged.to_markdown(),
     };
-    let written = match &args.output {
+    match &args.output {
         Some(path) => files::write(path, &rendered),
         None => files::stdout(&rendered),
-    };
-    if let Err(message) = written {
-        eprintln!("error: {message}");
-        return exit::USAGE;
     }
-    if merged.counts.failed() > 0 {
+    .or_usage()?;
+    Ok(if merged.counts.failed() > 0 {
         exit::FAILURES
     } else {
         exit::SUCCESS
-    }
+    })
 }

@@ -18,6 +18,7 @@ use tinymemory_api::{MemoryError, MemoryProvider};
 
 use crate::args::MigrateArgs;
 use crate::console::{Console, Stream};
+use crate::error::{CliError, CliResult};
 use crate::{cleanup, exit, runtime};
 
 use self::digest::Digest;
@@ -25,24 +26,18 @@ use self::open::{End, OpenError, Store};
 use self::pages::Pages;
 use self::verify::{Key, SHOWN};
 
-pub(crate) fn main(args: &MigrateArgs) -> u8 {
-    match runtime::build() {
-        Ok(rt) => rt.block_on(migrate(args)),
-        Err(code) => code,
-    }
+pub(crate) fn main(args: &MigrateArgs) -> CliResult {
+    runtime::build()?.block_on(migrate(args))
 }
 
 /// An error line and the exit code that goes with it.
 struct Failed(u8, String);
 
-async fn migrate(args: &MigrateArgs) -> u8 {
-    match run(args).await {
-        Ok(code) => code,
-        Err(Failed(code, message)) => {
-            eprintln!("error: {}", visible(&message));
-            code
-        }
-    }
+/// [`run`], its error shown with a driver's control characters escaped.
+async fn migrate(args: &MigrateArgs) -> CliResult {
+    run(args)
+        .await
+        .map_err(|Failed(code, message)| CliError::new(code, visible(&message)))
 }
 
 fn opened(result: Result<Store, OpenError>) -> Result<Store, Failed> {

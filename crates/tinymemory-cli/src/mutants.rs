@@ -12,6 +12,7 @@ use tinymemory_api::RecallProfile;
 use tinymemory_conformance::{FnFactory, Registry, Runner};
 use tinymemory_doubles::{mutants, Mutant};
 
+use crate::error::{CliError, CliResult};
 use crate::{exit, runtime};
 
 /// What running the registry on one mutant showed, against what its
@@ -50,24 +51,20 @@ impl Verdict {
     }
 }
 
-pub(crate) fn main() -> u8 {
-    match runtime::build() {
-        Ok(rt) => rt.block_on(run()),
-        Err(code) => code,
-    }
+pub(crate) fn main() -> CliResult {
+    runtime::build()?.block_on(run())
 }
 
-async fn run() -> u8 {
+async fn run() -> CliResult {
     // A closed pipe (`| head -1`) is not an error, as for the other
     // commands: the table is still worked out, so the exit code tells
     // whether every mutant was caught.
     match table(&mut PipeTolerant(std::io::stdout().lock())).await {
-        Ok(0) => exit::SUCCESS,
-        Ok(_) => exit::FAILURES,
-        Err(e) => {
-            eprintln!("error: failed to write the table to stdout: {e}");
-            exit::SETUP
-        }
+        Ok(0) => Ok(exit::SUCCESS),
+        Ok(_) => Ok(exit::FAILURES),
+        Err(e) => Err(CliError::setup(format!(
+            "failed to write the table to stdout: {e}"
+        ))),
     }
 }
 

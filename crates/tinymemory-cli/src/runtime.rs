@@ -1,18 +1,18 @@
 //! The async runtime every command that runs checks uses.
 
-use crate::exit;
+use crate::error::CliError;
 
 /// A two-worker runtime with time enabled (the per-check timeout needs
-/// it) and I/O (the PostgreSQL driver's sockets), or [`exit::SETUP`] after
-/// saying why not.
-pub(crate) fn build() -> Result<tokio::runtime::Runtime, u8> {
+/// it) and I/O (the PostgreSQL driver's sockets).
+///
+/// # Errors
+///
+/// A [`CliError::setup`] saying why it could not start.
+pub(crate) fn build() -> Result<tokio::runtime::Runtime, CliError> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_time()
         .enable_io()
         .build()
-        .map_err(|e| {
-            eprintln!("error: failed to start the async runtime: {e}");
-            exit::SETUP
-        })
+        .map_err(|e| CliError::setup(format!("failed to start the async runtime: {e}")))
 }

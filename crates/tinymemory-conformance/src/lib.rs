@@ -73,6 +73,7 @@ mod harness;
 pub mod hostile;
 mod meter;
 pub mod model;
+mod observe;
 mod progress;
 mod properties;
 mod registry;
@@ -93,6 +94,7 @@ pub use harness::{
     ConfigError, ExpectationError, ExpectedFailures, Harness, HarnessError, CASES_ENV,
     PROPTEST_CASES_ENV, SEED_ENV,
 };
+pub use observe::{CheckStarted, RunObserver};
 pub use progress::CaseProgress;
 pub use registry::Registry;
 pub use report::{Bundle, Comparison, Report, ReportError};

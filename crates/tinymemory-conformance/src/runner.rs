@@ -13,6 +13,7 @@ use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 use tinymemory_api::RecallProfile;
 
 use crate::meter::{Meter, MeteredFactory};
+use crate::observe::{CheckStarted, OnReport, RunObserver};
 use crate::progress::{self, CaseProgress};
 use crate::slots;
 use crate::{
@@ -195,7 +196,24 @@ impl Runner {
         &self,
         factory: Arc<dyn DriverFactory>,
         corpus: Option<Arc<LoadedCorpus>>,
-        mut on_report: impl FnMut(&CheckReport),
+        on_report: impl FnMut(&CheckReport),
+    ) -> RunSummary {
+        self.run_observed(factory, corpus, &mut OnReport(on_report))
+            .await
+    }
+
+    /// [`Runner::run`], telling `observer` of each check as it starts and
+    /// as it finishes (in registry order; [`RunObserver`]). The reports
+    /// the summary holds are those `observer` saw, with what it added.
+    ///
+    /// # Panics
+    ///
+    /// As [`Runner::run`].
+    pub async fn run_observed<O: RunObserver + ?Sized>(
+        &self,
+        factory: Arc<dyn DriverFactory>,
+        corpus: Option<Arc<LoadedCorpus>>,
+        observer: &mut O,
     ) -> RunSummary {
         let started = Instant::now();
         let profile = self.profile.unwrap_or_else(|| factory.recall_profile());
@@ -219,6 +237,7 @@ impl Runner {
         let slots = Arc::new(Semaphore::new(jobs));
         let mut running = FuturesUnordered::new();
         let mut finished: BTreeMap<usize, CheckReport> = BTreeMap::new();
+        let total = checks.len();
         let mut next = checks.checks().iter().enumerate().peekable();
         let mut waited: Option<OwnedSemaphorePermit> = None;
         loop {
@@ -241,6 +260,11 @@ impl Runner {
                 } else {
                     CaseProgress::new()
                 };
+                observer.check_started(CheckStarted {
+                    position,
+                    total,
+                    check,
+                });
                 let report = self.run_reported(check, ctx.clone(), progress, Arc::clone(&slots));
                 running.push(async move {
                     let report = report.await;
@@ -264,8 +288,8 @@ impl Runner {
                 break;
             };
             finished.insert(position, report);
-            while let Some(report) = finished.remove(&reports.len()) {
-                on_report(&report);
+            while let Some(mut report) = finished.remove(&reports.len()) {
+                observer.check_finished(&mut report);
                 reports.push(report);
             }
         }
@@ -825,6 +849,92 @@ mod tests {
     async fn a_check_blocking_its_thread_times_out_on_a_multi_thread_runtime() {
         let (summary, elapsed) = run_all(1).await;
         assert_isolated(&summary, elapsed);
+    }
+
+    /// Records each event as `+id` (started) or `-id` (finished), and
+    /// adds to every finished report's failure message.
+    #[derive(Default)]
+    struct Events(Vec<String>);
+
+    impl RunObserver for Events {
+        fn load_progress(&mut self, done: usize, total: usize) {
+            self.0.push(format!("load {done}/{total}"));
+        }
+
+        fn check_started(&mut self, started: CheckStarted<'_>) {
+            assert_eq!(started.total, 5);
+            self.0
+                .push(format!("+{} {}", started.check.id, started.position));
+        }
+
+        fn check_finished(&mut self, report: &mut CheckReport) {
+            if let Outcome::Fail(f) = &mut report.outcome {
+                f.message.push_str(" [seen]");
+            }
+            self.0.push(format!("-{}", report.id));
+        }
+    }
+
+    async fn observe(jobs: usize) -> (RunSummary, Vec<String>) {
+        let registry = Registry::from_checks(
+            ["t.a", "t.b", "t.c", "t.d"]
+                .into_iter()
+                .map(|id| check(id, passes))
+                .chain([check("t.panics", panics)])
+                .collect(),
+        );
+        let factory = Arc::new(FnFactory::new("reference", || {
+            Ok(Box::new(ReferenceDriver::new()) as _)
+        }));
+        let mut events = Events::default();
+        let summary = Runner::new(registry)
+            .with_jobs(jobs)
+            .run_observed(factory, None, &mut events)
+            .await;
+        (summary, events.0)
+    }
+
+    /// One job: each check starts after the one before has finished, and
+    /// what the observer adds to a report is in the summary.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_observer_sees_each_check_start_then_finish() {
+        let (summary, events) = observe(1).await;
+        assert_eq!(
+            events,
+            [
+                "+t.a 0",
+                "-t.a",
+                "+t.b 1",
+                "-t.b",
+                "+t.c 2",
+                "-t.c",
+                "+t.d 3",
+                "-t.d",
+                "+t.panics 4",
+                "-t.panics"
+            ]
+        );
+        assert_eq!(
+            summary.reports[4].outcome.message(),
+            Some("check panicked: the driver unwrapped a None [seen]")
+        );
+    }
+
+    /// Three jobs: every check starts before it finishes, three start at
+    /// once, and they finish in registry order.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn parallel_checks_finish_in_registry_order() {
+        let (_, events) = observe(3).await;
+        assert_eq!(&events[..3], ["+t.a 0", "+t.b 1", "+t.c 2"]);
+        let finished: Vec<&str> = events.iter().filter_map(|e| e.strip_prefix('-')).collect();
+        assert_eq!(finished, ["t.a", "t.b", "t.c", "t.d", "t.panics"]);
+        for id in finished {
+            let start = events
+                .iter()
+                .position(|e| e.starts_with(&format!("+{id} ")));
+            let end = events.iter().position(|e| *e == format!("-{id}"));
+            assert!(start < end, "{events:?}");
+        }
     }
 
     /// Timeouts, a panic and a pass among checks run three at a time: the

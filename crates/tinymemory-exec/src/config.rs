@@ -25,8 +25,8 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 /// `bufio.Scanner`, for one) needs only a modest one.
 pub const DEFAULT_BATCH_BYTES: usize = 1024 * 1024;
 
-/// Limits for one driver process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Limits for one driver process, and the trace it writes to.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExecConfig {
     /// How long one request may take, from writing it to reading its answer
     /// (the `hello` handshake included). When it runs out the process is
@@ -41,6 +41,9 @@ pub struct ExecConfig {
     /// [`ExecDriver`](crate::ExecDriver) for what that means for
     /// all-or-nothing.
     pub batch_bytes: usize,
+    /// Where every request and answer is recorded
+    /// ([`ExecConfig::with_trace`]); `None` records nothing.
+    pub trace: Option<crate::trace::Trace>,
 }
 
 impl ExecConfig {
@@ -58,6 +61,14 @@ impl ExecConfig {
         self
     }
 
+    /// This configuration recording every request and answer of its
+    /// processes to `trace`.
+    #[must_use]
+    pub fn with_trace(mut self, trace: crate::trace::Trace) -> Self {
+        self.trace = Some(trace);
+        self
+    }
+
     /// This configuration with another number of stderr lines quoted.
     #[must_use]
     pub fn with_stderr_lines(mut self, lines: usize) -> Self {
@@ -68,12 +79,13 @@ impl ExecConfig {
 
 impl Default for ExecConfig {
     /// [`DEFAULT_REQUEST_TIMEOUT`], [`DEFAULT_STDERR_LINES`] and
-    /// [`DEFAULT_BATCH_BYTES`].
+    /// [`DEFAULT_BATCH_BYTES`], untraced.
     fn default() -> Self {
         Self {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             stderr_lines: DEFAULT_STDERR_LINES,
             batch_bytes: DEFAULT_BATCH_BYTES,
+            trace: None,
         }
     }
 }

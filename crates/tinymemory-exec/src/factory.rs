@@ -68,7 +68,7 @@ impl ExecFactory {
     /// request timeout.
     pub async fn connect(command: ExecCommand, config: ExecConfig) -> Result<Self, MemoryError> {
         let pool = Arc::new(Pool::default());
-        let (conn, hello) = start(&command, config, &pool).await?;
+        let (conn, hello) = start(&command, config.clone(), &pool).await?;
         pool.put(conn);
         Ok(Self {
             command,
@@ -90,7 +90,7 @@ impl ExecFactory {
     /// As [`ExecFactory::connect`].
     pub fn connect_blocking(command: ExecCommand, config: ExecConfig) -> Result<Self, MemoryError> {
         let pool = Arc::new(Pool::default());
-        let conn = Arc::new(Connection::start(&command, config)?);
+        let conn = Arc::new(Connection::start(&command, config.clone())?);
         pool.record_start();
         let hello = check_hello(&conn, conn.call_blocking(hello()))?;
         pool.put(conn);
@@ -137,7 +137,7 @@ impl ExecFactory {
     /// The limits each process runs under.
     #[must_use]
     pub fn config(&self) -> ExecConfig {
-        self.config
+        self.config.clone()
     }
 
     /// How many processes this factory has started, the first included:
@@ -166,7 +166,7 @@ impl ExecFactory {
                 Err(e) => return Err(e),
             }
         }
-        let (conn, hello) = start(&self.command, self.config, &self.pool).await?;
+        let (conn, hello) = start(&self.command, self.config.clone(), &self.pool).await?;
         if hello.profile() != self.recall_profile {
             // Dropping the connection ends the process.
             return Err(MemoryError::fault(format!(

@@ -75,7 +75,14 @@ impl Connection {
         let (jobs, rx) = mpsc::unbounded_channel();
         let shared = Arc::new(Shared::default());
         let (abort, aborted) = watch::channel(false);
-        actor::spawn(command.clone(), config, rx, Arc::clone(&shared), aborted).map_err(|e| {
+        actor::spawn(
+            command.clone(),
+            config.clone(),
+            rx,
+            Arc::clone(&shared),
+            aborted,
+        )
+        .map_err(|e| {
             MemoryError::backend(format!("failed to start a thread for `{command}`"), e)
         })?;
         Ok(Self {
@@ -147,8 +154,8 @@ impl Connection {
     }
 
     /// The limits the process runs under.
-    pub(crate) fn config(&self) -> ExecConfig {
-        self.config
+    pub(crate) fn config(&self) -> &ExecConfig {
+        &self.config
     }
 
     /// The command line, quoted, for messages.

@@ -1,8 +1,7 @@
 //! The trace records the optional ops: `Traced` forwards `store_many`,
 //! `export_page` and `import` to the driver it wraps and writes each as the
 //! exec protocol's request and answer; an exec driver's session writes the
-//! lines it sends. A test binary of its own, since the trace is
-//! process-wide.
+//! lines it sends to the trace of its `ExecConfig`.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -11,7 +10,7 @@ use serde_json::{json, Value};
 use tinymemory_api::batch::NewEntry;
 use tinymemory_api::portability::{KeysetCursor, MemoryRecord};
 use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint};
-use tinymemory_exec::trace::{self, Traced};
+use tinymemory_exec::trace::{Trace, Traced};
 use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver};
 use tinymemory_reference::ReferenceDriver;
 
@@ -62,9 +61,9 @@ fn exchanges(lines: &[Value], in_process: bool) -> Vec<Value> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_optional_ops_are_traced_in_process_and_over_the_protocol() {
     let buffer = Buffer::default();
-    assert!(trace::install(Box::new(buffer.clone())));
+    let trace = Trace::new(Box::new(buffer.clone()));
 
-    let d = Traced::new(ReferenceDriver::new());
+    let d = Traced::new(ReferenceDriver::new(), trace.clone());
     d.store_many(&[NewEntry::new("global", "a", "zebra")])
         .await
         .unwrap();
@@ -107,7 +106,7 @@ async fn the_optional_ops_are_traced_in_process_and_over_the_protocol() {
     );
     let exec = ExecDriver::spawn(
         &ExecCommand::new("python3", [script]),
-        ExecConfig::default(),
+        ExecConfig::default().with_trace(trace.clone()),
     )
     .await
     .unwrap();

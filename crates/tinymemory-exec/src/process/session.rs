@@ -138,8 +138,8 @@ impl Session {
             )));
         }
         let line = RequestLine { id, request }.to_line();
-        if crate::trace::on() {
-            crate::trace::request(self.child.id(), &line);
+        if let Some(trace) = &self.config.trace {
+            trace.request(self.child.id(), &line);
         }
         let mark = self.stderr.mark();
         let limit = self.config.request_timeout;
@@ -192,8 +192,8 @@ impl Session {
                 ))
             }
             Step::Read(Read::Line(bytes)) => {
-                if crate::trace::on() {
-                    crate::trace::answer(self.child.id(), &bytes);
+                if let Some(trace) = &self.config.trace {
+                    trace.answer(self.child.id(), &bytes);
                 }
                 self.answer(op, id, &bytes, mark).await
             }

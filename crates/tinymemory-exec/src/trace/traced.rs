@@ -14,26 +14,47 @@ use tinymemory_api::{
     RecallOptions, RecallProfile,
 };
 
+use super::Trace;
 use crate::protocol::Request;
 
-/// Wraps a driver and records every call to the installed trace
-/// ([`install`](super::install)) as the exec protocol would carry it: a
+/// Wraps a driver and records every call to a [`Trace`] as the exec
+/// protocol would carry it: a
 /// `request` line (`{"op":"store",...}`, as [`Request`] serialises) and an
 /// `answer` line (`{"result": ..}`, or `{"error": {"kind", "rule",
 /// "message"}}`), with `pid: null`. Forwards every call unchanged, the
 /// three optional ops included (`store_many`, `export_page`, `import`,
-/// traced as those requests); without an installed trace it only
-/// forwards.
+/// traced as those requests).
 #[derive(Debug)]
 pub struct Traced<P: ?Sized> {
+    trace: Trace,
     inner: P,
 }
 
 impl<P> Traced<P> {
-    /// Wraps `inner`.
+    /// Wraps `inner`, recording its calls to `trace`.
     #[must_use]
-    pub fn new(inner: P) -> Self {
-        Self { inner }
+    pub fn new(inner: P, trace: Trace) -> Self {
+        Self { trace, inner }
+    }
+
+    /// The wrapped driver.
+    pub fn get_ref(&self) -> &P {
+        &self.inner
+    }
+
+    /// The wrapped driver, mutably.
+    pub fn get_mut(&mut self) -> &mut P {
+        &mut self.inner
+    }
+
+    /// The wrapped driver, unwrapped.
+    pub fn into_inner(self) -> P {
+        self.inner
+    }
+
+    /// The trace the calls are recorded to.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
     }
 }
 
@@ -48,15 +69,13 @@ fn answer<T: Serialize>(r: &Result<T, MemoryError>) -> Value {
     }
 }
 
-fn record<T: Serialize>(request: &Request, r: &Result<T, MemoryError>) {
-    if super::on() {
-        record_answer(request, &answer(r));
-    }
+fn record<T: Serialize>(trace: &Trace, request: &Request, r: &Result<T, MemoryError>) {
+    record_answer(trace, request, &answer(r));
 }
 
-fn record_answer(request: &Request, answer: &Value) {
-    super::request(None, &serde_json::to_string(request).unwrap_or_default());
-    super::answer(None, answer.to_string().as_bytes());
+fn record_answer(trace: &Trace, request: &Request, answer: &Value) {
+    trace.request(None, &serde_json::to_string(request).unwrap_or_default());
+    trace.answer(None, answer.to_string().as_bytes());
 }
 
 /// An import outcome as the exec protocol's `import` answer carries it.
@@ -101,7 +120,7 @@ tinymemory_api::delegate_provider! {
                 .inner
                 .store(namespace, key, content, category, session_id, taint)
                 .await;
-            record(&request, &r);
+            record(&self.trace, &request, &r);
             r
         }
 
@@ -111,7 +130,7 @@ tinymemory_api::delegate_provider! {
                 namespace: namespace.to_owned(),
                 key: key.to_owned(),
             };
-            record(&request, &r);
+            record(&self.trace, &request, &r);
             r
         }
 
@@ -121,7 +140,7 @@ tinymemory_api::delegate_provider! {
                 namespace: namespace.to_owned(),
                 key: key.to_owned(),
             };
-            record(&request, &r);
+            record(&self.trace, &request, &r);
             r
         }
 
@@ -137,13 +156,13 @@ tinymemory_api::delegate_provider! {
                 category: category.cloned(),
                 session_id: session_id.map(str::to_owned),
             };
-            record(&request, &r);
+            record(&self.trace, &request, &r);
             r
         }
 
         async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
             let r = self.inner.namespaces().await;
-            record(&Request::Namespaces, &r);
+            record(&self.trace, &Request::Namespaces, &r);
             r
         }
 
@@ -162,19 +181,16 @@ tinymemory_api::delegate_provider! {
                 session_id: opts.session_id.clone(),
                 min_score: opts.min_score,
             };
-            record(&request, &r);
+            record(&self.trace, &request, &r);
             r
         }
 
         async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
             let r = self.inner.store_many(entries).await;
-            // The request copies the whole batch: only built when traced.
-            if super::on() {
-                let request = Request::StoreMany {
-                    entries: entries.to_vec(),
-                };
-                record_answer(&request, &answer(&r));
-            }
+            let request = Request::StoreMany {
+                entries: entries.to_vec(),
+            };
+            record_answer(&self.trace, &request, &answer(&r));
             r
         }
 
@@ -188,22 +204,20 @@ tinymemory_api::delegate_provider! {
                 cursor: cursor.map(|c| c.as_str().to_owned()),
                 limit: u64::try_from(limit).unwrap_or(u64::MAX),
             };
-            record(&request, &r);
+            record(&self.trace, &request, &r);
             r
         }
 
         async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
             let r = self.inner.import(records).await;
-            if super::on() {
-                let request = Request::Import {
-                    records: records.to_vec(),
-                };
-                let shown = match &r {
-                    Ok(outcome) => json!({ "result": outcome_json(outcome) }),
-                    Err(e) => json!({ "error": error_json(e) }),
-                };
-                record_answer(&request, &shown);
-            }
+            let request = Request::Import {
+                records: records.to_vec(),
+            };
+            let shown = match &r {
+                Ok(outcome) => json!({ "result": outcome_json(outcome) }),
+                Err(e) => json!({ "error": error_json(e) }),
+            };
+            record_answer(&self.trace, &request, &shown);
             r
         }
     }
@@ -213,13 +227,14 @@ tinymemory_api::delegate_provider! {
 /// in-process drivers.
 pub struct TracedFactory {
     inner: Arc<dyn DriverFactory>,
+    trace: Trace,
 }
 
 impl TracedFactory {
-    /// Traces the drivers `inner` opens.
+    /// Traces the drivers `inner` opens to `trace`.
     #[must_use]
-    pub fn new(inner: Arc<dyn DriverFactory>) -> Self {
-        Self { inner }
+    pub fn new(inner: Arc<dyn DriverFactory>, trace: Trace) -> Self {
+        Self { inner, trace }
     }
 }
 
@@ -239,6 +254,9 @@ impl DriverFactory for TracedFactory {
     }
 
     async fn open(&self) -> Result<Box<dyn MemoryProvider>, MemoryError> {
-        Ok(Box::new(Traced::new(self.inner.open().await?)))
+        Ok(Box::new(Traced::new(
+            self.inner.open().await?,
+            self.trace.clone(),
+        )))
     }
 }

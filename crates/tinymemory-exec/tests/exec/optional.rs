@@ -377,7 +377,7 @@ async fn large_batches_go_in_several_requests_and_stay_all_or_nothing_for_bad_in
         })
         .collect();
     for script in ["memory_driver.py", "sqlite_driver.py"] {
-        let d = ExecDriver::spawn(&example(script, &[]), config)
+        let d = ExecDriver::spawn(&example(script, &[]), config.clone())
             .await
             .unwrap();
         let mut bad = entries.clone();

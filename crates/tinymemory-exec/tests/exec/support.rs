@@ -132,7 +132,7 @@ pub async fn run_suite_as(
     with_corpus: bool,
     profile: Option<RecallProfile>,
 ) -> RunSummary {
-    let factory = ExecFactory::connect(command.clone(), exec)
+    let factory = ExecFactory::connect(command.clone(), exec.clone())
         .await
         .expect("the driver starts");
     let corpus = if with_corpus {

@@ -1,0 +1,121 @@
+//! The end of a run: the bundles, the report, the comparison with the
+//! baseline and the exit code.
+
+use tinymemory_conformance::{Bundle, Comparison, Report};
+
+use super::plan::RunPlan;
+use crate::args::{AllSkipped, Format};
+use crate::console::Console;
+use crate::error::{CliError, CliResult, OrExit as _};
+use crate::{exit, files, shared};
+
+/// Writes the report, the bundles and the comparison; the closing line is
+/// the last line of progress.
+///
+/// # Errors
+///
+/// A file that cannot be written, or progress that was lost
+/// ([`exit::USAGE`]); a run whose every check was skipped
+/// ([`exit::NO_CHECKS_RAN`], by [`all_skipped`]).
+pub(crate) fn finish(plan: &RunPlan, report: &Report, console: &Console) -> CliResult {
+    if let Some(dir) = &plan.outputs.bundle {
+        for bundle in Bundle::all_from(report) {
+            let path = dir.join(bundle.file_name());
+            files::write(&path, &bundle.to_json()).or_usage()?;
+            console.line(&format!("bundle: {}", path.display()));
+        }
+    }
+    write_report(plan, report, console).or_usage()?;
+    for line in shared::lines(report) {
+        console.line(&line);
+    }
+    console.line(&report.conformance_line());
+    let gate_fails = match &plan.baseline {
+        Some(b) => {
+            let cmp = Comparison::between(&b.report, report);
+            for line in cmp.to_text().lines() {
+                console.line(line);
+            }
+            cmp.has_new_failures()
+        }
+        None => report.counts.failed() > 0,
+    };
+    console.line(&report.closing_line());
+    if let Some(message) = console.write_error() {
+        return Err(CliError::usage(message));
+    }
+    if gate_fails {
+        return Ok(exit::FAILURES);
+    }
+    all_skipped(plan.all_skipped, report.counts.total, report.counts.skip)
+}
+
+/// [`exit::SUCCESS`] unless every one of a run's `total` checks was
+/// skipped and `--all-skipped` says such a run fails.
+///
+/// # Errors
+///
+/// [`exit::NO_CHECKS_RAN`] for a run of `total` checks, every one skipped,
+/// under [`AllSkipped::Fail`].
+fn all_skipped(policy: AllSkipped, total: usize, skipped: usize) -> CliResult {
+    if total == 0 || skipped < total {
+        return Ok(exit::SUCCESS);
+    }
+    let what =
+        format!("every selected check was skipped ({skipped} of {total}), so nothing was verified");
+    match policy {
+        AllSkipped::Fail => Err(CliError::new(
+            exit::NO_CHECKS_RAN,
+            format!("{what}; --all-skipped warn or pass accepts such a run"),
+        )),
+        AllSkipped::Warn => {
+            eprintln!("warning: {what}");
+            Ok(exit::SUCCESS)
+        }
+        AllSkipped::Pass => Ok(exit::SUCCESS),
+    }
+}
+
+/// The rendered report to `--output`, or to stdout for a non-text format.
+/// A text run without `--output` has already printed its lines.
+fn write_report(plan: &RunPlan, report: &Report, console: &Console) -> Result<(), String> {
+    let outputs = &plan.outputs;
+    let colour_text = outputs.output.is_none() && console.colour();
+    let rendered = match outputs.format {
+        Format::Text => report.to_text(colour_text),
+        Format::Json => report.to_json(),
+        Format::Junit => report.to_junit(),
+        Format::Markdown => report.to_markdown(),
+    };
+    match &outputs.output {
+        Some(path) => {
+            files::write(path, &rendered)?;
+            console.line(&format!("report: {}", path.display()));
+            Ok(())
+        }
+        None if outputs.format == Format::Text => Ok(()),
+        None => {
+            debug_assert!(!console.is_stdout());
+            files::stdout(&rendered)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_that_skipped_every_check_fails_unless_told_otherwise() {
+        let code = |r: CliResult| r.unwrap_or_else(|e| e.code());
+        assert_eq!(
+            code(all_skipped(AllSkipped::Fail, 4, 4)),
+            exit::NO_CHECKS_RAN
+        );
+        assert_eq!(all_skipped(AllSkipped::Warn, 4, 4), Ok(exit::SUCCESS));
+        assert_eq!(all_skipped(AllSkipped::Pass, 4, 4), Ok(exit::SUCCESS));
+        // One check ran: the run verified something.
+        assert_eq!(all_skipped(AllSkipped::Fail, 4, 3), Ok(exit::SUCCESS));
+        assert_eq!(all_skipped(AllSkipped::Fail, 0, 0), Ok(exit::SUCCESS));
+    }
+}

@@ -1,0 +1,42 @@
+//! A `sqlite:PATH` store that already holds entries is not loaded into
+//! without `--overwrite`.
+
+use crate::driver::{DriverSpec, Opened};
+
+/// Refuses to load the corpus into an existing `sqlite:PATH` store that
+/// holds entries, when `refuse_entries` says the run would load it without
+/// `--overwrite`: the load upserts, so it would replace the user's entries
+/// that share a namespace and key.
+///
+/// # Errors
+///
+/// The message naming the store, what it holds and the way out; or the
+/// failure to read it.
+pub(crate) async fn refuse(
+    driver: &DriverSpec,
+    opened: &Opened,
+    refuse_entries: bool,
+) -> Result<(), String> {
+    let DriverSpec::Sqlite(Some(path)) = driver else {
+        return Ok(());
+    };
+    if !refuse_entries {
+        return Ok(());
+    }
+    let namespaces = opened
+        .corpus_store
+        .namespaces()
+        .await
+        .map_err(|e| format!("failed to read the store {}: {e}", path.display()))?;
+    if namespaces.is_empty() {
+        return Ok(());
+    }
+    let entries: u64 = namespaces.iter().map(|n| n.count).sum();
+    Err(format!(
+        "the store {} already holds {entries} entries in {} namespaces, and loading the corpus \
+         would replace those with the same namespace and key; name a new file, or pass \
+         --overwrite to load the corpus into it anyway",
+        path.display(),
+        namespaces.len()
+    ))
+}

@@ -178,7 +178,10 @@ macro_rules! delegate_provider {
                 &self,
                 namespace: &str,
                 key: &str,
-            ) -> ::core::result::Result<::core::option::Option<$crate::MemoryEntry>, $crate::MemoryError> {
+            ) -> ::core::result::Result<
+                ::core::option::Option<$crate::MemoryEntry>,
+                $crate::MemoryError,
+            > {
                 $crate::delegate_provider!(@target self $field).get(namespace, key).await
             }
         ] $items);
@@ -224,7 +227,10 @@ macro_rules! delegate_provider {
             $($done)*
             async fn namespaces(
                 &self,
-            ) -> ::core::result::Result<::std::vec::Vec<$crate::NamespaceSummary>, $crate::MemoryError> {
+            ) -> ::core::result::Result<
+                ::std::vec::Vec<$crate::NamespaceSummary>,
+                $crate::MemoryError,
+            > {
                 $crate::delegate_provider!(@target self $field).namespaces().await
             }
         ] $items);

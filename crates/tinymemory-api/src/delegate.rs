@@ -39,9 +39,10 @@
 /// must be either forwarded or written by hand, including the three with a
 /// default: a wrapper that breaks `store` cannot inherit `store_many`'s
 /// default (nor forward it) without saying so. A method left out is a
-/// compile error (`non-exhaustive patterns: Method::import not covered`
-/// names it), and a method both forwarded and written is one too
-/// (duplicate definitions).
+/// compile error (``non-exhaustive patterns:
+/// `tinymemory_api::__private::Method::import` not covered`` names it), a
+/// method both forwarded and written is one too (duplicate definitions),
+/// and so is a forwarded name that is not a method of the trait.
 ///
 /// # Example
 ///
@@ -99,6 +100,21 @@
 ///         fn driver_id(&self) -> &str {
 ///             "wrapper"
 ///         }
+///     }
+/// }
+/// ```
+///
+/// Nor does a misspelt method:
+///
+/// ```compile_fail
+/// use tinymemory_api::{delegate_provider, MemoryProvider};
+///
+/// struct Wrapper<P>(P);
+///
+/// delegate_provider! {
+///     impl[P: MemoryProvider] MemoryProvider for Wrapper<P> {
+///         forward(0): driver_id, store, get, forget, list, namespaces, recal,
+///             store_many, export_page, import;
 ///     }
 /// }
 /// ```
@@ -178,7 +194,10 @@ macro_rules! delegate_provider {
                 &self,
                 namespace: &str,
                 key: &str,
-            ) -> ::core::result::Result<::core::option::Option<$crate::MemoryEntry>, $crate::MemoryError> {
+            ) -> ::core::result::Result<
+                ::core::option::Option<$crate::MemoryEntry>,
+                $crate::MemoryError,
+            > {
                 $crate::delegate_provider!(@target self $field).get(namespace, key).await
             }
         ] $items);
@@ -224,7 +243,10 @@ macro_rules! delegate_provider {
             $($done)*
             async fn namespaces(
                 &self,
-            ) -> ::core::result::Result<::std::vec::Vec<$crate::NamespaceSummary>, $crate::MemoryError> {
+            ) -> ::core::result::Result<
+                ::std::vec::Vec<$crate::NamespaceSummary>,
+                $crate::MemoryError,
+            > {
                 $crate::delegate_provider!(@target self $field).namespaces().await
             }
         ] $items);

@@ -217,7 +217,11 @@ tinymemory_api::delegate_provider! {
             )
         }
 
-        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        async fn get(
+            &self,
+            namespace: &str,
+            key: &str,
+        ) -> Result<Option<MemoryEntry>, MemoryError> {
             metered!(
                 self,
                 Call::at("get", Some(namespace), Some(key)),

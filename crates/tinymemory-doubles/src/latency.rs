@@ -179,7 +179,11 @@ tinymemory_api::delegate_provider! {
                 .await
         }
 
-        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        async fn get(
+            &self,
+            namespace: &str,
+            key: &str,
+        ) -> Result<Option<MemoryEntry>, MemoryError> {
             self.pause().await;
             self.inner.get(namespace, key).await
         }

@@ -141,7 +141,11 @@ tinymemory_api::delegate_provider! {
                 .await
         }
 
-        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        async fn get(
+            &self,
+            namespace: &str,
+            key: &str,
+        ) -> Result<Option<MemoryEntry>, MemoryError> {
             self.check(Method::Get, &[namespace])?;
             self.inner.get(namespace, key).await
         }

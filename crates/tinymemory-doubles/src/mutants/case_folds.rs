@@ -52,7 +52,11 @@ tinymemory_api::delegate_provider! {
                 .await
         }
 
-        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        async fn get(
+            &self,
+            namespace: &str,
+            key: &str,
+        ) -> Result<Option<MemoryEntry>, MemoryError> {
             self.inner.get(&fold(namespace)?, key).await
         }
 

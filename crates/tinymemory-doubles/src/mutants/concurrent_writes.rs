@@ -98,7 +98,9 @@ tinymemory_api::delegate_provider! {
                 .await
         }
 
-        /// Every entry through the mutated `store`, one after another: a batch alone loses nothing, two batches at once lose the overlapping stores.
+        /// Every entry through the mutated `store`, one after another: a
+        /// batch alone loses nothing, two batches at once lose the
+        /// overlapping stores.
         async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
             tinymemory_api::batch::store_each(self, entries).await
         }

@@ -158,7 +158,11 @@ tinymemory_api::delegate_provider! {
             }
         }
 
-        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        async fn get(
+            &self,
+            namespace: &str,
+            key: &str,
+        ) -> Result<Option<MemoryEntry>, MemoryError> {
             match self.kind {
                 MetadataFaultKind::JoinedIds => {
                     self.inner.get(namespace, key).await?;
@@ -247,9 +251,11 @@ tinymemory_api::delegate_provider! {
                 MetadataFaultKind::EpochTimestamps => {
                     Ok(epoch(self.inner.recall(query, limit, opts).await?))
                 }
-                MetadataFaultKind::LimitAsI64 if i64::try_from(limit).is_err() => Err(
-                    MemoryError::fault(format!("limit {limit} does not fit the engine's i64 LIMIT")),
-                ),
+                MetadataFaultKind::LimitAsI64 if i64::try_from(limit).is_err() => {
+                    Err(MemoryError::fault(format!(
+                        "limit {limit} does not fit the engine's i64 LIMIT"
+                    )))
+                }
                 _ => self.inner.recall(query, limit, opts).await,
             }
         }
@@ -309,7 +315,8 @@ tinymemory_api::delegate_provider! {
                 let mut record = record.clone();
                 if self.kind == MetadataFaultKind::JoinedIds {
                     let (ns, k) = self.resolve(&record.namespace, &record.key);
-                    if (ns.as_str(), k.as_str()) != (record.namespace.as_str(), record.key.as_str()) {
+                    if (ns.as_str(), k.as_str()) != (record.namespace.as_str(), record.key.as_str())
+                    {
                         self.inner.forget(&ns, &k).await?;
                     }
                 } else if record.session_id.is_none() {

@@ -174,7 +174,8 @@ tinymemory_api::delegate_provider! {
             cursor: Option<&ExportCursor>,
             limit: usize,
         ) -> Result<ExportPage, MemoryError> {
-            let position = cursor.map_or_else(|| Ok(KeysetCursor::start()), KeysetCursor::decode)?;
+            let position =
+                cursor.map_or_else(|| Ok(KeysetCursor::start()), KeysetCursor::decode)?;
             let all = self.all_records().await?;
             let after: Vec<MemoryRecord> = all
                 .into_iter()

@@ -133,7 +133,9 @@ tinymemory_api::delegate_provider! {
         ) -> Result<Vec<MemoryEntry>, MemoryError> {
             let n = self.calls.fetch_add(1, Ordering::Relaxed);
             match self.kind {
-                RankingFaultKind::IgnoresPin => return self.every_namespace(query, limit, opts).await,
+                RankingFaultKind::IgnoresPin => {
+                    return self.every_namespace(query, limit, opts).await
+                }
                 RankingFaultKind::LengthScaledScores => {
                     return self.length_scaled(query, limit, opts).await
                 }

@@ -88,7 +88,11 @@ tinymemory_api::delegate_provider! {
                 .await
         }
 
-        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        async fn get(
+            &self,
+            namespace: &str,
+            key: &str,
+        ) -> Result<Option<MemoryEntry>, MemoryError> {
             self.check(namespace)?;
             self.inner.get(namespace, key).await
         }

@@ -46,8 +46,10 @@ tinymemory_api::delegate_provider! {
                         last_updated: None,
                     });
                 summary.count += 1;
-                if tinymemory_api::is_newer_timestamp(&entry.timestamp, summary.last_updated.as_deref())
-                {
+                if tinymemory_api::is_newer_timestamp(
+                    &entry.timestamp,
+                    summary.last_updated.as_deref(),
+                ) {
                     summary.last_updated = Some(entry.timestamp);
                 }
             }

@@ -125,7 +125,11 @@ tinymemory_api::delegate_provider! {
             Ok(())
         }
 
-        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        async fn get(
+            &self,
+            namespace: &str,
+            key: &str,
+        ) -> Result<Option<MemoryEntry>, MemoryError> {
             Ok(self.inner.get(namespace, key).await?.map(|e| self.show(e)))
         }
 

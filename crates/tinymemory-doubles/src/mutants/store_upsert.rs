@@ -66,7 +66,8 @@ impl<P: ?Sized> DuplicatesOnStore<P> {
 }
 
 tinymemory_api::delegate_provider! {
-    /// Forwards every method; `store`, `forget`, `list` and `namespaces` also see the superseded entries.
+    /// Forwards every method; `store`, `forget`, `list` and `namespaces`
+    /// also see the superseded entries.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for DuplicatesOnStore<P> {
         forward(inner): driver_id, get, recall;
 

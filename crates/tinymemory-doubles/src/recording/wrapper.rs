@@ -112,7 +112,11 @@ tinymemory_api::delegate_provider! {
                 .await
         }
 
-        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        async fn get(
+            &self,
+            namespace: &str,
+            key: &str,
+        ) -> Result<Option<MemoryEntry>, MemoryError> {
             self.log.push(Call::Get {
                 namespace: namespace.to_owned(),
                 key: key.to_owned(),

@@ -124,7 +124,11 @@ tinymemory_api::delegate_provider! {
             r
         }
 
-        async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+        async fn get(
+            &self,
+            namespace: &str,
+            key: &str,
+        ) -> Result<Option<MemoryEntry>, MemoryError> {
             let r = self.inner.get(namespace, key).await;
             let request = Request::Get {
                 namespace: namespace.to_owned(),

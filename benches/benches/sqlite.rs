@@ -561,6 +561,10 @@ type FtsRow = (
     f64,
 );
 
+/// One stored entry: id, key, content, category, session, taint,
+/// timestamp.
+type EntryRow = (i64, String, String, String, Option<String>, String, String);
+
 /// The FTS5 table of one namespace's entries, in its own file: the
 /// indexed column holds the driver's index text (`document`'s tokens, space
 /// separated), so FTS5 sees the same tokens, lengths and statistics and
@@ -586,7 +590,7 @@ fn fts5_table(reader: &Connection, namespace: &str, path: &Path) -> Connection {
                FROM memory_entries WHERE namespace = ?1",
         )
         .expect("prepare the namespace read");
-    let rows: Vec<(i64, String, String, String, Option<String>, String, String)> = read
+    let rows: Vec<EntryRow> = read
         .query_map([namespace], |r| {
             Ok((
                 r.get(0)?,

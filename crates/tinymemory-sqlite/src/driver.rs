@@ -27,7 +27,7 @@ use crate::recall::{self, RecallQuery};
 use crate::write::Write;
 use crate::{open, DRIVER_ID};
 
-/// How long a `recall` or `get` may run SQLite on the calling thread
+/// How long a `recall`, `get` or `namespaces` may run SQLite on the calling thread
 /// before it is interrupted there and run again on Tokio's blocking pool:
 /// 200 µs.
 ///
@@ -56,8 +56,8 @@ pub const INLINE_READ_BUDGET: Duration = Duration::from_micros(200);
 /// Every call runs its SQL on Tokio's blocking pool
 /// ([`tokio::task::spawn_blocking`]) when called inside a Tokio runtime, so
 /// it never stalls the runtime's worker threads for long; outside a
-/// runtime the SQL runs on the calling thread. Except: a `recall` or `get`
-/// first runs on the calling thread when a reader connection is idle, and
+/// runtime the SQL runs on the calling thread. Except: a `recall`, `get`
+/// or `namespaces` first runs on the calling thread when a reader connection is idle, and
 /// SQLite interrupts it there once it has run for [`INLINE_READ_BUDGET`]
 /// (200 µs) or meets a lock; it is then rolled back and run again on the
 /// blocking pool, so its result is the same either way. Dropping a call's future does not cancel its
@@ -315,7 +315,7 @@ impl MemoryProvider for SqliteDriver {
     }
 
     async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.run("namespaces", |c| c.read(ops::namespaces)).await
+        self.read("namespaces", ops::namespaces).await
     }
 
     async fn recall(

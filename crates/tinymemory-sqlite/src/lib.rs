@@ -87,10 +87,10 @@
 //! One writer connection behind a mutex and, for a file, four reader
 //! connections in WAL mode: many tasks may write and recall through one
 //! handle at once without `SQLITE_BUSY` reaching them. SQLite work runs on
-//! Tokio's blocking pool, except a `recall` or `get` that finishes within
-//! [`INLINE_READ_BUDGET`] on the calling thread (a longer one is
-//! interrupted there and run again on the pool). Writes commit with `synchronous = FULL` before
-//! returning `Ok`, so they survive a reopen (and a crash). Lock contention
+//! Tokio's blocking pool, except a `recall`, `get` or `namespaces` that
+//! finishes within [`INLINE_READ_BUDGET`] on the calling thread (a longer
+//! one is interrupted there and run again on the pool). Writes commit with
+//! `synchronous = FULL` before returning `Ok`, so they survive a reopen (and a crash). Lock contention
 //! with *another* process or handle on the same file waits up to
 //! [`BUSY_TIMEOUT`], then surfaces as `MemoryError::Unavailable`; other
 //! SQLite failures are `MemoryError::Backend`.

@@ -51,8 +51,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior};
 use tinymemory_api::{MemoryCategory, MemoryProvider, MemorySection, MemoryTaint, RecallOptions};
 use tinymemory_benches::{
-    bench_paired_async, corpus_texts, criterion_config, fill_section, runtime, shuffled, sizes,
-    texts_with_word, QUERY, QUERY_WORD,
+    bench_paired_async, corpus_texts, criterion_config, criterion_home, fill_section, runtime,
+    shuffled, sizes, texts_with_word, Paired, QUERY, QUERY_WORD,
 };
 use tinymemory_sqlite::SqliteDriver;
 use tokio::runtime::Runtime;
@@ -470,6 +470,9 @@ fn bench_size(c: &mut Criterion, rt: &Runtime, dir: &Path, n: usize, suffix: &st
         || driver.recall(QUERY, LIMIT, &opts),
     );
     group.finish();
+    if suffix.is_empty() {
+        bench_fts5(c, rt, dir, n, &driver, &reader, &ns);
+    }
 
     // Upserts of existing keys in two namespaces of their own.
     let english = texts_with_word(QUERY_WORD);
@@ -541,6 +544,260 @@ fn bench_size(c: &mut Criterion, rt: &Runtime, dir: &Path, n: usize, suffix: &st
                     .await
             }
         },
+    );
+    group.finish();
+}
+
+/// One FTS5 hit: rowid (the entry id), key, content, category, session,
+/// taint, timestamp, and the score as the driver reports it (`-bm25`).
+type FtsRow = (
+    i64,
+    String,
+    String,
+    String,
+    Option<String>,
+    String,
+    String,
+    f64,
+);
+
+/// One stored entry: id, key, content, category, session, taint,
+/// timestamp.
+type EntryRow = (i64, String, String, String, Option<String>, String, String);
+
+/// The FTS5 table of one namespace's entries, in its own file: the
+/// indexed column holds the driver's index text (`document`'s tokens, space
+/// separated), so FTS5 sees the same tokens, lengths and statistics and
+/// returns the same hits with the same scores; the entry's other columns
+/// ride along unindexed, so one query returns whole hits.
+fn fts5_table(reader: &Connection, namespace: &str, path: &Path) -> Connection {
+    let conn = open_bare(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    );
+    conn.execute_batch(
+        "CREATE VIRTUAL TABLE ns_fts USING fts5(
+             text, key UNINDEXED, content UNINDEXED, category UNINDEXED,
+             session_id UNINDEXED, taint UNINDEXED, timestamp UNINDEXED,
+             tokenize = \"unicode61 remove_diacritics 0 categories 'L* N* Co M*'\");",
+    )
+    .expect("create the FTS5 table");
+    let mut read = reader
+        .prepare(
+            "SELECT id, key, content, category, session_id, taint, timestamp
+               FROM memory_entries WHERE namespace = ?1",
+        )
+        .expect("prepare the namespace read");
+    let rows: Vec<EntryRow> = read
+        .query_map([namespace], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })
+        .expect("read the namespace")
+        .collect::<Result<_, _>>()
+        .expect("read the namespace");
+    let tx = conn.unchecked_transaction().expect("begin the FTS5 fill");
+    {
+        let mut insert = tx
+            .prepare(
+                "INSERT INTO ns_fts (rowid, text, key, content, category, session_id, taint,
+                                     timestamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )
+            .expect("prepare the FTS5 insert");
+        for (id, key, content, category, session, taint, timestamp) in rows {
+            let (terms, length) = document(&content);
+            let mut tokens = vec![""; usize::try_from(length).expect("a small length")];
+            for (term, positions) in &terms {
+                for &p in positions {
+                    tokens[usize::try_from(p).expect("a small position")] = term;
+                }
+            }
+            insert
+                .execute(rusqlite::params![
+                    id,
+                    tokens.join(" "),
+                    key,
+                    content,
+                    category,
+                    session,
+                    taint,
+                    timestamp
+                ])
+                .expect("fill the FTS5 table");
+        }
+    }
+    tx.commit().expect("commit the FTS5 fill");
+    conn
+}
+
+/// The bare FTS5 recall: `match_expr` against the namespace's table, best
+/// BM25 first, ties by key, [`LIMIT`] hits read into owned values.
+fn fts5_recall(conn: &Connection, match_expr: &str) -> Vec<FtsRow> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT rowid, key, content, category, session_id, taint, timestamp, bm25(ns_fts)
+               FROM ns_fts WHERE ns_fts MATCH ?1 ORDER BY bm25(ns_fts), key LIMIT ?2",
+        )
+        .expect("prepare the FTS5 query");
+    stmt.query_map(
+        rusqlite::params![match_expr, i64::try_from(LIMIT).expect("small")],
+        |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                -r.get::<_, f64>(7)?,
+            ))
+        },
+    )
+    .expect("run the FTS5 query")
+    .collect::<Result<_, _>>()
+    .expect("read the FTS5 hits")
+}
+
+/// The first word (in byte order) of at least five ASCII lowercase letters
+/// that exactly one entry of the namespace holds, by the driver's own
+/// tokens.
+fn rare_word(reader: &Connection, namespace: &str) -> String {
+    let mut stmt = reader
+        .prepare("SELECT content FROM memory_entries WHERE namespace = ?1")
+        .expect("prepare the namespace read");
+    let contents: Vec<String> = stmt
+        .query_map([namespace], |r| r.get(0))
+        .expect("read the namespace")
+        .collect::<Result<_, _>>()
+        .expect("read the namespace");
+    let mut df: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for content in &contents {
+        for (term, _) in document(content).0 {
+            *df.entry(term).or_default() += 1;
+        }
+    }
+    df.into_iter()
+        .find(|(t, n)| *n == 1 && t.len() >= 5 && t.bytes().all(|b| b.is_ascii_lowercase()))
+        .map(|(t, _)| t)
+        .unwrap_or_else(|| panic!("no rare word in {namespace}"))
+}
+
+/// `(id, key, timestamp, score bits)` of driver hits.
+fn driver_keys(hits: Vec<tinymemory_api::MemoryEntry>) -> Vec<(String, String, String, u64)> {
+    hits.into_iter()
+        .map(|h| {
+            let score = h.score.expect("a recall hit has a score");
+            (h.id, h.key, h.timestamp, score.to_bits())
+        })
+        .collect()
+}
+
+/// `(id, key, timestamp, score bits)` of FTS5 hits.
+fn fts5_keys(rows: Vec<FtsRow>) -> Vec<(String, String, String, u64)> {
+    rows.into_iter()
+        .map(|r| (r.0.to_string(), r.1, r.6, r.7.to_bits()))
+        .collect()
+}
+
+/// Polls `fut` once with a no-op waker, outside any Tokio runtime, where
+/// the driver runs its SQL on the calling thread: the recall without the
+/// blocking-pool hop.
+fn poll_inline<F: std::future::Future>(fut: F) -> F::Output {
+    let mut fut = std::pin::pin!(fut);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match fut.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(out) => out,
+        std::task::Poll::Pending => panic!("the driver's call waited outside a runtime"),
+    }
+}
+
+/// `sqlite_fts5`: the driver's pinned recall against a bare FTS5 query on
+/// a table holding only that namespace (the floor), for a rare word (one
+/// hit: the driver's fixed cost shows) and for [`QUERY`] (most entries
+/// match: the index's cost shows). `*_driver` is the driver in the bench's
+/// runtime; `rare_inline` is the driver polled outside any runtime, so its
+/// SQL runs on the bench thread (no blocking-pool hop). All paired with
+/// the FTS5 floor of the same query.
+fn bench_fts5(
+    c: &mut Criterion,
+    rt: &Runtime,
+    dir: &Path,
+    n: usize,
+    driver: &SqliteDriver,
+    reader: &Connection,
+    ns: &str,
+) {
+    let fts = fts5_table(reader, ns, &dir.join(format!("fts5-{n}.db")));
+    let opts = RecallOptions::in_namespace(ns.to_owned());
+    let rare = rare_word(reader, ns);
+    let rare_expr = format!("\"{rare}\"");
+    let common_expr = TERMS.map(|t| format!("\"{t}\"")).join(" OR ");
+    for (query, expr) in [(rare.as_str(), &rare_expr), (QUERY, &common_expr)] {
+        let hits = rt
+            .block_on(driver.recall(query, LIMIT, &opts))
+            .expect("driver recall");
+        assert!(!hits.is_empty(), "{query:?} finds nothing in {ns}");
+        assert_eq!(
+            driver_keys(hits),
+            fts5_keys(fts5_recall(&fts, expr)),
+            "driver and FTS5 disagree on {query:?} (id, key, timestamp, score bits)"
+        );
+    }
+    assert_eq!(
+        driver_keys(poll_inline(driver.recall(&rare, LIMIT, &opts)).expect("inline recall")),
+        fts5_keys(fts5_recall(&fts, &rare_expr)),
+        "the inline recall differs"
+    );
+
+    let group_id = "sqlite_fts5";
+    let mut group = c.benchmark_group(group_id);
+    group.bench_function(BenchmarkId::new("rare_fts5", n), |b| {
+        b.iter(|| fts5_recall(&fts, &rare_expr))
+    });
+    bench_paired_async(
+        &mut group,
+        group_id,
+        "rare_driver",
+        n,
+        rt,
+        || async { fts5_recall(&fts, &rare_expr) },
+        || driver.recall(&rare, LIMIT, &opts),
+    );
+    let inline = Paired::new();
+    group.bench_function(BenchmarkId::new("rare_inline", n), |b| {
+        inline.iter_batched(
+            b,
+            1,
+            || (),
+            |()| fts5_recall(&fts, &rare_expr),
+            || (),
+            |()| poll_inline(driver.recall(&rare, LIMIT, &opts)),
+        );
+    });
+    inline
+        .save(&criterion_home(), group_id, "rare_inline", &n.to_string())
+        .expect("write the paired ratio");
+    group.bench_function(BenchmarkId::new("common_fts5", n), |b| {
+        b.iter(|| fts5_recall(&fts, &common_expr))
+    });
+    bench_paired_async(
+        &mut group,
+        group_id,
+        "common_driver",
+        n,
+        rt,
+        || async { fts5_recall(&fts, &common_expr) },
+        || driver.recall(QUERY, LIMIT, &opts),
     );
     group.finish();
 }

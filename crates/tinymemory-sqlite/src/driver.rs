@@ -4,8 +4,10 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use async_trait::async_trait;
+use rusqlite::Connection;
 use tinymemory_api::batch::{validate_batch, NewEntry};
 use tinymemory_api::portability::{
     validate_record, ExportCursor, ExportPage, ImportFailure, ImportOutcome, KeysetCursor,
@@ -25,6 +27,21 @@ use crate::recall::{self, RecallQuery};
 use crate::write::Write;
 use crate::{open, DRIVER_ID};
 
+/// How long a `recall`, `get` or `namespaces` may run SQLite on the calling thread
+/// before it is interrupted there and run again on Tokio's blocking pool:
+/// 200 µs.
+///
+/// The hop to the blocking pool and back costs two thread wake-ups,
+/// about 20 µs on a two-core virtual machine, as much as the SQL of a
+/// recall of a rare word. Under the budget, a read costs no hop; over it,
+/// the budget is lost once. 200 µs covers a recall of `what is the` in a
+/// namespace of 1,000 entries on a quiet machine (about 100 µs, hop
+/// included: `docs/benchmarks.md`, `sqlite_recall`); the budget is wall
+/// time, so on a loaded machine more reads overrun it and fall back.
+/// Tokio asks for no more than 10 to 100 µs between two `.await`s, so a
+/// task sharing the thread may wait up to about twice that.
+pub const INLINE_READ_BUDGET: Duration = Duration::from_micros(200);
+
 /// The SQLite [`MemoryProvider`]: entries in tables, recall by the driver's own
 /// word index (schema version 2; version 1 used FTS5).
 ///
@@ -38,8 +55,12 @@ use crate::{open, DRIVER_ID};
 ///
 /// Every call runs its SQL on Tokio's blocking pool
 /// ([`tokio::task::spawn_blocking`]) when called inside a Tokio runtime, so
-/// it never stalls the runtime's worker threads; outside a runtime the SQL
-/// runs on the calling thread. Dropping a call's future does not cancel its
+/// it never stalls the runtime's worker threads for long; outside a
+/// runtime the SQL runs on the calling thread. Except: a `recall`, `get`
+/// or `namespaces` first runs on the calling thread when a reader connection is idle, and
+/// SQLite interrupts it there once it has run for [`INLINE_READ_BUDGET`]
+/// (200 µs) or meets a lock; it is then rolled back and run again on the
+/// blocking pool, so its result is the same either way. Dropping a call's future does not cancel its
 /// SQL: a `store` whose future was dropped may still commit.
 #[derive(Clone)]
 pub struct SqliteDriver {
@@ -150,6 +171,23 @@ impl SqliteDriver {
         };
         result.map_err(MemoryError::from)
     }
+
+    /// Runs the read `f` on the calling thread within
+    /// [`INLINE_READ_BUDGET`] when inside a Tokio runtime and a connection
+    /// is idle; otherwise, or when it ran out of budget or met a lock, on
+    /// the blocking pool as [`SqliteDriver::run`] does.
+    async fn read<T, F>(&self, context: &'static str, f: F) -> Result<T, MemoryError>
+    where
+        T: Send + 'static,
+        F: Fn(&Connection) -> Result<T, Error> + Send + 'static,
+    {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            if let Some(result) = self.conns.try_read_within(INLINE_READ_BUDGET, &f) {
+                return result.map_err(MemoryError::from);
+            }
+        }
+        self.run(context, move |c| c.read(|conn| f(conn))).await
+    }
 }
 
 /// Adds the file name to an open failure.
@@ -245,7 +283,7 @@ impl MemoryProvider for SqliteDriver {
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
         Namespace::parse(namespace)?;
         let (ns, key) = (namespace.to_owned(), key.to_owned());
-        self.run("get", move |c| c.read(|conn| ops::get(conn, &ns, &key)))
+        self.read("get", move |conn| ops::get(conn, &ns, &key))
             .await
     }
 
@@ -277,7 +315,7 @@ impl MemoryProvider for SqliteDriver {
     }
 
     async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.run("namespaces", |c| c.read(ops::namespaces)).await
+        self.read("namespaces", ops::namespaces).await
     }
 
     async fn recall(
@@ -304,7 +342,7 @@ impl MemoryProvider for SqliteDriver {
             limit,
         };
         let mut hits = self
-            .run("recall", move |c| c.read(|conn| recall::recall(conn, &q)))
+            .read("recall", move |conn| recall::recall(conn, &q))
             .await?;
         // Hits are sorted best first, so dropping those below `min_score`
         // after the limit keeps exactly the hits a filter-then-limit would.

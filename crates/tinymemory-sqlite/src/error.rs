@@ -51,6 +51,18 @@ pub(crate) enum Error {
 }
 
 impl Error {
+    /// `true` when SQLite stopped a statement because a budgeted read ran
+    /// out of time (`SQLITE_INTERRUPT`, [`crate::budget`]).
+    pub(crate) fn is_interrupted(&self) -> bool {
+        match self {
+            Self::Sqlite { source, .. } => matches!(
+                source.sqlite_error_code(),
+                Some(ErrorCode::OperationInterrupted)
+            ),
+            _ => false,
+        }
+    }
+
     /// `true` for lock contention that outlived the busy timeout
     /// (`SQLITE_BUSY`, `SQLITE_LOCKED` and their extended codes).
     pub(crate) fn is_contention(&self) -> bool {

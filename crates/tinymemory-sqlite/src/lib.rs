@@ -87,8 +87,10 @@
 //! One writer connection behind a mutex and, for a file, four reader
 //! connections in WAL mode: many tasks may write and recall through one
 //! handle at once without `SQLITE_BUSY` reaching them. SQLite work runs on
-//! Tokio's blocking pool. Writes commit with `synchronous = FULL` before
-//! returning `Ok`, so they survive a reopen (and a crash). Lock contention
+//! Tokio's blocking pool, except a `recall`, `get` or `namespaces` that
+//! finishes within [`INLINE_READ_BUDGET`] on the calling thread (a longer
+//! one is interrupted there and run again on the pool). Writes commit with
+//! `synchronous = FULL` before returning `Ok`, so they survive a reopen (and a crash). Lock contention
 //! with *another* process or handle on the same file waits up to
 //! [`BUSY_TIMEOUT`], then surfaces as `MemoryError::Unavailable`; other
 //! SQLite failures are `MemoryError::Backend`.
@@ -104,6 +106,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod budget;
 mod driver;
 mod error;
 mod index;
@@ -117,7 +120,7 @@ mod schema;
 mod score;
 mod write;
 
-pub use driver::SqliteDriver;
+pub use driver::{SqliteDriver, INLINE_READ_BUDGET};
 pub use open::BUSY_TIMEOUT;
 pub use query::MAX_QUERY_TERMS;
 pub use schema::SCHEMA_VERSION;

@@ -13,10 +13,12 @@
 //! open transaction is rolled back when its guard drops), so a poisoned
 //! lock is taken over rather than propagated.
 
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
+use std::time::Duration;
 
 use rusqlite::Connection;
 
+use crate::budget;
 use crate::error::Error;
 
 /// The connections of one driver.
@@ -35,8 +37,16 @@ struct Readers {
 }
 
 impl Connections {
-    /// A writer and, for a file, its readers.
+    /// A writer and, for a file, its readers. The connections that serve
+    /// reads (the readers, or the writer when there is none) get the
+    /// deadline check of budgeted reads ([`budget::install`]).
     pub(crate) fn new(writer: Connection, readers: Vec<Connection>) -> Self {
+        if readers.is_empty() {
+            budget::install(&writer);
+        }
+        for r in &readers {
+            budget::install(r);
+        }
         Self {
             writer: Mutex::new(writer),
             readers: (!readers.is_empty()).then(|| Readers {
@@ -88,6 +98,40 @@ impl Connections {
     }
 }
 
+impl Connections {
+    /// Runs the read `f` now, on the calling thread, with `budget` of
+    /// SQLite time ([`budget::within`]), if a connection is free without
+    /// waiting: `None` when none is, or when `f` ran out of budget or met
+    /// a lock, so the caller can run it again with [`Connections::read`].
+    pub(crate) fn try_read_within<T>(
+        &self,
+        budget: Duration,
+        f: impl FnOnce(&Connection) -> Result<T, Error>,
+    ) -> Option<Result<T, Error>> {
+        let Some(readers) = &self.readers else {
+            let writer = match self.writer.try_lock() {
+                Ok(w) => w,
+                Err(TryLockError::Poisoned(p)) => p.into_inner(),
+                Err(TryLockError::WouldBlock) => return None,
+            };
+            return budget::within(&writer, budget, f);
+        };
+        let conn = lock(&readers.idle).pop()?;
+        let lease = Lease {
+            readers,
+            conn: Some(conn),
+        };
+        budget::within(
+            lease
+                .conn
+                .as_ref()
+                .unwrap_or_else(|| unreachable!("set above")),
+            budget,
+            f,
+        )
+    }
+}
+
 /// A reader connection on loan, handed back to the pool on drop.
 struct Lease<'a> {
     readers: &'a Readers,
@@ -136,5 +180,46 @@ mod tests {
         let got: Vec<i64> = threads.into_iter().map(|t| t.join().unwrap()).collect();
         assert_eq!(got, [1, 2, 3, 4, 5, 6, 7, 8]);
         assert_eq!(c.readers.as_ref().map(|r| lock(&r.idle).len()), Some(1));
+    }
+
+    #[test]
+    fn a_read_out_of_budget_hands_back_a_clean_connection() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.db");
+        let w = Connection::open(&path).unwrap();
+        w.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1), (2), (3);")
+            .unwrap();
+        let c = Connections::new(w, vec![Connection::open(&path).unwrap()]);
+        let long = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n
+                    WHERE i < 1000000) SELECT count(*) FROM n, t";
+        let got = c.try_read_within(Duration::ZERO, |conn| {
+            let tx = conn.unchecked_transaction().unwrap();
+            let n = conn
+                .query_row(long, [], |r| r.get::<_, i64>(0))
+                .map_err(|source| Error::Sqlite {
+                    context: "count",
+                    source,
+                });
+            std::mem::forget(tx);
+            n
+        });
+        assert!(got.is_none());
+        let after = c
+            .read(|conn| {
+                let n = conn
+                    .query_row("SELECT count(*) FROM t", [], |r| r.get::<_, i64>(0))
+                    .unwrap();
+                Ok((conn.is_autocommit(), n))
+            })
+            .unwrap();
+        assert_eq!(after, (true, 3));
+        assert_eq!(c.readers.as_ref().map(|r| lock(&r.idle).len()), Some(1));
+        // Within the budget, the same connection answers on this thread.
+        let now = c.try_read_within(Duration::from_secs(60), |conn| {
+            Ok(conn
+                .query_row("SELECT count(*) FROM t", [], |r| r.get::<_, i64>(0))
+                .unwrap())
+        });
+        assert_eq!(now.map(Result::unwrap), Some(3));
     }
 }

@@ -9,9 +9,7 @@
 //! (a scratch schema per store; with `CI` set and no server, the test
 //! fails rather than skips, like the PostgreSQL driver's own tests).
 
-mod support {
-    pub mod server;
-}
+use crate::support;
 
 use tinymemory_api::portability::MemoryRecord;
 use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, NamespaceSummary};

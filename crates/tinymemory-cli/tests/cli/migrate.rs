@@ -2,9 +2,7 @@
 //! of a non-empty target, `--overwrite`, a driver without the
 //! portability family, bad page sizes, a missing source.
 
-mod support {
-    pub mod bin;
-}
+use crate::support;
 
 use std::path::Path;
 

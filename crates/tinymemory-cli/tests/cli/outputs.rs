@@ -4,9 +4,7 @@
 //! an `exec:` command or each other are refused with exit 2 before
 //! anything is opened, and the file is left byte for byte as it was.
 
-mod support {
-    pub mod bin;
-}
+use crate::support;
 
 use std::path::Path;
 

@@ -1,9 +1,7 @@
 //! `run --bundle` and `replay`: a failure becomes a file that reproduces
 //! it.
 
-mod support {
-    pub mod bin;
-}
+use crate::support;
 
 use support::bin::{repo, run, scratch};
 

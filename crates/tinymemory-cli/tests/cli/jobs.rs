@@ -3,10 +3,7 @@
 //! refusals: `--jobs` above 1 for a driver whose stores are not
 //! independent, or with a trace.
 
-mod support {
-    pub mod bin;
-    pub mod server;
-}
+use crate::support;
 
 use std::path::Path;
 

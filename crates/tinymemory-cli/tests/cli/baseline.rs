@@ -1,8 +1,6 @@
 //! `run --baseline` and `diff`: the CI gate.
 
-mod support {
-    pub mod bin;
-}
+use crate::support;
 
 use std::ffi::OsStr;
 use std::path::Path;

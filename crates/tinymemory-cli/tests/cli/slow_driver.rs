@@ -3,10 +3,7 @@
 //! stopped it; a driver that never answers a request fails naming it,
 //! after the per-call limit rather than the check's budget.
 
-#[allow(dead_code, reason = "not every helper is used here")]
-mod support {
-    pub mod bin;
-}
+use crate::support;
 
 use serde_json::Value;
 use support::bin::{repo, run};

@@ -1,9 +1,6 @@
 //! `run --format`, `--output`, `--seed`, `--cases`: what lands where.
 
-mod support {
-    pub mod bin;
-    pub mod xsd;
-}
+use crate::support;
 
 use support::bin::{repo, run, scratch};
 use tinymemory_conformance::report::{Level, OutcomeKind};

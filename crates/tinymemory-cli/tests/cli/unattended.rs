@@ -6,10 +6,7 @@
 //! cannot drive the terminal. Process tests find their own processes by a
 //! marker word in their command line.
 
-#[allow(dead_code, reason = "not every helper is used here")]
-mod support {
-    pub mod bin;
-}
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

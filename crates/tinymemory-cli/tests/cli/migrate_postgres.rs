@@ -4,10 +4,7 @@
 //! migration copied an empty store). Needs `TINYMEMORY_POSTGRES_URL`; with
 //! `CI` set and no server the test fails rather than skips.
 
-mod support {
-    pub mod bin;
-    pub mod server;
-}
+use crate::support;
 
 use support::bin::{run, scratch};
 

@@ -1,0 +1,29 @@
+//! The command line's integration tests, one binary (a binary per file
+//! linked the whole graph 17 times on 2 cores). They run the built
+//! `tinymemory-conformance` (`support::bin`); `tests/drivers` holds the
+//! exec drivers they start.
+
+#[allow(dead_code, reason = "each helper is used by some of the modules")]
+mod support {
+    pub mod bin;
+    pub mod server;
+    pub mod xsd;
+}
+
+mod baseline;
+mod bundle_replay;
+mod cli;
+mod docs_rules_table;
+mod filter;
+mod jobs;
+mod load_progress;
+mod migrate;
+mod migrate_postgres;
+mod mutants_cli;
+mod outputs;
+mod portability_across;
+mod report_formats;
+mod shared_errors;
+mod slow_driver;
+mod trace;
+mod unattended;

@@ -41,7 +41,7 @@ fn table_ids(doc: &str) -> (usize, Vec<String>) {
 #[test]
 fn both_docs_open_with_one_row_per_check() {
     let ids = listed_ids();
-    assert_eq!(ids.len(), 61);
+    assert!(!ids.is_empty(), "list printed no check");
     for doc in ["protocol.md", "validate-python-driver.md"] {
         let (start, rows) = table_ids(doc);
         assert_eq!(rows, ids, "{doc}");

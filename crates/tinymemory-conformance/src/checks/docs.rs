@@ -1,7 +1,8 @@
-//! The docs' check tables, made from the table of standard checks
-//! (`__tinymemory_standard_checks!`): the rules tables of docs/protocol.md
-//! and docs/validate-python-driver.md and the applicability table of
-//! docs/profiles.md. Each sits between `<!-- BEGIN GENERATED: NAME -->` and
+//! The docs' check tables and counts, made from the table of standard
+//! checks (`__tinymemory_standard_checks!`): the rules tables of
+//! docs/protocol.md and docs/validate-python-driver.md, the applicability
+//! table and the per-profile counts of docs/profiles.md, and README.md's
+//! table of the contract family. Each sits between `<!-- BEGIN GENERATED: NAME -->` and
 //! `<!-- END GENERATED: NAME -->`, so the prose around it stays hand-written.
 //!
 //! The test fails when a table differs from what the registry gives, naming
@@ -13,7 +14,7 @@ use std::path::PathBuf;
 
 use tinymemory_api::RecallProfile;
 
-use crate::{Check, Profiles, Registry};
+use crate::{Check, Family, Profiles, Registry};
 
 /// The docs text of one row.
 struct RowDocs {
@@ -104,6 +105,35 @@ fn applicability() -> String {
     t
 }
 
+/// README.md's table of the contract family: check (marked with its
+/// profile when it runs under one) and its rule.
+fn contract() -> String {
+    let mut t = String::from("| check | rule |\n|---|---|\n");
+    for (c, _) in rows()
+        .into_iter()
+        .filter(|(c, _)| c.family == Family::Contract)
+    {
+        t.push_str(&format!(
+            "| `{}`{} | {} |\n",
+            c.id,
+            marker(c.profiles),
+            c.description
+        ));
+    }
+    t
+}
+
+/// docs/profiles.md's sentence of how many checks each profile runs.
+fn counts() -> String {
+    let registry = Registry::standard();
+    format!(
+        "A run executes exactly the checks of its profile: {} of the {} under `lexical`, {} under `semantic`.\n",
+        registry.for_profile(RecallProfile::Lexical).len(),
+        registry.len(),
+        registry.for_profile(RecallProfile::Semantic).len(),
+    )
+}
+
 /// `text` with the region `name` holding `content`.
 ///
 /// # Panics
@@ -129,10 +159,12 @@ fn with_region(text: &str, name: &str, content: &str, doc: &str) -> String {
 fn docs_tables_are_generated_from_the_registry() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let bless = std::env::var_os("TINYMEMORY_BLESS").is_some();
-    let regions: [(&str, &str, String); 3] = [
+    let regions: [(&str, &str, String); 5] = [
         ("docs/protocol.md", "rules", rules()),
         ("docs/validate-python-driver.md", "rules", rules()),
+        ("docs/profiles.md", "counts", counts()),
         ("docs/profiles.md", "applicability", applicability()),
+        ("README.md", "contract", contract()),
     ];
     let mut stale = Vec::new();
     for (doc, name, content) in regions {

@@ -335,7 +335,14 @@ async fn recall(
                 matches.len()
             ));
         }
-        top_of_all(driver, query, opts, &best, matches.len()).await?;
+        top_of_all(driver, query, opts, &best, matches.len())
+            .await
+            .map_err(|e| {
+                format!(
+                    "the same recall asked again with limit 1 (the model asks every recall of two or more \
+                     matches so): {e}"
+                )
+            })?;
     }
     Ok(())
 }

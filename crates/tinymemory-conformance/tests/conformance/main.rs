@@ -13,7 +13,6 @@ mod blind_spots_can_fail;
 mod corpus_batches;
 mod corpus_on_reference;
 mod crate_stack;
-mod docs_tables;
 mod isolation_can_fail;
 mod portability;
 mod profiles;

@@ -96,6 +96,32 @@ async fn keeping_worse_hits_over_better_ones_is_a_divergence() {
     assert!(found.is_fail(), "{found:?}");
 }
 
+/// The model asks a recall again with limit 1 whatever limit the step
+/// gave; a fault found there says so, rather than naming a limit the
+/// step (here 0) never asked for.
+#[tokio::test]
+async fn a_fault_of_the_recall_asked_again_with_limit_1_says_it_was_asked_again() {
+    let ops = vec![
+        Op::store("global", "best", "comet river"),
+        Op::store("global", "worst", "comet"),
+        Op::Recall {
+            query: "comet river".into(),
+            limit: 0,
+            namespace: None,
+            category: None,
+            session_id: None,
+        },
+    ];
+    let driver = Rescored(ReferenceDriver::new(), Mode::KeepsTheWorst);
+    let divergence = replay(&driver, &ops).await.unwrap_err();
+    assert_eq!(divergence.step, 3);
+    assert_eq!(
+        divergence.message,
+        "the same recall asked again with limit 1 (the model asks every recall of two or more matches so): \
+         with limit 1, the driver left out global/best (score 1.0) although it scores above the lowest hit kept (0.5)"
+    );
+}
+
 #[tokio::test]
 async fn refusals_compare_by_kind_and_rule() {
     let ops = vec![

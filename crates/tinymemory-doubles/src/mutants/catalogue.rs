@@ -94,7 +94,7 @@ impl fmt::Debug for Mutant {
     }
 }
 
-static MUTANTS: [Mutant; 45] = [
+static MUTANTS: &[Mutant] = &[
     Mutant {
         name: "duplicates-on-upsert",
         rule: "contract 1: a second store at (namespace, key) replaces the first, never duplicates",
@@ -510,7 +510,7 @@ static MUTANTS: [Mutant; 45] = [
 /// mutants may name the same check.
 #[must_use]
 pub fn mutants() -> &'static [Mutant] {
-    &MUTANTS
+    MUTANTS
 }
 
 /// The mutant named `name`, if any.

@@ -5,7 +5,18 @@
 //! reports a death by those signals).
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
+
+/// Set once `SIGINT` or `SIGTERM` arrived, before the driver processes are
+/// stopped: the checks those processes were answering then fail, and the
+/// console prints none of that (the run is not judged, it is stopped).
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the run was interrupted (and the console is to stay quiet).
+pub(crate) fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
 
 /// Temporary directories to remove if the run is interrupted.
 static SCRATCH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -85,6 +96,7 @@ pub(crate) fn install() {
                     _ = terminate.recv() => ("SIGTERM", 143),
                 }
             });
+            INTERRUPTED.store(true, Ordering::SeqCst);
             clean_up();
             let note = NOTE
                 .lock()

@@ -629,3 +629,43 @@ fn an_interrupted_run_prints_no_failure_of_the_processes_it_stopped() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// SIGINT during a run's last check: the handler stops the driver process,
+/// the check then fails, and the run must not go on to write that failure
+/// as the report or exit 1 with it (the driver is correct, only slow): it
+/// exits 130 and leaves no report.
+#[test]
+fn an_interrupted_last_check_writes_no_report_and_exits_130() {
+    let tmp = scratch();
+    let report = tmp.path().join("report.json");
+    let driver = format!(
+        "exec:python3 {dir}/tests/drivers/slow_driver.py 0.1 python3 \
+         {dir}/../../examples/python/memory_driver.py",
+        dir = env!("CARGO_MANIFEST_DIR")
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args(["run", "--driver", &driver, "--no-corpus", "--check", "recall.limit"])
+        .args(["--format", "json", "--output"])
+        .arg(&report)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // hello, then the check's first calls: well inside its dozens of
+    // requests at 0.1 s each.
+    std::thread::sleep(Duration::from_millis(2500));
+    let killed = Command::new("kill")
+        .args(["-INT".to_owned(), child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        !report.exists(),
+        "an interrupted run wrote {}:\n{}",
+        report.display(),
+        std::fs::read_to_string(&report).unwrap_or_default()
+    );
+}

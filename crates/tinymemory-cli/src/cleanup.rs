@@ -18,6 +18,15 @@ pub(crate) fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
+/// Once interrupted, waits for the signal handler to end the program: a
+/// command that goes on would write a report, or exit with a code, made of
+/// the failures of the driver processes the handler stopped.
+pub(crate) fn wait_if_interrupted() {
+    while interrupted() {
+        std::thread::park();
+    }
+}
+
 /// Temporary directories to remove if the run is interrupted.
 static SCRATCH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 

@@ -383,7 +383,9 @@ impl Runner {
         // again, is exact.
         let stopped = loop {
             let budget = self.budget_after(base, meter.units());
-            let hang_at = meter.oldest_waiting().map(|(_, since)| later(since, hang_after));
+            let hang_at = meter
+                .oldest_waiting()
+                .map(|(_, since)| later(since, hang_after));
             let ends_at = later(started, budget);
             let wake = hang_at.map_or(ends_at, |h| h.min(ends_at));
             let finished = tokio::select! {
@@ -955,4 +957,3 @@ mod tests {
         assert_isolated(&summary, elapsed);
     }
 }
-

@@ -279,3 +279,33 @@ def test_without_the_plugin_the_class_fails_rather_than_passing_empty(pytester):
     result = pytester.runpytest("-p", "no:tinymemory", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*the tinymemory pytest plugin is not active, so no conformance check ran*"])
+
+
+def test_a_malformed_driver_command_fails_one_item_and_the_session_goes_on(pytester):
+    # An empty command, a number: a setting of one class, not a collection
+    # error that stops every other class (an IndexError or TypeError did).
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestEmpty(DriverConformance):
+            driver_command = ""
+
+        class TestNumber(DriverConformance):
+            driver_command = 123
+
+        class TestBroken(DriverConformance):
+            driver = "broken_driver:BrokenStore"
+        """
+    )
+    result, cases = junit(pytester, "-k", "Empty or Number or forget")
+    assert cases == {"driver_unavailable": "failure", "forget.idempotent": "failure"}, result.stdout.str()
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        [
+            "TestEmpty: `driver_command` is empty*",
+            "TestNumber: `driver_command` is 123*",
+        ],
+        consecutive=False,
+    )

@@ -5,7 +5,27 @@
 //! reports a death by those signals).
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
+
+/// Set once `SIGINT` or `SIGTERM` arrived, before the driver processes are
+/// stopped: the checks those processes were answering then fail, and the
+/// console prints none of that (the run is not judged, it is stopped).
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the run was interrupted (and the console is to stay quiet).
+pub(crate) fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Once interrupted, waits for the signal handler to end the program: a
+/// command that goes on would write a report, or exit with a code, made of
+/// the failures of the driver processes the handler stopped.
+pub(crate) fn wait_if_interrupted() {
+    while interrupted() {
+        std::thread::park();
+    }
+}
 
 /// Temporary directories to remove if the run is interrupted.
 static SCRATCH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -85,6 +105,7 @@ pub(crate) fn install() {
                     _ = terminate.recv() => ("SIGTERM", 143),
                 }
             });
+            INTERRUPTED.store(true, Ordering::SeqCst);
             clean_up();
             let note = NOTE
                 .lock()

@@ -209,6 +209,11 @@ impl Console {
     }
 
     fn write(&self, text: &str) {
+        // Once interrupted, the checks whose driver processes the signal
+        // handler stopped fail; those are not the driver's failures.
+        if crate::cleanup::interrupted() {
+            return;
+        }
         // A closed pipe (`| head`) must not panic the run, nor fail it: the
         // reader chose to stop. Any other failure is kept for the exit code.
         let written = match self.stream {

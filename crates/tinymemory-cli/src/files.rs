@@ -28,6 +28,7 @@ pub(crate) fn read_bundle(path: &Path) -> Result<Bundle, String> {
 /// written or renamed.
 pub(crate) fn write(path: &Path, text: &str) -> Result<(), String> {
     use std::io::Write;
+    crate::cleanup::wait_if_interrupted();
     let failed = |e: &dyn std::fmt::Display| format!("failed to write {}: {e}", path.display());
     let mut tmp = tempfile::Builder::new()
         .prefix(".tinymemory-")
@@ -140,6 +141,7 @@ fn read(path: &Path) -> Result<String, String> {
 /// message naming standard output.
 pub(crate) fn stdout(text: &str) -> Result<(), String> {
     use std::io::Write;
+    crate::cleanup::wait_if_interrupted();
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {

@@ -61,6 +61,8 @@ fn main() -> ExitCode {
         args::Command::Migrate(migrate) => migrate::main(&migrate),
         args::Command::Merge(merge) => merge::main(&merge),
     };
+    // Interrupted, the result is the stopped processes': the handler exits.
+    cleanup::wait_if_interrupted();
     let code = result.unwrap_or_else(|e| e.report());
     // Every driver is dropped by now; wait for their processes, so none
     // outlives the command.

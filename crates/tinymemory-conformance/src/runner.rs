@@ -383,8 +383,11 @@ impl Runner {
         // again, is exact.
         let stopped = loop {
             let budget = self.budget_after(base, meter.units());
-            let hang_at = meter.oldest_waiting().map(|(_, since)| since + hang_after);
-            let wake = hang_at.map_or(started + budget, |h| h.min(started + budget));
+            let hang_at = meter
+                .oldest_waiting()
+                .map(|(_, since)| later(since, hang_after));
+            let ends_at = later(started, budget);
+            let wake = hang_at.map_or(ends_at, |h| h.min(ends_at));
             let finished = tokio::select! {
                 biased;
                 finished = tokio::time::timeout_at(wake.into(), &mut done_rx) => finished,
@@ -403,7 +406,7 @@ impl Runner {
             }
             let now = Instant::now();
             if let Some((call, since)) = meter.oldest_waiting() {
-                if now >= since + hang_after {
+                if now >= later(since, hang_after) {
                     break Outcome::fail(format!(
                         "the driver hung: {call} got no answer in {:.1?}, past the per-call limit \
                          of {:?} ({} earlier calls of the check were answered); --call-timeout SECS \
@@ -415,7 +418,7 @@ impl Runner {
                 }
             }
             let budget = self.budget_after(base, meter.units());
-            if now >= started + budget {
+            if now >= later(started, budget) {
                 break Outcome::Timeout(self.timeout_message(
                     check,
                     (&meter, &progress),
@@ -501,6 +504,15 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
     } else {
         "non-string panic payload".to_owned()
     }
+}
+
+/// `at + after`, or a deadline a century away when that is past what an
+/// [`Instant`] holds (`--timeout` and `--call-timeout` take any `u64`).
+fn later(at: Instant, after: Duration) -> Instant {
+    const NEVER: Duration = Duration::from_secs(100 * 365 * 24 * 60 * 60);
+    at.checked_add(after.min(NEVER))
+        .or_else(|| at.checked_add(NEVER))
+        .unwrap_or(at)
 }
 
 #[cfg(test)]

@@ -105,7 +105,17 @@ class ConformanceClass(pytest.Class):
             raise RunError("set `driver` or `driver_command`, not both")
         if cls.driver_command is not None:
             command = cls.driver_command
-            return shlex.split(command) if isinstance(command, str) else [str(w) for w in command]
+            if isinstance(command, str):
+                words = shlex.split(command)
+            elif isinstance(command, (list, tuple)):
+                words = [os.fspath(w) if isinstance(w, os.PathLike) else str(w) for w in command]
+            else:
+                raise RunError(
+                    f"`driver_command` is {command!r}; expected a command line (a string) or a list of its words"
+                )
+            if not words:
+                raise RunError("`driver_command` is empty; expected a command line (a string) or a list of its words")
+            return words
         driver = cls.driver
         if driver is None:
             raise RunError("set `driver` (MODULE:FACTORY or the factory) or `driver_command`")

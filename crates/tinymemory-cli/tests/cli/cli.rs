@@ -225,6 +225,30 @@ fn a_zero_timeout_is_a_usage_error() {
     );
 }
 
+/// The largest `--timeout` and `--call-timeout` clap accepts are a budget,
+/// not a panic: a deadline past what `Instant` holds is "never".
+#[test]
+fn the_largest_timeouts_are_accepted_not_a_panic() {
+    for flag in ["--timeout", "--call-timeout"] {
+        let (code, out, err) = run(&[
+            "run",
+            "--driver",
+            "reference",
+            "--no-corpus",
+            "--check",
+            "store.upsert",
+            "--check",
+            "properties.truncation",
+            "--cases",
+            "2",
+            flag,
+            "18446744073709551614",
+        ]);
+        assert_eq!(code, 0, "{flag}\nstdout:\n{out}\nstderr:\n{err}");
+        assert!(!err.contains("panicked"), "{flag}: {err}");
+    }
+}
+
 #[test]
 fn a_full_disk_behind_stdout_is_an_error_not_a_panic() {
     let full = std::fs::OpenOptions::new()

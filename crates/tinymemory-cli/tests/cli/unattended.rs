@@ -576,3 +576,105 @@ fn a_driver_that_fails_to_start_has_its_stderr_escaped() {
         ran.dump()
     );
 }
+
+/// An interrupted run stops its driver processes itself: the checks those
+/// processes were answering must not then be printed as failures blaming
+/// the driver (`the process exited (exit status: 143)`).
+#[test]
+fn an_interrupted_run_prints_no_failure_of_the_processes_it_stopped() {
+    use std::io::BufRead;
+    let driver = format!(
+        "exec:python3 {}/../../examples/python/memory_driver.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args(["run", "--driver", &driver, "--no-corpus", "--jobs", "4"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(line.clone());
+        }
+    });
+    let mut before = Vec::new();
+    let t0 = Instant::now();
+    while !before.iter().any(|l: &String| l.starts_with("PASS")) {
+        assert!(t0.elapsed() < Duration::from_secs(60), "{before:?}");
+        if let Ok(line) = rx.recv_timeout(Duration::from_millis(50)) {
+            before.push(line);
+        }
+    }
+    let killed = Command::new("kill")
+        .args(["-INT".to_owned(), child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    reader.join().unwrap();
+    let after: Vec<String> = rx.try_iter().collect();
+    assert_eq!(out.status.code(), Some(130));
+    let blamed: Vec<&String> = after
+        .iter()
+        .filter(|l| {
+            l.starts_with("FAIL") || l.contains("exit status: 143") || l.contains("SIGTERM")
+        })
+        .collect();
+    assert!(
+        blamed.is_empty(),
+        "after the interrupt:\n{}\nstderr:\n{}",
+        after.join("\n"),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// SIGINT during a run's last check: the handler stops the driver process,
+/// the check then fails, and the run must not go on to write that failure
+/// as the report or exit 1 with it (the driver is correct, only slow): it
+/// exits 130 and leaves no report.
+#[test]
+fn an_interrupted_last_check_writes_no_report_and_exits_130() {
+    let tmp = scratch();
+    let report = tmp.path().join("report.json");
+    let driver = format!(
+        "exec:python3 {dir}/tests/drivers/slow_driver.py 0.1 python3 \
+         {dir}/../../examples/python/memory_driver.py",
+        dir = env!("CARGO_MANIFEST_DIR")
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args([
+            "run",
+            "--driver",
+            &driver,
+            "--no-corpus",
+            "--check",
+            "recall.limit",
+        ])
+        .args(["--format", "json", "--output"])
+        .arg(&report)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // hello, then the check's first calls: well inside its dozens of
+    // requests at 0.1 s each.
+    std::thread::sleep(Duration::from_millis(2500));
+    let killed = Command::new("kill")
+        .args(["-INT".to_owned(), child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        !report.exists(),
+        "an interrupted run wrote {}:\n{}",
+        report.display(),
+        std::fs::read_to_string(&report).unwrap_or_default()
+    );
+}

@@ -309,3 +309,38 @@ def test_a_malformed_driver_command_fails_one_item_and_the_session_goes_on(pytes
         ],
         consecutive=False,
     )
+
+
+def test_a_setting_of_the_wrong_type_fails_its_items_naming_it(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestTimeout(DriverConformance):
+            driver = "memory_driver:MemoryStore"
+            profile = "lexical"
+            timeout = "abc"
+        """
+    )
+    result, cases = junit(pytester, "-k", "store.upsert")
+    assert cases == {"store.upsert": "failure", "store.upsert_replaces_metadata": "failure"}
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["TestTimeout.timeout is 'abc'; expected a whole number of at least 1, or None"])
+
+
+def test_a_corpus_check_skipped_without_a_corpus_says_how_to_give_one(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestNoCorpus(DriverConformance):
+            driver = "memory_driver:MemoryStore"
+        """
+    )
+    result = pytester.runpytest(*FAST, "-rs", "-k", "corpus.namespace_counts")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(
+        ["*no corpus was loaded for this run (set `corpus` on the class, or pass --tinymemory-corpus on|DIR)*"]
+    )

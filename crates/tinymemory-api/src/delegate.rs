@@ -26,7 +26,11 @@
 ///   awaited, with the trait's own signature; nothing else changes, not the
 ///   error, not the order of the arguments.
 /// - The hand-written methods are the trait's methods as written in any
-///   impl, `async fn` included, with their docs and attributes.
+///   impl, `async fn` included, with their docs and attributes, and with
+///   the trait's elided lifetimes: explicit ones (`fn forget<'a>(&'a
+///   self, ..)`) are not accepted (`no rules expected 'a`).
+/// - Bounds go in the brackets: a `where` clause after the type is not
+///   accepted (`no rules expected keyword where`).
 ///
 /// Everything goes into one `#[async_trait]` impl (the attribute must see
 /// every method, so the forwarded ones are generated, not a macro call

@@ -155,14 +155,26 @@ class ConformanceClass(pytest.Class):
             value = config.getoption(option)
             return getattr(cls, attr) if value is None else value
 
+        numbers = {}
+        for option, attr, least in (
+            ("tinymemory_seed", "seed", 0),
+            ("tinymemory_cases", "cases", 0),
+            ("tinymemory_timeout", "timeout", 1),
+        ):
+            value = pick(option, attr)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < least):
+                raise RunError(
+                    f"{cls.__name__}.{attr} is {value!r}; expected a whole number of at least {least}, or None"
+                )
+            numbers[attr] = value
         bundle_dir = pick("tinymemory_bundle_dir", "bundle_dir")
         if bundle_dir is not None:
             bundle_dir = os.path.abspath(os.fspath(bundle_dir))
         return {
             "corpus": corpus,
-            "seed": pick("tinymemory_seed", "seed"),
-            "cases": pick("tinymemory_cases", "cases"),
-            "timeout": pick("tinymemory_timeout", "timeout"),
+            "seed": numbers["seed"],
+            "cases": numbers["cases"],
+            "timeout": numbers["timeout"],
             "bundle_dir": bundle_dir,
         }
 
@@ -238,6 +250,11 @@ class CheckItem(pytest.Item):
         if kind == "pass":
             return
         if kind == "skip":
+            # The binary's hint names its own flag; here the corpus is a
+            # class attribute or the plugin's option.
+            message = message.replace(
+                "(use --corpus DIR)", "(set `corpus` on the class, or pass --tinymemory-corpus on|DIR)"
+            )
             pytest.skip(message or "skipped by the suite")
         if kind == "expected-failure":
             pytest.xfail(f"{entry.get('reason')}: {message}")

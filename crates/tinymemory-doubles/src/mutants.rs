@@ -10,52 +10,8 @@
 //! those checks to fail; `tinymemory-conformance mutants` prints the same
 //! table.
 //!
-//! | name | wrapper | check | how it breaks the rule |
-//! | --- | --- | --- | --- |
-//! | `duplicates-on-upsert` | [`DuplicatesOnStore`] | `store.upsert` | a second store under a key keeps the old entry too: both show in `list` and in the `namespaces()` count |
-//! | `drops-taint` | [`DropsTaint`] | `store.upsert` | every store is written as [`MemoryTaint::Internal`](tinymemory_api::MemoryTaint::Internal) |
-//! | `loses-concurrent-writes` | [`LosesConcurrentWrites`] | `store.concurrent_writes` | a store starting while another is in flight is acknowledged, never written |
-//! | `none-means-all` | [`NoneMeansAll`](crate::NoneMeansAll) | `recall.none_means_global` | an unpinned recall searches every namespace |
-//! | `strips-hit-namespace` | [`TamperHits::strip`](crate::TamperHits::strip) | `recall.hit_namespace` | every recall hit has `namespace: None` |
-//! | `negated-scores` | [`NegatedScores`] | `recall.scores_finite_higher_better` | scores are negated (lower is better), like an unconverted bm25 |
-//! | `nan-scores` | [`NanScores`] | `recall.scores_finite_higher_better` | the best hit of each recall scores `NaN` |
-//! | `limit-plus-one` | [`LimitPlusOne`] | `recall.limit` | returns up to `limit + 1` hits; `limit == 0` gives one hit |
-//! | `query-as-fts5-syntax` | [`EngineSyntaxErrors`] | `recall.plain_text_query` | `don't`, quotes, `*`, `(`, `AND`, ... and blank queries are a backend error |
-//! | `ignores-min-score` | [`IgnoresMinScore`] | `recall.min_score` | `min_score` is ignored |
-//! | `counts-every-store` | [`CountsEveryStore`] | `namespaces.exact_counts` | `namespaces()` counts every store of a key, upserts included |
-//! | `sanitizes-invalid-namespaces` | [`SanitizesNamespaces`] | `namespace.invalid_refused` | an invalid namespace is silently rewritten to a valid one |
-//! | `forget-always-true` | [`ForgetAlwaysTrue`] | `forget.idempotent` | `forget` always returns `true` |
-//! | `stale-recall-after-forget` | [`StaleRecallAfterForget`] | `forget.idempotent` | a forgotten entry is still recalled |
-//! | `case-folds-namespaces` | [`CaseFoldsNamespaces`] | `namespace.case_sensitive` | namespaces are lowercased, so `learning:A` is `learning:a` |
-//! | `like-wildcards` | [`LikeWildcards`] | `namespace.no_wildcards` | `list` matches its namespace filter with SQL `LIKE`, `_` as a wildcard |
-//! | `splits-namespaces-by-category` | [`SplitsNamespacesByCategory`] | `sections.namespaces_listed_once` | `namespaces()` lists a namespace once per category |
-//! | `prefix-pinned-recall` | [`PrefixPinnedRecall`] | `sections.pinned_hits_only` | a pinned recall also searches every namespace its name prefixes |
-//!
-//!
-//! The mutants of contract sentence 11 and of the portability family
-//! wrap the reference driver; each forwards every method but the one it
-//! breaks:
-//!
-//! | name | wrapper | check | how it breaks the rule |
-//! | --- | --- | --- | --- |
-//! | `collection-wide-statistics` | [`CollectionWideStatistics`] | `recall.namespace_isolation` | scores are weighted by a BM25 IDF over every namespace, as FTS5's `bm25()` is |
-//! | `overlapping-pages` | [`OverlappingPages`] | `portability.pages_partition` | each page after the first repeats the previous page's last record |
-//! | `cursor-restarts` | [`CursorRestarts`] | `portability.unknown_cursor` | an unknown cursor restarts the export from the beginning |
-//! | `empty-page-ends` | [`EmptyPageEnds`] | `portability.end_of_export` | an exhausted namespace gives an empty page with `next_cursor: None` while later namespaces hold records |
-//! | `partial-batch` | [`PartialBatch`] | `store.bulk` | `store_many` stores entry by entry without validating first: the entries before an invalid one stay stored |
-//! | `import-drops-taint` | [`ImportDropsTaint`] | `portability.taint_kept` | `import` writes every record as [`MemoryTaint::Internal`](tinymemory_api::MemoryTaint::Internal) |
-//!
-//! The mutants of faults that passed every check until issue 22 wrap the
-//! reference driver, each breaking one path:
-//!
-//! | name | wrapper | check | how it breaks the rule |
-//! | --- | --- | --- | --- |
-//! | `default-category-kept` | [`DefaultsAsAbsent`] ([`UpsertPath::Store`], [`DefaultFields::CATEGORY`]) | `store.upsert_replaces_metadata` | a store of category `core` over another category keeps the old one |
-//! | `defaults-kept-by-store-many` | [`DefaultsAsAbsent`] ([`UpsertPath::StoreMany`], [`DefaultFields::ALL`]) | `store.upsert_replaces_metadata` | `store_many` keeps the stored category, session and taint where an entry gives the default |
-//! | `defaults-kept-by-import` | [`DefaultsAsAbsent`] ([`UpsertPath::Import`], [`DefaultFields::ALL`]) | `portability.taint_kept` | `import` does the same |
-//! | `bm25-sign-as-match` | [`Bm25SignAsMatch`] | `recall.none_means_global` | a hit is kept only when its Okapi BM25 weight is above 0 |
-//! | `reserves-own-name` | [`ReservesName`] | `namespace.reserved_words` | a namespace whose first label is `langgraph` is refused |
-//!
+//! Lexical mutants wrap the reference driver and semantic ones the
+//! semantic reference driver ([`Mutant::profile`], [`Mutant::base`]).
 //! Mutants that change what `store` does also change `store_many` (it
 //! calls [`store_each`](tinymemory_api::batch::store_each) over the
 //! mutated `store`); those that change `list` or what it reads back export
@@ -63,38 +19,61 @@
 //! over their own `list`; and those whose rule concerns what an upsert
 //! keeps break `import` the same way. The others forward the three.
 //!
-//! The mutants of a ranking engine wrap the semantic reference driver
-//! ([`Mutant::profile`] is `semantic`), each a [`RankingFault`]:
+//! The catalogue, in its order (made from [`mutants()`] by the conformance
+//! crate's docs test, so it cannot drift: `TINYMEMORY_BLESS=1 cargo test
+//! -p tinymemory-conformance --lib docs` rewrites it; the checks that also
+//! catch each are in [`Mutant::also_caught_by`] and in the output of
+//! `tinymemory-conformance mutants`):
 //!
-//! | name | fault | check | how it breaks the rule |
-//! | --- | --- | --- | --- |
-//! | `distance-scores` | [`RankingFaultKind::DistanceScores`] | `recall.ranking_higher_better` | scores are the cosine distance `1 - s`, nearest first |
-//! | `jittered-scores` | [`RankingFaultKind::JitteredScores`] | `recall.deterministic` | every call shifts the scores by a little |
-//! | `length-scaled-scores` | [`RankingFaultKind::LengthScaledScores`] | `recall.self_retrieval` | scores grow with the content's length, like an unnormalised inner product |
-//! | `min-score-exclusive` | [`RankingFaultKind::MinScoreExclusive`] | `recall.min_score` | a hit scoring exactly `min_score` is dropped |
-//! | `short-top-k` | [`RankingFaultKind::ShortTopK`] | `recall.limit` | a recall of two hits or more loses its last |
-//! | `ignores-pin` | [`RankingFaultKind::IgnoresPin`] | `sections.pinned_hits_only` | a pinned recall ranks every namespace's entries |
-//!
-//! Two more wrap the semantic reference driver:
-//!
-//! | name | wrapper | check | how it breaks the rule |
-//! | --- | --- | --- | --- |
-//! | `stale-embedding-on-upsert` | [`StaleIndex`] (every [`UpsertPath`]) | `recall.reindexed_on_upsert` | a write over a key keeps ranking by the first content |
-//! | `zero-query-nan` | [`ZeroQueryNan`] | `recall.plain_text_query` | a non-blank query without a word scores every hit `NaN` |
-//!
-//! The mutants of what a store keeps besides content wrap the reference
-//! driver, each a [`MetadataFault`]:
-//!
-//! | name | fault | check | how it breaks the rule |
-//! | --- | --- | --- | --- |
-//! | `merges-metadata-on-upsert` | [`MetadataFaultKind::MergesMetadataOnUpsert`] | `store.upsert_replaces_metadata` | a store without a session keeps the old one |
-//! | `epoch-timestamps` | [`MetadataFaultKind::EpochTimestamps`] | `store.timestamps` | every timestamp reads `1970-01-01T00:00:00Z` |
-//! | `oldest-last-updated` | [`MetadataFaultKind::OldestLastUpdated`] | `namespaces.last_updated` | `last_updated` is the oldest timestamp |
-//! | `bytewise-last-updated` | [`MetadataFaultKind::BytewiseLastUpdated`] | `namespaces.last_updated` | `last_updated` is the bytewise greatest timestamp (SQL `MAX` over the text) |
-//! | `joined-ids` | [`MetadataFaultKind::JoinedIds`] | `store.distinct_identities` | entries are identified by `namespace/key` |
-//! | `inverted-list-category` | [`MetadataFaultKind::InvertedListCategory`] | `list.filters` | `list`'s category filter keeps the other categories |
-//! | `inverted-recall-session` | [`MetadataFaultKind::InvertedRecallSession`] | `recall.filters` | `recall`'s session filter keeps the other sessions |
-//! | `limit-as-i64` | [`MetadataFaultKind::LimitAsI64`] | `recall.huge_limit` | a limit above `i64::MAX` is a backend error |
+//! <!-- BEGIN GENERATED: mutants -->
+//! | name | profile | wrapper | check | how it breaks the rule |
+//! | --- | --- | --- | --- | --- |
+//! | `duplicates-on-upsert` | lexical | [`DuplicatesOnStore::new(_)`](DuplicatesOnStore::new) | `store.upsert` | a second store under a key keeps the old entry too: both show in list and in the namespaces() count |
+//! | `drops-taint` | lexical | [`DropsTaint::new(_)`](DropsTaint::new) | `store.upsert` | every store is written as MemoryTaint::Internal, so externally synced entries read back as internal |
+//! | `loses-concurrent-writes` | lexical | [`LosesConcurrentWrites::new(_)`](LosesConcurrentWrites::new) | `store.concurrent_writes` | a store that starts while another store is in flight returns Ok but is never written |
+//! | `none-means-all` | lexical | [`NoneMeansAll::new(_)`](crate::NoneMeansAll::new) | `recall.none_means_global` | recall with namespace None searches every namespace |
+//! | `strips-hit-namespace` | lexical | [`TamperHits::strip(_)`](crate::TamperHits::strip) | `recall.hit_namespace` | recall hits carry namespace None |
+//! | `negated-scores` | lexical | [`NegatedScores::new(_)`](NegatedScores::new) | `recall.scores_finite_higher_better` | recall scores are negated: lower is better, like an unconverted bm25 |
+//! | `nan-scores` | lexical | [`NanScores::new(_)`](NanScores::new) | `recall.scores_finite_higher_better` | the best hit of every recall scores NaN, as a 0/0 normalisation would give |
+//! | `limit-plus-one` | lexical | [`LimitPlusOne::new(_)`](LimitPlusOne::new) | `recall.limit` | recall returns up to limit + 1 hits, and one hit for limit 0 |
+//! | `query-as-fts5-syntax` | lexical | [`EngineSyntaxErrors::new(_)`](EngineSyntaxErrors::new) | `recall.plain_text_query` | the query goes to FTS5 MATCH unescaped: don't, quotes, *, (, AND and blank queries fail with a syntax error |
+//! | `ignores-min-score` | lexical | [`IgnoresMinScore::new(_)`](IgnoresMinScore::new) | `recall.min_score` | recall ignores min_score |
+//! | `counts-every-store` | lexical | [`CountsEveryStore::new(_)`](CountsEveryStore::new) | `namespaces.exact_counts` | namespaces() counts every store of a key, upserts included, like a full-text table gaining a row per write |
+//! | `sanitizes-invalid-namespaces` | lexical | [`SanitizesNamespaces::new(_)`](SanitizesNamespaces::new) | `namespace.invalid_refused` | an invalid namespace is silently rewritten to a valid one instead of refused |
+//! | `forget-always-true` | lexical | [`ForgetAlwaysTrue::new(_)`](ForgetAlwaysTrue::new) | `forget.idempotent` | forget always returns true, even when nothing was there |
+//! | `stale-recall-after-forget` | lexical | [`StaleRecallAfterForget::new(_)`](StaleRecallAfterForget::new) | `forget.idempotent` | forget leaves the entry in the recall index, like a full-text table with no delete trigger |
+//! | `case-folds-namespaces` | lexical | [`CaseFoldsNamespaces::new(_)`](CaseFoldsNamespaces::new) | `namespace.case_sensitive` | every namespace is lowercased before use, like a case-insensitive collation |
+//! | `like-wildcards` | lexical | [`LikeWildcards::new(_)`](LikeWildcards::new) | `namespace.no_wildcards` | list filters with namespace LIKE ?, so learning:a_b also lists learning:axb |
+//! | `splits-namespaces-by-category` | lexical | [`SplitsNamespacesByCategory::new(_)`](SplitsNamespacesByCategory::new) | `sections.namespaces_listed_once` | namespaces() groups by (namespace, category), listing a mixed namespace once per category |
+//! | `prefix-pinned-recall` | lexical | [`PrefixPinnedRecall::new(_)`](PrefixPinnedRecall::new) | `sections.pinned_hits_only` | a recall pinned to learning:rust also searches learning:rust-async (namespace LIKE ? || '%') |
+//! | `merges-metadata-on-upsert` | lexical | [`MetadataFault::new(MetadataFaultKind::MergesMetadataOnUpsert, _)`](MetadataFault::new) | `store.upsert_replaces_metadata` | a store without a session keeps the session of the entry it replaces |
+//! | `epoch-timestamps` | lexical | [`MetadataFault::new(MetadataFaultKind::EpochTimestamps, _)`](MetadataFault::new) | `store.timestamps` | every timestamp read back, last_updated included, is 1970-01-01T00:00:00Z |
+//! | `oldest-last-updated` | lexical | [`MetadataFault::new(MetadataFaultKind::OldestLastUpdated, _)`](MetadataFault::new) | `namespaces.last_updated` | namespaces() gives the oldest timestamp as last_updated |
+//! | `bytewise-last-updated` | lexical | [`MetadataFault::new(MetadataFaultKind::BytewiseLastUpdated, _)`](MetadataFault::new) | `namespaces.last_updated` | namespaces() gives the bytewise greatest timestamp as last_updated (SQL MAX over the text) |
+//! | `joined-ids` | lexical | [`MetadataFault::new(MetadataFaultKind::JoinedIds, _)`](MetadataFault::new) | `store.distinct_identities` | entries are identified by namespace + "/" + key, so (learning:a/b, c) and (learning:a, b/c) are one |
+//! | `inverted-list-category` | lexical | [`MetadataFault::new(MetadataFaultKind::InvertedListCategory, _)`](MetadataFault::new) | `list.filters` | list with a category keeps every other category |
+//! | `inverted-recall-session` | lexical | [`MetadataFault::new(MetadataFaultKind::InvertedRecallSession, _)`](MetadataFault::new) | `recall.filters` | recall with a session keeps every other session |
+//! | `limit-as-i64` | lexical | [`MetadataFault::new(MetadataFaultKind::LimitAsI64, _)`](MetadataFault::new) | `recall.huge_limit` | a limit above i64::MAX is a backend error, as an SQL LIMIT binding would be |
+//! | `collection-wide-statistics` | lexical | [`CollectionWideStatistics::new(_)`](CollectionWideStatistics::new) | `recall.namespace_isolation` | scores are weighted by a BM25 IDF counted over every namespace, as FTS5's bm25() is, so a write elsewhere changes them |
+//! | `overlapping-pages` | lexical | [`OverlappingPages::new(_)`](OverlappingPages::new) | `portability.pages_partition` | each page after the first starts with the previous page's last record, as resuming with >= instead of > does |
+//! | `cursor-restarts` | lexical | [`CursorRestarts::new(_)`](CursorRestarts::new) | `portability.unknown_cursor` | an unknown cursor silently restarts the export from the first record |
+//! | `empty-page-ends` | lexical | [`EmptyPageEnds::new(_)`](EmptyPageEnds::new) | `portability.end_of_export` | pages stop at namespace boundaries and an exhausted namespace gives an empty page with next_cursor None, records left |
+//! | `partial-batch` | lexical | [`PartialBatch::new(_)`](PartialBatch::new) | `store.bulk` | store_many stores entry by entry without validating first, keeping what came before an invalid entry |
+//! | `import-drops-taint` | lexical | [`ImportDropsTaint::new(_)`](ImportDropsTaint::new) | `portability.taint_kept` | import writes every record as MemoryTaint::Internal |
+//! | `default-category-kept` | lexical | [`DefaultsAsAbsent::new(UpsertPath::Store, DefaultFields::CATEGORY, _)`](DefaultsAsAbsent::new) | `store.upsert_replaces_metadata` | a store of category core over an entry of another category keeps the old one, as patch semantics reading the default as not given do |
+//! | `defaults-kept-by-store-many` | lexical | [`DefaultsAsAbsent::new(UpsertPath::StoreMany, DefaultFields::ALL, _)`](DefaultsAsAbsent::new) | `store.upsert_replaces_metadata` | store_many over existing keys keeps the stored category, session and taint where the entry gives core, no session or internal |
+//! | `defaults-kept-by-import` | lexical | [`DefaultsAsAbsent::new(UpsertPath::Import, DefaultFields::ALL, _)`](DefaultsAsAbsent::new) | `portability.taint_kept` | import over existing keys keeps the stored category, session and taint where the record gives core, no session or internal |
+//! | `bm25-sign-as-match` | lexical | [`Bm25SignAsMatch::new(_)`](Bm25SignAsMatch::new) | `recall.none_means_global` | a hit is kept only when its Okapi BM25 weight is above 0, so the only entry of a namespace is never found |
+//! | `reserves-own-name` | lexical | [`ReservesName::langgraph(_)`](ReservesName::langgraph) | `namespace.reserved_words` | a namespace whose first label is langgraph is refused, as one agent framework's store refuses its own name |
+//! | `distance-scores` | semantic | [`RankingFault::new(RankingFaultKind::DistanceScores, _)`](RankingFault::new) | `recall.ranking_higher_better` | scores are the cosine distance 1 - s, nearest first, as a vector store returns them |
+//! | `jittered-scores` | semantic | [`RankingFault::new(RankingFaultKind::JitteredScores, _)`](RankingFault::new) | `recall.deterministic` | the n-th recall adds n * 1e-12 to every score |
+//! | `length-scaled-scores` | semantic | [`RankingFault::new(RankingFaultKind::LengthScaledScores, _)`](RankingFault::new) | `recall.self_retrieval` | scores are multiplied by the content's length, like an inner product over unnormalised embeddings |
+//! | `min-score-exclusive` | semantic | [`RankingFault::new(RankingFaultKind::MinScoreExclusive, _)`](RankingFault::new) | `recall.min_score` | a hit scoring exactly min_score is dropped (> instead of >=) |
+//! | `short-top-k` | semantic | [`RankingFault::new(RankingFaultKind::ShortTopK, _)`](RankingFault::new) | `recall.limit` | a recall of two hits or more loses its last one |
+//! | `ignores-pin` | semantic | [`RankingFault::new(RankingFaultKind::IgnoresPin, _)`](RankingFault::new) | `sections.pinned_hits_only` | a pinned recall ranks the entries of every namespace, as a collection-wide vector search |
+//! | `stale-embedding-on-upsert` | semantic | [`StaleIndex::new(&[UpsertPath::Store, UpsertPath::StoreMany, UpsertPath::Import], _)`](StaleIndex::new) | `recall.reindexed_on_upsert` | a write over an existing key keeps the embedding of the entry's first content, while get and list show the new one |
+//! | `zero-query-nan` | semantic | [`ZeroQueryNan::new(_)`](ZeroQueryNan::new) | `recall.plain_text_query` | a non-blank query without a word scores every hit NaN, as cosine against the zero vector its embedding is |
+//! <!-- END GENERATED: mutants -->
 //!
 //! Each wrapper's documentation states exactly what it changes and what it
 //! leaves alone, and every wrapper forwards `driver_id`, so a mutant

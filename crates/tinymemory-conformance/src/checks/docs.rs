@@ -2,7 +2,9 @@
 //! checks (`__tinymemory_standard_checks!`): the rules tables of
 //! docs/protocol.md and docs/validate-python-driver.md, the applicability
 //! table and the per-profile counts of docs/profiles.md, and README.md's
-//! table of the contract family. Each sits between `<!-- BEGIN GENERATED: NAME -->` and
+//! table of the contract family; and from tinymemory-doubles' catalogue
+//! ([`tinymemory_doubles::mutants`]), the mutants table of its module docs
+//! and docs/profiles.md's table of the semantic mutants. Each sits between `<!-- BEGIN GENERATED: NAME -->` and
 //! `<!-- END GENERATED: NAME -->`, so the prose around it stays hand-written.
 //!
 //! The test fails when a table differs from what the registry gives, naming
@@ -134,6 +136,50 @@ fn counts() -> String {
     )
 }
 
+/// The `wrapper` cell of a mutant: its constructor, linked to the item
+/// it calls (rustdoc resolves the link from the `mutants` module, and
+/// `cargo doc -D warnings` fails on one that does not).
+fn wrapper_link(wrapper: &str) -> String {
+    let shown = wrapper.strip_prefix("crate::").unwrap_or(wrapper);
+    let target = &wrapper[..wrapper.find('(').unwrap_or(wrapper.len())];
+    format!("[`{shown}`]({target})")
+}
+
+/// The mutants module's table, as `//!` lines: name, profile, wrapper,
+/// the check that must catch it, how it breaks the rule.
+fn mutants_rustdoc() -> String {
+    let mut t = String::from(
+        "| name | profile | wrapper | check | how it breaks the rule |\n| --- | --- | --- | --- | --- |\n",
+    );
+    for m in tinymemory_doubles::mutants() {
+        t.push_str(&format!(
+            "| `{}` | {} | {} | `{}` | {} |\n",
+            m.name,
+            m.profile.as_str(),
+            wrapper_link(m.wrapper),
+            m.check,
+            m.description
+        ));
+    }
+    t.lines().map(|l| format!("//! {l}\n")).collect::<String>() + "//! "
+}
+
+/// docs/profiles.md's table of the semantic mutants: name, fault, the
+/// check that must catch it.
+fn semantic_mutants() -> String {
+    let mut t = String::from("| mutant | fault | caught by |\n|---|---|---|\n");
+    for m in tinymemory_doubles::mutants()
+        .iter()
+        .filter(|m| m.profile == RecallProfile::Semantic)
+    {
+        t.push_str(&format!(
+            "| `{}` | {} | `{}` |\n",
+            m.name, m.description, m.check
+        ));
+    }
+    t
+}
+
 /// `text` with the region `name` holding `content`.
 ///
 /// # Panics
@@ -153,18 +199,24 @@ fn with_region(text: &str, name: &str, content: &str, doc: &str) -> String {
     format!("{}{content}{}", &text[..start], &text[stop..])
 }
 
-/// Each generated doc is what the registry gives, or is rewritten to it
+/// Each generated doc is what the registry and the catalogue give, or is rewritten to it
 /// under `TINYMEMORY_BLESS=1`.
 #[test]
-fn docs_tables_are_generated_from_the_registry() {
+fn docs_tables_are_generated_from_the_registry_and_the_catalogue() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let bless = std::env::var_os("TINYMEMORY_BLESS").is_some();
-    let regions: [(&str, &str, String); 5] = [
+    let regions: [(&str, &str, String); 7] = [
         ("docs/protocol.md", "rules", rules()),
         ("docs/validate-python-driver.md", "rules", rules()),
         ("docs/profiles.md", "counts", counts()),
         ("docs/profiles.md", "applicability", applicability()),
         ("README.md", "contract", contract()),
+        ("docs/profiles.md", "semantic-mutants", semantic_mutants()),
+        (
+            "crates/tinymemory-doubles/src/mutants.rs",
+            "mutants",
+            mutants_rustdoc(),
+        ),
     ];
     let mut stale = Vec::new();
     for (doc, name, content) in regions {
@@ -181,7 +233,8 @@ fn docs_tables_are_generated_from_the_registry() {
     }
     assert!(
         stale.is_empty(),
-        "the tables of {} differ from the registry's rows (src/checks.rs): \
+        "the tables of {} differ from the registry's rows (src/checks.rs) or the \
+         mutants catalogue (tinymemory-doubles/src/mutants/catalogue.rs): \
          rewrite them with TINYMEMORY_BLESS=1 cargo test -p tinymemory-conformance --lib docs",
         stale.join(", ")
     );

@@ -13,7 +13,6 @@ use super::{
     RankingFaultKind, ReservesName, SanitizesNamespaces, SplitsNamespacesByCategory, StaleIndex,
     StaleRecallAfterForget, UpsertPath, ZeroQueryNan,
 };
-use crate::{NoneMeansAll, TamperHits};
 
 /// One entry of the catalogue: a way to break exactly one rule, and the
 /// conformance check that must notice.
@@ -45,9 +44,44 @@ pub struct Mutant {
     /// `semantic` ones the semantic reference driver
     /// ([`Mutant::base`]).
     pub profile: RecallProfile,
+    /// The call that builds the wrapper, as [`Mutant::wrap`] makes it,
+    /// with `_` for the wrapped driver (always the last argument):
+    /// `DuplicatesOnStore::new(_)`, `RankingFault::new(RankingFaultKind::ShortTopK, _)`.
+    /// Paths are relative to [`mutants`](mod@crate::mutants), or start
+    /// with `crate::` for the decorators at the crate's root.
+    pub wrapper: &'static str,
     /// Wraps a (conforming) driver into the mutant. The result reports the
     /// wrapped driver's `driver_id`.
     pub wrap: fn(Box<dyn MemoryProvider>) -> Box<dyn MemoryProvider>,
+}
+
+/// One [`Mutant`] from its fields, `wrap` written as the wrapper's
+/// constructor without the wrapped driver: [`Mutant::wrap`] and
+/// [`Mutant::wrapper`] come from the same tokens, so the name the docs
+/// show is the code that runs.
+macro_rules! entry {
+    (
+        name: $name:literal,
+        rule: $rule:literal,
+        check: $check:literal,
+        also_caught_by: $also:expr,
+        description: $description:literal,
+        wrap: $first:ident $(:: $rest:ident)* ($($arg:expr),*),
+        profile: $profile:expr $(,)?
+    ) => {
+        Mutant {
+            name: $name,
+            rule: $rule,
+            check: $check,
+            also_caught_by: $also,
+            description: $description,
+            wrapper: concat!(
+                stringify!($first), $("::", stringify!($rest),)* "(", $(stringify!($arg), ", ",)* "_)"
+            ),
+            wrap: |p| Box::new($first $(:: $rest)* ($($arg,)* p)),
+            profile: $profile,
+        }
+    };
 }
 
 impl Mutant {
@@ -89,415 +123,416 @@ impl fmt::Debug for Mutant {
             .field("check", &self.check)
             .field("also_caught_by", &self.also_caught_by)
             .field("description", &self.description)
+            .field("wrapper", &self.wrapper)
             .field("profile", &self.profile)
             .finish_non_exhaustive()
     }
 }
 
 static MUTANTS: &[Mutant] = &[
-    Mutant {
+    entry! {
         name: "duplicates-on-upsert",
         rule: "contract 1: a second store at (namespace, key) replaces the first, never duplicates",
         check: "store.upsert",
         also_caught_by: &["namespaces.exact_counts", "store.bulk", "store.upsert_replaces_metadata", "store.timestamps", "portability.cursor_stable", "portability.round_trip", "properties.export_partition", "properties.export_round_trip", "model.differential"],
         description: "a second store under a key keeps the old entry too: both show in list and in the namespaces() count",
-        wrap: |p| Box::new(DuplicatesOnStore::new(p)),
+        wrap: DuplicatesOnStore::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "drops-taint",
         rule: "contract 1: taint, category and session are stored as given",
         check: "store.upsert",
         also_caught_by: &["store.bulk", "portability.taint_kept", "portability.import_hostile", "model.differential"],
         description: "every store is written as MemoryTaint::Internal, so externally synced entries read back as internal",
-        wrap: |p| Box::new(DropsTaint::new(p)),
+        wrap: DropsTaint::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "loses-concurrent-writes",
         rule: "contract 1: every store that returned Ok is kept, however many run at once",
         check: "store.concurrent_writes",
         also_caught_by: &[],
         description: "a store that starts while another store is in flight returns Ok but is never written",
-        wrap: |p| Box::new(LosesConcurrentWrites::new(p)),
+        wrap: LosesConcurrentWrites::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "none-means-all",
         rule: "contract 2: recall with namespace None searches global only, never every namespace",
         check: "recall.none_means_global",
         also_caught_by: &["recall.namespace_isolation", "model.differential"],
         description: "recall with namespace None searches every namespace",
-        wrap: |p| Box::new(NoneMeansAll::new(p)),
+        wrap: crate::NoneMeansAll::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "strips-hit-namespace",
         rule: "contract 3: every recall hit carries Some(the namespace it lives in)",
         check: "recall.hit_namespace",
         also_caught_by: &["recall.hostile_queries", "sections.view_recall_pinned", "model.differential"],
         description: "recall hits carry namespace None",
-        wrap: |p| Box::new(TamperHits::strip(p)),
+        wrap: crate::TamperHits::strip(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "negated-scores",
         rule: "contract 4: scores are higher-is-better; an engine ranking lower-is-better converts",
         check: "recall.scores_finite_higher_better",
         also_caught_by: &["recall.min_score", "recall.self_retrieval", "model.differential"],
         description: "recall scores are negated: lower is better, like an unconverted bm25",
-        wrap: |p| Box::new(NegatedScores::new(p)),
+        wrap: NegatedScores::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "nan-scores",
         rule: "contract 4: scores, when present, are finite",
         check: "recall.scores_finite_higher_better",
         also_caught_by: &["recall.plain_text_query", "recall.min_score", "recall.self_retrieval", "recall.hostile_queries", "model.differential"],
         description: "the best hit of every recall scores NaN, as a 0/0 normalisation would give",
-        wrap: |p| Box::new(NanScores::new(p)),
+        wrap: NanScores::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "limit-plus-one",
         rule: "contract 5: at most limit hits; limit 0 returns Ok(empty)",
         check: "recall.limit",
         also_caught_by: &["recall.min_score", "sections.across_merge_order", "model.differential"],
         description: "recall returns up to limit + 1 hits, and one hit for limit 0",
-        wrap: |p| Box::new(LimitPlusOne::new(p)),
+        wrap: LimitPlusOne::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "query-as-fts5-syntax",
         rule: "contract 6: a query is plain text, never engine syntax; a blank query is Ok(empty)",
         check: "recall.plain_text_query",
         also_caught_by: &["recall.whole_words", "recall.hostile_queries", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
         description: "the query goes to FTS5 MATCH unescaped: don't, quotes, *, (, AND and blank queries fail with a syntax error",
-        wrap: |p| Box::new(EngineSyntaxErrors::new(p)),
+        wrap: EngineSyntaxErrors::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "ignores-min-score",
         rule: "contract 7: min_score drops hits below it, and unscored hits when set",
         check: "recall.min_score",
         also_caught_by: &[],
         description: "recall ignores min_score",
-        wrap: |p| Box::new(IgnoresMinScore::new(p)),
+        wrap: IgnoresMinScore::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "counts-every-store",
         rule: "contract 8: namespaces() gives every non-empty namespace its exact count",
         check: "namespaces.exact_counts",
         also_caught_by: &["store.upsert", "store.bulk", "portability.round_trip", "properties.export_round_trip", "model.differential"],
         description: "namespaces() counts every store of a key, upserts included, like a full-text table gaining a row per write",
-        wrap: |p| Box::new(CountsEveryStore::new(p)),
+        wrap: CountsEveryStore::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "sanitizes-invalid-namespaces",
         rule: "contract 9: an invalid namespace is MemoryError::Invalid on every method",
         check: "namespace.invalid_refused",
         also_caught_by: &["store.bulk", "portability.import_failures", "properties.namespace_round_trip", "model.differential"],
         description: "an invalid namespace is silently rewritten to a valid one instead of refused",
-        wrap: |p| Box::new(SanitizesNamespaces::new(p)),
+        wrap: SanitizesNamespaces::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "forget-always-true",
         rule: "contract 10: forget is idempotent: true, then false",
         check: "forget.idempotent",
         also_caught_by: &["model.differential"],
         description: "forget always returns true, even when nothing was there",
-        wrap: |p| Box::new(ForgetAlwaysTrue::new(p)),
+        wrap: ForgetAlwaysTrue::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "stale-recall-after-forget",
         rule: "contract 10: a forgotten entry is gone from get, list, namespaces and recall",
         check: "forget.idempotent",
         also_caught_by: &["model.differential"],
         description: "forget leaves the entry in the recall index, like a full-text table with no delete trigger",
-        wrap: |p| Box::new(StaleRecallAfterForget::new(p)),
+        wrap: StaleRecallAfterForget::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "case-folds-namespaces",
         rule: "namespaces: names compare byte for byte, so learning:A and learning:a are two namespaces",
         check: "namespace.case_sensitive",
         also_caught_by: &["model.differential"],
         description: "every namespace is lowercased before use, like a case-insensitive collation",
-        wrap: |p| Box::new(CaseFoldsNamespaces::new(p)),
+        wrap: CaseFoldsNamespaces::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "like-wildcards",
         rule: "namespaces: a namespace filter matches that one name; _ and . are plain characters",
         check: "namespace.no_wildcards",
         also_caught_by: &[],
         description: "list filters with namespace LIKE ?, so learning:a_b also lists learning:axb",
-        wrap: |p| Box::new(LikeWildcards::new(p)),
+        wrap: LikeWildcards::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "splits-namespaces-by-category",
         rule: "section API: a namespace listed twice by namespaces() is a driver fault (contract 8: once each)",
         check: "sections.namespaces_listed_once",
         also_caught_by: &["store.bulk", "model.differential"],
         description: "namespaces() groups by (namespace, category), listing a mixed namespace once per category",
-        wrap: |p| Box::new(SplitsNamespacesByCategory::new(p)),
+        wrap: SplitsNamespacesByCategory::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "prefix-pinned-recall",
         rule: "section API: a hit from another namespace than the one a recall was pinned to is a driver fault",
         check: "sections.pinned_hits_only",
         also_caught_by: &["recall.limit", "recall.namespace_isolation", "namespace.reserved_words", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
         description: "a recall pinned to learning:rust also searches learning:rust-async (namespace LIKE ? || '%')",
-        wrap: |p| Box::new(PrefixPinnedRecall::new(p)),
+        wrap: PrefixPinnedRecall::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "merges-metadata-on-upsert",
         rule: "contract 1: an upsert replaces category, session and taint; metadata is never merged",
         check: "store.upsert_replaces_metadata",
         also_caught_by: &["store.bulk", "portability.taint_kept", "model.differential"],
         description: "a store without a session keeps the session of the entry it replaces",
-        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::MergesMetadataOnUpsert, p)),
+        wrap: MetadataFault::new(MetadataFaultKind::MergesMetadataOnUpsert),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "epoch-timestamps",
         rule: "contract: a timestamp is the RFC 3339 time of the store",
         check: "store.timestamps",
         also_caught_by: &["store.bulk", "namespaces.last_updated", "portability.taint_kept", "portability.import_hostile", "portability.import_failures"],
         description: "every timestamp read back, last_updated included, is 1970-01-01T00:00:00Z",
-        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::EpochTimestamps, p)),
+        wrap: MetadataFault::new(MetadataFaultKind::EpochTimestamps),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "oldest-last-updated",
         rule: "contract 8: last_updated is the newest timestamp of the namespace's entries",
         check: "namespaces.last_updated",
         also_caught_by: &[],
         description: "namespaces() gives the oldest timestamp as last_updated",
-        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::OldestLastUpdated, p)),
+        wrap: MetadataFault::new(MetadataFaultKind::OldestLastUpdated),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "bytewise-last-updated",
         rule: "contract 8: last_updated is the newest timestamp by instant, whatever its spelling",
         check: "namespaces.last_updated",
         also_caught_by: &[],
         description: "namespaces() gives the bytewise greatest timestamp as last_updated (SQL MAX over the text)",
-        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::BytewiseLastUpdated, p)),
+        wrap: MetadataFault::new(MetadataFaultKind::BytewiseLastUpdated),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "joined-ids",
         rule: "contract 1: an entry is identified by (namespace, key), never by the two joined",
         check: "store.distinct_identities",
         also_caught_by: &[],
         description: "entries are identified by namespace + \"/\" + key, so (learning:a/b, c) and (learning:a, b/c) are one",
-        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::JoinedIds, p)),
+        wrap: MetadataFault::new(MetadataFaultKind::JoinedIds),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "inverted-list-category",
         rule: "contract: list keeps exactly the entries of the category asked",
         check: "list.filters",
         also_caught_by: &["model.differential"],
         description: "list with a category keeps every other category",
-        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::InvertedListCategory, p)),
+        wrap: MetadataFault::new(MetadataFaultKind::InvertedListCategory),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "inverted-recall-session",
         rule: "contract: recall keeps exactly the entries of the session asked",
         check: "recall.filters",
         also_caught_by: &["recall.limit", "store.upsert_replaces_metadata", "model.differential"],
         description: "recall with a session keeps every other session",
-        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::InvertedRecallSession, p)),
+        wrap: MetadataFault::new(MetadataFaultKind::InvertedRecallSession),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "limit-as-i64",
         rule: "contract 5: any limit up to 2^64 - 1 is valid",
         check: "recall.huge_limit",
         also_caught_by: &[],
         description: "a limit above i64::MAX is a backend error, as an SQL LIMIT binding would be",
-        wrap: |p| Box::new(MetadataFault::new(MetadataFaultKind::LimitAsI64, p)),
+        wrap: MetadataFault::new(MetadataFaultKind::LimitAsI64),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "collection-wide-statistics",
         rule: "contract 11: a pinned recall returns the same hits and score bits whatever other namespaces hold",
         check: "recall.namespace_isolation",
         also_caught_by: &[],
         description: "scores are weighted by a BM25 IDF counted over every namespace, as FTS5's bm25() is, so a write elsewhere changes them",
-        wrap: |p| Box::new(CollectionWideStatistics::new(p)),
+        wrap: CollectionWideStatistics::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "overlapping-pages",
         rule: "portability: every entry is in exactly one page of an export",
         check: "portability.pages_partition",
         also_caught_by: &["portability.end_of_export", "portability.page_limits", "portability.cursor_stable", "portability.round_trip", "portability.import_hostile", "properties.export_partition", "properties.export_round_trip"],
         description: "each page after the first starts with the previous page's last record, as resuming with >= instead of > does",
-        wrap: |p| Box::new(OverlappingPages::new(p)),
+        wrap: OverlappingPages::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "cursor-restarts",
         rule: "portability: a malformed cursor is Invalid, never a restart",
         check: "portability.unknown_cursor",
         also_caught_by: &[],
         description: "an unknown cursor silently restarts the export from the first record",
-        wrap: |p| Box::new(CursorRestarts::new(p)),
+        wrap: CursorRestarts::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "empty-page-ends",
         rule: "portability: only next_cursor None ends an export, and only when no record follows",
         check: "portability.end_of_export",
         also_caught_by: &["portability.pages_partition", "portability.cursor_stable", "portability.round_trip", "portability.import_hostile", "properties.export_partition", "properties.export_round_trip"],
         description: "pages stop at namespace boundaries and an exhausted namespace gives an empty page with next_cursor None, records left",
-        wrap: |p| Box::new(EmptyPageEnds::new(p)),
+        wrap: EmptyPageEnds::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "partial-batch",
         rule: "bulk store: one invalid entry refuses the whole batch, nothing of it stored",
         check: "store.bulk",
         also_caught_by: &[],
         description: "store_many stores entry by entry without validating first, keeping what came before an invalid entry",
-        wrap: |p| Box::new(PartialBatch::new(p)),
+        wrap: PartialBatch::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "import-drops-taint",
         rule: "portability: an import keeps every field, taint included (ExternalSync stays ExternalSync)",
         check: "portability.taint_kept",
         also_caught_by: &["portability.round_trip", "portability.import_hostile", "properties.export_round_trip"],
         description: "import writes every record as MemoryTaint::Internal",
-        wrap: |p| Box::new(ImportDropsTaint::new(p)),
+        wrap: ImportDropsTaint::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "default-category-kept",
         rule: "contract 1: an upsert replaces the category, the default core included; metadata is never merged",
         check: "store.upsert_replaces_metadata",
         also_caught_by: &["model.differential"],
         description: "a store of category core over an entry of another category keeps the old one, as patch semantics reading the default as not given do",
-        wrap: |p| Box::new(DefaultsAsAbsent::new(UpsertPath::Store, DefaultFields::CATEGORY, p)),
+        wrap: DefaultsAsAbsent::new(UpsertPath::Store, DefaultFields::CATEGORY),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "defaults-kept-by-store-many",
         rule: "bulk store: an entry of a batch replaces category, session and taint, defaults included",
         check: "store.upsert_replaces_metadata",
         also_caught_by: &[],
         description: "store_many over existing keys keeps the stored category, session and taint where the entry gives core, no session or internal",
-        wrap: |p| Box::new(DefaultsAsAbsent::new(UpsertPath::StoreMany, DefaultFields::ALL, p)),
+        wrap: DefaultsAsAbsent::new(UpsertPath::StoreMany, DefaultFields::ALL),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "defaults-kept-by-import",
         rule: "portability: an import replaces category, session and taint, defaults included",
         check: "portability.taint_kept",
         also_caught_by: &[],
         description: "import over existing keys keeps the stored category, session and taint where the record gives core, no session or internal",
-        wrap: |p| Box::new(DefaultsAsAbsent::new(UpsertPath::Import, DefaultFields::ALL, p)),
+        wrap: DefaultsAsAbsent::new(UpsertPath::Import, DefaultFields::ALL),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "bm25-sign-as-match",
         rule: "lexical: every entry sharing a word with the query is a hit, whatever its BM25 weight",
         check: "recall.none_means_global",
         also_caught_by: &["recall.hit_namespace", "recall.limit", "forget.idempotent", "recall.self_retrieval", "recall.filters", "recall.huge_limit", "store.big_content_round_trip", "namespace.case_sensitive", "namespace.no_wildcards", "namespace.reserved_words", "sections.across_merge_order", "sections.cap_and_truncation", "sections.namespaces_listed_once", "sections.pinned_hits_only", "sections.view_recall_pinned", "portability.import_hostile", "model.differential"],
         description: "a hit is kept only when its Okapi BM25 weight is above 0, so the only entry of a namespace is never found",
-        wrap: |p| Box::new(Bm25SignAsMatch::new(p)),
+        wrap: Bm25SignAsMatch::new(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "reserves-own-name",
         rule: "namespaces: every valid name is a namespace, whatever word its first label is",
         check: "namespace.reserved_words",
         also_caught_by: &["properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "properties.export_partition", "properties.export_round_trip"],
         description: "a namespace whose first label is langgraph is refused, as one agent framework's store refuses its own name",
-        wrap: |p| Box::new(ReservesName::langgraph(p)),
+        wrap: ReservesName::langgraph(),
         profile: RecallProfile::Lexical,
     },
-    Mutant {
+    entry! {
         name: "distance-scores",
         rule: "contract 4: scores are higher-is-better; a distance (lower = nearer) converts",
         check: "recall.ranking_higher_better",
         also_caught_by: &["recall.min_score", "recall.self_retrieval", "recall.reindexed_on_upsert", "model.differential"],
         description: "scores are the cosine distance 1 - s, nearest first, as a vector store returns them",
-        wrap: |p| Box::new(RankingFault::new(RankingFaultKind::DistanceScores, p)),
+        wrap: RankingFault::new(RankingFaultKind::DistanceScores),
         profile: RecallProfile::Semantic,
     },
-    Mutant {
+    entry! {
         name: "jittered-scores",
         rule: "ranking: the same recall on unchanged data returns identical hits and score bits",
         check: "recall.deterministic",
         also_caught_by: &["recall.limit", "recall.min_score", "recall.namespace_isolation", "properties.across_ordering", "properties.cap_determinism", "properties.custom_spelling", "properties.concurrent_equals_sequential", "model.differential"],
         description: "the n-th recall adds n * 1e-12 to every score",
-        wrap: |p| Box::new(RankingFault::new(RankingFaultKind::JitteredScores, p)),
+        wrap: RankingFault::new(RankingFaultKind::JitteredScores),
         profile: RecallProfile::Semantic,
     },
-    Mutant {
+    entry! {
         name: "length-scaled-scores",
         rule: "ranking: an entry's own content ranks that entry first",
         check: "recall.self_retrieval",
         also_caught_by: &[],
         description: "scores are multiplied by the content's length, like an inner product over unnormalised embeddings",
-        wrap: |p| Box::new(RankingFault::new(RankingFaultKind::LengthScaledScores, p)),
+        wrap: RankingFault::new(RankingFaultKind::LengthScaledScores),
         profile: RecallProfile::Semantic,
     },
-    Mutant {
+    entry! {
         name: "min-score-exclusive",
         rule: "contract 7: min_score keeps exactly the hits scoring >= it",
         check: "recall.min_score",
         also_caught_by: &[],
         description: "a hit scoring exactly min_score is dropped (> instead of >=)",
-        wrap: |p| Box::new(RankingFault::new(RankingFaultKind::MinScoreExclusive, p)),
+        wrap: RankingFault::new(RankingFaultKind::MinScoreExclusive),
         profile: RecallProfile::Semantic,
     },
-    Mutant {
+    entry! {
         name: "short-top-k",
         rule: "contract 5: a recall returns min(limit, entries passing the filters) hits",
         check: "recall.limit",
         also_caught_by: &["recall.hit_namespace", "recall.min_score", "recall.ranking_higher_better", "recall.filters", "recall.huge_limit", "sections.namespaces_listed_once", "model.differential"],
         description: "a recall of two hits or more loses its last one",
-        wrap: |p| Box::new(RankingFault::new(RankingFaultKind::ShortTopK, p)),
+        wrap: RankingFault::new(RankingFaultKind::ShortTopK),
         profile: RecallProfile::Semantic,
     },
-    Mutant {
+    entry! {
         name: "ignores-pin",
         rule: "section API: a hit from another namespace than the one a recall was pinned to is a driver fault",
         check: "sections.pinned_hits_only",
         also_caught_by: &["recall.none_means_global", "recall.hit_namespace", "recall.limit", "recall.self_retrieval", "recall.namespace_isolation", "recall.filters", "recall.hostile_queries", "namespace.case_sensitive", "namespace.no_wildcards", "namespace.reserved_words", "sections.across_merge_order", "sections.cap_and_truncation", "sections.namespaces_listed_once", "sections.view_recall_pinned", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
         description: "a pinned recall ranks the entries of every namespace, as a collection-wide vector search",
-        wrap: |p| Box::new(RankingFault::new(RankingFaultKind::IgnoresPin, p)),
+        wrap: RankingFault::new(RankingFaultKind::IgnoresPin),
         profile: RecallProfile::Semantic,
     },
-    Mutant {
+    entry! {
         name: "stale-embedding-on-upsert",
         rule: "ranking: an upsert, a bulk store or an import over a key re-embeds its new content",
         check: "recall.reindexed_on_upsert",
         also_caught_by: &["recall.self_retrieval", "portability.round_trip"],
         description: "a write over an existing key keeps the embedding of the entry's first content, while get and list show the new one",
-        wrap: |p| Box::new(StaleIndex::new(&[UpsertPath::Store, UpsertPath::StoreMany, UpsertPath::Import], p)),
+        wrap: StaleIndex::new(&[UpsertPath::Store, UpsertPath::StoreMany, UpsertPath::Import]),
         profile: RecallProfile::Semantic,
     },
-    Mutant {
+    entry! {
         name: "zero-query-nan",
         rule: "contract 6: a query without a word is plain text, never an error or a NaN score",
         check: "recall.plain_text_query",
         also_caught_by: &["recall.hostile_queries", "model.differential"],
         description: "a non-blank query without a word scores every hit NaN, as cosine against the zero vector its embedding is",
-        wrap: |p| Box::new(ZeroQueryNan::new(p)),
+        wrap: ZeroQueryNan::new(),
         profile: RecallProfile::Semantic,
     },
 ];

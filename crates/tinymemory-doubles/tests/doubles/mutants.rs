@@ -747,7 +747,30 @@ fn mutants_are_found_by_name() {
         format!("{m:?}"),
         "Mutant { name: \"limit-plus-one\", rule: \"contract 5: at most limit hits; limit 0 returns Ok(empty)\", \
          check: \"recall.limit\", also_caught_by: [\"recall.min_score\", \"sections.across_merge_order\", \"model.differential\"], \
-         description: \"recall returns up to limit + 1 hits, and one hit for limit 0\", profile: Lexical, .. }"
+         description: \"recall returns up to limit + 1 hits, and one hit for limit 0\", wrapper: \"LimitPlusOne::new(_)\", \
+         profile: Lexical, .. }"
+    );
+}
+
+#[test]
+fn a_mutants_wrapper_is_the_constructor_its_wrap_calls() {
+    let wrapper = |name| mutant(name).unwrap().wrapper;
+    assert_eq!(wrapper("duplicates-on-upsert"), "DuplicatesOnStore::new(_)");
+    assert_eq!(
+        wrapper("strips-hit-namespace"),
+        "crate::TamperHits::strip(_)"
+    );
+    assert_eq!(
+        wrapper("short-top-k"),
+        "RankingFault::new(RankingFaultKind::ShortTopK, _)"
+    );
+    assert_eq!(
+        wrapper("defaults-kept-by-import"),
+        "DefaultsAsAbsent::new(UpsertPath::Import, DefaultFields::ALL, _)"
+    );
+    assert_eq!(
+        wrapper("stale-embedding-on-upsert"),
+        "StaleIndex::new(&[UpsertPath::Store, UpsertPath::StoreMany, UpsertPath::Import], _)"
     );
 }
 

@@ -204,7 +204,12 @@ fn mutants_of(names: &[&str]) -> Result<Vec<&'static Mutant>, String> {
 pub(crate) struct Opened {
     pub(crate) factory: Arc<dyn DriverFactory>,
     pub(crate) corpus_store: Box<dyn MemoryProvider>,
+    /// What the run's header says it runs against.
     pub(crate) description: String,
+    /// The header's text instead of [`Opened::description`] when the run
+    /// loads no corpus, for a driver whose description names its corpus
+    /// store; `None` when the description holds either way.
+    pub(crate) without_corpus: Option<String>,
     /// Kept alive for the run: the temporary files live in it.
     _scratch: Option<tempfile::TempDir>,
 }
@@ -224,6 +229,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
             })),
             corpus_store: Box::new(ReferenceDriver::new()),
             description: "reference (in memory)".to_owned(),
+            without_corpus: None,
             _scratch: None,
         }),
         DriverSpec::Semantic => Ok(Opened {
@@ -235,6 +241,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
             ),
             corpus_store: Box::new(SemanticReferenceDriver::new()),
             description: "semantic-reference (in memory, cosine of hashed embeddings)".to_owned(),
+            without_corpus: None,
             _scratch: None,
         }),
         DriverSpec::Null => Ok(Opened {
@@ -243,6 +250,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
             })),
             corpus_store: Box::new(tinymemory_doubles::NullDriver::new()),
             description: "null (retains nothing)".to_owned(),
+            without_corpus: None,
             _scratch: None,
         }),
         DriverSpec::Mutant(names) => {
@@ -263,6 +271,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
                     names.join("+"),
                     reference_name(profile)
                 ),
+                without_corpus: None,
                 _scratch: None,
             })
         }
@@ -275,15 +284,16 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
             let corpus_store = ExecDriver::spawn_blocking(command, config)?;
             // The id is the driver's own text: escaped, so it cannot drive
             // the terminal.
-            let description = format!(
-                "exec `{command}` (driver {}, protocol version {}; the corpus store is a process of its own)",
+            let about = format!(
+                "exec `{command}` (driver {}, protocol version {}",
                 tinymemory_conformance::report::visible(&factory.driver_id()),
                 tinymemory_exec::protocol::PROTOCOL_VERSION
             );
             Ok(Opened {
                 factory: Arc::new(factory),
                 corpus_store: Box::new(corpus_store),
-                description,
+                description: format!("{about}; the corpus store is a process of its own)"),
+                without_corpus: Some(format!("{about})")),
                 _scratch: None,
             })
         }
@@ -305,6 +315,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
                 factory: Arc::new(factory),
                 corpus_store: Box::new(corpus_store),
                 description,
+                without_corpus: None,
                 _scratch: None,
             })
         }
@@ -329,6 +340,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
                 factory: Arc::new(factory),
                 corpus_store: Box::new(corpus_store),
                 description: format!("sqlite (corpus store {})", corpus_path.display()),
+                without_corpus: Some("sqlite (a fresh file per check)".to_owned()),
                 _scratch: Some(scratch),
             })
         }

@@ -24,12 +24,15 @@ pub(crate) fn read_bundle(path: &Path) -> Result<Bundle, String> {
 ///
 /// # Errors
 ///
-/// A message naming `path` when the temporary file cannot be created,
-/// written or renamed.
+/// A message naming `path` when it is a directory, or the temporary file
+/// cannot be created, written or renamed.
 pub(crate) fn write(path: &Path, text: &str) -> Result<(), String> {
     use std::io::Write;
     crate::cleanup::wait_if_interrupted();
     let failed = |e: &dyn std::fmt::Display| format!("failed to write {}: {e}", path.display());
+    if path.is_dir() {
+        return Err(failed(&"it is a directory"));
+    }
     let mut tmp = tempfile::Builder::new()
         .prefix(".tinymemory-")
         .suffix(".tmp")
@@ -90,22 +93,56 @@ pub(crate) fn check_writable_file(path: &Path) -> Result<(), String> {
     })
 }
 
-/// Creates `dir` (and its parents) if missing and checks that files can be
-/// created in it, before a run.
+/// Checks, before a run, that [`create_dir`] can later make `dir` and
+/// write in it: `dir` is a directory files can be created in, or is
+/// missing and its nearest existing ancestor is such a directory. Nothing
+/// is created, so a run refused later leaves no directory behind.
 ///
 /// # Errors
 ///
 /// A message naming `dir` and the reason.
 pub(crate) fn check_writable_dir(dir: &Path) -> Result<(), String> {
+    let existing = dir
+        .ancestors()
+        .map(|a| {
+            if a.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                a
+            }
+        })
+        .find(|a| a.exists())
+        .unwrap_or(Path::new("."));
+    if !existing.is_dir() {
+        let what = if existing == dir {
+            "it is a file".to_owned()
+        } else {
+            format!("{} is a file", existing.display())
+        };
+        return Err(format!(
+            "failed to use the bundle directory {}: {what}; --bundle names a directory, \
+             which gets one bundle file per failing check",
+            dir.display()
+        ));
+    }
+    probe_dir(existing).map_err(|e| {
+        format!(
+            "failed to use the bundle directory {}: a file cannot be created in {}: {e}",
+            dir.display(),
+            existing.display()
+        )
+    })
+}
+
+/// Creates `dir` and its parents if missing, after [`check_writable_dir`].
+///
+/// # Errors
+///
+/// A message naming `dir` and the system's reason.
+pub(crate) fn create_dir(dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| {
         format!(
             "failed to create the bundle directory {}: {e}",
-            dir.display()
-        )
-    })?;
-    probe_dir(dir).map_err(|e| {
-        format!(
-            "failed to use the bundle directory {}: a file cannot be created in it: {e}",
             dir.display()
         )
     })

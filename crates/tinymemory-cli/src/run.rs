@@ -6,7 +6,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use tinymemory_api::shown::visible;
 use tinymemory_conformance::{DriverFactory, LoadedCorpus, RunSummary, Runner};
-use tinymemory_exec::trace::{Trace, Traced, TracedFactory};
+use tinymemory_exec::trace::{Traced, TracedFactory};
 use tinymemory_exec::ExecConfig;
 
 use crate::args::RunArgs;
@@ -17,7 +17,7 @@ use crate::progress::ConsoleProgress;
 use crate::{corpus, runtime};
 
 use self::plan::{CorpusPlan, RunPlan};
-use self::preflight::Preflight;
+use self::preflight::{Preflight, TraceFile};
 use self::trace_marks::TraceMarks;
 
 mod claims;
@@ -44,8 +44,7 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
         preflight.outputs.progress_stream(),
         args.quiet,
     ));
-    let trace = preflight.outputs.trace.as_ref().map(|t| &t.trace);
-    let opened = open(args, trace).await?;
+    let opened = open(args, preflight.outputs.trace.as_ref()).await?;
     let plan = RunPlan::resolve(args, preflight, &opened).await?;
     console.line(&plan.header());
     let mut progress = ConsoleProgress::new(&console, plan.quiet);
@@ -67,8 +66,15 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
 ///
 /// # Errors
 ///
-/// A [`CliError::setup`] naming why the driver could not be opened.
-async fn open(args: &RunArgs, trace: Option<&Trace>) -> Result<Opened, CliError> {
+/// A [`CliError::setup`] naming why the driver could not be opened, and
+/// the trace file, which is kept: what the driver was sent before it
+/// failed is in it.
+async fn open(args: &RunArgs, trace_file: Option<&TraceFile>) -> Result<Opened, CliError> {
+    let trace = trace_file.map(|t| &t.trace);
+    let not_opened = |e: &dyn std::fmt::Display| match trace_file {
+        Some(t) => not_opened(&format!("{e}\n  trace: {}", t.path.display())),
+        None => not_opened(e),
+    };
     let mut exec =
         ExecConfig::default().with_request_timeout(Duration::from_secs(args.call_timeout));
     // An exec driver's protocol is traced where it is spoken; an

@@ -19,6 +19,7 @@ use crate::{exit, files, shared};
 /// ([`exit::NO_CHECKS_RAN`], by [`all_skipped`]).
 pub(crate) fn finish(plan: &RunPlan, report: &Report, console: &Console) -> CliResult {
     if let Some(dir) = &plan.outputs.bundle {
+        files::create_dir(dir).or_usage()?;
         for bundle in Bundle::all_from(report) {
             let path = dir.join(bundle.file_name());
             files::write(&path, &bundle.to_json()).or_usage()?;

@@ -120,7 +120,10 @@ impl RunPlan {
         }
         Ok(Self {
             driver: args.driver.clone(),
-            description: opened.description.clone(),
+            description: match (&opened.without_corpus, loads) {
+                (Some(other), false) => other.clone(),
+                _ => opened.description.clone(),
+            },
             declared,
             requested: args.profile,
             profile,

@@ -527,3 +527,37 @@ fn a_ranking_engine_held_to_the_lexical_rules_fails() {
         "{out}"
     );
 }
+
+/// A run that loads no corpus has no corpus store, so its header names
+/// none: `sqlite:PATH` names PATH only when the corpus goes there.
+#[test]
+fn the_header_names_a_corpus_store_only_when_the_corpus_is_loaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("corpus.db");
+    let spec = format!("sqlite:{}", store.display());
+    let args = [
+        "run", "--driver", &spec, "--quiet", "--seed", "5", "--cases", "2",
+    ];
+    let (code, out, err) = run(&[&args[..], &["--no-corpus", "--family", "contract"]].concat());
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(
+        out.lines().next(),
+        Some(header("sqlite (a fresh file per check)", "lexical recall profile").as_str()),
+    );
+    let (code, out, err) = run(&[
+        &args[..],
+        &["--corpus", &corpus_dir(), "--family", "corpus"],
+    ]
+    .concat());
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(
+        out.lines().next(),
+        Some(
+            header(
+                &format!("sqlite (corpus store {})", store.display()),
+                "lexical recall profile"
+            )
+            .as_str()
+        ),
+    );
+}

@@ -124,8 +124,21 @@ fn jobs_are_refused_for_stores_that_may_be_shared_and_with_a_trace() {
     )
     .unwrap();
     let driver = format!("exec:python3 {}", script.display());
-    let ran = run(&["run", "--driver", &driver, "--no-corpus", "--jobs", "2"]);
+    let bundles = dir.path().join("bundles");
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--jobs",
+        "2",
+        "--bundle",
+        bundles.to_str().unwrap(),
+    ]);
     assert_eq!(ran.code, 2, "{}", ran.dump());
+    // Refused once the driver was open: the bundle directory, made only
+    // when the run ends, was never created.
+    assert!(!bundles.exists(), "{}", bundles.display());
     assert_eq!(
         ran.stderr,
         format!(
@@ -260,6 +273,20 @@ fn merge_refuses_what_is_not_every_shard_of_one_run() {
         args.extend(files.iter().map(|f| p(f)));
         run(&args)
     };
+    let ran = run(&[
+        "merge",
+        "--output",
+        &p(""),
+        &p("s1.json"),
+        &p("s2.json"),
+        &p("s3.json"),
+        &p("s4.json"),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!("error: failed to write {}: it is a directory\n", p(""))
+    );
     let ran = merge(&["s1.json", "s2.json", "s3.json"]);
     assert_eq!(ran.code, 2, "{}", ran.dump());
     assert_eq!(

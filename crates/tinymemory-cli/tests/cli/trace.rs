@@ -198,3 +198,33 @@ fn a_failed_check_names_the_trace_lines_of_its_last_operations() {
         format!("hits with limit 3 of 5 entries holding the word: expected 3, got 5 [{named}]")
     );
 }
+
+/// A driver that fails to open keeps its trace, which holds what it was
+/// sent, and the error says where it is.
+#[test]
+fn a_driver_that_fails_to_open_names_its_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace.jsonl");
+    let trace_arg = trace.to_str().unwrap();
+    let (code, out, err) = run(&[
+        "run",
+        "--driver",
+        "exec:false",
+        "--no-corpus",
+        "--trace",
+        trace_arg,
+    ]);
+    assert_eq!(code, 3, "stdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: failed to open the driver: backend failure: failed to get an answer to \
+             `hello` from `false`: the process exited (exit status: 1)\n  stderr: (empty)\n  \
+             trace: {trace_arg}\n"
+        )
+    );
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let line: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(line["request"]["op"], "hello");
+    assert_eq!(text.lines().count(), 1, "{text}");
+}

@@ -130,6 +130,58 @@ fn an_unwritable_bundle_directory_is_refused_before_any_check() {
 }
 
 #[test]
+fn a_bundle_path_that_is_a_file_is_refused_naming_the_rule() {
+    let dir = scratch();
+    let file = dir.path().join("bundles");
+    std::fs::write(&file, "a file\n").unwrap();
+    for (bundle, what) in [
+        (file.clone(), "it is a file".to_owned()),
+        (file.join("sub"), format!("{} is a file", file.display())),
+    ] {
+        let ran = run(&[
+            "run",
+            "--driver",
+            "reference",
+            "--no-corpus",
+            "--bundle",
+            bundle.to_str().unwrap(),
+        ]);
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "error: failed to use the bundle directory {}: {what}; --bundle names a \
+                 directory, which gets one bundle file per failing check\n",
+                bundle.display()
+            )
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "a file\n");
+    }
+}
+
+#[test]
+fn a_missing_bundle_directory_is_made_when_the_run_ends() {
+    let dir = scratch();
+    let bundles = dir.path().join("a/b");
+    let ran = run(&[
+        "run",
+        "--driver",
+        "mutant:limit-plus-one",
+        "--no-corpus",
+        "--check",
+        "recall.limit",
+        "--bundle",
+        bundles.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let names: Vec<String> = std::fs::read_dir(&bundles)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["mutant_limit-plus-one--recall.limit.json"]);
+}
+
+#[test]
 fn the_report_is_written_whole_and_duration_covers_the_corpus_load() {
     let dir = scratch();
     let corpus = tiny_corpus(dir.path());

@@ -221,12 +221,10 @@ async fn case(ctx: CheckContext, input: Input) -> CaseResult {
         first.key
     );
     require_eq!(
-        seen_by
-            .get(first.scope, &first.key)
-            .await
-            .map(|e| e.is_some())
-            .map_err(|e| e.kind()),
-        Ok(false),
+        shape(seen_by.get(first.scope, &first.key).await, |e| e
+            .as_ref()
+            .map(Hit::of)),
+        Ok(None),
         "get({:?}, {:?}) after the forget, through the other spelling",
         first.scope,
         first.key

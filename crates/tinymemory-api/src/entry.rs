@@ -7,7 +7,10 @@ use crate::{MemoryCategory, MemoryTaint};
 /// One stored memory, as returned by `get`, `list` and `recall`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MemoryEntry {
-    /// Driver-assigned opaque id, unique within one store.
+    /// Driver-assigned opaque id. An entry is identified by its namespace
+    /// and key; the contract asks nothing of `id` (docs/protocol.md: "any
+    /// string"), so no conformance check reads it, and a host must not rely
+    /// on it being unique.
     pub id: String,
     /// The key, unique within its namespace; stored byte for byte.
     pub key: String,

@@ -3,18 +3,23 @@
 
 use tinymemory_api::shown::shown;
 use tinymemory_conformance::report::Report;
-
-/// The prefixes of a `MemoryError`'s text, one per kind.
-const ERROR_KINDS: [&str; 3] = ["backend failure: ", "unavailable: ", "invalid input ("];
+use tinymemory_conformance::DriverError;
 
 /// `5 checks failed on the same error: backend failure: fts5: syntax error
 /// near """ (recall.plain_text_query, properties.across_ordering, ..)`,
 /// one line per driver error that at least two failed checks share, in
-/// order of first appearance.
+/// order of first appearance, the checks in run order.
+///
+/// Failures are grouped by their [`CheckEntry::driver_error`] (kind, rule
+/// and message, the error as the driver returned it), never by their
+/// message's text: a failure with no driver error is in no group, and so
+/// is every failure of a report read back from JSON, which keeps none.
+///
+/// [`CheckEntry::driver_error`]: tinymemory_conformance::report::CheckEntry::driver_error
 pub(crate) fn lines(report: &Report) -> Vec<String> {
-    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    let mut groups: Vec<(&DriverError, Vec<&str>)> = Vec::new();
     for check in report.failures() {
-        let Some(error) = check.message.as_deref().and_then(driver_error) else {
+        let Some(error) = check.driver_error.as_ref() else {
             continue;
         };
         match groups.iter_mut().find(|(e, _)| *e == error) {
@@ -29,93 +34,177 @@ pub(crate) fn lines(report: &Report) -> Vec<String> {
             format!(
                 "{} checks failed on the same error: {} ({})",
                 ids.len(),
-                shown(&error),
+                shown(&error.to_string()),
                 ids.join(", ")
             )
         })
         .collect()
 }
 
-/// The driver error a failure message quotes, without what the check or
-/// the section API wrapped around it: `backend failure: fts5: syntax
-/// error near """` from `query "\"" is plain text but recall failed:
-/// backend failure: ..`, from `.. failed: backend failure: recall in
-/// namespace "learning:a" failed: fts5: .. [case 1 of 4 ..]` and from
-/// `the driver failed with backend ("backend failure: ..")`. `None` when
-/// the message quotes no driver error.
-fn driver_error(message: &str) -> Option<String> {
-    let message = message.rfind(" [case ").map_or(message, |i| &message[..i]);
-    let unquoted;
-    let message = match quoted_failure(message) {
-        Some(q) => {
-            unquoted = q;
-            unquoted.as_str()
-        }
-        None => message,
-    };
-    let (start, kind) = ERROR_KINDS
-        .iter()
-        .filter_map(|k| message.find(k).map(|i| (i, *k)))
-        .min_by_key(|(i, _)| *i)?;
-    let mut rest = &message[start + kind.len()..];
-    // The section API's `recall in namespace "NS" failed: ` wrappers.
-    while let Some(i) = rest.find(" in namespace \"") {
-        let Some(end) = rest[i..].find("\" failed: ") else {
-            break;
-        };
-        if rest[..i].contains(':') {
-            break;
-        }
-        rest = &rest[i + end + "\" failed: ".len()..];
-    }
-    Some(format!("{kind}{rest}"))
-}
-
-/// The error text in `the driver failed with KIND ("TEXT")`, unescaped.
-fn quoted_failure(message: &str) -> Option<String> {
-    let after = &message[message.find("the driver failed with ")?..];
-    let open = after.find(" (\"")? + 3;
-    let mut out = String::new();
-    let mut chars = after[open..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => return Some(out),
-            '\\' => match chars.next()? {
-                'n' => out.push('\n'),
-                't' => out.push('\t'),
-                other => out.push(other),
-            },
-            c => out.push(c),
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const SYNTAX: &str = "backend failure: fts5: syntax error near \"\"\"";
+    use std::sync::Arc;
+    use std::time::SystemTime;
+
+    use tinymemory_api::{MemoryError, MemoryProvider};
+    use tinymemory_conformance::report::{CheckEntry, OutcomeKind};
+    use tinymemory_conformance::{FnFactory, Registry, RunConfig, Runner};
+    use tinymemory_doubles::{FaultKind, Faults, Method};
+    use tinymemory_reference::ReferenceDriver;
+
+    /// The report of running `ids` against a reference driver whose every
+    /// recall fails with `fault`.
+    fn run_with_failing_recall(ids: &[&str], fault: FaultKind) -> Report {
+        let registry = Registry::standard().filter(|c| ids.contains(&c.id));
+        let factory = Arc::new(FnFactory::new("failing-recall", move || {
+            let store =
+                Faults::new(ReferenceDriver::new()).with_method(Method::Recall, fault.clone());
+            Ok(Box::new(store) as Box<dyn MemoryProvider>)
+        }));
+        let runner = Runner::new(registry).with_config(RunConfig {
+            cases: 4,
+            ..RunConfig::default()
+        });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let summary = runtime.block_on(runner.run(factory, None, |_| {}));
+        Report::from_summary(&summary, SystemTime::UNIX_EPOCH)
+    }
+
+    /// A driver's own text that looks like what the suite wraps around it
+    /// (` [case `, ` in namespace "NS" failed: `) is part of its error:
+    /// seen by a direct recall, through `across_section`'s fan-out and by
+    /// the model, it is one error, named whole.
+    #[test]
+    fn a_driver_message_that_looks_like_a_wrapping_is_grouped_whole() {
+        let text = "segment 3 in namespace \"x\" failed: corrupt [case 2]";
+        let report = run_with_failing_recall(
+            &[
+                "recall.plain_text_query",
+                "properties.cap_determinism",
+                "model.differential",
+            ],
+            FaultKind::backend(text),
+        );
+        assert_eq!(report.failures().count(), 3, "{report:#?}");
+        assert_eq!(
+            lines(&report),
+            [format!(
+                "3 checks failed on the same error: backend failure: {text} \
+                 (recall.plain_text_query, properties.cap_determinism, model.differential)"
+            )]
+        );
+    }
+
+    /// A report of failed checks `(id, message, driver error)`, in order.
+    fn report_of(failures: &[(&str, &str, Option<MemoryError>)]) -> Report {
+        let mut report = run_with_failing_recall(&[], FaultKind::backend("unused"));
+        report.checks = failures
+            .iter()
+            .map(|(id, message, error)| CheckEntry {
+                id: (*id).to_owned(),
+                family: "contract".to_owned(),
+                description: String::new(),
+                outcome: OutcomeKind::Fail,
+                duration_ms: 0.0,
+                message: Some((*message).to_owned()),
+                reason: None,
+                counterexample: None,
+                driver_error: error.as_ref().map(DriverError::from),
+            })
+            .collect();
+        report
+    }
 
     #[test]
-    fn the_driver_error_is_found_inside_every_wrapping() {
-        let cases = [
-            "query \"\\\"\" (1 bytes) is plain text but recall failed: backend failure: fts5: \
-             syntax error near \"\"\"",
-            "across_section(learning, \"\\\"\", limit 1) with cap 1 failed: backend failure: \
-             recall in namespace \"learning:a\" failed: fts5: syntax error near \"\"\" [case 1 \
-             of 4 failed with seed 1; shrunk in 34 steps; rerun with --seed 1 --cases 4]",
-            "step 1 (recall): the driver failed with backend (\"backend failure: fts5: syntax \
-             error near \\\"\\\"\\\"\"), the model succeeded [case 1 of 4 failed with seed 1]",
-            "unexpected driver error: backend failure: fts5: syntax error near \"\"\"",
-        ];
-        for message in cases {
-            assert_eq!(driver_error(message).as_deref(), Some(SYNTAX), "{message}");
-        }
-        assert_eq!(driver_error("recall with limit 3: expected 3, got 4"), None);
+    fn two_checks_sharing_an_error_make_one_line() {
+        let fts = || Some(MemoryError::fault("fts5: syntax error near \"\"\""));
+        let report = report_of(&[
+            ("recall.plain_text_query", "query failed", fts()),
+            (
+                "recall.limit",
+                "recall with limit 3: expected 3, got 4",
+                None,
+            ),
+            ("properties.truncation", "across failed", fts()),
+        ]);
         assert_eq!(
-            driver_error("unexpected driver error: unavailable: connection refused").as_deref(),
-            Some("unavailable: connection refused")
+            lines(&report),
+            ["2 checks failed on the same error: backend failure: fts5: syntax error near \"\"\" \
+              (recall.plain_text_query, properties.truncation)"]
         );
+    }
+
+    #[test]
+    fn errors_of_different_rules_or_kinds_are_different_groups() {
+        let charset = || Some(MemoryError::invalid("namespace.charset", "bad byte"));
+        let empty = || Some(MemoryError::invalid("namespace.empty", "bad byte"));
+        let report = report_of(&[
+            ("a.one", "x", charset()),
+            ("a.two", "x", empty()),
+            ("a.three", "x", charset()),
+            ("a.four", "x", empty()),
+            ("a.five", "x", Some(MemoryError::unavailable("bad byte"))),
+            ("a.six", "x", Some(MemoryError::fault("bad byte"))),
+        ]);
+        assert_eq!(
+            lines(&report),
+            [
+                "2 checks failed on the same error: invalid input (namespace.charset): bad byte \
+                 (a.one, a.three)",
+                "2 checks failed on the same error: invalid input (namespace.empty): bad byte \
+                 (a.two, a.four)",
+            ]
+        );
+    }
+
+    #[test]
+    fn one_check_or_no_driver_error_makes_no_line() {
+        let report = report_of(&[
+            ("a.one", "x", Some(MemoryError::fault("disk full"))),
+            ("a.two", "backend failure: disk full", None),
+            ("a.three", "backend failure: disk full", None),
+        ]);
+        assert_eq!(lines(&report), Vec::<String>::new());
+    }
+
+    /// What the old parser got wrong: a message quoting a query that holds
+    /// a kind's prefix (`unavailable: `) before the driver's error. The
+    /// group is the error the data names, whatever the message quotes.
+    #[test]
+    fn a_kind_prefix_quoted_before_the_error_is_not_the_error() {
+        let fts = || Some(MemoryError::fault("fts5: syntax error near \":\""));
+        let report = report_of(&[
+            (
+                "recall.plain_text_query",
+                "query \"unavailable: x\" is plain text but recall failed: backend failure: fts5: \
+                 syntax error near \":\"",
+                fts(),
+            ),
+            (
+                "properties.cap_determinism",
+                "query \"invalid input (y\" failed: backend failure: fts5: syntax error near \":\"",
+                fts(),
+            ),
+        ]);
+        assert_eq!(
+            lines(&report),
+            ["2 checks failed on the same error: backend failure: fts5: syntax error near \":\" \
+              (recall.plain_text_query, properties.cap_determinism)"]
+        );
+    }
+
+    /// The line shows the driver's text as every report does: escaped
+    /// control characters.
+    #[test]
+    fn the_error_is_shown_escaped() {
+        let bell = || Some(MemoryError::fault("bell \u{7}"));
+        let report = report_of(&[("a.one", "x", bell()), ("a.two", "x", bell())]);
+        assert_eq!(lines(&report).len(), 1);
+        assert!(!lines(&report)[0].contains('\u{7}'), "{:?}", lines(&report));
     }
 }

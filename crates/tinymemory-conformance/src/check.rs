@@ -5,7 +5,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use tinymemory_api::{MemoryProvider, RecallProfile};
+use tinymemory_api::{MemoryError, MemoryProvider, RecallProfile};
 
 use crate::{DriverFactory, LoadedCorpus};
 
@@ -114,22 +114,142 @@ pub struct Counterexample {
     pub input: String,
 }
 
+/// A driver error as data: what a [`Failure`] keeps of the
+/// [`MemoryError`] that caused it, so that failures sharing one cause can
+/// be told apart from failures that only quote similar text.
+///
+/// It is the error as the driver returned it: one the section API wrapped
+/// on its way to the check (`recall in namespace "learning:a" failed: ..`
+/// from `across_section`) is recorded as the driver's own error when the
+/// runner ran the check, so the same fault seen through two namespaces, or
+/// through a direct recall and a section fan-out, is one `DriverError`.
+/// Its [`Display`](fmt::Display) is the [`MemoryError`]'s:
+///
+/// ```
+/// use tinymemory_api::MemoryError;
+/// use tinymemory_conformance::DriverError;
+///
+/// let e = MemoryError::invalid("namespace.charset", "bad byte");
+/// let data = DriverError::from(&e);
+/// assert_eq!((data.kind, data.rule.as_deref()), ("invalid", Some("namespace.charset")));
+/// assert_eq!(data.message, "bad byte");
+/// assert_eq!(data.to_string(), e.to_string());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct DriverError {
+    /// [`MemoryError::kind`]: `invalid`, `unavailable`, `backend` or
+    /// `unsupported`.
+    pub kind: &'static str,
+    /// The rule id of an `invalid` error ([`MemoryError::rule`]); `None`
+    /// for the other kinds.
+    pub rule: Option<String>,
+    /// The family of an `unsupported` error; `None` for the other kinds.
+    pub family: Option<String>,
+    /// The error's own message, without the prefix its kind adds
+    /// (`backend failure: `) and without its sources.
+    pub message: String,
+}
+
+impl From<&MemoryError> for DriverError {
+    fn from(e: &MemoryError) -> Self {
+        let (rule, family, message) = match e {
+            MemoryError::Invalid { rule, message } => (Some(*rule), None, message.clone()),
+            MemoryError::Unavailable { message, .. } | MemoryError::Backend { message, .. } => {
+                (None, None, message.clone())
+            }
+            MemoryError::Unsupported { family, message } => (None, Some(*family), message.clone()),
+            // A variant added later: its whole text is the message.
+            other => (None, None, other.to_string()),
+        };
+        Self {
+            kind: e.kind(),
+            rule: rule.map(str::to_owned),
+            family: family.map(str::to_owned),
+            message,
+        }
+    }
+}
+
+/// The [`MemoryError`]'s own text: `invalid input (RULE): MESSAGE`,
+/// `unavailable: MESSAGE`, `backend failure: MESSAGE` or
+/// `unsupported (FAMILY): MESSAGE`.
+impl fmt::Display for DriverError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = &self.message;
+        match (self.kind, &self.rule, &self.family) {
+            ("invalid", Some(rule), _) => write!(f, "invalid input ({rule}): {message}"),
+            ("unavailable", ..) => write!(f, "unavailable: {message}"),
+            ("backend", ..) => write!(f, "backend failure: {message}"),
+            ("unsupported", _, Some(family)) => write!(f, "unsupported ({family}): {message}"),
+            _ => f.write_str(message),
+        }
+    }
+}
+
 /// Why a check failed.
+///
+/// Built with [`Failure::new`] (or from a message, [`From<String>`]),
+/// [`Failure::caused_by`] and [`Failure::with_counterexample`], or as a
+/// struct.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     /// What was expected and what happened.
     pub message: String,
     /// For property checks: the shrunk failing input and its seed.
     pub counterexample: Option<Counterexample>,
+    /// The driver error the check failed on, when it failed because a
+    /// driver call returned one (or returned a different one than the
+    /// rule asks for); `None` when the driver answered, wrongly. The
+    /// message quotes it too; this is the same error as data, for telling
+    /// which failures share a cause. A property check's is that of its
+    /// reported (shrunk) case.
+    pub driver_error: Option<DriverError>,
 }
 
 impl Failure {
-    /// A failure with a message and no counterexample.
+    /// A failure with a message, no counterexample and no driver error.
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
             counterexample: None,
+            driver_error: None,
         }
+    }
+
+    /// The same failure, caused by the driver error `e`.
+    #[must_use]
+    pub fn caused_by(self, e: &MemoryError) -> Self {
+        self.with_driver_error(Some(DriverError::from(e)))
+    }
+
+    /// The same failure with [`driver_error`](Self::driver_error) set to
+    /// `driver_error`.
+    #[must_use]
+    pub fn with_driver_error(mut self, driver_error: Option<DriverError>) -> Self {
+        self.driver_error = driver_error;
+        self
+    }
+
+    /// The same failure with `counterexample`.
+    #[must_use]
+    pub fn with_counterexample(mut self, counterexample: Counterexample) -> Self {
+        self.counterexample = Some(counterexample);
+        self
+    }
+}
+
+/// [`Failure::new`].
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Self::new(message)
+    }
+}
+
+/// [`Failure::new`].
+impl From<&str> for Failure {
+    fn from(message: &str) -> Self {
+        Self::new(message)
     }
 }
 
@@ -166,9 +286,11 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// A [`Outcome::Fail`] with `message` and no counterexample.
-    pub fn fail(message: impl Into<String>) -> Self {
-        Self::Fail(Failure::new(message))
+    /// A [`Outcome::Fail`] of `failure`: a [`Failure`], or a message
+    /// (`String`, `&str`) for a failure with no counterexample and no
+    /// driver error.
+    pub fn fail(failure: impl Into<Failure>) -> Self {
+        Self::Fail(failure.into())
     }
 
     /// `pass`, `fail`, `skip`, `expected-failure`, `unexpectedly-passing`
@@ -258,14 +380,17 @@ impl CheckContext {
     ///
     /// # Errors
     ///
-    /// When the factory cannot open one: the message a check fails with,
-    /// `failed to open a fresh <driver id> driver: <the error>`.
-    pub async fn fresh(&self) -> Result<Box<dyn MemoryProvider>, String> {
+    /// When the factory cannot open one: the failure a check fails with,
+    /// `failed to open a fresh <driver id> driver: <the error>`, caused by
+    /// that error ([`Failure::driver_error`]); `.map_err(Outcome::fail)`
+    /// makes it an outcome.
+    pub async fn fresh(&self) -> Result<Box<dyn MemoryProvider>, Failure> {
         self.factory.open().await.map_err(|e| {
-            format!(
+            Failure::new(format!(
                 "failed to open a fresh {} driver: {e}",
                 self.factory.driver_id()
-            )
+            ))
+            .caused_by(&e)
         })
     }
 }

@@ -2,18 +2,40 @@
 
 use tinymemory_api::{MemoryError, RecallProfile};
 
-use crate::Outcome;
+use crate::{Failure, Outcome};
 
 /// Why a check body stopped early.
 pub(crate) enum Stop {
-    Fail(String),
+    /// Boxed: a [`Failure`] with its driver error is large, and every
+    /// check helper returns a `Result<_, Stop>`.
+    Fail(Box<Failure>),
     Skip(String),
 }
 
-/// Driver errors inside a check body fail the check, naming the error.
+impl Stop {
+    /// [`Stop::Fail`] of a failure or of a message (no driver error).
+    pub(crate) fn fail(failure: impl Into<Failure>) -> Self {
+        Self::Fail(Box::new(failure.into()))
+    }
+
+    /// [`Stop::Fail`] with `message`, caused by the driver error `e`.
+    pub(crate) fn caused_by(message: impl Into<String>, e: &MemoryError) -> Self {
+        Self::fail(Failure::new(message).caused_by(e))
+    }
+}
+
+/// Driver errors inside a check body fail the check, naming the error and
+/// keeping it as the failure's [`driver_error`](Failure::driver_error).
 impl From<MemoryError> for Stop {
     fn from(e: MemoryError) -> Self {
-        Stop::Fail(format!("unexpected driver error: {e}"))
+        Stop::caused_by(format!("unexpected driver error: {e}"), &e)
+    }
+}
+
+/// A failure built elsewhere ([`CheckContext::fresh`](crate::CheckContext::fresh)).
+impl From<Failure> for Stop {
+    fn from(failure: Failure) -> Self {
+        Stop::fail(failure)
     }
 }
 
@@ -22,7 +44,7 @@ pub(crate) type Step = Result<(), Stop>;
 pub(crate) fn outcome(step: Step) -> Outcome {
     match step {
         Ok(()) => Outcome::Pass,
-        Err(Stop::Fail(m)) => Outcome::fail(m),
+        Err(Stop::Fail(f)) => Outcome::Fail(*f),
         Err(Stop::Skip(m)) => Outcome::Skip(m),
     }
 }
@@ -32,7 +54,7 @@ macro_rules! ensure {
     ($cond:expr, $($msg:tt)+) => {
         let holds: bool = $cond;
         if !holds {
-            return Err($crate::failure::Stop::Fail(format!($($msg)+)));
+            return Err($crate::failure::Stop::fail(format!($($msg)+)));
         }
     };
 }
@@ -42,7 +64,7 @@ macro_rules! ensure_eq {
     ($got:expr, $want:expr, $($msg:tt)+) => {{
         let (got, want) = (&$got, &$want);
         if got != want {
-            return Err($crate::failure::Stop::Fail(format!(
+            return Err($crate::failure::Stop::fail(format!(
                 "{}: expected {:?}, got {:?}",
                 format!($($msg)+),
                 want,
@@ -86,7 +108,7 @@ pub(crate) fn ensure_hits(
     if got == want {
         return Ok(());
     }
-    Err(Stop::Fail(format!(
+    Err(Stop::fail(format!(
         "{what}: expected {want:?}, got {got:?}{}",
         missed_hits_cause(profile, want, got)
     )))

@@ -86,7 +86,8 @@ pub use shard::Shard;
 mod summary;
 
 pub use check::{
-    Check, CheckContext, CheckFuture, Counterexample, Failure, Family, Outcome, Profiles, RunConfig,
+    Check, CheckContext, CheckFuture, Counterexample, DriverError, Failure, Family, Outcome,
+    Profiles, RunConfig,
 };
 pub use corpus_store::{LoadReport, LoadedCorpus, Sample};
 pub use factory::{DriverFactory, FnFactory};

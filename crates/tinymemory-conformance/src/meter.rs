@@ -1,8 +1,12 @@
 //! Counting the work a check asks of its driver, and the calls still
 //! waiting for an answer: how the runner tells a slow driver (it keeps
 //! answering) from a hung one (a call gets no answer), and how it sizes a
-//! check's budget (`docs/reports.md`, "Per-check timeout").
+//! check's budget (`docs/reports.md`, "Per-check timeout"); and which
+//! errors the driver itself returned, so that a failure is attributed to
+//! the driver's own error rather than to the section API's wrapping of it
+//! ([`Meter::attribute`]).
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -16,7 +20,7 @@ use tinymemory_api::{
     RecallOptions, RecallProfile,
 };
 
-use crate::DriverFactory;
+use crate::{DriverError, DriverFactory, Outcome};
 
 /// One driver call, as a message names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,7 +95,16 @@ struct Inner {
     /// Woken at each call's start, so a watcher sleeping until a deadline
     /// computed before the call can compute the call's own.
     started: tokio::sync::Notify,
+    /// The errors of the driver's pinned recalls, keyed by the error the
+    /// section API makes of each (`recall in namespace "NS" failed: ..`).
+    wrapped: Mutex<HashMap<DriverError, DriverError>>,
 }
+
+/// Most errors [`Inner::wrapped`] keeps: distinct errors of pinned recalls
+/// are a handful in a failing check; a property that recalls invalid
+/// namespaces on purpose makes one per case, and past this many the later
+/// ones are not kept (their failures keep the section API's error).
+const MAX_WRAPPED: usize = 4096;
 
 /// The calls of one check: how many were answered, how much work was asked
 /// for, and which are still waiting. Cheap to clone; clones share the
@@ -137,6 +150,64 @@ impl Meter {
     /// the last time it resolved).
     pub(crate) async fn call_started(&self) {
         self.inner.started.notified().await;
+    }
+
+    /// Keeps `e`, the error the driver returned for a recall pinned to
+    /// `namespace`, under the error the section API's fan-out makes of it.
+    fn record_recall_error(&self, namespace: &str, e: &MemoryError) {
+        let bare = match e {
+            MemoryError::Invalid { rule, message } => MemoryError::invalid(rule, message.clone()),
+            MemoryError::Unavailable { message, .. } => MemoryError::unavailable(message.clone()),
+            MemoryError::Backend { message, .. } => MemoryError::fault(message.clone()),
+            MemoryError::Unsupported { family, message } => {
+                MemoryError::unsupported(family, message.clone())
+            }
+            _ => return,
+        };
+        let wrapped = DriverError::from(&tinymemory_sections::recall_failed_in(namespace, bare));
+        let mut kept = self
+            .inner
+            .wrapped
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if kept.len() < MAX_WRAPPED {
+            kept.entry(wrapped).or_insert_with(|| DriverError::from(e));
+        }
+    }
+
+    /// `outcome` with its failure's driver error replaced by the driver's
+    /// own when it is the section API's wrapping of one this meter saw.
+    ///
+    /// Why here and not in the section API's error: `across_section`
+    /// rebuilds the driver's error with its namespace in the message
+    /// (`MemoryError::Invalid` has no `source` to keep the original in),
+    /// and every check sees its driver only through this meter, so the
+    /// driver's own error is known here, exactly, whichever check, helper
+    /// or property case made the call. Failures then group by what the
+    /// driver said, not by which namespace or path it was seen through.
+    pub(crate) fn attribute(&self, outcome: Outcome) -> Outcome {
+        let own = |failure: crate::Failure| {
+            let Some(seen) = failure.driver_error.clone() else {
+                return failure;
+            };
+            let kept = self
+                .inner
+                .wrapped
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            match kept.get(&seen) {
+                Some(own) => failure.with_driver_error(Some(own.clone())),
+                None => failure,
+            }
+        };
+        match outcome {
+            Outcome::Fail(failure) => Outcome::Fail(own(failure)),
+            Outcome::ExpectedFailure { reason, failure } => Outcome::ExpectedFailure {
+                reason,
+                failure: own(failure),
+            },
+            other => other,
+        }
     }
 
     /// The call that has waited longest for its answer, and since when.
@@ -260,11 +331,15 @@ tinymemory_api::delegate_provider! {
             limit: usize,
             opts: &RecallOptions,
         ) -> Result<Vec<MemoryEntry>, MemoryError> {
-            metered!(
+            let result = metered!(
                 self,
                 Call::at("recall", opts.namespace.as_deref(), None),
                 self.inner.recall(query, limit, opts)
-            )
+            );
+            if let (Err(e), Some(namespace)) = (&result, opts.namespace.as_deref()) {
+                self.meter.record_recall_error(namespace, e);
+            }
+            result
         }
 
         async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
@@ -337,6 +412,46 @@ impl DriverFactory for MeteredFactory {
 mod tests {
     use super::*;
     use tinymemory_reference::ReferenceDriver;
+
+    /// A failure on the section API's error is attributed to the error the
+    /// driver returned for that namespace; any other error is left alone.
+    #[tokio::test]
+    async fn a_wrapped_recall_error_is_attributed_to_the_driver_s_own() {
+        use tinymemory_doubles::{FaultKind, Faults, Method};
+        use tinymemory_sections::Sections;
+
+        let meter = Meter::default();
+        let faulty = Faults::new(ReferenceDriver::new())
+            .with_method(Method::Recall, FaultKind::invalid("x.rule", "no [case 1]"));
+        let store = Metered::new(faulty, meter.clone());
+        let section = tinymemory_api::MemorySection::Learning;
+        store
+            .store(
+                "learning:a",
+                "k",
+                "comet",
+                MemoryCategory::Core,
+                None,
+                MemoryTaint::Internal,
+            )
+            .await
+            .unwrap();
+        let seen = Sections::new(&store)
+            .recall()
+            .across_section(&section, "comet", 3, &RecallOptions::default())
+            .await
+            .unwrap_err();
+        let own = MemoryError::invalid("x.rule", "no [case 1]");
+        assert_ne!(seen, own, "the section API wraps it");
+        let failed = |e: &MemoryError| Outcome::Fail(crate::Failure::new("m").caused_by(e));
+        let Outcome::Fail(f) = meter.attribute(failed(&seen)) else {
+            unreachable!()
+        };
+        assert_eq!(f.driver_error, Some(DriverError::from(&own)));
+        let other = MemoryError::fault("not a recall's");
+        assert_eq!(meter.attribute(failed(&other)), failed(&other));
+        assert_eq!(meter.attribute(Outcome::Pass), Outcome::Pass);
+    }
 
     #[tokio::test]
     async fn calls_are_counted_with_their_work_and_named() {

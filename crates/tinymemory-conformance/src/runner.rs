@@ -394,7 +394,7 @@ impl Runner {
                 () = meter.call_started() => continue,
             };
             match finished {
-                Ok(Ok(Ok(outcome))) => return outcome,
+                Ok(Ok(Ok(outcome))) => return meter.attribute(outcome),
                 Ok(Ok(Err(payload))) => {
                     return Outcome::fail(format!(
                         "check panicked: {}",

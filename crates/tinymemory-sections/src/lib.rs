@@ -45,6 +45,7 @@ mod scope;
 mod sections;
 mod view;
 
+pub use recall::fan_out::recall_failed_in;
 pub use recall::hits::SectionHits;
 pub use recall::merge::{compare_hits, merge_hits, MergeStrategy, DEFAULT_RRF_K};
 pub use recall::{

@@ -60,14 +60,17 @@ async fn refused(d: &dyn MemoryProvider, entries: &[NewEntry], index: usize, rul
     match d.store_many(entries).await {
         Err(e) if e.rule() == Some(rule) => {}
         Err(e) => {
-            return Err(Stop::Fail(format!(
+            return Err(Stop::caused_by(
+                format!(
                 "store_many of {} entries, entry {index} invalid, must be refused as invalid with \
                  rule {rule}; got: {e}",
                 entries.len()
-            )))
+            ),
+                &e,
+            ))
         }
         Ok(()) => {
-            return Err(Stop::Fail(format!(
+            return Err(Stop::fail(format!(
                 "store_many of {} entries returned Ok although entry {index} breaks rule {rule}",
                 entries.len()
             )))
@@ -75,7 +78,7 @@ async fn refused(d: &dyn MemoryProvider, entries: &[NewEntry], index: usize, rul
     }
     let after = listed(d).await?;
     if let Some(diff) = differences(&before, &after) {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "store_many refused a batch for entry {index} (rule {rule}), yet the store changed: \
              nothing of a refused batch is stored: {diff}"
         )));
@@ -97,7 +100,7 @@ pub(crate) async fn store_many(ctx: CheckContext) -> Step {
     let end = SystemTime::now();
     let got = listed(d.as_ref()).await?;
     if let Some(diff) = differences(&expected(&got), &got) {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "after store_many of 5 entries (the 2nd and 4th at the same key, the later wins), \
              list(None, ..): {diff}"
         )));

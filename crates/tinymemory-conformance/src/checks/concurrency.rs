@@ -37,10 +37,13 @@ async fn writer(d: &dyn MemoryProvider, w: usize) -> Step {
         )
         .await
         .map_err(|e| {
-            Stop::Fail(format!(
+            Stop::caused_by(
+                format!(
                 "store({NAMESPACE:?}, {:?}) by writer {w} of {WRITERS} running at once failed: {e}",
                 key(w, i)
-            ))
+            ),
+                &e,
+            )
         })?;
     }
     Ok(())

@@ -94,10 +94,13 @@ pub(crate) async fn hostile_queries(ctx: CheckContext) -> Step {
     let opts = RecallOptions::in_namespace("hostile:q");
     for (name, text) in HOSTILE_TEXT {
         let hits = d.recall(text, 100, &opts).await.map_err(|e| {
-            Stop::Fail(format!(
-                "the {name} text as a query failed, it is plain text: {e}{}",
-                super::recall::zero_vector_cause(text, ctx.profile, true)
-            ))
+            Stop::caused_by(
+                format!(
+                    "the {name} text as a query failed, it is plain text: {e}{}",
+                    super::recall::zero_vector_cause(text, ctx.profile, true)
+                ),
+                &e,
+            )
         })?;
         ensure!(
             hits.iter()
@@ -110,7 +113,7 @@ pub(crate) async fn hostile_queries(ctx: CheckContext) -> Step {
             .iter()
             .find(|h| h.score.is_some_and(|s| !s.is_finite()))
         {
-            return Err(Stop::Fail(format!(
+            return Err(Stop::fail(format!(
                 "the {name} query gave {:?} the non-finite score {:?}: scores, when present, are finite{}",
                 h.key,
                 h.score,
@@ -129,10 +132,10 @@ fn expect_rule<T: std::fmt::Debug>(
 ) -> Step {
     match r {
         Err(e) if e.rule() == Some(rule) => Ok(()),
-        Err(e) => Err(Stop::Fail(format!(
+        Err(e) => Err(Stop::caused_by(format!(
             "{method} with invalid namespace {ns:?} must be refused with rule {rule}, got: {e}"
-        ))),
-        Ok(v) => Err(Stop::Fail(format!(
+        ), &e)),
+        Ok(v) => Err(Stop::fail(format!(
             "{method} with invalid namespace {ns:?} returned Ok({v:?}), expected MemoryError::Invalid with rule {rule}"
         ))),
     }

@@ -230,7 +230,7 @@ async fn compare(
                     format!("in the order of the entries tied at score {score:?}")
                 }
             };
-            return Err(crate::failure::Stop::Fail(format!(
+            return Err(crate::failure::Stop::fail(format!(
                 "recall({query:?}, limit {limit}) pinned to {ns} answered {was_shown} at first and \
                  {is_shown} {what}: the two answers differ only {how}. The scores are the same, \
                  so the statistics are not the cause: the engine breaks ties by something \

@@ -18,7 +18,7 @@ use crate::CheckContext;
 pub(crate) const CLOCK_SKEW: Duration = Duration::from_secs(60);
 
 fn entry_or_fail(got: Option<MemoryEntry>, what: &str) -> Result<MemoryEntry, Stop> {
-    got.ok_or_else(|| Stop::Fail(format!("{what} returned None")))
+    got.ok_or_else(|| Stop::fail(format!("{what} returned None")))
 }
 
 pub(crate) async fn upsert_replaces_metadata(ctx: CheckContext) -> Step {
@@ -144,7 +144,7 @@ async fn defaults_replace(d: &dyn MemoryProvider) -> Step {
             before,
             (&e.category, e.session_id.as_deref(), e.taint),
         ) {
-            return Err(Stop::Fail(m));
+            return Err(Stop::fail(m));
         }
     }
     Ok(())
@@ -152,7 +152,7 @@ async fn defaults_replace(d: &dyn MemoryProvider) -> Step {
 
 pub(crate) fn parse(what: &str, text: &str) -> Result<SystemTime, Stop> {
     tinymemory_api::parse_rfc3339(text)
-        .ok_or_else(|| Stop::Fail(format!("{what} is {text:?}, not an RFC 3339 timestamp")))
+        .ok_or_else(|| Stop::fail(format!("{what} is {text:?}, not an RFC 3339 timestamp")))
 }
 
 pub(crate) async fn timestamps(ctx: CheckContext) -> Step {
@@ -214,7 +214,7 @@ async fn last_and_newest(
         .await?
         .into_iter()
         .find(|s| s.namespace == ns)
-        .ok_or_else(|| Stop::Fail(format!("namespaces() does not list {ns}")))?;
+        .ok_or_else(|| Stop::fail(format!("namespaces() does not list {ns}")))?;
     let mut newest: Option<(SystemTime, String)> = None;
     for e in d.list(Some(ns), None, None).await? {
         let t = parse(&format!("the timestamp of {ns}/{}", e.key), &e.timestamp)?;
@@ -517,9 +517,9 @@ pub(crate) async fn huge_limit(ctx: CheckContext) -> Step {
         usize::try_from(u64::from(u32::MAX) + 1).unwrap_or(usize::MAX),
     ] {
         let got = d.recall("lantern", limit, &opts).await.map_err(|e| {
-            Stop::Fail(format!(
+            Stop::caused_by(format!(
                 "recall(\"lantern\", limit {limit}) failed: a limit above the number of hits is no error: {e}"
-            ))
+            ), &e)
         })?;
         ensure_eq!(
             sorted(&got),

@@ -156,9 +156,10 @@ pub(crate) async fn reserved_words(ctx: CheckContext) -> Step {
             )
             .await
             .map_err(|e| {
-                Stop::Fail(format!(
-                    "store({ns:?}, {word:?}) failed: {e}; {RESERVED_HINT}"
-                ))
+                Stop::caused_by(
+                    format!("store({ns:?}, {word:?}) failed: {e}; {RESERVED_HINT}"),
+                    &e,
+                )
             })?;
             want.push((ns, 1));
         }
@@ -172,9 +173,10 @@ pub(crate) async fn reserved_words(ctx: CheckContext) -> Step {
     for word in crate::hostile::RESERVED_WORDS {
         for ns in crate::hostile::reserved_namespaces(word) {
             let got = d.get(&ns, word).await.map_err(|e| {
-                Stop::Fail(format!(
-                    "get({ns:?}, {word:?}) failed: {e}; {RESERVED_HINT}"
-                ))
+                Stop::caused_by(
+                    format!("get({ns:?}, {word:?}) failed: {e}; {RESERVED_HINT}"),
+                    &e,
+                )
             })?;
             ensure_eq!(
                 got.map(|e| e.content),
@@ -185,9 +187,10 @@ pub(crate) async fn reserved_words(ctx: CheckContext) -> Step {
                 .recall("kept", 10, &RecallOptions::in_namespace(&ns))
                 .await
                 .map_err(|e| {
-                    Stop::Fail(format!(
-                        "recall(\"kept\") in {ns:?} failed: {e}; {RESERVED_HINT}"
-                    ))
+                    Stop::caused_by(
+                        format!("recall(\"kept\") in {ns:?} failed: {e}; {RESERVED_HINT}"),
+                        &e,
+                    )
                 })?;
             ensure_eq!(
                 hits.iter().map(|h| h.key.as_str()).collect::<Vec<_>>(),

@@ -393,17 +393,20 @@ pub(crate) async fn plain_text_query(ctx: CheckContext) -> Step {
     for q in hostile_queries() {
         let shown: String = q.chars().take(40).collect();
         let hits = d.recall(&q, 10, &opts).await.map_err(|e| {
-            Stop::Fail(format!(
-                "query {shown:?} ({} bytes) is plain text but recall failed: {e}{}",
-                q.len(),
-                zero_vector_cause(&q, ctx.profile, true)
-            ))
+            Stop::caused_by(
+                format!(
+                    "query {shown:?} ({} bytes) is plain text but recall failed: {e}{}",
+                    q.len(),
+                    zero_vector_cause(&q, ctx.profile, true)
+                ),
+                &e,
+            )
         })?;
         if let Some(h) = hits
             .iter()
             .find(|h| h.score.is_some_and(|s| !s.is_finite()))
         {
-            return Err(Stop::Fail(format!(
+            return Err(Stop::fail(format!(
                 "query {shown:?} gave {:?} the non-finite score {:?}: scores, when present, are finite{}",
                 h.key,
                 h.score,

@@ -87,7 +87,7 @@ async fn upsert(d: &dyn MemoryProvider, path: Path, ns: &str) -> Result<bool, St
                 Err(e) => return Err(e.into()),
                 Ok(outcome) => {
                     if let Some(f) = outcome.failures.first() {
-                        return Err(Stop::Fail(format!(
+                        return Err(Stop::fail(format!(
                             "import of one valid record ({ns}, {UPSERTED:?}) over an existing \
                              key refused it: {}",
                             f.error
@@ -115,7 +115,7 @@ async fn ranks_by_new_content(d: &dyn MemoryProvider, path: Path, ns: &str) -> S
                  terms";
     let by_new = d.recall(NEW, 10, &opts).await?;
     if let Err(why) = ranks_first(&by_new, UPSERTED, NEW) {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "{what}, recall({NEW:?}) (its new content itself) must rank {UPSERTED:?} first; it \
              {why} (hits {}): {stale}",
             shown_in(&by_new, Some(ns))
@@ -123,7 +123,7 @@ async fn ranks_by_new_content(d: &dyn MemoryProvider, path: Path, ns: &str) -> S
     }
     let by_old = d.recall(OLD, 10, &opts).await?;
     let twin = position(&by_old, TWIN).ok_or_else(|| {
-        Stop::Fail(format!(
+        Stop::fail(format!(
             "{what}, recall({OLD:?}) does not find {TWIN:?}, whose content it is (hits {})",
             shown_in(&by_old, Some(ns))
         ))
@@ -135,7 +135,7 @@ async fn ranks_by_new_content(d: &dyn MemoryProvider, path: Path, ns: &str) -> S
             _ => twin < up,
         };
         if !below {
-            return Err(Stop::Fail(format!(
+            return Err(Stop::fail(format!(
                 "{what}, recall({OLD:?}) must rank {TWIN:?}, which holds that text exactly, \
                  strictly above {UPSERTED:?}, which no longer does; got {}: {stale}",
                 shown_in(&by_old, Some(ns))

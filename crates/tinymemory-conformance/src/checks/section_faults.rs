@@ -27,10 +27,14 @@ fn pair(ns: &str, key: &str) -> (String, String) {
 /// backend error there is the section API refusing a driver fault.
 fn across_failed(query: &str, e: &MemoryError) -> Stop {
     match e {
-        MemoryError::Backend { .. } => Stop::Fail(format!(
-            "across_section(learning, {query:?}) reported a driver fault: {e}"
-        )),
-        _ => Stop::Fail(format!("across_section(learning, {query:?}) failed: {e}")),
+        MemoryError::Backend { .. } => Stop::caused_by(
+            format!("across_section(learning, {query:?}) reported a driver fault: {e}"),
+            e,
+        ),
+        _ => Stop::caused_by(
+            format!("across_section(learning, {query:?}) failed: {e}"),
+            e,
+        ),
     }
 }
 

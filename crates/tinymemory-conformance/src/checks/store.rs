@@ -21,8 +21,8 @@ pub(crate) async fn upsert(ctx: CheckContext) -> Step {
     .await?;
     let got = d.get("global", "k").await?;
     let Some(e) = got else {
-        return Err(crate::failure::Stop::Fail(
-            "get after two stores returned None".into(),
+        return Err(crate::failure::Stop::fail(
+            "get after two stores returned None",
         ));
     };
     ensure_eq!(e.content, "second version", "content after upsert");

@@ -7,7 +7,7 @@ use crate::CheckContext;
 
 /// A fresh, empty driver from the context's factory.
 pub(crate) async fn fresh(ctx: &CheckContext) -> Result<Box<dyn MemoryProvider>, Stop> {
-    ctx.fresh().await.map_err(Stop::Fail)
+    ctx.fresh().await.map_err(Stop::fail)
 }
 
 /// Stores a `Core`, internal, session-less entry; a failure fails the check
@@ -27,7 +27,7 @@ pub(crate) async fn put(
         MemoryTaint::Internal,
     )
     .await
-    .map_err(|e| Stop::Fail(format!("store({namespace:?}, {key:?}) failed: {e}")))
+    .map_err(|e| Stop::caused_by(format!("store({namespace:?}, {key:?}) failed: {e}"), &e))
 }
 
 /// The keys of `hits`, in order.

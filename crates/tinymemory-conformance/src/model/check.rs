@@ -49,15 +49,16 @@ async fn replay_bundled(ctx: &CheckContext) -> Result<(), Outcome> {
             .map_err(|e| Outcome::fail(format!("fixtures/regressions/model/{name}: {e}")))?;
         let d = ctx.fresh().await.map_err(Outcome::fail)?;
         if let Err(divergence) = replay_as(d.as_ref(), &regression.ops, ctx.profile).await {
-            return Err(Outcome::Fail(Failure {
-                message: format!(
+            return Err(Outcome::Fail(
+                Failure::new(format!(
                     "the committed regression fixtures/regressions/model/{name} diverged at {divergence}"
-                ),
-                counterexample: Some(Counterexample {
+                ))
+                .with_counterexample(Counterexample {
                     seed: regression.seed,
                     input: (*text).to_owned(),
-                }),
-            }));
+                })
+                .with_driver_error(divergence.driver_error.clone()),
+            ));
         }
     }
     Ok(())
@@ -102,13 +103,10 @@ mod tests {
     use super::*;
 
     fn failure() -> Failure {
-        Failure {
-            message: "step 1 (get): differs".to_owned(),
-            counterexample: Some(Counterexample {
-                seed: 7,
-                input: "{\"format\": 1}\n".to_owned(),
-            }),
-        }
+        Failure::new("step 1 (get): differs").with_counterexample(Counterexample {
+            seed: 7,
+            input: "{\"format\": 1}\n".to_owned(),
+        })
     }
 
     #[test]

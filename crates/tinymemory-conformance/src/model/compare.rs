@@ -11,8 +11,10 @@ use tinymemory_api::{
 use tinymemory_sections::{compare_hits, SectionHits, SectionRecall, Sections};
 
 use super::Op;
+use crate::properties::engine::CaseFailure;
+use crate::DriverError;
 
-type Step = Result<(), String>;
+type Step = Result<(), CaseFailure>;
 
 /// An error as compared: its kind and rule, never its message (which is
 /// kept for the divergence report only).
@@ -20,6 +22,9 @@ struct ErrorShape {
     kind: &'static str,
     rule: Option<&'static str>,
     message: String,
+    /// The error as data, for the failure when it is the driver's (boxed:
+    /// every comparison returns a `Result<_, ErrorShape>`).
+    error: Box<DriverError>,
 }
 
 impl PartialEq for ErrorShape {
@@ -45,6 +50,7 @@ fn shape<T>(r: Result<T, MemoryError>) -> Result<T, ErrorShape> {
         kind: e.kind(),
         rule: e.rule(),
         message: error_text(&e),
+        error: Box::new(DriverError::from(&e)),
     })
 }
 
@@ -102,24 +108,42 @@ fn same<T: PartialEq + fmt::Debug>(got: T, want: T) -> Step {
     if got == want {
         Ok(())
     } else {
-        Err(format!("the driver answered {got:?}, the model {want:?}"))
+        Err(format!("the driver answered {got:?}, the model {want:?}").into())
     }
 }
 
+/// [`same`] for two results, the driver's first: when they differ and
+/// the driver failed, its error is the failure's driver error.
+fn same_result<T: PartialEq + fmt::Debug>(
+    got: Result<T, ErrorShape>,
+    want: Result<T, ErrorShape>,
+) -> Step {
+    same(&got, &want).map_err(|f| CaseFailure {
+        driver_error: got.as_ref().err().map(|g| (*g.error).clone()),
+        ..f
+    })
+}
+
 /// Compares the outcome kinds when either side failed; `None` when both
-/// succeeded and the answers need comparing.
+/// succeeded and the answers need comparing. A failure where the driver
+/// failed (and the model did not, or with another kind or rule) carries
+/// the driver's error.
 fn both_ok<T, U>(
     got: Result<T, ErrorShape>,
     want: Result<U, ErrorShape>,
-) -> Result<Option<(T, U)>, String> {
+) -> Result<Option<(T, U)>, CaseFailure> {
     match (got, want) {
         (Ok(g), Ok(w)) => Ok(Some((g, w))),
         (Err(g), Err(w)) if g == w => Ok(None),
-        (Err(g), Err(w)) => Err(format!(
-            "the driver failed with {g:?}, the model with {w:?}"
-        )),
-        (Ok(_), Err(w)) => Err(format!("the driver succeeded, the model failed with {w:?}")),
-        (Err(g), Ok(_)) => Err(format!("the driver failed with {g:?}, the model succeeded")),
+        (Err(g), Err(w)) => Err(CaseFailure {
+            message: format!("the driver failed with {g:?}, the model with {w:?}"),
+            driver_error: Some(*g.error),
+        }),
+        (Ok(_), Err(w)) => Err(format!("the driver succeeded, the model failed with {w:?}").into()),
+        (Err(g), Ok(_)) => Err(CaseFailure {
+            message: format!("the driver failed with {g:?}, the model succeeded"),
+            driver_error: Some(*g.error),
+        }),
     }
 }
 
@@ -141,7 +165,7 @@ pub(crate) async fn step(
             taint,
         } => {
             let session = session_id.as_deref();
-            same(
+            same_result(
                 shape(
                     driver
                         .store(namespace, key, content, category.clone(), session, *taint)
@@ -156,12 +180,12 @@ pub(crate) async fn step(
         }
         Op::Get { namespace, key } => {
             let of = |r: Option<MemoryEntry>| r.as_ref().map(Stored::of);
-            same(
+            same_result(
                 shape(driver.get(namespace, key).await).map(of),
                 shape(model.get(namespace, key).await).map(of),
             )
         }
-        Op::Forget { namespace, key } => same(
+        Op::Forget { namespace, key } => same_result(
             shape(driver.forget(namespace, key).await),
             shape(model.forget(namespace, key).await),
         ),
@@ -176,7 +200,7 @@ pub(crate) async fn step(
                 session_id.as_deref(),
             );
             let of = |v: Vec<MemoryEntry>| v.iter().map(Stored::of).collect::<Vec<_>>();
-            same(
+            same_result(
                 shape(driver.list(ns, cat, session).await).map(of),
                 shape(model.list(ns, cat, session).await).map(of),
             )
@@ -188,7 +212,7 @@ pub(crate) async fn step(
                 pairs.sort();
                 pairs
             };
-            same(
+            same_result(
                 shape(driver.namespaces().await).map(of),
                 shape(model.namespaces().await).map(of),
             )
@@ -199,7 +223,7 @@ pub(crate) async fn step(
                     .map(|s| (s.scope, s.namespace, s.count))
                     .collect::<Vec<_>>()
             };
-            same(
+            same_result(
                 shape(Sections::new(driver).section(section).scopes().await).map(of),
                 shape(Sections::new(model).section(section).scopes().await).map(of),
             )
@@ -281,10 +305,9 @@ async fn recall(
     let searched = opts.effective_namespace();
     let shown: Vec<String> = got.iter().map(show).collect();
     let want_keys: Vec<&str> = matches.iter().map(|m| m.key.as_str()).collect();
-    let again = driver
-        .recall(query, limit, opts)
-        .await
-        .map_err(|e| format!("the same recall asked again failed: {e}"))?;
+    let again = driver.recall(query, limit, opts).await.map_err(|e| {
+        CaseFailure::caused_by(format!("the same recall asked again failed: {e}"), &e)
+    })?;
     let bits = |v: &[MemoryEntry]| -> Vec<(String, Option<u64>)> {
         v.iter()
             .map(|h| (h.key.clone(), h.score.map(f64::to_bits)))
@@ -294,7 +317,7 @@ async fn recall(
         return Err(format!(
             "the same recall on unchanged data answered {shown:?}, then {:?}: hits and score bits must not change",
             again.iter().map(show).collect::<Vec<_>>()
-        ));
+        ).into());
     }
     if profile == RecallProfile::Semantic {
         let sharing = model
@@ -308,7 +331,7 @@ async fn recall(
             "the driver returned {} hits {shown:?}, expected min(limit {limit}, {} matches {want_keys:?})",
             got.len(),
             matches.len()
-        ));
+        ).into());
     }
     stored_best_first(&got, &matches, searched, |h| {
         format!(
@@ -324,24 +347,26 @@ async fn recall(
     // thus shows on every recall with two matches of different scores, not
     // only on those whose generated limit happened to cut.
     if limit != 1 && matches.len() >= 2 {
-        let best = driver
-            .recall(query, 1, opts)
-            .await
-            .map_err(|e| format!("the same recall with limit 1 failed: {e}"))?;
+        let best = driver.recall(query, 1, opts).await.map_err(|e| {
+            CaseFailure::caused_by(format!("the same recall with limit 1 failed: {e}"), &e)
+        })?;
         if best.len() != 1 {
             return Err(format!(
                 "the same recall with limit 1 returned {} hits, expected 1 of {} matches",
                 best.len(),
                 matches.len()
-            ));
+            )
+            .into());
         }
         top_of_all(driver, query, opts, &best, matches.len())
             .await
-            .map_err(|e| {
-                format!(
+            .map_err(|mut e| {
+                e.message = format!(
                     "the same recall asked again with limit 1 (the model asks every recall of two or more \
-                     matches so): {e}"
-                )
+                     matches so): {}",
+                    e.message
+                );
+                e
             })?;
     }
     Ok(())
@@ -364,27 +389,25 @@ fn stored_best_first(
             return Err(format!(
                 "hit {} does not carry the namespace searched, {searched:?}",
                 show(h)
-            ));
+            )
+            .into());
         }
         if !seen.insert(h.key.as_str()) {
-            return Err(format!(
-                "the driver returned key {:?} twice: {shown:?}",
-                h.key
-            ));
+            return Err(format!("the driver returned key {:?} twice: {shown:?}", h.key).into());
         }
         let Some(m) = candidates.iter().find(|m| m.key == h.key) else {
-            return Err(stray(h));
+            return Err(stray(h).into());
         };
         same(Stored::unscored(h), Stored::unscored(m))
             .map_err(|e| format!("hit {}: {e}", show(h)))?;
         if h.score.is_some_and(|s| !s.is_finite()) {
-            return Err(format!("hit {} has a non-finite score", show(h)));
+            return Err(format!("hit {} has a non-finite score", show(h)).into());
         }
     }
     for pair in got.windows(2) {
         if let (Some(a), Some(b)) = (pair[0].score, pair[1].score) {
             if a < b {
-                return Err(format!("hits are not best first: {shown:?}"));
+                return Err(format!("hits are not best first: {shown:?}").into());
             }
         }
     }
@@ -418,7 +441,7 @@ async fn ranked(
             "the driver returned {} hits {shown:?}, more than min(limit {limit}, {} entries passing the filters {pool_keys:?})",
             got.len(),
             pool.len()
-        ));
+        ).into());
     }
     if got.len() < limit.min(sharing.len()) {
         return Err(format!(
@@ -426,7 +449,7 @@ async fn ranked(
              {sharing_keys:?}): a ranking returns at least what a word match would",
             got.len(),
             sharing.len()
-        ));
+        ).into());
     }
     if limit >= pool.len() {
         if let Some(missing) = sharing.iter().find(|m| got.iter().all(|h| h.key != m.key)) {
@@ -435,7 +458,7 @@ async fn ranked(
                  which shares a word with the query: {shown:?}",
                 pool.len(),
                 missing.key
-            ));
+            ).into());
         }
     }
     stored_best_first(got, pool, searched, |h| {
@@ -447,10 +470,12 @@ async fn ranked(
     if pool.is_empty() {
         return Ok(());
     }
-    let everything = driver
-        .recall(query, pool.len(), opts)
-        .await
-        .map_err(|e| format!("the same recall with limit {} failed: {e}", pool.len()))?;
+    let everything = driver.recall(query, pool.len(), opts).await.map_err(|e| {
+        CaseFailure::caused_by(
+            format!("the same recall with limit {} failed: {e}", pool.len()),
+            &e,
+        )
+    })?;
     if got.len() != limit.min(everything.len()) {
         return Err(format!(
             "with limit {limit} the driver returned {} hits {shown:?}, but with limit {} it returned {}: \
@@ -458,7 +483,7 @@ async fn ranked(
             got.len(),
             pool.len(),
             everything.len()
-        ));
+        ).into());
     }
     none_left_out_above(got, &everything)
 }
@@ -473,15 +498,15 @@ async fn top_of_all(
     got: &[MemoryEntry],
     all: usize,
 ) -> Step {
-    let everything = driver
-        .recall(query, all, opts)
-        .await
-        .map_err(|e| format!("a second recall with limit {all} failed: {e}"))?;
+    let everything = driver.recall(query, all, opts).await.map_err(|e| {
+        CaseFailure::caused_by(format!("a second recall with limit {all} failed: {e}"), &e)
+    })?;
     if everything.len() != all {
         return Err(format!(
             "a second recall with limit {all} returned {} hits, expected all {all} matches",
             everything.len()
-        ));
+        )
+        .into());
     }
     none_left_out_above(got, &everything)
 }
@@ -502,7 +527,7 @@ fn none_left_out_above(got: &[MemoryEntry], everything: &[MemoryEntry]) -> Step 
                 "with limit {}, the driver left out {} although it scores above the lowest hit kept ({lowest_kept:?})",
                 got.len(),
                 show(left_out)
-            ));
+            ).into());
         }
     }
     Ok(())
@@ -544,7 +569,7 @@ async fn across(
     let shown: Vec<String> = got.hits.iter().map(show).collect();
     for pair in got.hits.windows(2) {
         if !compare_hits(&pair[0], &pair[1]).is_lt() {
-            return Err(format!("hits are not in the merge order: {shown:?}"));
+            return Err(format!("hits are not in the merge order: {shown:?}").into());
         }
     }
     let mut total = 0;
@@ -561,7 +586,9 @@ async fn across(
             RecallProfile::Semantic => driver
                 .recall(query, limit, &pinned)
                 .await
-                .map_err(|e| format!("the pinned recall in {ns:?} failed: {e}"))?
+                .map_err(|e| {
+                    CaseFailure::caused_by(format!("the pinned recall in {ns:?} failed: {e}"), &e)
+                })?
                 .len(),
         };
         matches.extend(m.into_iter().map(|mut e| {
@@ -573,17 +600,17 @@ async fn across(
         return Err(format!(
             "the driver returned {} hits {shown:?}, expected min(limit {limit}, {total})",
             got.hits.len()
-        ));
+        )
+        .into());
     }
     for h in &got.hits {
         let Some(m) = matches
             .iter()
             .find(|m| m.namespace == h.namespace && m.key == h.key)
         else {
-            return Err(format!(
-                "hit {} is not a match in the namespaces searched",
-                show(h)
-            ));
+            return Err(
+                format!("hit {} is not a match in the namespaces searched", show(h)).into(),
+            );
         };
         same(Stored::unscored(h), Stored::unscored(m))
             .map_err(|e| format!("hit {}: {e}", show(h)))?;

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::Op;
+use crate::DriverError;
 
 /// The first step at which a driver's answer differed from the model's.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,6 +14,10 @@ pub struct Divergence {
     pub op: Op,
     /// What differed: the driver's answer and the model's.
     pub message: String,
+    /// The driver's error, when the driver failed where the model did not
+    /// (or with another kind or rule), or a repeated call failed; `None`
+    /// when the driver answered differently.
+    pub driver_error: Option<DriverError>,
 }
 
 /// `step 3 (list): <message>`.

@@ -7,7 +7,7 @@ use super::generate::sequence;
 use tinymemory_api::RecallProfile;
 
 use super::{replay_as, Op, Regression, REGRESSION_FORMAT};
-use crate::properties::engine::{self, CaseFuture, Property};
+use crate::properties::engine::{self, CaseFailure, CaseFuture, Property};
 use crate::{DriverFactory, Failure, Outcome, RunConfig};
 
 /// Replays `config.cases` random sequences (drawn from `config.seed`), each
@@ -50,11 +50,17 @@ pub async fn explore_as(
         let factory = Arc::clone(&opener);
         Box::pin(async move {
             let d = factory.open().await.map_err(|e| {
-                format!("failed to open a fresh {} driver: {e}", factory.driver_id())
+                CaseFailure::caused_by(
+                    format!("failed to open a fresh {} driver: {e}", factory.driver_id()),
+                    &e,
+                )
             })?;
             replay_as(d.as_ref(), &ops, profile)
                 .await
-                .map_err(|div| div.to_string())
+                .map_err(|div| CaseFailure {
+                    message: div.to_string(),
+                    driver_error: div.driver_error,
+                })
         })
     };
     let render = move |ops: &Vec<Op>, divergence: &str| {
@@ -121,6 +127,7 @@ async fn drop_calls(
             Err(divergence) => {
                 regression.ops = fewer;
                 regression.divergence = divergence.to_string();
+                failure.driver_error = divergence.driver_error;
                 i = 0;
             }
             Ok(()) => i += 1,

@@ -77,10 +77,11 @@ pub async fn replay_as(
     for (i, op) in ops.iter().enumerate() {
         step(driver, &model, op, profile)
             .await
-            .map_err(|message| Divergence {
+            .map_err(|failure| Divergence {
                 step: i + 1,
                 op: op.clone(),
-                message,
+                message: failure.message,
+                driver_error: failure.driver_error,
             })?;
     }
     Ok(())

@@ -7,7 +7,7 @@ use tinymemory_doubles::ShuffledNamespaces;
 use tinymemory_sections::Sections;
 
 use super::data::{dataset, open_with, section_query, Across, Dataset, SectionQuery};
-use super::engine::CaseResult;
+use super::engine::{CaseFailure, CaseResult};
 use super::run::{property, require_eq, Needs};
 use crate::{Check, CheckContext, Family, Profiles};
 
@@ -31,14 +31,14 @@ pub(crate) const CHECK: Check = Check {
 /// The generated case: data, call and two `namespaces()` shuffle seeds.
 type Input = (Dataset, SectionQuery, u64, u64);
 
-async fn across(d: &dyn MemoryProvider, q: &SectionQuery) -> Result<Across, String> {
+async fn across(d: &dyn MemoryProvider, q: &SectionQuery) -> Result<Across, CaseFailure> {
     Sections::new(d)
         .recall()
         .with_cap(q.cap)
         .across_section(&q.section, &q.query, q.limit, &RecallOptions::default())
         .await
         .map(|h| Across::from(&h))
-        .map_err(|e| format!("{q:?} failed: {e}"))
+        .map_err(|e| CaseFailure::caused_by(format!("{q:?} failed: {e}"), &e))
 }
 
 async fn case(ctx: CheckContext, (data, q, shuffle_a, shuffle_b): Input) -> CaseResult {

@@ -7,7 +7,7 @@ use tinymemory_doubles::{Delay, Latency};
 use tinymemory_sections::Sections;
 
 use super::data::{dataset, open_with, section_query, Across, Dataset, SectionQuery};
-use super::engine::CaseResult;
+use super::engine::{CaseFailure, CaseResult};
 use super::run::{property, require_eq, Needs};
 use crate::{Check, CheckContext, Family, Profiles};
 
@@ -33,7 +33,11 @@ pub(crate) const CHECK: Check = Check {
     },
 };
 
-async fn across(d: &dyn MemoryProvider, q: &SectionQuery, bound: usize) -> Result<Across, String> {
+async fn across(
+    d: &dyn MemoryProvider,
+    q: &SectionQuery,
+    bound: usize,
+) -> Result<Across, CaseFailure> {
     Sections::new(d)
         .recall()
         .with_cap(q.cap)
@@ -41,7 +45,9 @@ async fn across(d: &dyn MemoryProvider, q: &SectionQuery, bound: usize) -> Resul
         .across_section(&q.section, &q.query, q.limit, &RecallOptions::default())
         .await
         .map(|h| Across::from(&h))
-        .map_err(|e| format!("{q:?} with concurrency {bound} failed: {e}"))
+        .map_err(|e| {
+            CaseFailure::caused_by(format!("{q:?} with concurrency {bound} failed: {e}"), &e)
+        })
 }
 
 async fn case(

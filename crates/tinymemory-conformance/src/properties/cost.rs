@@ -9,7 +9,7 @@ use tinymemory_doubles::{Call, Recording};
 use tinymemory_sections::Sections;
 
 use super::data::{dataset, open_with, section_query, Dataset, SectionQuery};
-use super::engine::CaseResult;
+use super::engine::{CaseFailure, CaseResult};
 use super::run::{property, require, require_eq, Needs};
 use crate::{Check, CheckContext, Family, Profiles};
 
@@ -58,7 +58,7 @@ async fn case(
         .with_cap(q.cap)
         .across_section(&q.section, &q.query, q.limit, &opts)
         .await
-        .map_err(|e| format!("{q:?} with {opts:?} failed: {e}"))?;
+        .map_err(|e| CaseFailure::caused_by(format!("{q:?} with {opts:?} failed: {e}"), &e))?;
     let calls = log.take();
     if q.limit == 0 {
         require_eq!(
@@ -87,14 +87,13 @@ async fn case(
             return Err(format!(
                 "{q:?} made a {} call after namespaces(): {call:?}",
                 call.method()
-            ));
+            )
+            .into());
         };
         require_eq!(query, &q.query, "query of a pinned recall");
         require_eq!(*limit, q.limit, "limit of a pinned recall (the full limit)");
         let Some(ns) = &asked.namespace else {
-            return Err(format!(
-                "{q:?} made an unpinned recall (namespace None): {call:?}"
-            ));
+            return Err(format!("{q:?} made an unpinned recall (namespace None): {call:?}").into());
         };
         require_eq!(
             asked,

@@ -16,6 +16,7 @@ use tinymemory_api::{
 };
 use tinymemory_sections::SectionHits;
 
+use super::engine::CaseFailure;
 use crate::CheckContext;
 
 /// Words of contents and queries: plain lowercase ASCII, which every
@@ -260,7 +261,7 @@ pub(crate) fn section_query(
 pub(crate) async fn open_with<'a>(
     ctx: &CheckContext,
     entries: impl IntoIterator<Item = &'a Entry>,
-) -> Result<Box<dyn MemoryProvider>, String> {
+) -> Result<Box<dyn MemoryProvider>, CaseFailure> {
     let d = ctx.fresh().await?;
     for e in entries {
         d.store(
@@ -272,7 +273,12 @@ pub(crate) async fn open_with<'a>(
             MemoryTaint::Internal,
         )
         .await
-        .map_err(|err| format!("store({:?}, {:?}) failed: {err}", e.namespace, e.key))?;
+        .map_err(|err| {
+            CaseFailure::caused_by(
+                format!("store({:?}, {:?}) failed: {err}", e.namespace, e.key),
+                &err,
+            )
+        })?;
     }
     Ok(d)
 }

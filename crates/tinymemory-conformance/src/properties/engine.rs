@@ -21,10 +21,58 @@ use futures::FutureExt;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
-use crate::{Counterexample, Failure, Outcome, RunConfig};
+use tinymemory_api::MemoryError;
+
+use crate::{Counterexample, DriverError, Failure, Outcome, RunConfig};
 
 /// What one case gives: `Err` with what went wrong.
-pub(crate) type CaseResult = Result<(), String>;
+pub(crate) type CaseResult = Result<(), CaseFailure>;
+
+/// Why one case failed: the message, and the driver error it failed on
+/// when a driver call returned one (the reported case's becomes the
+/// check's [`Failure::driver_error`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CaseFailure {
+    pub(crate) message: String,
+    pub(crate) driver_error: Option<DriverError>,
+}
+
+impl CaseFailure {
+    /// A failure with `message`, caused by the driver error `e`.
+    pub(crate) fn caused_by(message: impl Into<String>, e: &MemoryError) -> Self {
+        Self {
+            message: message.into(),
+            driver_error: Some(DriverError::from(e)),
+        }
+    }
+}
+
+/// The message alone.
+impl std::fmt::Display for CaseFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A failure with no driver error.
+impl From<String> for CaseFailure {
+    fn from(message: String) -> Self {
+        Self {
+            message,
+            driver_error: None,
+        }
+    }
+}
+
+/// A check's failure (a fresh driver that did not open), as a case's.
+impl From<Failure> for CaseFailure {
+    fn from(f: Failure) -> Self {
+        Self {
+            message: f.message,
+            driver_error: f.driver_error,
+        }
+    }
+}
 
 /// The future of one case.
 pub(crate) type CaseFuture = Pin<Box<dyn Future<Output = CaseResult> + Send>>;
@@ -148,10 +196,10 @@ where
             // (their stores with them) and this one is shrunk alone.
             drop(running);
             let case = passed + 1;
-            let Some((tree, Some(Err(message)))) = launched.remove(&case) else {
+            let Some((tree, Some(Err(failure)))) = launched.remove(&case) else {
                 unreachable!("case {case} was just seen failing");
             };
-            return shrink(config, &property, tree, case, message).await;
+            return shrink(config, &property, tree, case, failure).await;
         }
         // A case on an in-memory driver may never await anything that
         // sleeps; yielding lets the runner's timeout fire between cases.
@@ -168,7 +216,7 @@ where
 {
     match AssertUnwindSafe(test(value)).catch_unwind().await {
         Ok(result) => result,
-        Err(payload) => Err(format!("panicked: {}", panic_message(payload.as_ref()))),
+        Err(payload) => Err(format!("panicked: {}", panic_message(payload.as_ref())).into()),
     }
 }
 
@@ -179,7 +227,7 @@ async fn shrink<S, F, R>(
     property: &Property<S, F, R>,
     mut tree: S::Tree,
     case: u32,
-    first_message: String,
+    first: CaseFailure,
 ) -> Outcome
 where
     S: Strategy,
@@ -190,7 +238,7 @@ where
 {
     let started = Instant::now();
     let mut minimal = tree.current();
-    let mut message = first_message;
+    let mut failed = first;
     let mut steps = 0_u32;
     let mut stopped_early = false;
     if tree.simplify() {
@@ -202,9 +250,9 @@ where
             steps += 1;
             let candidate = tree.current();
             match run_case(&property.test, tree.current()).await {
-                Err(m) => {
+                Err(f) => {
                     minimal = candidate;
-                    message = m;
+                    failed = f;
                     if !tree.simplify() {
                         break;
                     }
@@ -222,19 +270,24 @@ where
     } else {
         ""
     };
+    let CaseFailure {
+        message,
+        driver_error,
+    } = failed;
     let input = (property.render)(&minimal, &message);
-    Outcome::Fail(Failure {
-        message: format!(
+    Outcome::Fail(
+        Failure::new(format!(
             "{message} [case {case} of {cases} failed with seed {seed}; shrunk in {steps} steps{limit_note}; \
              rerun with --seed {seed} --cases {cases}]",
             cases = config.cases,
             seed = config.seed,
-        ),
-        counterexample: Some(Counterexample {
+        ))
+        .with_counterexample(Counterexample {
             seed: config.seed,
             input,
-        }),
-    })
+        })
+        .with_driver_error(driver_error),
+    )
 }
 
 fn panic_message(payload: &(dyn Any + Send)) -> String {
@@ -260,7 +313,7 @@ mod tests {
             test: move |v: Vec<u32>| -> CaseFuture {
                 Box::pin(async move {
                     if fails_when(&v) {
-                        Err(format!("bad vector of {}", v.len()))
+                        Err(format!("bad vector of {}", v.len()).into())
                     } else {
                         Ok(())
                     }
@@ -273,6 +326,41 @@ mod tests {
 
     fn config(cases: u32) -> RunConfig {
         RunConfig { seed: 42, cases }
+    }
+
+    /// The reported failure carries the driver error of the shrunk case,
+    /// not of the first case seen failing.
+    #[tokio::test]
+    async fn the_shrunk_case_s_driver_error_is_the_check_s() {
+        let property = Property {
+            id: "test.vecs",
+            strategy: vec(0_u32..100, 0..20),
+            test: move |v: Vec<u32>| -> CaseFuture {
+                Box::pin(async move {
+                    if v.len() >= 3 {
+                        let e = MemoryError::fault(format!("{} entries", v.len()));
+                        Err(CaseFailure::caused_by(format!("recall failed: {e}"), &e))
+                    } else {
+                        Ok(())
+                    }
+                })
+            },
+            render: |v: &Vec<u32>, _: &str| format!("{v:?}"),
+        };
+        let Outcome::Fail(failure) = run(config(64), property).await else {
+            panic!("a vector of 3 or more is generated in 64 cases");
+        };
+        let error = failure
+            .driver_error
+            .expect("the case's driver error is kept");
+        assert_eq!(error.to_string(), "backend failure: 3 entries");
+        assert!(
+            failure
+                .message
+                .starts_with("recall failed: backend failure: 3 entries [case "),
+            "{}",
+            failure.message
+        );
     }
 
     #[tokio::test]
@@ -380,7 +468,7 @@ mod tests {
                     }
                     now.fetch_sub(1, Ordering::SeqCst);
                     if fails_when(&v) {
-                        Err(format!("bad vector of {}", v.len()))
+                        Err(format!("bad vector of {}", v.len()).into())
                     } else {
                         Ok(())
                     }

@@ -12,7 +12,7 @@ use tinymemory_api::{
 use tinymemory_sections::{SectionScope, SectionView, Sections};
 
 use super::data::{hits, open_with, query, words, Across, Hit};
-use super::engine::CaseResult;
+use super::engine::{CaseFailure, CaseResult};
 use super::run::{property, require, require_eq, Needs};
 use crate::{Check, CheckContext, Family, Profiles};
 
@@ -190,12 +190,14 @@ async fn case(ctx: CheckContext, input: Input) -> CaseResult {
             MemoryTaint::Internal,
         )
         .await
-        .map_err(|e| format!("{put:?} in section {prefix} failed: {e}"))?;
+        .map_err(|e| {
+            CaseFailure::caused_by(format!("{put:?} in section {prefix} failed: {e}"), &e)
+        })?;
     }
     for listed in d
         .namespaces()
         .await
-        .map_err(|e| format!("namespaces() failed: {e}"))?
+        .map_err(|e| CaseFailure::caused_by(format!("namespaces() failed: {e}"), &e))?
     {
         require!(
             listed.namespace.starts_with(&format!("{prefix}:")),

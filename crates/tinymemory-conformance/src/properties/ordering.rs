@@ -5,7 +5,7 @@ use tinymemory_api::{Namespace, RecallOptions};
 use tinymemory_sections::{compare_hits, Sections};
 
 use super::data::{dataset, hits, open_with, section_query, Dataset, Hit, SectionQuery};
-use super::engine::CaseResult;
+use super::engine::{CaseFailure, CaseResult};
 use super::run::{property, require, require_eq, Needs};
 use crate::{Check, CheckContext, Family, Profiles};
 
@@ -25,7 +25,7 @@ async fn case(ctx: CheckContext, (data, q): (Dataset, SectionQuery)) -> CaseResu
         .with_cap(q.cap)
         .across_section(&q.section, &q.query, q.limit, &RecallOptions::default())
         .await
-        .map_err(|e| format!("{q:?} failed: {e}"))?;
+        .map_err(|e| CaseFailure::caused_by(format!("{q:?} failed: {e}"), &e))?;
     for ns in &got.searched {
         require!(
             Namespace::parse(ns).is_ok_and(|n| n.is_in(&q.section)),
@@ -49,7 +49,12 @@ async fn case(ctx: CheckContext, (data, q): (Dataset, SectionQuery)) -> CaseResu
         let direct = d
             .recall(&q.query, q.limit, &RecallOptions::in_namespace(ns.as_str()))
             .await
-            .map_err(|e| format!("recall({:?}, {}) in {ns:?} failed: {e}", q.query, q.limit))?;
+            .map_err(|e| {
+                CaseFailure::caused_by(
+                    format!("recall({:?}, {}) in {ns:?} failed: {e}", q.query, q.limit),
+                    &e,
+                )
+            })?;
         union.extend(hits(&direct).into_iter().map(|mut h| {
             h.namespace.get_or_insert_with(|| ns.clone());
             h

@@ -12,12 +12,12 @@ use tinymemory_api::portability::MemoryRecord;
 use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint};
 
 use super::data::words;
-use super::engine::CaseResult;
+use super::engine::{CaseFailure, CaseResult};
 use super::run::{property, require_eq, Needs};
 use crate::checks::portability::support::{
     differences, listed, summaries, summary_difference, walk, WalkError,
 };
-use crate::{Check, CheckContext, Family, Outcome, Profiles};
+use crate::{Check, CheckContext, Failure, Family, Outcome, Profiles};
 
 pub(crate) const PARTITION: Check = Check {
     id: "properties.export_partition",
@@ -64,7 +64,11 @@ async fn provides_family(ctx: &CheckContext) -> Result<(), Outcome> {
                     "the driver does not provide the portability family: {e}"
                 )))
             }
-            Err(e) => return Err(Outcome::fail(format!("unexpected driver error: {e}"))),
+            Err(e) => {
+                return Err(Outcome::fail(
+                    Failure::new(format!("unexpected driver error: {e}")).caused_by(&e),
+                ))
+            }
             Ok(()) => {}
         }
     }
@@ -147,7 +151,7 @@ fn case() -> impl Strategy<Value = Case, Tree: Send> {
     (vec(put, 0..=40), 1..=12_usize).prop_map(|(puts, page)| Case { puts, page })
 }
 
-async fn open(ctx: &CheckContext, puts: &[Put]) -> Result<Box<dyn MemoryProvider>, String> {
+async fn open(ctx: &CheckContext, puts: &[Put]) -> Result<Box<dyn MemoryProvider>, CaseFailure> {
     let d = ctx.fresh().await?;
     for p in puts {
         let category = match p.category {
@@ -171,7 +175,12 @@ async fn open(ctx: &CheckContext, puts: &[Put]) -> Result<Box<dyn MemoryProvider
             taint,
         )
         .await
-        .map_err(|e| format!("store({:?}, {:?}) failed: {e}", p.namespace, p.key))?;
+        .map_err(|e| {
+            CaseFailure::caused_by(
+                format!("store({:?}, {:?}) failed: {e}", p.namespace, p.key),
+                &e,
+            )
+        })?;
     }
     Ok(d)
 }
@@ -180,11 +189,14 @@ async fn export(
     d: &dyn MemoryProvider,
     page: usize,
     size: usize,
-) -> Result<Vec<Vec<MemoryRecord>>, String> {
+) -> Result<Vec<Vec<MemoryRecord>>, CaseFailure> {
     match walk(d, None, page, size).await {
         Ok(e) => Ok(e.pages),
-        Err(WalkError::Driver(e)) => Err(format!("export_page failed: {e}")),
-        Err(WalkError::Broken(m)) => Err(m),
+        Err(WalkError::Driver(e)) => Err(CaseFailure::caused_by(
+            format!("export_page failed: {e}"),
+            &e,
+        )),
+        Err(WalkError::Broken(m)) => Err(m.into()),
     }
 }
 
@@ -192,7 +204,7 @@ async fn partition(ctx: CheckContext, case: Case) -> CaseResult {
     let d = open(&ctx, &case.puts).await?;
     let want = listed(d.as_ref())
         .await
-        .map_err(|e| format!("list failed: {e}"))?;
+        .map_err(|e| CaseFailure::caused_by(format!("list failed: {e}"), &e))?;
     let pages = export(d.as_ref(), case.page, want.len()).await?;
     let got: Vec<MemoryRecord> = pages.iter().flatten().cloned().collect();
     if let Some(diff) = differences(&want, &got) {
@@ -200,7 +212,8 @@ async fn partition(ctx: CheckContext, case: Case) -> CaseResult {
         return Err(format!(
             "the export in pages of {} (page sizes {sizes:?}) is not list(None, ..): {diff}",
             case.page
-        ));
+        )
+        .into());
     }
     Ok(())
 }
@@ -209,14 +222,13 @@ async fn round_trip(ctx: CheckContext, case: Case) -> CaseResult {
     let source = open(&ctx, &case.puts).await?;
     let want = listed(source.as_ref())
         .await
-        .map_err(|e| format!("list failed: {e}"))?;
+        .map_err(|e| CaseFailure::caused_by(format!("list failed: {e}"), &e))?;
     let pages = export(source.as_ref(), case.page, want.len()).await?;
     let target = open(&ctx, &[]).await?;
     for (i, page) in pages.iter().enumerate() {
-        let outcome = target
-            .import(page)
-            .await
-            .map_err(|e| format!("import of page {} failed: {e}", i + 1))?;
+        let outcome = target.import(page).await.map_err(|e| {
+            CaseFailure::caused_by(format!("import of page {} failed: {e}", i + 1), &e)
+        })?;
         if let Some(f) = outcome.failures.first() {
             return Err(format!(
                 "import refused the exported record {} ({}, {:?}) of page {}: {}",
@@ -225,7 +237,8 @@ async fn round_trip(ctx: CheckContext, case: Case) -> CaseResult {
                 f.key,
                 i + 1,
                 f.error
-            ));
+            )
+            .into());
         }
         require_eq!(
             outcome.imported,
@@ -236,22 +249,20 @@ async fn round_trip(ctx: CheckContext, case: Case) -> CaseResult {
     }
     let got = listed(target.as_ref())
         .await
-        .map_err(|e| format!("list failed: {e}"))?;
+        .map_err(|e| CaseFailure::caused_by(format!("list failed: {e}"), &e))?;
     if let Some(diff) = differences(&want, &got) {
-        return Err(format!(
-            "after export and import, list(None, ..) differs: {diff}"
-        ));
+        return Err(format!("after export and import, list(None, ..) differs: {diff}").into());
     }
     let spaces = |r: Result<_, tinymemory_api::MemoryError>| {
-        r.map_err(|e| format!("namespaces failed: {e}"))
+        r.map_err(|e| CaseFailure::caused_by(format!("namespaces failed: {e}"), &e))
     };
     if let Some(diff) = summary_difference(
         &spaces(summaries(target.as_ref()).await)?,
         &spaces(summaries(source.as_ref()).await)?,
     ) {
-        return Err(format!(
-            "namespaces() of the imported store against the source's: {diff}"
-        ));
+        return Err(
+            format!("namespaces() of the imported store against the source's: {diff}").into(),
+        );
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 
 use tinymemory_api::{MemoryCategory, MemoryTaint};
 
-use crate::{CheckContext, Outcome};
+use crate::{CheckContext, Failure, Outcome};
 
 /// The entry the probe stores.
 const PROBE: (&str, &str, &str) = ("learning:retention-probe", "probe", "retention probe");
@@ -28,9 +28,12 @@ pub(crate) async fn probe(ctx: &CheckContext) -> Result<(), Outcome> {
     )
     .await
     .map_err(|e| {
-        Outcome::fail(format!(
-            "retention probe: store({ns:?}, {key:?}) failed: {e}"
-        ))
+        Outcome::fail(
+            Failure::new(format!(
+                "retention probe: store({ns:?}, {key:?}) failed: {e}"
+            ))
+            .caused_by(&e),
+        )
     })?;
     match d.get(ns, key).await {
         Ok(Some(_)) => Ok(()),
@@ -38,8 +41,9 @@ pub(crate) async fn probe(ctx: &CheckContext) -> Result<(), Outcome> {
             "driver retains nothing: an entry stored in a fresh {driver_id} driver was not \
              returned by get, so this property would pass without checking anything"
         ))),
-        Err(e) => Err(Outcome::fail(format!(
-            "retention probe: get({ns:?}, {key:?}) failed: {e}"
-        ))),
+        Err(e) => Err(Outcome::fail(
+            Failure::new(format!("retention probe: get({ns:?}, {key:?}) failed: {e}"))
+                .caused_by(&e),
+        )),
     }
 }

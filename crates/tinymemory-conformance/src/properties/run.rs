@@ -60,7 +60,7 @@ where
 macro_rules! require {
     ($cond:expr, $($msg:tt)+) => {
         if !$cond {
-            return Err(format!($($msg)+));
+            return Err(format!($($msg)+).into());
         }
     };
 }
@@ -72,7 +72,7 @@ macro_rules! require_eq {
         match (&$got, &$want) {
             (got, want) => {
                 if got != want {
-                    return Err(format!("{}: expected {:?}, got {:?}", format!($($msg)+), want, got));
+                    return Err(format!("{}: expected {:?}, got {:?}", format!($($msg)+), want, got).into());
                 }
             }
         }

@@ -6,7 +6,7 @@ use tinymemory_api::{Namespace, RecallOptions};
 use tinymemory_sections::{Sections, MAX_SECTION_NAMESPACES};
 
 use super::data::{dataset, open_with, section_query, Dataset, SectionQuery};
-use super::engine::CaseResult;
+use super::engine::{CaseFailure, CaseResult};
 use super::run::{property, require_eq, Needs};
 use crate::{Check, CheckContext, Family, Profiles};
 
@@ -33,7 +33,7 @@ async fn case(ctx: CheckContext, (data, q): (Dataset, SectionQuery)) -> CaseResu
     let listed: BTreeSet<String> = d
         .namespaces()
         .await
-        .map_err(|e| format!("namespaces() failed: {e}"))?
+        .map_err(|e| CaseFailure::caused_by(format!("namespaces() failed: {e}"), &e))?
         .into_iter()
         .map(|s| s.namespace)
         .filter(|ns| Namespace::parse(ns).is_ok_and(|n| n.is_in(&q.section)))
@@ -51,7 +51,7 @@ async fn case(ctx: CheckContext, (data, q): (Dataset, SectionQuery)) -> CaseResu
             .with_cap(cap)
             .across_section(&q.section, &q.query, q.limit, &opts)
             .await
-            .map_err(|e| format!("{q:?} with cap {cap} failed: {e}"))?;
+            .map_err(|e| CaseFailure::caused_by(format!("{q:?} with cap {cap} failed: {e}"), &e))?;
         let skipped: Vec<&String> = listed
             .iter()
             .filter(|ns| !got.searched.contains(ns))

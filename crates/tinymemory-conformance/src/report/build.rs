@@ -120,6 +120,12 @@ impl Report {
 
 impl From<&CheckReport> for CheckEntry {
     fn from(r: &CheckReport) -> Self {
+        let driver_error = match &r.outcome {
+            Outcome::Fail(f) | Outcome::ExpectedFailure { failure: f, .. } => {
+                f.driver_error.clone()
+            }
+            _ => None,
+        };
         let (outcome, message, reason, counterexample) = match &r.outcome {
             Outcome::Pass => (OutcomeKind::Pass, None, None, None),
             Outcome::Fail(f) => (
@@ -152,6 +158,7 @@ impl From<&CheckReport> for CheckEntry {
             message,
             reason,
             counterexample: counterexample.map(CounterexampleRecord::from),
+            driver_error,
         }
     }
 }

@@ -6,6 +6,7 @@ use tinymemory_api::RecallProfile;
 
 use super::conformance::Conformance;
 use super::seed;
+use crate::DriverError;
 
 /// The version of the JSON report schema this build writes and reads.
 ///
@@ -268,6 +269,17 @@ pub struct CheckEntry {
     pub reason: Option<String>,
     /// For property checks that failed: the shrunk input and its seed.
     pub counterexample: Option<CounterexampleRecord>,
+    /// The driver error the check failed on ([`Failure::driver_error`]),
+    /// for fail and expected-failure; `None` otherwise.
+    ///
+    /// Never written: no report format (JSON, JUnit, Markdown, text,
+    /// bundles, baselines) carries it, so a report read back from JSON
+    /// has `None` here for every check. It is for the run that made the
+    /// report, to tell which failures share a cause.
+    ///
+    /// [`Failure::driver_error`]: crate::Failure::driver_error
+    #[serde(skip)]
+    pub driver_error: Option<DriverError>,
 }
 
 /// The smallest failing input of a property check.

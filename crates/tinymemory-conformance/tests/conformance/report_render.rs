@@ -91,6 +91,43 @@ fn the_level_names_the_families_that_pass() {
     assert_eq!(r.conformance.timed_out, ["portability.round_trip"]);
 }
 
+/// A failure's driver error is for the run that made the report: every
+/// format renders a report holding driver errors byte for byte as the same
+/// report without them, and JSON read back holds none.
+#[test]
+fn driver_errors_are_in_no_format() {
+    use tinymemory_api::MemoryError;
+    use tinymemory_conformance::{Bundle, Comparison, DriverError, Report};
+
+    let plain = report();
+    let mut with = plain.clone();
+    for (i, c) in with.checks.iter_mut().enumerate() {
+        let e = MemoryError::invalid("namespace.charset", format!("<bad> \u{1b}[31m {i}"));
+        c.driver_error = Some(DriverError::from(&e));
+    }
+    assert_ne!(with, plain);
+    let renders = |r: &Report| {
+        let bundles: Vec<String> = Bundle::all_from(r).iter().map(Bundle::to_json).collect();
+        (
+            [
+                r.to_text(false),
+                r.to_text(true),
+                r.to_json(),
+                r.to_junit(),
+                r.to_markdown(),
+                Comparison::between(r, &plain).to_text(),
+                Comparison::between(&plain, r).to_text(),
+            ],
+            bundles,
+        )
+    };
+    assert_eq!(renders(&with), renders(&plain));
+    assert!(!Bundle::all_from(&plain).is_empty());
+    let back = Report::from_json(&with.to_json()).expect("reads back");
+    assert!(back.checks.iter().all(|c| c.driver_error.is_none()));
+    assert_eq!(back, plain);
+}
+
 #[test]
 fn json_round_trips_exactly() {
     let r = report();

@@ -28,7 +28,7 @@ pub(crate) async fn recall_each(
             let hits = provider
                 .recall(query, limit, &pinned)
                 .await
-                .map_err(|e| in_namespace(&namespace, e))?;
+                .map_err(|e| recall_failed_in(&namespace, e))?;
             stamp(provider, &namespace, hits)
         })
         .buffered(bound.max(1))
@@ -58,8 +58,29 @@ fn stamp(
     Ok(hits)
 }
 
-/// The same error kind, its message prefixed with the namespace.
-fn in_namespace(namespace: &str, e: MemoryError) -> MemoryError {
+/// The error [`SectionRecall::across_section`](crate::SectionRecall::across_section)
+/// returns when the driver's pinned recall in `namespace` fails with `e`:
+/// the same kind (and rule, and source), its message prefixed with
+/// `recall in namespace "NAMESPACE" failed: `, so that a caller is told
+/// which of the `N` recalls failed.
+///
+/// Public so that a caller holding the driver's own error (the
+/// conformance suite, which records what its driver returned) can tell it
+/// inside the error `across_section` gave back, by equality rather than by
+/// parsing the text.
+///
+/// ```
+/// use tinymemory_api::MemoryError;
+/// use tinymemory_sections::recall_failed_in;
+///
+/// let e = recall_failed_in("learning:a", MemoryError::fault("disk full"));
+/// assert_eq!(
+///     e.to_string(),
+///     "backend failure: recall in namespace \"learning:a\" failed: disk full"
+/// );
+/// ```
+#[must_use]
+pub fn recall_failed_in(namespace: &str, e: MemoryError) -> MemoryError {
     let context = format!("recall in namespace {namespace:?} failed");
     match e {
         MemoryError::Invalid { rule, message } => {

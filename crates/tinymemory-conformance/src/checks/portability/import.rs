@@ -125,7 +125,7 @@ pub(crate) async fn taint_kept(ctx: CheckContext) -> Step {
     };
     import_all(d.as_ref(), std::slice::from_ref(&plain)).await?;
     let back = got(d.as_ref(), &plain).await?.ok_or_else(|| {
-        Stop::Fail(format!(
+        Stop::fail(format!(
             "get({}, \"defaults\") after importing it twice returned None",
             plain.namespace
         ))
@@ -136,7 +136,7 @@ pub(crate) async fn taint_kept(ctx: CheckContext) -> Step {
         "custom:synced, session-9, external_sync",
         (&back.category, back.session_id.as_deref(), back.taint),
     ) {
-        return Err(Stop::Fail(m));
+        return Err(Stop::fail(m));
     }
     Ok(())
 }
@@ -176,7 +176,7 @@ pub(crate) async fn import_hostile(ctx: CheckContext) -> Step {
     want.sort_by(|a, b| (&a.namespace, &a.key).cmp(&(&b.namespace, &b.key)));
     let export = export_all(d.as_ref(), 4, want.len()).await?;
     if let Some(diff) = differences(&want, &export.records()) {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "the export of the imported hostile records: {diff}"
         )));
     }
@@ -266,7 +266,7 @@ pub(crate) async fn import_failures(ctx: CheckContext) -> Step {
     let want = vec![good("a"), good("b"), good("d")];
     let stored = listed(d.as_ref()).await?;
     if let Some(diff) = differences(&want, &stored) {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "after an import of 3 valid and 5 invalid records, the store must hold exactly the \
              3 valid ones: {diff}"
         )));

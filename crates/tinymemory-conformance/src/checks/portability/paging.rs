@@ -56,7 +56,7 @@ pub(crate) async fn store_mixed(d: &dyn MemoryProvider) -> Result<Vec<MemoryReco
                 taint,
             )
             .await
-            .map_err(|e| Stop::Fail(format!("store({ns:?}, {key:?}) failed: {e}")))?;
+            .map_err(|e| Stop::caused_by(format!("store({ns:?}, {key:?}) failed: {e}"), &e))?;
         }
     }
     let listed = listed(d).await?;
@@ -77,7 +77,7 @@ pub(crate) async fn pages_partition(ctx: CheckContext) -> Step {
         let export = export_all(d.as_ref(), limit, n).await?;
         if let Some(diff) = differences(&want, &export.records()) {
             let sizes: Vec<usize> = export.pages.iter().map(Vec::len).collect();
-            return Err(Stop::Fail(format!(
+            return Err(Stop::fail(format!(
                 "an export in pages of {limit} (page sizes {sizes:?}) is not every entry of \
                  list(None, ..) exactly once in (namespace, key) order: {diff}"
             )));
@@ -120,7 +120,7 @@ pub(crate) async fn end_of_export(ctx: CheckContext) -> Step {
         }
         let got = export.records();
         if let Some(diff) = differences(&want, &got) {
-            return Err(Stop::Fail(format!(
+            return Err(Stop::fail(format!(
                 "an export of 5 records in pages of {limit}: {diff}"
             )));
         }
@@ -143,23 +143,22 @@ pub(crate) async fn page_limits(ctx: CheckContext) -> Step {
         "records in export_page(None, limit 0)"
     );
     let Some(cursor) = zero.next_cursor else {
-        return Err(Stop::Fail(
+        return Err(Stop::fail(
             "export_page(None, limit 0) on a store of 5 records returned next_cursor None, \
-             which ends the export with every record left out; it must return a cursor"
-                .into(),
+             which ends the export with every record left out; it must return a cursor",
         ));
     };
     let rest = walk_from(d.as_ref(), Some(cursor), 10, 5).await?;
     if let Some(diff) = differences(&want, &rest) {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "after export_page(None, limit 0), an export from its cursor: {diff}"
         )));
     }
     // Mid-export: a limit of 0 keeps the place.
     let first = d.export_page(None, 2).await.map_err(unsupported)?;
     let Some(c) = first.next_cursor else {
-        return Err(Stop::Fail(
-            "export_page(None, limit 2) of 5 records ended the export".into(),
+        return Err(Stop::fail(
+            "export_page(None, limit 2) of 5 records ended the export",
         ));
     };
     let zero = d.export_page(Some(&c), 0).await.map_err(unsupported)?;
@@ -169,16 +168,15 @@ pub(crate) async fn page_limits(ctx: CheckContext) -> Step {
         "records in a limit-0 page after the first 2"
     );
     let Some(c0) = zero.next_cursor else {
-        return Err(Stop::Fail(
+        return Err(Stop::fail(
             "a limit-0 page after the first 2 of 5 records returned next_cursor None, ending the \
-             export with 3 records left"
-                .into(),
+             export with 3 records left",
         ));
     };
     let mut got = first.records;
     got.extend(walk_from(d.as_ref(), Some(c0), 10, 3).await?);
     if let Some(diff) = differences(&want, &got) {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "2 records, a limit-0 page, then the rest from its cursor: {diff}"
         )));
     }
@@ -187,7 +185,10 @@ pub(crate) async fn page_limits(ctx: CheckContext) -> Step {
         .export_page(None, usize::MAX)
         .await
         .map_err(|e| match unsupported(e) {
-            Stop::Fail(m) => Stop::Fail(format!("export_page(None, limit usize::MAX): {m}")),
+            Stop::Fail(mut f) => {
+                f.message = format!("export_page(None, limit usize::MAX): {}", f.message);
+                Stop::Fail(f)
+            }
             skip => skip,
         })?;
     // A driver may cap its pages below the limit asked ("at most limit"),
@@ -197,7 +198,7 @@ pub(crate) async fn page_limits(ctx: CheckContext) -> Step {
         got.extend(walk_from(d.as_ref(), Some(c), usize::MAX, 5).await?);
     }
     if let Some(diff) = differences(&want, &got) {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "an export in pages of limit {} must hold all 5 records: {diff}",
             usize::MAX
         )));
@@ -254,15 +255,18 @@ pub(crate) async fn unknown_cursor(ctx: CheckContext) -> Step {
             Err(e) if e.rule() == Some(rules::EXPORT_CURSOR) => {}
             Err(e) if e.is_unsupported() => return Err(unsupported(e)),
             Err(e) => {
-                return Err(Stop::Fail(format!(
-                    "export_page with the malformed cursor {shown:?} must be refused as \
+                return Err(Stop::caused_by(
+                    format!(
+                        "export_page with the malformed cursor {shown:?} must be refused as \
                      invalid with rule {}; got: {e}",
-                    rules::EXPORT_CURSOR
-                )))
+                        rules::EXPORT_CURSOR
+                    ),
+                    &e,
+                ))
             }
             Ok(page) => {
                 let keys: Vec<&str> = page.records.iter().map(|r| r.key.as_str()).collect();
-                return Err(Stop::Fail(format!(
+                return Err(Stop::fail(format!(
                     "export_page with the malformed cursor {shown:?} returned Ok with \
                      records {keys:?}: an unknown cursor must be MemoryError::Invalid (rule {}), \
                      never a silent restart",
@@ -273,7 +277,7 @@ pub(crate) async fn unknown_cursor(ctx: CheckContext) -> Step {
     }
     let after = listed(d.as_ref()).await?;
     if let Some(diff) = differences(&before, &after) {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "refused cursors changed the store: {diff}"
         )));
     }
@@ -295,8 +299,8 @@ pub(crate) async fn cursor_stable(ctx: CheckContext) -> Step {
         "keys of the first page of 5"
     );
     let Some(cursor) = first.next_cursor else {
-        return Err(Stop::Fail(
-            "the first page of 5 of 21 records ended the export".into(),
+        return Err(Stop::fail(
+            "the first page of 5 of 21 records ended the export",
         ));
     };
     // Writes between pages: the entry the cursor stands on, two behind it
@@ -314,10 +318,14 @@ pub(crate) async fn cursor_stable(ctx: CheckContext) -> Step {
     let rest = walk_from(d.as_ref(), Some(cursor), 5, 25)
         .await
         .map_err(|e| match e {
-            Stop::Fail(m) => Stop::Fail(format!(
-            "after forgetting the entry a cursor stands on (and other writes), the export from \
-             that cursor: {m}"
-        )),
+            Stop::Fail(mut f) => {
+                f.message = format!(
+                    "after forgetting the entry a cursor stands on (and other writes), the export \
+                     from that cursor: {}",
+                    f.message
+                );
+                Stop::Fail(f)
+            }
             skip => skip,
         })?;
     let mut seen = BTreeSet::new();

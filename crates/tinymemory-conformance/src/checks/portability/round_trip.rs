@@ -40,7 +40,9 @@ async fn store_everything(d: &dyn MemoryProvider) -> Result<Vec<MemoryRecord>, S
             taint,
         )
         .await
-        .map_err(|e| Stop::Fail(format!("store(learning:hostile, {text:?}) failed: {e}")))?;
+        .map_err(|e| {
+            Stop::caused_by(format!("store(learning:hostile, {text:?}) failed: {e}"), &e)
+        })?;
     }
     for ns in TRICKY_VALID_NAMESPACES {
         put(d, ns, "k", &format!("in {ns}")).await?;
@@ -58,7 +60,7 @@ pub(crate) async fn round_trip(ctx: CheckContext) -> Step {
     let want_spaces = summaries(source.as_ref()).await?;
     let export = export_all(source.as_ref(), 7, want.len()).await?;
     if let Some(diff) = differences(&want, &export.records()) {
-        return Err(Stop::Fail(format!("the export is not the store: {diff}")));
+        return Err(Stop::fail(format!("the export is not the store: {diff}")));
     }
     let target = fresh(&ctx).await?;
     for page in &export.pages {
@@ -66,13 +68,13 @@ pub(crate) async fn round_trip(ctx: CheckContext) -> Step {
     }
     let got = listed(target.as_ref()).await?;
     if let Some(diff) = differences(&want, &got) {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "after export, then import into a fresh store, list(None, ..) differs from the \
              source's (every field but the driver's id is compared): {diff}"
         )));
     }
     if let Some(diff) = summary_difference(&summaries(target.as_ref()).await?, &want_spaces) {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "namespaces() of the imported store (sorted by name) against the source's: {diff}"
         )));
     }
@@ -111,7 +113,7 @@ pub(crate) async fn round_trip(ctx: CheckContext) -> Step {
             .find(|r| r.namespace == "learning:recalled" && r.key == key)
             .cloned()
             .ok_or_else(|| {
-                Stop::Fail(format!("(learning:recalled, {key:?}) is not in the export"))
+                Stop::fail(format!("(learning:recalled, {key:?}) is not in the export"))
             })?
     };
     import_all(target.as_ref(), std::slice::from_ref(&changed)).await?;
@@ -136,7 +138,7 @@ pub(crate) async fn round_trip(ctx: CheckContext) -> Step {
         .iter()
         .find(|r| r.namespace == "learning:recalled" && r.key == key)
         .cloned()
-        .ok_or_else(|| Stop::Fail(format!("(learning:recalled, {key:?}) is not in the export")))?;
+        .ok_or_else(|| Stop::fail(format!("(learning:recalled, {key:?}) is not in the export")))?;
     import_all(target.as_ref(), &[original]).await?;
     // A second import of the same records is an upsert: nothing doubles.
     for page in &export.pages {
@@ -144,12 +146,12 @@ pub(crate) async fn round_trip(ctx: CheckContext) -> Step {
     }
     let again = listed(target.as_ref()).await?;
     if let Some(diff) = differences(&want, &again) {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "importing the same export a second time must upsert, changing nothing: {diff}"
         )));
     }
     if let Some(diff) = summary_difference(&summaries(target.as_ref()).await?, &want_spaces) {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "namespaces() after importing the same export twice: {diff}"
         )));
     }

@@ -23,7 +23,7 @@ pub(crate) fn unsupported(e: MemoryError) -> Stop {
             "the driver does not provide the portability family: {e}"
         ))
     } else {
-        Stop::Fail(format!("unexpected driver error: {e}"))
+        Stop::from(e)
     }
 }
 
@@ -115,7 +115,7 @@ pub(crate) async fn export_from(
 ) -> Result<Export, Stop> {
     walk(d, cursor, limit, size).await.map_err(|e| match e {
         WalkError::Driver(e) => unsupported(e),
-        WalkError::Broken(m) => Stop::Fail(m),
+        WalkError::Broken(m) => Stop::fail(m),
     })
 }
 
@@ -231,13 +231,13 @@ pub(crate) async fn import_all(
 ) -> Result<(), Stop> {
     let outcome: ImportOutcome = d.import(records).await.map_err(unsupported)?;
     if let Some(f) = outcome.failures.first() {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "import refused record {} ({}, {:?}) of a batch of valid records: {}",
             f.index, f.namespace, f.key, f.error
         )));
     }
     if outcome.imported != records.len() {
-        return Err(Stop::Fail(format!(
+        return Err(Stop::fail(format!(
             "import of {} valid records reported {} imported and no failures",
             records.len(),
             outcome.imported

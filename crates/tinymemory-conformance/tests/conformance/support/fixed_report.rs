@@ -75,6 +75,7 @@ pub fn summary() -> RunSummary {
                         seed: 42,
                         input: "[\n    (\"learning:a\", \"k1\", 0.5),\n    (\"learning:b\", \"k2\", NaN),\n]".to_owned(),
                     }),
+                    driver_error: None,
                 }),
                 20_500,
             ),

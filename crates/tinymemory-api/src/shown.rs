@@ -11,13 +11,20 @@ use std::fmt::Write as _;
 /// printed 52 MB for one check.
 pub const MAX_SHOWN_CHARS: usize = 1_000;
 
-/// `true` for characters shown as an escape rather than as themselves:
-/// every control character except tab, line feed and carriage return (the
-/// C0 set is illegal in XML 1.0, and escape sequences would drive a
-/// terminal), and the non-characters U+FFFE and U+FFFF (also illegal in
-/// XML 1.0).
-fn hidden(c: char) -> bool {
-    (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{FFFE}' | '\u{FFFF}')
+/// `true` for characters shown as an escape rather than as themselves
+/// (`next` is the character after `c`): every control character except
+/// tab, line feed and the carriage return of a CRLF (the C0 set is
+/// illegal in XML 1.0, escape sequences would drive a terminal, and a
+/// lone carriage return would let a driver's message overwrite the start
+/// of its own `FAIL` line with `PASS`), and the non-characters U+FFFE and
+/// U+FFFF (also illegal in XML 1.0).
+fn hidden(c: char, next: Option<char>) -> bool {
+    match c {
+        '\t' | '\n' => false,
+        '\r' => next != Some('\n'),
+        '\u{FFFE}' | '\u{FFFF}' => true,
+        c => c.is_control(),
+    }
 }
 
 /// `s` with every hidden character written as Rust's `\u{..}` escape, so
@@ -27,15 +34,21 @@ fn hidden(c: char) -> bool {
 /// ```
 /// use tinymemory_api::shown::visible;
 /// assert_eq!(visible("id\u{1b}[2J"), "id\\u{1b}[2J");
+/// assert_eq!(visible("\rPASS"), "\\u{d}PASS");
+/// assert_eq!(visible("line\r\nline"), "line\r\nline");
 /// ```
 #[must_use]
 pub fn visible(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(hidden) {
+    let with_next = || {
+        s.chars()
+            .zip(s.chars().skip(1).map(Some).chain(std::iter::once(None)))
+    };
+    if !with_next().any(|(c, next)| hidden(c, next)) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if hidden(c) {
+    for (c, next) in with_next() {
+        if hidden(c, next) {
             // Writing to a String cannot fail.
             let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
         } else {

@@ -60,7 +60,12 @@ fn clean_up() {
         // a few times. Nothing else can be done about an error on the way
         // out.
         for _ in 0..20 {
-            if std::fs::remove_dir_all(&dir).is_ok() || !dir.exists() {
+            let removed = if dir.is_dir() {
+                std::fs::remove_dir_all(&dir)
+            } else {
+                std::fs::remove_file(&dir)
+            };
+            if removed.is_ok() || !dir.exists() {
                 break;
             }
             std::thread::sleep(std::time::Duration::from_millis(10));

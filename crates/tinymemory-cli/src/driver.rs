@@ -9,10 +9,13 @@ use std::sync::Arc;
 use tinymemory_api::{MemoryError, MemoryProvider, RecallProfile};
 use tinymemory_conformance::{DriverFactory, FnFactory};
 use tinymemory_doubles::Mutant;
-use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver, ExecFactory};
+use tinymemory_exec::{ExecCommand, ExecConfig, ExecFactory};
 use tinymemory_postgres::{PostgresConfig, PostgresFactory};
 use tinymemory_reference::{ReferenceDriver, SemanticReferenceDriver};
-use tinymemory_sqlite::SqliteDriver;
+
+pub(crate) use self::corpus_store::CorpusStore;
+
+mod corpus_store;
 
 /// A `--driver` value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -203,7 +206,8 @@ fn mutants_of(names: &[&str]) -> Result<Vec<&'static Mutant>, String> {
 /// and a line describing them.
 pub(crate) struct Opened {
     pub(crate) factory: Arc<dyn DriverFactory>,
-    pub(crate) corpus_store: Box<dyn MemoryProvider>,
+    /// Opened when the corpus is loaded, not before.
+    pub(crate) corpus_store: CorpusStore,
     /// What the run's header says it runs against.
     pub(crate) description: String,
     /// The header's text instead of [`Opened::description`] when the run
@@ -227,7 +231,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
             factory: Arc::new(FnFactory::new("reference", || {
                 Ok(Box::new(ReferenceDriver::new()) as Box<dyn MemoryProvider>)
             })),
-            corpus_store: Box::new(ReferenceDriver::new()),
+            corpus_store: CorpusStore::Ready(Box::new(ReferenceDriver::new())),
             description: "reference (in memory)".to_owned(),
             without_corpus: None,
             _scratch: None,
@@ -239,7 +243,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
                 })
                 .with_profile(RecallProfile::Semantic),
             ),
-            corpus_store: Box::new(SemanticReferenceDriver::new()),
+            corpus_store: CorpusStore::Ready(Box::new(SemanticReferenceDriver::new())),
             description: "semantic-reference (in memory, cosine of hashed embeddings)".to_owned(),
             without_corpus: None,
             _scratch: None,
@@ -248,7 +252,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
             factory: Arc::new(FnFactory::new("null", || {
                 Ok(Box::new(tinymemory_doubles::NullDriver::new()) as Box<dyn MemoryProvider>)
             })),
-            corpus_store: Box::new(tinymemory_doubles::NullDriver::new()),
+            corpus_store: CorpusStore::Ready(Box::new(tinymemory_doubles::NullDriver::new())),
             description: "null (retains nothing)".to_owned(),
             without_corpus: None,
             _scratch: None,
@@ -260,7 +264,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
             let base = stack[0];
             let wraps: Vec<_> = stack.iter().map(|m| m.wrap).collect();
             let open = move || wraps.iter().fold(base.base(), |inner, wrap| wrap(inner));
-            let corpus_store = open();
+            let corpus_store = CorpusStore::Ready(open());
             Ok(Opened {
                 factory: Arc::new(
                     FnFactory::new(spec.to_string(), move || Ok(open())).with_profile(profile),
@@ -277,11 +281,13 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
         }
         DriverSpec::Exec(command) => {
             // Two processes: one reset before every check, one holding the
-            // corpus. Blocking is fine here: each process is served by a
+            // corpus, started when the corpus is loaded. `connect` only asks
+            // `hello`, so a run refused before its first check resets
+            // nothing. Blocking is fine here: each process is served by a
             // thread of its own, and nothing else runs yet.
             let config = exec;
             let factory = ExecFactory::connect_blocking(command.clone(), config.clone())?;
-            let corpus_store = ExecDriver::spawn_blocking(command, config)?;
+            let corpus_store = CorpusStore::Exec(command.clone(), config);
             // The id is the driver's own text: escaped, so it cannot drive
             // the terminal.
             let about = format!(
@@ -291,7 +297,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
             );
             Ok(Opened {
                 factory: Arc::new(factory),
-                corpus_store: Box::new(corpus_store),
+                corpus_store,
                 description: format!("{about}; the corpus store is a process of its own)"),
                 without_corpus: Some(format!("{about})")),
                 _scratch: None,
@@ -305,7 +311,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
             // when the factory is, at the end of the run.
             let config = PostgresConfig::from_url(url)?;
             let factory = PostgresFactory::new(&config)?;
-            let corpus_store = factory.scratch();
+            let corpus_store = CorpusStore::Ready(Box::new(factory.scratch()));
             let description = format!(
                 "postgres {} (scratch schemas {}_*, dropped at the end of the run)",
                 factory.server(),
@@ -313,7 +319,7 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
             );
             Ok(Opened {
                 factory: Arc::new(factory),
-                corpus_store: Box::new(corpus_store),
+                corpus_store,
                 description,
                 without_corpus: None,
                 _scratch: None,
@@ -328,7 +334,6 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
             let corpus_path = path
                 .clone()
                 .unwrap_or_else(|| scratch.path().join("corpus.db"));
-            let corpus_store = SqliteDriver::open(&corpus_path)?;
             let dir = scratch.path().to_owned();
             let next = AtomicU64::new(0);
             let factory = FnFactory::new("sqlite", move || {
@@ -338,8 +343,8 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
             });
             Ok(Opened {
                 factory: Arc::new(factory),
-                corpus_store: Box::new(corpus_store),
                 description: format!("sqlite (corpus store {})", corpus_path.display()),
+                corpus_store: CorpusStore::Sqlite(corpus_path),
                 without_corpus: Some("sqlite (a fresh file per check)".to_owned()),
                 _scratch: Some(scratch),
             })

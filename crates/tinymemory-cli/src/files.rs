@@ -1,7 +1,7 @@
 //! Reading reports and bundles named on the command line, and writing
 //! outputs, with errors that name the file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use tinymemory_conformance::{Bundle, Report};
 
@@ -30,25 +30,80 @@ pub(crate) fn write(path: &Path, text: &str) -> Result<(), String> {
     use std::io::Write;
     crate::cleanup::wait_if_interrupted();
     let failed = |e: &dyn std::fmt::Display| format!("failed to write {}: {e}", path.display());
-    if path.is_dir() {
-        return Err(failed(&"it is a directory"));
-    }
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".tinymemory-")
-        .suffix(".tmp")
-        .tempfile_in(parent_of(path))
-        .map_err(|e| failed(&e))?;
+    let target = match destination(path) {
+        Destination::Replace(target) => target,
+        Destination::Through => {
+            return std::fs::File::create(path)
+                .and_then(|mut f| f.write_all(text.as_bytes()))
+                .map_err(|e| failed(&e));
+        }
+    };
+    let mut tmp = temporary_beside(&target).map_err(|e| failed(&e))?;
     tmp.write_all(text.as_bytes())
         .and_then(|()| tmp.as_file().sync_all())
         .map_err(|e| failed(&e))?;
+    persist(tmp.into_temp_path(), &target).map_err(|e| failed(&e))
+}
+
+/// How an output named `path` is written.
+pub(crate) enum Destination {
+    /// Written beside this path, the file itself or the one a symlink at
+    /// `path` leads to, and renamed over it: atomically, leaving the link
+    /// a link.
+    Replace(PathBuf),
+    /// Written through `path`, in place: it is (or a symlink leads to) a
+    /// FIFO, a device such as `/dev/stdout` or a socket, which a rename
+    /// would replace with a regular file; or a dangling symlink, whose
+    /// target the write creates.
+    Through,
+}
+
+/// Where an output named `path` goes ([`Destination`]).
+pub(crate) fn destination(path: &Path) -> Destination {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() && !meta.is_dir() => Destination::Through,
+        Ok(_) => {
+            Destination::Replace(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()))
+        }
+        Err(_) if path.is_symlink() => Destination::Through,
+        Err(_) => Destination::Replace(path.to_owned()),
+    }
+}
+
+/// A new temporary file in the directory of `path`, for [`persist`] to
+/// rename over it.
+///
+/// # Errors
+///
+/// The reason, without the path, when `path` is a directory or the file
+/// cannot be created.
+pub(crate) fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile, String> {
+    if path.is_dir() {
+        return Err("it is a directory".to_owned());
+    }
+    tempfile::Builder::new()
+        .prefix(".tinymemory-")
+        .suffix(".tmp")
+        .tempfile_in(parent_of(path))
+        .map_err(|e| e.to_string())
+}
+
+/// Renames `tmp` over `path`: a new file gets mode 0644, a replaced one
+/// keeps its permissions.
+///
+/// # Errors
+///
+/// The reason, without the path, when the permissions cannot be set or
+/// the rename fails.
+pub(crate) fn persist(tmp: tempfile::TempPath, path: &Path) -> Result<(), String> {
     let permissions = match std::fs::metadata(path) {
         Ok(meta) => Some(meta.permissions()),
         Err(_) => new_file_permissions(),
     };
     if let Some(p) = permissions {
-        std::fs::set_permissions(tmp.path(), p).map_err(|e| failed(&e))?;
+        std::fs::set_permissions(&tmp, p).map_err(|e| e.to_string())?;
     }
-    tmp.persist(path).map(drop).map_err(|e| failed(&e.error))
+    tmp.persist(path).map_err(|e| e.error.to_string())
 }
 
 #[cfg(unix)]
@@ -84,14 +139,23 @@ pub(crate) fn check_writable_file(path: &Path) -> Result<(), String> {
             path.display()
         ));
     }
-    probe_dir(parent_of(path)).map_err(|e| {
+    // A FIFO or a device is written in place; opening one to try would
+    // block (a FIFO without a reader) or have effects.
+    let Destination::Replace(target) = destination(path) else {
+        return Ok(());
+    };
+    probe_dir(parent_of(&target)).map_err(|e| {
         format!(
             "failed to write {}: its directory {} cannot be written to: {e}",
             path.display(),
-            parent_of(path).display()
+            parent_of(&target).display()
         )
     })
 }
+
+/// The longest file name, in bytes, that common file systems take
+/// (Linux's `NAME_MAX`, ext4, APFS, NTFS in UTF-16 units).
+const MAX_NAME_BYTES: usize = 255;
 
 /// Checks, before a run, that [`create_dir`] can later make `dir` and
 /// write in it: `dir` is a directory files can be created in, or is
@@ -102,6 +166,33 @@ pub(crate) fn check_writable_file(path: &Path) -> Result<(), String> {
 ///
 /// A message naming `dir` and the reason.
 pub(crate) fn check_writable_dir(dir: &Path) -> Result<(), String> {
+    let refused = |why: &str| {
+        Err(format!(
+            "failed to use the bundle directory {}: {why}; --bundle names a directory, \
+             which gets one bundle file per failing check",
+            dir.display()
+        ))
+    };
+    if let Some(long) = dir
+        .components()
+        .map(|c| c.as_os_str())
+        .find(|c| c.len() > MAX_NAME_BYTES)
+    {
+        return refused(&format!(
+            "its name {} is {} bytes long, and a file system takes at most {MAX_NAME_BYTES}",
+            Path::new(long).display(),
+            long.len()
+        ));
+    }
+    if let Some(link) = dir
+        .ancestors()
+        .find(|a| !a.as_os_str().is_empty() && a.is_symlink() && !a.exists())
+    {
+        return refused(&format!(
+            "{} is a symlink that leads to no file (a missing target, or a loop)",
+            link.display()
+        ));
+    }
     let existing = dir
         .ancestors()
         .map(|a| {
@@ -114,16 +205,11 @@ pub(crate) fn check_writable_dir(dir: &Path) -> Result<(), String> {
         .find(|a| a.exists())
         .unwrap_or(Path::new("."));
     if !existing.is_dir() {
-        let what = if existing == dir {
+        return refused(&if existing == dir {
             "it is a file".to_owned()
         } else {
             format!("{} is a file", existing.display())
-        };
-        return Err(format!(
-            "failed to use the bundle directory {}: {what}; --bundle names a directory, \
-             which gets one bundle file per failing check",
-            dir.display()
-        ));
+        });
     }
     probe_dir(existing).map_err(|e| {
         format!(

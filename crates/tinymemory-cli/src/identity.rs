@@ -36,9 +36,21 @@ struct Claim {
     family: usize,
     path: PathBuf,
     writes: bool,
-    /// The path is a directory whose whole tree the command reads (the
-    /// corpus): a file inside it is one of its files.
-    tree: bool,
+    shape: Shape,
+}
+
+/// What a claimed path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// A file.
+    File,
+    /// A directory whose whole tree the command reads (the corpus): a file
+    /// inside it is one of its files.
+    Tree,
+    /// A directory the command makes, if missing, and writes files in
+    /// (`--bundle DIR`): a file at its path, or at the path of a directory
+    /// it must be made in, cannot be; its files are claimed one by one.
+    Dir,
 }
 
 /// The files of one command, checked for clashes before anything is
@@ -73,17 +85,23 @@ impl fmt::Display for Clash {
 impl Claims {
     /// A file the command reads; `role` says which, path included.
     pub(crate) fn read(&mut self, role: impl Into<String>, path: &Path) {
-        self.push(role.into(), path, false, false, None);
+        self.push(role.into(), path, false, Shape::File, None);
     }
 
     /// A file the command writes; `role` says which, path included.
     pub(crate) fn write(&mut self, role: impl Into<String>, path: &Path) {
-        self.push(role.into(), path, true, false, None);
+        self.push(role.into(), path, true, Shape::File, None);
     }
 
     /// A directory whose files the command reads.
     pub(crate) fn read_tree(&mut self, role: impl Into<String>, dir: &Path) {
-        self.push(role.into(), dir, false, true, None);
+        self.push(role.into(), dir, false, Shape::Tree, None);
+    }
+
+    /// A directory the command makes (when missing) and writes files in;
+    /// claim those files with [`Claims::write`].
+    pub(crate) fn write_dir(&mut self, role: impl Into<String>, dir: &Path) {
+        self.push(role.into(), dir, true, Shape::Dir, None);
     }
 
     /// A SQLite store the command opens (reads and, when `writes`, writes):
@@ -94,7 +112,7 @@ impl Claims {
     /// companions beside the target, so they are claimed beside both the
     /// name given and the file it resolves to.
     pub(crate) fn sqlite_store(&mut self, role: &str, path: &Path, writes: bool) {
-        let family = self.push(role.to_owned(), path, writes, false, None);
+        let family = self.push(role.to_owned(), path, writes, Shape::File, None);
         let mut bases = vec![path.to_owned()];
         if let Some(target) = resolved(path).filter(|t| t != path) {
             bases.push(target);
@@ -108,7 +126,7 @@ impl Claims {
                     format!("the {suffix} companion ({}) of {role}", companion.display()),
                     &companion,
                     writes,
-                    false,
+                    Shape::File,
                     Some(family),
                 );
             }
@@ -147,7 +165,7 @@ impl Claims {
                 format!("{file}, named by {role}"),
                 Path::new(&file),
                 writes,
-                false,
+                Shape::File,
                 None,
             );
         }
@@ -189,7 +207,7 @@ impl Claims {
         role: String,
         path: &Path,
         writes: bool,
-        tree: bool,
+        shape: Shape,
         family: Option<usize>,
     ) -> usize {
         let family = family.unwrap_or(self.claims.len());
@@ -198,7 +216,7 @@ impl Claims {
             family,
             path: path.to_owned(),
             writes,
-            tree,
+            shape,
         });
         family
     }
@@ -216,11 +234,20 @@ impl Claims {
                 if !(a.writes || b.writes) || a.family == b.family {
                     continue;
                 }
-                let clash = match (a.tree, b.tree) {
-                    (false, false) => ids[i].same_file(&ids[j]),
-                    (true, false) => ids[j].inside(&ids[i]),
-                    (false, true) => ids[i].inside(&ids[j]),
-                    (true, true) => ids[i].inside(&ids[j]) || ids[j].inside(&ids[i]),
+                let (x, y) = (&ids[i], &ids[j]);
+                let clash = match (a.shape, b.shape) {
+                    (Shape::File, Shape::File) => x.same_file(y),
+                    (Shape::File, Shape::Tree) => x.inside(y),
+                    (Shape::Tree, Shape::File) => y.inside(x),
+                    (Shape::Tree, Shape::Tree) | (Shape::Dir, Shape::Dir) => {
+                        x.inside(y) || y.inside(x)
+                    }
+                    // The directory where a file is, or below one.
+                    (Shape::Dir, Shape::File) => x.same_file(y) || x.inside(y),
+                    (Shape::File, Shape::Dir) => x.same_file(y) || y.inside(x),
+                    // Written inside the tree read.
+                    (Shape::Dir, Shape::Tree) => x.inside(y),
+                    (Shape::Tree, Shape::Dir) => y.inside(x),
                 };
                 if clash {
                     let (writer, other) = if b.writes { (b, a) } else { (a, b) };
@@ -281,8 +308,9 @@ fn inode(_path: &Path) -> Option<(u64, u64)> {
 }
 
 /// `path` canonicalized; for a file that does not exist yet, its
-/// canonicalized directory joined with its name. `None` when neither
-/// resolves (a missing directory: opening the file then reports it).
+/// directory resolved (so, through missing directories, up to the
+/// nearest one that exists) joined with its name. `None` when nothing
+/// resolves.
 pub(crate) fn resolved(path: &Path) -> Option<PathBuf> {
     resolved_within(path, 0)
 }
@@ -299,7 +327,10 @@ fn resolved_within(path: &Path, links: u32) -> Option<PathBuf> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let parent = std::fs::canonicalize(parent).ok()?;
+    let parent = match std::fs::canonicalize(parent) {
+        Ok(p) => p,
+        Err(_) => resolved_within(parent, links + 1)?,
+    };
     let here = parent.join(name);
     match std::fs::read_link(&here) {
         Ok(target) if links < 40 => resolved_within(&parent.join(target), links + 1),

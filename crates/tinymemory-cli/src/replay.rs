@@ -68,7 +68,11 @@ async fn replay(args: &ReplayArgs, bundle: &Bundle, spec: &DriverSpec) -> CliRes
     let corpus = if bundle.family == "corpus" {
         let loaded = corpus::load(
             args.corpus.as_deref(),
-            opened.corpus_store,
+            opened
+                .corpus_store
+                .open()
+                .await
+                .map_err(|e| not_opened(&e))?,
             &console,
             false,
             &mut ConsoleProgress::new(&console, true),

@@ -11,7 +11,7 @@ use tinymemory_exec::ExecConfig;
 
 use crate::args::RunArgs;
 use crate::console::Console;
-use crate::driver::{self, DriverSpec, Opened};
+use crate::driver::{self, CorpusStore, DriverSpec, Opened};
 use crate::error::{CliError, CliResult, OrExit as _};
 use crate::progress::ConsoleProgress;
 use crate::{corpus, runtime};
@@ -44,12 +44,20 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
         preflight.outputs.progress_stream(),
         args.quiet,
     ));
-    let opened = open(args, preflight.outputs.trace.as_ref()).await?;
-    let plan = RunPlan::resolve(args, preflight, &opened).await?;
+    let opened = open(args, preflight.outputs.trace.as_ref())?;
+    // Every refusal comes before the driver's first store: a refused run
+    // resets no store of the driver (an exec driver was only asked
+    // `hello`) and creates no `sqlite:PATH` file.
+    let plan = RunPlan::resolve(args, preflight, &opened)?;
+    if let Some(t) = &plan.outputs.trace {
+        t.keep().or_usage()?;
+    }
+    let not_opened = not_opened_with(plan.outputs.trace.as_ref());
+    driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     console.line(&plan.header());
     let mut progress = ConsoleProgress::new(&console, plan.quiet);
     let load_started = Instant::now();
-    let corpus = load_corpus(&plan, opened.corpus_store, &console, &mut progress).await?;
+    let corpus = load_corpus(args, &plan, opened.corpus_store, &console, &mut progress).await?;
     let load_time = load_started.elapsed();
     let started = SystemTime::now()
         .checked_sub(started_at.elapsed())
@@ -59,37 +67,47 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     finish::finish(&plan, &report, &console)
 }
 
-/// Opens the driver, traced to `trace`, and opens one store up front:
-/// drivers that connect lazily (PostgreSQL, exec) only meet their server
-/// or process here, so "cannot be opened" is exit 3 instead of every check
-/// failing the same way.
+/// Opens the driver, traced to `trace_file`: its factory, and how to open
+/// its corpus store. Drivers that connect lazily (PostgreSQL, exec) meet
+/// their server or process in [`driver::probe`], after the plan, so
+/// "cannot be opened" is exit 3 instead of every check failing the same
+/// way.
 ///
 /// # Errors
 ///
 /// A [`CliError::setup`] naming why the driver could not be opened, and
 /// the trace file, which is kept: what the driver was sent before it
 /// failed is in it.
-async fn open(args: &RunArgs, trace_file: Option<&TraceFile>) -> Result<Opened, CliError> {
+fn open(args: &RunArgs, trace_file: Option<&TraceFile>) -> Result<Opened, CliError> {
     let trace = trace_file.map(|t| &t.trace);
-    let not_opened = |e: &dyn std::fmt::Display| match trace_file {
-        Some(t) => not_opened(&format!("{e}\n  trace: {}", t.path.display())),
-        None => not_opened(e),
-    };
     let mut exec =
         ExecConfig::default().with_request_timeout(Duration::from_secs(args.call_timeout));
     // An exec driver's protocol is traced where it is spoken; an
     // in-process driver is traced by a decorator, in the same shape.
-    let exec_driver = matches!(args.driver, DriverSpec::Exec(_));
-    if let Some(t) = trace.filter(|_| exec_driver) {
+    if let Some(t) = trace.filter(|_| is_exec(args)) {
         exec = exec.with_trace(t.clone());
     }
-    let mut opened = driver::open_with(&args.driver, exec).map_err(|e| not_opened(&e))?;
-    if let Some(t) = trace.filter(|_| !exec_driver) {
+    let mut opened =
+        driver::open_with(&args.driver, exec).map_err(|e| not_opened_with(trace_file)(&e))?;
+    if let Some(t) = trace.filter(|_| !is_exec(args)) {
         opened.factory = Arc::new(TracedFactory::new(opened.factory, t.clone()));
-        opened.corpus_store = Box::new(Traced::new(opened.corpus_store, t.clone()));
     }
-    driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     Ok(opened)
+}
+
+fn is_exec(args: &RunArgs) -> bool {
+    matches!(args.driver, DriverSpec::Exec(_))
+}
+
+/// [`not_opened`], naming the trace file when there is one.
+fn not_opened_with(
+    trace_file: Option<&TraceFile>,
+) -> impl Fn(&dyn std::fmt::Display) -> CliError + '_ {
+    move |e| match trace_file.map(|t| (t, t.keep())) {
+        Some((t, Ok(()))) => not_opened(&format!("{e}\n  trace: {}", t.path.display())),
+        Some((_, Err(kept))) => not_opened(&format!("{e}\n  trace: {kept}")),
+        None => not_opened(e),
+    }
 }
 
 /// The driver could not be opened: [`crate::exit::SETUP`], its message
@@ -101,14 +119,18 @@ fn not_opened(e: &dyn std::fmt::Display) -> CliError {
     ))
 }
 
-/// Loads the corpus into `store` when the plan says to.
+/// Opens the corpus store and loads the corpus into it, when the plan
+/// says to: a `sqlite:PATH` store holding entries is refused first,
+/// unless `--overwrite`.
 ///
 /// # Errors
 ///
-/// A [`CliError::setup`]: the corpus could not be read or stored.
+/// A [`CliError::setup`]: the store could not be opened, or the corpus
+/// read or stored; a [`CliError::usage`] for a store holding entries.
 async fn load_corpus(
+    args: &RunArgs,
     plan: &RunPlan,
-    store: Box<dyn tinymemory_api::MemoryProvider>,
+    store: CorpusStore,
     console: &Console,
     progress: &mut ConsoleProgress<'_>,
 ) -> Result<Option<Arc<LoadedCorpus>>, CliError> {
@@ -119,6 +141,14 @@ async fn load_corpus(
         }
         CorpusPlan::Unneeded => Ok(None),
         CorpusPlan::Load(root) => {
+            let trace = plan.outputs.trace.as_ref();
+            let mut store = store.open().await.map_err(|e| not_opened_with(trace)(&e))?;
+            overwrite::refuse(&args.driver, store.as_ref(), !args.overwrite)
+                .await
+                .or_usage()?;
+            if let Some(t) = trace.filter(|_| !is_exec(args)) {
+                store = Box::new(Traced::new(store, t.trace.clone()));
+            }
             let loaded = corpus::load(root.as_deref(), store, console, !plan.quiet, progress)
                 .await
                 .or_setup()?;

@@ -57,6 +57,45 @@ pub(crate) fn parse_family(raw: &str) -> Result<Family, String> {
 /// # Errors
 ///
 /// A pattern that matches no check of the profile, named.
+/// Refuses, before any driver is opened, a `--check` pattern that
+/// matches no check of `profile` (`--profile`), or of any profile when
+/// none is given: the driver's own profile, known from its `hello`, then
+/// narrows the selection in [`select`].
+///
+/// # Errors
+///
+/// The pattern and where the check ids are listed.
+pub(crate) fn check_patterns(
+    patterns: &[CheckPattern],
+    profile: Option<RecallProfile>,
+) -> Result<(), String> {
+    let registry = match profile {
+        Some(p) => Registry::standard().for_profile(p),
+        None => Registry::standard(),
+    };
+    match patterns
+        .iter()
+        .find(|p| !registry.checks().iter().any(|c| p.matches(c)))
+    {
+        None => Ok(()),
+        Some(p) => Err(match profile {
+            Some(profile) => no_match(p, profile),
+            None => format!(
+                "--check {} matches no check id or family; `tinymemory-conformance list` lists them",
+                p.raw
+            ),
+        }),
+    }
+}
+
+fn no_match(p: &CheckPattern, profile: RecallProfile) -> String {
+    format!(
+        "--check {} matches no check id or family of the {profile} recall profile; \
+         `tinymemory-conformance list --profile {profile}` lists them",
+        p.raw
+    )
+}
+
 pub(crate) fn select(
     registry: &Registry,
     profile: RecallProfile,
@@ -70,11 +109,7 @@ pub(crate) fn select(
         .iter()
         .find(|p| !registry.checks().iter().any(|c| p.matches(c)))
     {
-        return Err(format!(
-            "--check {} matches no check id or family of the {profile} recall profile; \
-             `tinymemory-conformance list --profile {profile}` lists them",
-            p.raw
-        ));
+        return Err(no_match(p, profile));
     }
     let selected =
         registry.filter(|c| families.contains(&c.family) || patterns.iter().any(|p| p.matches(c)));

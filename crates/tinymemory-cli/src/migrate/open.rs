@@ -123,7 +123,7 @@ pub(crate) async fn open(spec: &DriverSpec, end: End) -> Result<Store, OpenError
             }
             let opened = driver::open(spec).map_err(setup)?;
             Ok(Store {
-                provider: opened.corpus_store,
+                provider: opened.corpus_store.open().await.map_err(setup)?,
                 in_memory: true,
             })
         }

@@ -56,6 +56,7 @@ pub(crate) fn check(args: &RunArgs, trace: Option<&Path>) -> Result<(), String> 
         claims.write(format!("--output {}", output.display()), output);
     }
     if let Some(dir) = &args.bundle {
+        claims.write_dir(format!("--bundle {}", dir.display()), dir);
         let driver = args.driver.to_string();
         for check in Registry::standard().checks() {
             let path = dir.join(Bundle::file_name_for(&driver, check.id));

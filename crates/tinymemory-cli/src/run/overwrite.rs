@@ -1,7 +1,9 @@
 //! A `sqlite:PATH` store that already holds entries is not loaded into
 //! without `--overwrite`.
 
-use crate::driver::{DriverSpec, Opened};
+use tinymemory_api::MemoryProvider;
+
+use crate::driver::DriverSpec;
 
 /// Refuses to load the corpus into an existing `sqlite:PATH` store that
 /// holds entries, when `refuse_entries` says the run would load it without
@@ -14,7 +16,7 @@ use crate::driver::{DriverSpec, Opened};
 /// failure to read it.
 pub(crate) async fn refuse(
     driver: &DriverSpec,
-    opened: &Opened,
+    store: &dyn MemoryProvider,
     refuse_entries: bool,
 ) -> Result<(), String> {
     let DriverSpec::Sqlite(Some(path)) = driver else {
@@ -23,8 +25,7 @@ pub(crate) async fn refuse(
     if !refuse_entries {
         return Ok(());
     }
-    let namespaces = opened
-        .corpus_store
+    let namespaces = store
         .namespaces()
         .await
         .map_err(|e| format!("failed to read the store {}: {e}", path.display()))?;

@@ -82,12 +82,13 @@ pub(crate) struct RunPlan {
 impl RunPlan {
     /// The plan for `args` against the opened driver, in the order its
     /// refusals are checked: `--jobs`, the selection, `--shard`, a
-    /// `sqlite:PATH` store holding entries, a baseline of another profile.
+    /// baseline of another profile. It opens no store (a `sqlite:PATH`
+    /// store holding entries is refused when the corpus is loaded).
     ///
     /// # Errors
     ///
     /// A [`CliError::usage`] naming the argument and why.
-    pub(crate) async fn resolve(
+    pub(crate) fn resolve(
         args: &RunArgs,
         preflight: Preflight,
         opened: &Opened,
@@ -112,9 +113,6 @@ impl RunPlan {
             CorpusPlan::Unneeded
         };
         let loads = matches!(corpus, CorpusPlan::Load(_));
-        super::overwrite::refuse(&args.driver, opened, loads && !args.overwrite)
-            .await
-            .or_usage()?;
         if let Some(b) = &baseline {
             same_profile(b, profile)?;
         }

@@ -33,12 +33,41 @@ pub(crate) struct Outputs {
 }
 
 /// The trace file and the handle that writes to it.
+///
+/// The lines go to a temporary file beside [`TraceFile::path`] until
+/// [`TraceFile::keep`] renames it there: a run refused before its first
+/// check leaves an old trace of that name as it was.
 #[derive(Debug)]
 pub(crate) struct TraceFile {
     /// The file, as named.
     pub(crate) path: PathBuf,
     /// Writes to it.
     pub(crate) trace: Trace,
+    /// The temporary file and the file it is renamed over, until kept;
+    /// `None` from the start for a trace written in place (a FIFO, a
+    /// device: [`files::Destination::Through`]).
+    pending: std::sync::Mutex<Option<(tempfile::TempPath, PathBuf)>>,
+}
+
+impl TraceFile {
+    /// Puts the trace at its path (once; later calls do nothing), with
+    /// the permissions [`files::write`] gives a report.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the path when the rename fails.
+    pub(crate) fn keep(&self) -> Result<(), String> {
+        let pending = self
+            .pending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        match pending {
+            Some((tmp, target)) => files::persist(tmp, &target)
+                .map_err(|e| format!("failed to write {}: {e}", self.path.display())),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Outputs {
@@ -86,6 +115,7 @@ impl Preflight {
         let trace = trace_file(args);
         claims::check(args, trace.as_deref())
             .and_then(|()| jobs_with_trace(args.jobs, trace.is_some()))
+            .and_then(|()| crate::select::check_patterns(&args.checks, args.profile))
             .or_usage()?;
         let baseline = match &args.baseline {
             Some(path) => Some(Baseline {
@@ -101,10 +131,14 @@ impl Preflight {
             files::check_writable_file(output).or_usage()?;
         }
         let trace = match trace {
-            Some(path) => Some(TraceFile {
-                trace: open_trace(&path).or_usage()?,
-                path,
-            }),
+            Some(path) => {
+                let (trace, pending) = open_trace(&path).or_usage()?;
+                Some(TraceFile {
+                    trace,
+                    path,
+                    pending: std::sync::Mutex::new(pending),
+                })
+            }
             None => None,
         };
         Ok(Self {
@@ -145,11 +179,25 @@ fn jobs_with_trace(jobs: Option<u32>, traced: bool) -> Result<(), String> {
 }
 
 /// Starts the trace to `path` before the driver starts.
-fn open_trace(path: &Path) -> Result<Trace, String> {
+/// The trace's handle, writing to a temporary file beside the file it
+/// will be renamed over, or in place ([`files::Destination`]).
+fn open_trace(path: &Path) -> Result<(Trace, Option<(tempfile::TempPath, PathBuf)>), String> {
     files::check_writable_file(path)?;
-    let file = std::fs::File::create(path)
-        .map_err(|e| format!("failed to write {}: {e}", path.display()))?;
-    Ok(Trace::new(Box::new(std::io::LineWriter::new(file))))
+    let failed = |e: &dyn std::fmt::Display| format!("failed to write {}: {e}", path.display());
+    let (file, pending) = match files::destination(path) {
+        files::Destination::Through => (std::fs::File::create(path).map_err(|e| failed(&e))?, None),
+        files::Destination::Replace(target) => {
+            let (file, tmp) = files::temporary_beside(&target)
+                .map_err(|e| failed(&e))?
+                .into_parts();
+            crate::cleanup::remove_on_signal(tmp.to_path_buf());
+            (file, Some((tmp, target)))
+        }
+    };
+    Ok((
+        Trace::new(Box::new(std::io::LineWriter::new(file))),
+        pending,
+    ))
 }
 
 #[cfg(test)]

@@ -53,7 +53,7 @@ fn checks_of(profile: &str) -> Vec<String> {
 }
 
 /// How many checks apply to `profile`.
-fn check_count(profile: &str) -> usize {
+pub(crate) fn check_count(profile: &str) -> usize {
     checks_of(profile).len()
 }
 
@@ -163,13 +163,18 @@ fn a_missing_corpus_is_a_setup_error_naming_the_directory() {
     assert!(err.contains("/nonexistent/corpus"), "{err}");
 }
 
+/// The store of `sqlite:PATH` is opened when the corpus is loaded into
+/// it (a run without the corpus never opens it).
 #[test]
 fn an_unopenable_sqlite_path_is_a_setup_error() {
     let (code, _, err) = run(&[
         "run",
         "--driver",
         "sqlite:/nonexistent/dir/x.db",
-        "--no-corpus",
+        "--corpus",
+        &corpus_dir(),
+        "--check",
+        "corpus.namespace_counts",
     ]);
     assert_eq!(code, 3, "{err}");
     assert!(

@@ -207,12 +207,40 @@ fn a_pattern_matching_no_check_is_a_usage_error_naming_it() {
         "recall.limt",
     ]);
     assert_eq!(code, 2, "stdout:\n{out}\nstderr:\n{err}");
+    // Refused before the driver is opened: it matches no check at all.
     assert_eq!(
         err,
-        "error: --check recall.limt matches no check id or family of the lexical recall \
-         profile; `tinymemory-conformance list --profile lexical` lists them\n"
+        "error: --check recall.limt matches no check id or family; \
+         `tinymemory-conformance list` lists them\n"
     );
     assert_eq!(ran_ids(&out), Vec::<String>::new());
+    // A check of the other profile only: refused once the driver's
+    // profile is known.
+    let (code, out, err) = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--check",
+        "recall.ranking_higher_better",
+    ]);
+    assert_eq!(code, 2, "stdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(
+        err,
+        "error: --check recall.ranking_higher_better matches no check id or family of the \
+         lexical recall profile; `tinymemory-conformance list --profile lexical` lists them\n"
+    );
+    // With --profile, that is known before the driver is opened too.
+    let (code, _, err) = run(&[
+        "run",
+        "--driver",
+        "exec:false",
+        "--profile",
+        "lexical",
+        "--check",
+        "recall.ranking_higher_better",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.starts_with("error: --check recall.ranking_higher_better matches no check id or family of the lexical"), "{err}");
 
     let (code, _, err) = run(&["run", "--driver", "reference", "--check", "recall.[a"]);
     assert_eq!(code, 2, "{err}");

@@ -8,6 +8,8 @@
 
 use crate::support;
 
+#[cfg(unix)]
+use std::os::unix::fs::FileTypeExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -457,6 +459,55 @@ fn control_characters_in_a_report_are_escaped_when_printed() {
     );
 }
 
+/// A driver's error holding a lone carriage return cannot print `PASS`
+/// over the start of its own `FAIL` line, nor a line feed start a line of
+/// its own.
+#[test]
+fn a_drivers_carriage_return_cannot_turn_a_fail_line_into_a_pass() {
+    let dir = scratch();
+    let script = dir.path().join("cr.py");
+    std::fs::write(
+        &script,
+        format!(
+            "import sys\nsys.path.insert(0, {examples:?})\n\
+             import memory_driver as m\n\
+             class Cr(m.MemoryStore):\n\
+             \x20   def recall(self, *a, **k):\n\
+             \x20       raise m.tp.DriverError('backend', '\\rPASS  recall.limit\\nPASS  x')\n\
+             m.tp.serve(Cr(), 'python-cr')\n",
+            examples = repo("examples/python").display().to_string()
+        ),
+    )
+    .unwrap();
+    let driver = format!("exec:python3 {}", script.display());
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--check",
+        "recall.limit",
+        "--quiet",
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let fail = ran
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("FAIL  recall.limit"))
+        .unwrap();
+    assert!(
+        fail.ends_with(": unexpected driver error: backend failure: \\u{d}PASS  recall.limit"),
+        "{}",
+        ran.dump()
+    );
+    assert!(!ran.stdout.contains('\r'), "{}", ran.dump());
+    assert!(
+        ran.stdout.lines().any(|l| l == "      PASS  x"),
+        "{}",
+        ran.dump()
+    );
+}
+
 #[test]
 fn driver_arguments_name_what_is_wrong() {
     let ran = run(&["run", "--driver", "postgres://ann@127.0.0.1/db"]);
@@ -729,4 +780,261 @@ fn an_interrupted_last_check_writes_no_report_and_exits_130() {
         report.display(),
         std::fs::read_to_string(&report).unwrap_or_default()
     );
+}
+
+/// A driver over the example store that appends each `reset` it gets to
+/// `log`, declaring `independent`.
+fn resets_logged(dir: &Path, log: &Path, independent: bool) -> String {
+    let script = dir.join("logged.py");
+    std::fs::write(
+        &script,
+        format!(
+            "import sys\nsys.path.insert(0, {examples:?})\n\
+             import memory_driver as m\n\
+             class Logged(m.MemoryStore):\n    independent_stores = {independent}\n\
+             \x20   def reset(self):\n        open({log:?}, 'a').write('reset\\n')\n\
+             \x20       super().reset()\n\
+             m.tp.serve(Logged(), 'python-logged')\n",
+            examples = repo("examples/python").display().to_string(),
+            independent = if independent { "True" } else { "False" },
+            log = log.display().to_string(),
+        ),
+    )
+    .unwrap();
+    format!("exec:python3 {}", script.display())
+}
+
+/// Every refusal comes before the driver's first store: a refused run
+/// sends no `reset` (which empties a store backed by the user's file),
+/// and leaves an old trace of the same name as it was.
+#[test]
+fn a_refused_run_resets_no_store_and_keeps_an_old_trace() {
+    let dir = scratch();
+    let log = dir.path().join("resets.log");
+    let trace = dir.path().join("trace.jsonl");
+    std::fs::write(&trace, "the old trace\n").unwrap();
+    let shared = resets_logged(dir.path(), &log, false);
+    let trace_arg = trace.to_str().unwrap();
+    for (args, error) in [
+        (
+            vec!["--check", "recall.limt", "--trace", trace_arg],
+            "error: --check recall.limt matches no check id or family; \
+             `tinymemory-conformance list` lists them\n"
+                .to_owned(),
+        ),
+        (
+            vec!["--jobs", "2"],
+            format!(
+                "error: --jobs 2: the driver {shared} does not declare that two of its stores \
+                 are independent, so checks run at once could share one store (a driver backed \
+                 by one database); run it with --jobs 1, or have its hello declare \
+                 \"independent_stores\": true (docs/protocol.md, \"Lifecycle\")\n"
+            ),
+        ),
+        (
+            vec!["--shard", "99/99", "--trace", trace_arg],
+            format!(
+                "error: --shard 99/99: 99 shards for a selection of {} checks would leave shards \
+                 with nothing to run; use at most {0} shards\n",
+                crate::cli::check_count("lexical")
+            ),
+        ),
+    ] {
+        let ran = run(&[&["run", "--driver", &shared, "--no-corpus"][..], &args[..]].concat());
+        assert_eq!(ran.code, 2, "{args:?}: {}", ran.dump());
+        assert_eq!(ran.stderr, error, "{args:?}");
+        assert!(!log.exists(), "{args:?} reset a store");
+        assert_eq!(std::fs::read_to_string(&trace).unwrap(), "the old trace\n");
+    }
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2, "no temporary file is left: {names:?}");
+    // A run that goes ahead resets a store to see that the driver opens
+    // (the probe), then the store of its one check, and writes the trace.
+    let ran = run(&[
+        "run",
+        "--driver",
+        &shared,
+        "--no-corpus",
+        "--check",
+        "store.upsert",
+        "--trace",
+        trace_arg,
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "reset\nreset\n");
+    assert!(std::fs::read_to_string(&trace)
+        .unwrap()
+        .contains("\"op\":\"reset\""));
+}
+
+/// `sqlite:PATH` is the corpus store: a run that loads no corpus never
+/// opens it, so PATH is neither created nor written.
+#[test]
+fn a_run_without_the_corpus_never_opens_the_sqlite_store() {
+    let dir = scratch();
+    let store = dir.path().join("new.db");
+    let spec = format!("sqlite:{}", store.display());
+    for args in [&["--no-corpus"][..], &["--check", "store.upsert"][..]] {
+        let ran = run(&[&["run", "--driver", &spec, "--quiet"][..], args].concat());
+        assert_eq!(ran.code, 0, "{args:?}: {}", ran.dump());
+        assert!(!store.exists(), "{args:?} created {}", store.display());
+    }
+}
+
+/// An output that is a symlink is written to the file it leads to (the
+/// link stays a link); a FIFO, as a device such as `/dev/stdout` would
+/// be, is written through, never replaced with a regular file.
+#[cfg(unix)]
+#[test]
+fn outputs_through_symlinks_and_fifos_keep_what_they_are() {
+    let dir = scratch();
+    let target = dir.path().join("target.json");
+    std::fs::write(&target, "old\n").unwrap();
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    for (output, trace) in [(&link, dir.path().join("t.jsonl")), (&fifo, link.clone())] {
+        let ran = run(&[
+            "run",
+            "--driver",
+            "reference",
+            "--no-corpus",
+            "--check",
+            "store.upsert",
+            "--format",
+            "json",
+            "--quiet",
+            "--output",
+            output.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+        ]);
+        assert_eq!(ran.code, 0, "{}", ran.dump());
+    }
+    let through_fifo = reader.join().unwrap();
+    assert!(
+        through_fifo.starts_with("{\n  \"schema_version\": 1,"),
+        "{through_fifo}"
+    );
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    // The second run traced into the link: its target holds the trace.
+    let traced = std::fs::read_to_string(&target).unwrap();
+    assert!(
+        traced.starts_with("{\"check\":\"store.upsert\""),
+        "{traced}"
+    );
+}
+
+/// `--bundle DIR` is refused before any check where the directory could
+/// not be made, or would be another file of the run: the store, its
+/// companions, an output, a place inside the corpus, a dangling symlink.
+#[cfg(unix)]
+#[test]
+fn a_bundle_directory_clashing_with_a_file_of_the_run_is_refused_first() {
+    let dir = scratch();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    std::os::unix::fs::symlink(p("missing-target"), p("dangling")).unwrap();
+    let corpus = tiny_corpus(dir.path());
+    let corpus_out = corpus.join("out").to_str().unwrap().to_owned();
+    let long = "a".repeat(256);
+    let store = format!("sqlite:{}", p("s.db"));
+    let cases: Vec<(Vec<String>, String)> = vec![
+        (
+            vec!["--bundle".into(), p("dangling")],
+            format!(
+                "failed to use the bundle directory {0}: {0} is a symlink that leads to no file \
+                 (a missing target, or a loop); --bundle names a directory, which gets one \
+                 bundle file per failing check",
+                p("dangling")
+            ),
+        ),
+        (
+            vec!["--bundle".into(), p("rep"), "--output".into(), p("rep")],
+            format!("--bundle {0} names the same file as --output {0}", p("rep")),
+        ),
+        (
+            vec!["--bundle".into(), p("oz/sub"), "--output".into(), p("oz")],
+            format!(
+                "--bundle {} names the same file as --output {}",
+                p("oz/sub"),
+                p("oz")
+            ),
+        ),
+        (
+            vec![
+                "--driver".into(),
+                store.clone(),
+                "--bundle".into(),
+                p("s.db-wal"),
+            ],
+            format!(
+                "--bundle {} names the same file as the -wal companion ({}) of the store of \
+                 --driver {store}",
+                p("s.db-wal"),
+                p("s.db-wal")
+            ),
+        ),
+        (
+            vec![
+                "--corpus".into(),
+                corpus.to_str().unwrap().into(),
+                "--bundle".into(),
+                corpus_out.clone(),
+            ],
+            format!(
+                "--bundle {corpus_out} names the same file as the corpus {}",
+                corpus.display()
+            ),
+        ),
+        (
+            vec!["--bundle".into(), p(&long)],
+            format!(
+                "failed to use the bundle directory {}: its name {long} is 256 bytes long, and a \
+                 file system takes at most 255; --bundle names a directory, which gets one \
+                 bundle file per failing check",
+                p(&long)
+            ),
+        ),
+    ];
+    for (args, error) in cases {
+        let mut all: Vec<String> = ["run", "--quiet", "--check", "recall.limit"]
+            .map(String::from)
+            .to_vec();
+        if !args.contains(&"--driver".to_owned()) {
+            all.extend(["--driver".into(), "mutant:limit-plus-one".into()]);
+        }
+        if !args.contains(&"--corpus".to_owned()) {
+            all.push("--no-corpus".into());
+        }
+        all.extend(args.iter().cloned());
+        let ran = run(&all);
+        assert_eq!(ran.code, 2, "{args:?}: {}", ran.dump());
+        assert!(
+            ran.stderr.starts_with(&format!("error: {error}")),
+            "{args:?}: {}",
+            ran.dump()
+        );
+        assert!(
+            !ran.stdout.contains("FAIL"),
+            "{args:?} ran checks: {}",
+            ran.dump()
+        );
+    }
+    for made in ["rep", "oz", "s.db", "s.db-wal", "missing-target"] {
+        assert!(!dir.path().join(made).exists(), "{made} was created");
+    }
+    assert!(!corpus.join("out").exists());
 }

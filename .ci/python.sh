@@ -42,6 +42,16 @@ python3 -m venv "$work/venv"
     -r python/requirements-ci.txt -r examples/engines/requirements.txt
 "$work/venv/bin/tinymemory-conformance" --version
 
+# The installed binary loads the corpus the wheel installed, not the
+# build checkout's (whose path means nothing on another machine).
+step "python: the wheel's binary loads the corpus installed beside it"
+loaded=$(cd "$work" && "$work/venv/bin/tinymemory-conformance" run --driver reference \
+    --check corpus.namespace_counts | sed -n 's/^loaded \(.*\): [0-9]* entries in .*/\1/p')
+case "$loaded" in
+    "$work"/venv/lib/python*/site-packages/tinymemory/corpora*) echo "loaded $loaded" ;;
+    *) echo "error: the wheel's binary loaded the corpus from '$loaded', not from its venv" >&2; exit 1 ;;
+esac
+
 # pytest's exit status: 0 passed; 5 collected nothing, which is a failure
 # here as any other (a suite that runs nothing proves nothing).
 run_pytest() {

@@ -1,6 +1,6 @@
 //! Loading the corpus into the corpus store, and showing what was loaded.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use tinymemory_api::{MemoryProvider, MemorySection, RecallOptions};
 use tinymemory_conformance::{LoadedCorpus, RunObserver};
@@ -27,7 +27,7 @@ pub(crate) async fn load(
     example: bool,
     progress: &mut dyn RunObserver,
 ) -> Result<LoadedCorpus, String> {
-    let root = root.map_or_else(Corpus::default_root, Path::to_owned);
+    let root = root.map_or_else(bundled, Path::to_owned);
     let corpus = Corpus::load(&root)
         .map_err(|e| format!("failed to load the corpus at {}: {e}", root.display()))?;
     for w in &corpus.warnings {
@@ -88,5 +88,64 @@ async fn show_example(loaded: &LoadedCorpus, console: &Console) {
         Err(e) => console.line(&format!(
             "example: across_section({section}, {EXAMPLE_QUERY:?}) failed: {e}"
         )),
+    }
+}
+
+/// The corpus a run loads without `--corpus`: the one installed with the
+/// `tinymemory-conformance` wheel beside this binary, else the
+/// workspace's `fixtures/corpora` this binary was built from
+/// ([`Corpus::default_root`]).
+///
+/// A wheel (maturin's `bin` bindings) puts the binary in the scripts
+/// directory of an environment (`PREFIX/bin`, `PREFIX\Scripts` on
+/// Windows) and the `tinymemory` package, with its `corpora`, in
+/// `PREFIX/lib/pythonX.Y/site-packages` (`PREFIX\Lib\site-packages`): the
+/// path the build machine's checkout had means nothing where the wheel is
+/// installed. The first `site-packages/tinymemory/corpora` directory
+/// found there is used.
+pub(crate) fn bundled() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| beside(&exe))
+        .unwrap_or_else(Corpus::default_root)
+}
+
+/// The installed corpus for an executable at `exe`, if there is one.
+fn beside(exe: &Path) -> Option<PathBuf> {
+    let prefix = exe.parent()?.parent()?;
+    let windows = prefix.join("Lib").join("site-packages");
+    let mut candidates = vec![windows];
+    if let Ok(lib) = std::fs::read_dir(prefix.join("lib")) {
+        let mut pythons: Vec<PathBuf> = lib
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().starts_with("python"))
+            .map(|e| e.path().join("site-packages"))
+            .collect();
+        pythons.sort();
+        candidates.extend(pythons);
+    }
+    candidates
+        .into_iter()
+        .map(|site| site.join("tinymemory").join("corpora"))
+        .find(|c| c.is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_installed_corpus_is_found_beside_a_wheels_binary() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("bin").join("tinymemory-conformance");
+        assert_eq!(beside(&exe), None);
+        let corpora = dir
+            .path()
+            .join("lib/python3.11/site-packages/tinymemory/corpora");
+        std::fs::create_dir_all(&corpora).unwrap();
+        assert_eq!(beside(&exe), Some(corpora));
+        let windows = dir.path().join("Lib/site-packages/tinymemory/corpora");
+        std::fs::create_dir_all(&windows).unwrap();
+        assert_eq!(beside(&dir.path().join("Scripts/x.exe")), Some(windows));
     }
 }

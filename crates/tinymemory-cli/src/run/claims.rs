@@ -4,7 +4,6 @@
 use std::path::Path;
 
 use tinymemory_conformance::{Bundle, Registry};
-use tinymemory_corpus::Corpus;
 
 use crate::args::RunArgs;
 use crate::driver::DriverSpec;
@@ -38,7 +37,7 @@ pub(crate) fn check(args: &RunArgs, trace: Option<&Path>) -> Result<(), String> 
         _ => {}
     }
     if !args.no_corpus {
-        let root = args.corpus.clone().unwrap_or_else(Corpus::default_root);
+        let root = args.corpus.clone().unwrap_or_else(crate::corpus::bundled);
         claims.read_tree_files(&format!("the corpus {}", root.display()), &root);
     }
     if let Some(baseline) = &args.baseline {

@@ -210,6 +210,24 @@ impl Meter {
         }
     }
 
+    /// The waiting call that reaches its per-call limit first, when each
+    /// unit of a call's work gets `limit` (a batch of N entries may take N
+    /// calls' time: a driver without `store_many` is sent N `store`s):
+    /// the call, since when it waits, and when it is past its limit.
+    pub(crate) fn first_to_hang(
+        &self,
+        limit: std::time::Duration,
+    ) -> Option<(Call, Instant, Instant)> {
+        self.waiting()
+            .iter()
+            .map(|(_, call, since)| {
+                let units = u32::try_from(call.units).unwrap_or(u32::MAX);
+                let deadline = crate::runner::later(*since, limit.saturating_mul(units));
+                (call.clone(), *since, deadline)
+            })
+            .min_by_key(|(_, _, deadline)| *deadline)
+    }
+
     /// The call that has waited longest for its answer, and since when.
     pub(crate) fn oldest_waiting(&self) -> Option<(Call, Instant)> {
         self.waiting()

@@ -384,8 +384,8 @@ impl Runner {
         let stopped = loop {
             let budget = self.budget_after(base, meter.units());
             let hang_at = meter
-                .oldest_waiting()
-                .map(|(_, since)| later(since, hang_after));
+                .first_to_hang(hang_after)
+                .map(|(_, _, deadline)| deadline);
             let ends_at = later(started, budget);
             let wake = hang_at.map_or(ends_at, |h| h.min(ends_at));
             let finished = tokio::select! {
@@ -405,14 +405,17 @@ impl Runner {
                 Err(_elapsed) => {}
             }
             let now = Instant::now();
-            if let Some((call, since)) = meter.oldest_waiting() {
-                if now >= later(since, hang_after) {
+            if let Some((call, since, deadline)) = meter.first_to_hang(hang_after) {
+                if now >= deadline {
+                    let limit = match call.units {
+                        1 => format!("{:?}", self.call_timeout),
+                        n => format!("{:?} per entry, {n} entries", self.call_timeout),
+                    };
                     break Outcome::fail(format!(
                         "the driver hung: {call} got no answer in {:.1?}, past the per-call limit \
-                         of {:?} ({} earlier calls of the check were answered); --call-timeout SECS \
-                         raises the limit",
+                         of {limit} ({} earlier calls of the check were answered); --call-timeout \
+                         SECS raises the limit",
                         now - since,
-                        self.call_timeout,
                         meter.answered()
                     ));
                 }
@@ -508,7 +511,7 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
 
 /// `at + after`, or a deadline a century away when that is past what an
 /// [`Instant`] holds (`--timeout` and `--call-timeout` take any `u64`).
-fn later(at: Instant, after: Duration) -> Instant {
+pub(crate) fn later(at: Instant, after: Duration) -> Instant {
     const NEVER: Duration = Duration::from_secs(100 * 365 * 24 * 60 * 60);
     at.checked_add(after.min(NEVER))
         .or_else(|| at.checked_add(NEVER))
@@ -817,6 +820,94 @@ mod tests {
                 report.duration
             );
         }
+    }
+
+    /// A provider whose every `store` takes 150 ms, and whose `store_many`
+    /// is the trait's default: one `store` per entry.
+    struct SlowStores;
+
+    #[async_trait::async_trait]
+    impl tinymemory_api::MemoryProvider for SlowStores {
+        fn driver_id(&self) -> &str {
+            "slow-stores"
+        }
+        async fn store(
+            &self,
+            _: &str,
+            _: &str,
+            _: &str,
+            _: tinymemory_api::MemoryCategory,
+            _: Option<&str>,
+            _: tinymemory_api::MemoryTaint,
+        ) -> Result<(), tinymemory_api::MemoryError> {
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            Ok(())
+        }
+        async fn get(
+            &self,
+            _: &str,
+            _: &str,
+        ) -> Result<Option<tinymemory_api::MemoryEntry>, tinymemory_api::MemoryError> {
+            Ok(None)
+        }
+        async fn forget(&self, _: &str, _: &str) -> Result<bool, tinymemory_api::MemoryError> {
+            Ok(false)
+        }
+        async fn list(
+            &self,
+            _: Option<&str>,
+            _: Option<&tinymemory_api::MemoryCategory>,
+            _: Option<&str>,
+        ) -> Result<Vec<tinymemory_api::MemoryEntry>, tinymemory_api::MemoryError> {
+            Ok(Vec::new())
+        }
+        async fn namespaces(
+            &self,
+        ) -> Result<Vec<tinymemory_api::NamespaceSummary>, tinymemory_api::MemoryError> {
+            Ok(Vec::new())
+        }
+        async fn recall(
+            &self,
+            _: &str,
+            _: usize,
+            _: &tinymemory_api::RecallOptions,
+        ) -> Result<Vec<tinymemory_api::MemoryEntry>, tinymemory_api::MemoryError> {
+            Ok(Vec::new())
+        }
+    }
+
+    fn stores_twenty(ctx: CheckContext) -> crate::CheckFuture {
+        Box::pin(async move {
+            let store = match ctx.factory.open().await {
+                Ok(s) => s,
+                Err(e) => return Outcome::fail(e.to_string()),
+            };
+            let batch: Vec<tinymemory_api::NewEntry> = (0..20)
+                .map(|i| tinymemory_api::NewEntry::new("a:b", format!("k{i}"), "text"))
+                .collect();
+            match store.store_many(&batch).await {
+                Ok(()) => Outcome::Pass,
+                Err(e) => Outcome::fail(e.to_string()),
+            }
+        })
+    }
+
+    /// A batch gets the per-call limit once per entry: a driver without
+    /// its own `store_many` is sent one `store` per entry, each well
+    /// within the limit, and is slow (3 s for 20), not hung (a fresh
+    /// user's tantivy store failed as hung at 30 s into 3,000 entries).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_batch_of_calls_each_within_the_limit_is_not_hung() {
+        let registry = Registry::from_checks(vec![check("t.batch", stores_twenty)]);
+        let factory = Arc::new(FnFactory::new("slow-stores", || {
+            Ok(Box::new(SlowStores) as _)
+        }));
+        let summary = Runner::new(registry)
+            .with_call_timeout(Duration::from_millis(200))
+            .run(factory, None, |_| {})
+            .await;
+        assert_eq!(summary.reports[0].outcome, Outcome::Pass);
+        assert!(summary.reports[0].duration >= Duration::from_secs(3));
     }
 
     fn naps(_: CheckContext) -> crate::CheckFuture {

@@ -1,12 +1,16 @@
 """The pytest plugin end to end: inner pytest runs (pytester) over small drivers."""
 
+import os
+import shlex
 import stat
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
 from conftest import EXAMPLES
 
 import tinymemory
+from tinymemory.testing._binary import find_binary
 
 FAST = ["--tinymemory-corpus", "off", "--tinymemory-cases", "4", "-p", "no:cacheprovider"]
 
@@ -58,6 +62,31 @@ def test_the_broken_example_fails_exactly_its_documented_checks(pytester):
     )
 
 
+def test_the_replay_hint_of_a_bundle_runs_as_printed(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestBroken(DriverConformance):
+            driver = "broken_driver:BrokenStore"
+        """
+    )
+    bundles = pytester.path / "bundles"
+    result = pytester.runpytest(*FAST, "--tinymemory-bundle-dir", str(bundles), "-k", "forget.idempotent")
+    result.assert_outcomes(failed=1)
+    hint = next(line for line in result.stdout.lines if line.startswith("replay: "))
+    argv = shlex.split(hint[len("replay: "):])
+    assert argv[:2] == ["tinymemory-conformance", "replay"]
+    assert argv[3] == "--driver" and argv[4].startswith("exec:") and argv[4].endswith(" broken_driver:BrokenStore")
+    argv[0] = find_binary()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(EXAMPLES), os.environ.get("PYTHONPATH", "")]))
+    replayed = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+    # Replayed as printed: the check still fails (exit 1), not a usage error.
+    assert replayed.returncode == 1, replayed.stdout + replayed.stderr
+    assert "reproduced" in replayed.stdout, replayed.stdout
+
+
 def test_k_and_deselect_run_only_the_selected_checks(pytester):
     pytester.syspathinsert(EXAMPLES)
     pytester.makepyfile(
@@ -107,7 +136,7 @@ def test_a_factory_that_does_not_import_fails_one_item_naming_it_and_the_session
     )
 
 
-def test_a_factory_that_raises_fails_every_item_with_its_traceback(pytester):
+def test_a_factory_that_raises_fails_every_item_the_first_with_its_traceback(pytester):
     pytester.makepyfile(
         drv="""
         def make():
@@ -130,6 +159,11 @@ def test_a_factory_that_raises_fails_every_item_with_its_traceback(pytester):
             "  | tinymemory.serve: the factory 'drv:make' raised RuntimeError: cannot reach the index",
         ]
     )
+    # Once: the other items point at the first.
+    assert result.stdout.str().count("RuntimeError: cannot reach the index") == 2
+    pointers = [line for line in result.stdout.lines if "the run of this class did not start;" in line]
+    assert len(pointers) >= 2, result.stdout.str()
+    assert all("test_raise.py::TestRaises::" in line and line.endswith("says why") for line in pointers)
 
 
 def test_a_driver_that_hangs_mid_run_fails_that_check_and_the_run_goes_on(pytester):

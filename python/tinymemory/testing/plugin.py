@@ -96,6 +96,8 @@ class ConformanceClass(pytest.Class):
             # that cannot start would keep every other class from running.
             return [DriverUnavailable.from_parent(self, name=UNAVAILABLE, message=f"{cls.__name__}: {e}")]
         self._outcome = None
+        # The node id of the first item that reported a RunError.
+        self.first_failed = None
         items = [CheckItem.from_parent(self, name=c[0], check=c) for c in self._checks]
         own = [x for x in super().collect() if x.name != SENTINEL]
         return items + own
@@ -202,7 +204,12 @@ class ConformanceClass(pytest.Class):
             self._binary, self._command, self._env, self._profile, selected, every, limit=limit, **opts
         )
         checks = {c["id"]: c for c in report.get("checks", [])}
-        return checks, {"report": report, "command": shown, "bundles": bundles}
+        # `replay` never runs a command read from a bundle: the hint names
+        # the driver (and the corpus the run loaded) itself.
+        replay = ["--driver", "exec:" + shlex.join(self._command)]
+        if opts["corpus"] is not None:
+            replay += ["--corpus", opts["corpus"]]
+        return checks, {"report": report, "command": shown, "bundles": bundles, "replay": replay}
 
 
 class DriverUnavailable(pytest.Item):
@@ -236,7 +243,13 @@ class CheckItem(pytest.Item):
     def runtest(self):
         outcome = self.parent.outcome()
         if isinstance(outcome, RunError):
-            raise outcome
+            # One run failed for every item of the class: the first item
+            # says why, the others point at it.
+            first = self.parent.first_failed
+            if first is None:
+                self.parent.first_failed = self.nodeid
+                raise outcome
+            raise RunError(f"the run of this class did not start; {first} says why")
         checks, info = outcome
         check_id = self.check[0]
         entry = checks.get(check_id)
@@ -276,7 +289,7 @@ class CheckItem(pytest.Item):
         lines.append(f"  or: {info['command']} --check {entry['id']}")
         bundle = info["bundles"].get(entry["id"])
         if bundle:
-            lines.append(f"replay: tinymemory-conformance replay {shlex.quote(bundle)}")
+            lines.append(f"replay: {shlex.join(['tinymemory-conformance', 'replay', bundle, *info['replay']])}")
         return "\n".join(lines)
 
     def repr_failure(self, excinfo, style=None):

@@ -264,8 +264,12 @@ pub(crate) async fn last_updated(ctx: CheckContext) -> Step {
 /// one, the newer in the other, so a microsecond clock picks the older
 /// whichever of a tie it keeps), fractions of
 /// one and two digits (`.5` is newer than `.25`), lowercase, `Z` without a
-/// fraction, an offset, and a date before 1970.
-const SPELT: [(&str, &str); 10] = [
+/// fraction, an offset, and a date before 1970. The newest of all is spelt
+/// as a store spells timestamps (six digits, `Z`), so a driver that takes
+/// the bytewise greatest of its own spelling apart from the others must
+/// still compare the two by instant: a lowercase `t` sorts above it.
+const SPELT: [(&str, &str); 11] = [
+    ("0-canonical-newest", "2020-01-01T00:00:01.000000Z"),
     ("a-older-by-a-nanosecond", "2020-01-01T00:00:00.999999701Z"),
     ("b-newest", "2020-01-01T00:00:00.999999702Z"),
     // The other way round in key order, for a clock that keeps the later.
@@ -280,7 +284,8 @@ const SPELT: [(&str, &str); 10] = [
 ];
 
 /// The keys of [`SPELT`], newest first.
-const NEWEST_FIRST: [&str; 10] = [
+const NEWEST_FIRST: [&str; 11] = [
+    "0-canonical-newest",
     "b-newest",
     "a-older-by-a-nanosecond",
     "b2-newer-by-a-nanosecond",
@@ -317,7 +322,7 @@ async fn newest_of_imported_spellings(d: &dyn MemoryProvider) -> Step {
     };
     ensure!(
         outcome.failures.is_empty() && outcome.imported == records.len(),
-        "import of {} records with valid RFC 3339 timestamps spelt ten ways reported {} \
+        "import of {} records with valid RFC 3339 timestamps spelt eleven ways reported {} \
          imported and failures {:?}",
         records.len(),
         outcome.imported,

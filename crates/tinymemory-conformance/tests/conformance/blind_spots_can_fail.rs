@@ -26,6 +26,12 @@ enum Fault {
     OldTimestamps,
     /// `last_updated` is always the same fixed instant.
     FixedLastUpdated,
+    /// `last_updated` as an SQL driver that keeps canonical timestamps
+    /// apart gets it wrong: the bytewise `MAX` over every timestamp, and
+    /// when that is not canonically spelt, the newest by instant of the
+    /// other spellings only, never comparing it with the canonical ones
+    /// (the SQLite driver with a `!` deleted, found by cargo-mutants).
+    CanonicalSpellingsSkipped,
     /// `(namespace, key)` is joined with `/` and split again at the last
     /// `/`, so `(learning:a, b/c)` is stored as `(learning:a/b, c)`.
     SplitAtLastSlash,
@@ -125,6 +131,33 @@ impl MemoryProvider for Broken {
         if matches!(self.fault, Fault::FixedLastUpdated) {
             for s in &mut summaries {
                 s.last_updated = Some("2000-01-01T00:00:00Z".into());
+            }
+        }
+        if matches!(self.fault, Fault::CanonicalSpellingsSkipped) {
+            for s in &mut summaries {
+                let stamps: Vec<String> = self
+                    .inner
+                    .list(Some(&s.namespace), None, None)
+                    .await?
+                    .into_iter()
+                    .map(|e| e.timestamp)
+                    .collect();
+                let bytewise = stamps.iter().max().cloned();
+                if bytewise
+                    .as_deref()
+                    .is_some_and(|t| !tinymemory_api::is_canonical_timestamp(t))
+                {
+                    s.last_updated = stamps
+                        .iter()
+                        .filter(|t| !tinymemory_api::is_canonical_timestamp(t))
+                        .fold(None, |newest: Option<String>, t| {
+                            if tinymemory_api::is_newer_timestamp(t, newest.as_deref()) {
+                                Some(t.clone())
+                            } else {
+                                newest
+                            }
+                        });
+                }
             }
         }
         Ok(summaries)
@@ -251,6 +284,22 @@ async fn last_updated_is_the_newest_timestamp() {
     let got = failure(Fault::FixedLastUpdated, "namespaces.last_updated").await;
     assert!(
         got.starts_with("namespaces() gives learning:updates last_updated \"2000-01-01T00:00:00Z\" after three stores"),
+        "{got}"
+    );
+}
+
+#[tokio::test]
+async fn last_updated_compares_the_drivers_own_spelling_with_the_others() {
+    let got = failure(Fault::CanonicalSpellingsSkipped, "namespaces.last_updated").await;
+    assert!(
+        got.starts_with(
+            "namespaces() gives learning:spellings last_updated \"2020-01-01T00:00:00.999999702Z\" \
+             when its entries were imported with the timestamps [\"2020-01-01T00:00:01.000000Z\", "
+        ),
+        "{got}"
+    );
+    assert!(
+        got.contains("the newest of those is \"2020-01-01T00:00:01.000000Z\""),
         "{got}"
     );
 }

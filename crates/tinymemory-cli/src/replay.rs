@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use tinymemory_api::shown::{shown, visible};
 use tinymemory_conformance::{Bundle, Registry};
 
 use crate::args::ReplayArgs;
@@ -25,14 +26,15 @@ pub(crate) fn main(args: &ReplayArgs) -> CliResult {
                      runs a command read from a file; the recorded command is:\n  {}\n\
                      read it, then pass it with --driver 'exec:COMMAND' (or choose another --driver)",
                     args.bundle.display(),
-                    tinymemory_conformance::report::visible(&command.to_string())
+                    visible(&command.to_string())
                 )));
             }
             Ok(spec) => spec,
             Err(e) => {
                 return Err(CliError::usage(format!(
-                    "{}: failed to use the recorded driver: {e}; pass --driver",
-                    args.bundle.display()
+                    "{}: failed to use the recorded driver: {}; pass --driver",
+                    args.bundle.display(),
+                    visible(&e.to_string())
                 )));
             }
         },
@@ -52,17 +54,7 @@ async fn replay(args: &ReplayArgs, bundle: &Bundle, spec: &DriverSpec) -> CliRes
         |e: &dyn std::fmt::Display| CliError::setup(format!("failed to open the driver: {e}"));
     let opened = driver::open(spec).map_err(|e| not_opened(&e))?;
     driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
-    console.line(&format!(
-        "replaying {} ({}) against {spec}, seed {}, {} cases; recorded against {} by {} {} at {}",
-        bundle.check,
-        bundle.family,
-        bundle.seed,
-        bundle.cases,
-        bundle.driver_spec.as_deref().unwrap_or(&bundle.driver_id),
-        bundle.tool,
-        bundle.tool_version,
-        bundle.recorded_at
-    ));
+    console.line(&header(bundle, spec));
     // Only a corpus check reads the corpus; loading it for any other would
     // only cost time.
     let corpus = if bundle.family == "corpus" {
@@ -96,5 +88,23 @@ async fn replay(args: &ReplayArgs, bundle: &Bundle, spec: &DriverSpec) -> CliRes
         } else {
             exit::SUCCESS
         },
+    )
+}
+
+/// The line announcing the replay: every text of the bundle (a file anyone
+/// may send) and the driver spec escaped and cut ([`shown`]), as `diff`
+/// and `--baseline` show theirs.
+fn header(bundle: &Bundle, spec: &DriverSpec) -> String {
+    format!(
+        "replaying {} ({}) against {}, seed {}, {} cases; recorded against {} by {} {} at {}",
+        shown(&bundle.check),
+        shown(&bundle.family),
+        shown(&spec.to_string()),
+        bundle.seed,
+        bundle.cases,
+        shown(bundle.driver_spec.as_deref().unwrap_or(&bundle.driver_id)),
+        shown(&bundle.tool),
+        shown(&bundle.tool_version),
+        shown(&bundle.recorded_at)
     )
 }

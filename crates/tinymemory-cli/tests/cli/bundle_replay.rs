@@ -144,3 +144,42 @@ fn a_bundle_without_a_driver_needs_one_given() {
     ]);
     assert_eq!(given.code, 1, "{}", given.dump());
 }
+
+/// The committed bundle with `edit` applied to its JSON, written to `dir`.
+fn edited(dir: &std::path::Path, edit: impl FnOnce(&mut serde_json::Value)) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(repo(COMMITTED)).expect("readable");
+    let mut bundle: serde_json::Value = serde_json::from_str(&text).expect("json");
+    edit(&mut bundle);
+    let path = dir.join("bundle.json");
+    std::fs::write(&path, bundle.to_string()).expect("written");
+    path
+}
+
+#[test]
+fn replay_shows_the_bundles_text_escaped() {
+    let dir = scratch();
+    let path = edited(dir.path(), |b| {
+        b["driver_spec"] = serde_json::Value::Null;
+        for field in ["driver_id", "tool", "tool_version", "recorded_at"] {
+            b[field] = format!("{field}\u{1b}[2J").into();
+        }
+    });
+    let ran = run(&[
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--driver".as_ref(),
+        "reference".as_ref(),
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert!(!ran.stdout.contains('\u{1b}'), "{}", ran.dump());
+    assert_eq!(
+        ran.stdout.lines().next(),
+        Some(
+            "replaying recall.limit (contract) against reference, seed 8388357248759721216, \
+             32 cases; recorded against driver_id\\u{1b}[2J by tool\\u{1b}[2J \
+             tool_version\\u{1b}[2J at recorded_at\\u{1b}[2J"
+        ),
+        "{}",
+        ran.dump()
+    );
+}

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tinymemory_api::shown::{shown, visible};
-use tinymemory_conformance::{Bundle, Registry};
+use tinymemory_conformance::{Bundle, Family, Registry};
 
 use crate::args::ReplayArgs;
 use crate::console::{Console, Stream};
@@ -15,6 +15,10 @@ use crate::{corpus, driver, exit, files, runtime};
 
 pub(crate) fn main(args: &ReplayArgs) -> CliResult {
     let bundle = files::read_bundle(&args.bundle).or_usage()?;
+    let registry = Registry::standard();
+    let reads_corpus = registry_family(&registry, &bundle)
+        .map_err(|e| CliError::usage(format!("{}: {e}", args.bundle.display())))?
+        == Family::Corpus;
     let spec = match (&args.driver, &bundle.driver_spec) {
         (Some(spec), _) => spec.clone(),
         (None, Some(recorded)) => match DriverSpec::parse(recorded) {
@@ -45,10 +49,16 @@ pub(crate) fn main(args: &ReplayArgs) -> CliResult {
             )));
         }
     };
-    runtime::build()?.block_on(replay(args, &bundle, &spec))
+    runtime::build()?.block_on(replay(args, &registry, &bundle, &spec, reads_corpus))
 }
 
-async fn replay(args: &ReplayArgs, bundle: &Bundle, spec: &DriverSpec) -> CliResult {
+async fn replay(
+    args: &ReplayArgs,
+    registry: &Registry,
+    bundle: &Bundle,
+    spec: &DriverSpec,
+    reads_corpus: bool,
+) -> CliResult {
     let console = Console::new(Stream::Stdout, true);
     let not_opened =
         |e: &dyn std::fmt::Display| CliError::setup(format!("failed to open the driver: {e}"));
@@ -56,8 +66,9 @@ async fn replay(args: &ReplayArgs, bundle: &Bundle, spec: &DriverSpec) -> CliRes
     driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     console.line(&header(bundle, spec));
     // Only a corpus check reads the corpus; loading it for any other would
-    // only cost time.
-    let corpus = if bundle.family == "corpus" {
+    // only cost time. The registry says which checks those are, not the
+    // bundle's family field (checked against it, but a file's word).
+    let corpus = if reads_corpus {
         let loaded = corpus::load(
             args.corpus.as_deref(),
             opened.corpus_store,
@@ -73,7 +84,7 @@ async fn replay(args: &ReplayArgs, bundle: &Bundle, spec: &DriverSpec) -> CliRes
     };
     let result = bundle
         .replay(
-            &Registry::standard(),
+            registry,
             opened.factory,
             corpus,
             Duration::from_secs(args.timeout),
@@ -89,6 +100,30 @@ async fn replay(args: &ReplayArgs, bundle: &Bundle, spec: &DriverSpec) -> CliRes
             exit::SUCCESS
         },
     )
+}
+
+/// The family, in `registry`, of the bundle's check: the registry decides
+/// how the check runs (whether it reads the corpus), so a bundle whose id
+/// the registry lacks, or whose `family` field says otherwise (edited, or
+/// from another build), is refused before any driver opens.
+fn registry_family(registry: &Registry, bundle: &Bundle) -> Result<Family, String> {
+    let Some(check) = registry.get(&bundle.check) else {
+        return Err(format!(
+            "the bundle's check \"{}\" is not a check of this build (`list` shows them), \
+             so it is not replayed",
+            shown(&bundle.check)
+        ));
+    };
+    if check.family.as_str() != bundle.family {
+        return Err(format!(
+            "the bundle's family \"{}\" is not the family of its check {} in this build \
+             (\"{}\"); the bundle was edited or written by another build, so it is not replayed",
+            shown(&bundle.family),
+            check.id,
+            check.family.as_str()
+        ));
+    }
+    Ok(check.family)
 }
 
 /// The line announcing the replay: every text of the bundle (a file anyone

@@ -183,3 +183,82 @@ fn replay_shows_the_bundles_text_escaped() {
         ran.dump()
     );
 }
+
+#[test]
+fn a_corpus_check_with_another_family_is_refused() {
+    let dir = scratch();
+    let path = edited(dir.path(), |b| {
+        b["check"] = "corpus.namespace_counts".into();
+        b["family"] = "contract".into();
+    });
+    let ran = run(&[
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--driver".as_ref(),
+        "reference".as_ref(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(ran.stdout, "", "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: {}: the bundle's family \"contract\" is not the family of its check \
+             corpus.namespace_counts in this build (\"corpus\"); the bundle was edited or \
+             written by another build, so it is not replayed\n",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn a_contract_check_recorded_as_corpus_is_refused() {
+    let dir = scratch();
+    let path = edited(dir.path(), |b| b["family"] = "corpus\u{1b}[2J".into());
+    let ran = run(&["replay".as_ref(), path.as_os_str()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(ran.stdout, "", "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: {}: the bundle's family \"corpus\\u{{1b}}[2J\" is not the family of its \
+             check recall.limit in this build (\"contract\"); the bundle was edited or \
+             written by another build, so it is not replayed\n",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn a_bundle_of_an_unknown_check_is_refused_before_the_driver_opens() {
+    let dir = scratch();
+    let path = edited(dir.path(), |b| b["check"] = "recall.limit\u{1b}[2J".into());
+    let ran = run(&["replay".as_ref(), path.as_os_str()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(ran.stdout, "", "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: {}: the bundle's check \"recall.limit\\u{{1b}}[2J\" is not a check of \
+             this build (`list` shows them), so it is not replayed\n",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn a_corpus_check_bundle_loads_the_corpus() {
+    let dir = scratch();
+    let path = edited(dir.path(), |b| {
+        b["check"] = "corpus.namespace_counts".into();
+        b["family"] = "corpus".into();
+    });
+    let ran = run(&[
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--driver".as_ref(),
+        "reference".as_ref(),
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert!(ran.stdout.contains("\nloaded "), "{}", ran.dump());
+    assert_eq!(ran.last_line(), "fixed: the check passes now");
+}

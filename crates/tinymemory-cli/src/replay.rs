@@ -5,11 +5,13 @@ use std::time::Duration;
 
 use tinymemory_api::shown::{shown, visible};
 use tinymemory_conformance::{Bundle, Family, Registry};
+use tinymemory_corpus::Corpus;
 
 use crate::args::ReplayArgs;
 use crate::console::{Console, Stream};
 use crate::driver::DriverSpec;
 use crate::error::{CliError, CliResult, OrExit as _};
+use crate::identity::Claims;
 use crate::progress::ConsoleProgress;
 use crate::{corpus, driver, exit, files, runtime};
 
@@ -49,6 +51,7 @@ pub(crate) fn main(args: &ReplayArgs) -> CliResult {
             )));
         }
     };
+    check_claims(args, &spec, reads_corpus).map_err(CliError::usage)?;
     runtime::build()?.block_on(replay(args, &registry, &bundle, &spec, reads_corpus))
 }
 
@@ -100,6 +103,42 @@ async fn replay(
             exit::SUCCESS
         },
     )
+}
+
+/// Refuses, before anything is opened, a store that is a file the replay
+/// reads, as `run` does (`run/claims.rs`): a `sqlite:PATH` store, or one of
+/// its companions, that is the bundle or lies in the corpus. The bundle is
+/// claimed with its SQLite companions too, so `sqlite:BUNDLE-wal` (a file
+/// SQLite would take for the bundle's journal) is refused. The corpus
+/// counts when it is read (a corpus check) or named (`--corpus`).
+fn check_claims(args: &ReplayArgs, spec: &DriverSpec, reads_corpus: bool) -> Result<(), String> {
+    let DriverSpec::Sqlite(Some(store)) = spec else {
+        return Ok(());
+    };
+    if store.as_os_str() == ":memory:" {
+        return Ok(());
+    }
+    let mut claims = Claims::default();
+    claims.sqlite_store(
+        &format!("the bundle {}", args.bundle.display()),
+        &args.bundle,
+        false,
+    );
+    if reads_corpus || args.corpus.is_some() {
+        let root = args.corpus.clone().unwrap_or_else(Corpus::default_root);
+        claims.read_tree_files(&format!("the corpus {}", root.display()), &root);
+    }
+    claims.sqlite_store(
+        &format!("the store of --driver {}", shown(&spec.to_string())),
+        store,
+        true,
+    );
+    claims.check().map_err(|clash| {
+        format!(
+            "{clash}: replay never writes a file it reads, so nothing was opened; \
+             name another store"
+        )
+    })
 }
 
 /// The family, in `registry`, of the bundle's check: the registry decides

@@ -262,3 +262,88 @@ fn a_corpus_check_bundle_loads_the_corpus() {
     assert!(ran.stdout.contains("\nloaded "), "{}", ran.dump());
     assert_eq!(ran.last_line(), "fixed: the check passes now");
 }
+
+#[test]
+fn a_replay_store_inside_the_corpus_is_refused() {
+    let dir = scratch();
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir(&corpus).expect("made");
+    std::fs::write(corpus.join("a.yml"), "conversations: []\n").expect("written");
+    let store = corpus.join("x.db");
+    let spec = format!("sqlite:{}", store.display());
+    for (check, family) in [
+        ("corpus.namespace_counts", "corpus"),
+        ("recall.limit", "contract"),
+    ] {
+        let path = edited(dir.path(), |b| {
+            b["check"] = check.into();
+            b["family"] = family.into();
+        });
+        let ran = run(&[
+            "replay".as_ref(),
+            path.as_os_str(),
+            "--driver".as_ref(),
+            spec.as_ref(),
+            "--corpus".as_ref(),
+            corpus.as_os_str(),
+        ]);
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        assert_eq!(ran.stdout, "", "{}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "error: the store of --driver {spec} names the same file as the corpus {}: \
+                 replay never writes a file it reads, so nothing was opened; name another \
+                 store\n",
+                corpus.display()
+            ),
+            "{check}"
+        );
+        assert!(!store.exists(), "{check}: {}", ran.dump());
+    }
+}
+
+#[test]
+fn a_replay_store_that_is_the_bundle_or_its_companion_is_refused() {
+    let dir = scratch();
+    let path = edited(dir.path(), |_| {});
+    for (name, other) in [
+        ("bundle.json", format!("the bundle {}", path.display())),
+        (
+            "bundle.json-wal",
+            format!(
+                "the -wal companion ({0}-wal) of the bundle {0}",
+                path.display()
+            ),
+        ),
+    ] {
+        let store = dir.path().join(name);
+        let spec = format!("sqlite:{}", store.display());
+        let before = std::fs::read_to_string(&path).expect("readable");
+        let ran = run(&[
+            "replay".as_ref(),
+            path.as_os_str(),
+            "--driver".as_ref(),
+            spec.as_ref(),
+        ]);
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "error: the store of --driver {spec} names the same file as {other}: \
+                 replay never writes a file it reads, so nothing was opened; name another \
+                 store\n"
+            )
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("readable"),
+            before,
+            "{name}"
+        );
+        let files: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("listable")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(files, ["bundle.json"], "{name}: {}", ran.dump());
+    }
+}

@@ -369,3 +369,50 @@ fn huge_shard_counts_and_a_merge_over_its_own_shard_are_refused() {
         ran.dump()
     );
 }
+
+#[test]
+fn merge_names_differing_drivers_and_filters_as_plain_text() {
+    let dir = scratch();
+    let corpus = tiny_corpus(dir.path());
+    let s1 = dir.path().join("s1.json");
+    shard(&corpus, 1, &s1, "7");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&s1).unwrap()).unwrap();
+    let variant = |name: &str, edit: &dyn Fn(&mut Value)| {
+        let mut r = report.clone();
+        edit(&mut r);
+        let path = dir.path().join(name);
+        std::fs::write(&path, r.to_string()).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let s = s1.to_str().unwrap();
+    type Edit<'a> = &'a dyn Fn(&mut Value);
+    let cases: [(&str, Edit, &str); 3] = [
+        (
+            "spec.json",
+            &|r| r["run"]["driver_spec"] = "mutant:limit-plus-one\u{1b}[2J".into(),
+            "drivers differ (mutant:limit-plus-one\\u{1b}[2J against reference)",
+        ),
+        (
+            "nospec.json",
+            &|r| r["run"]["driver_spec"] = Value::Null,
+            "drivers differ (none against reference)",
+        ),
+        (
+            "filter.json",
+            &|r| {
+                r["run"]["filter"] =
+                    serde_json::json!({"checks": ["store.*", "recall.*"], "families": ["corpus"]});
+            },
+            "filters differ (--check store.* --check recall.* --family corpus against none)",
+        ),
+    ];
+    for (name, edit, expected) in cases {
+        let other = variant(name, edit);
+        let ran = run(&["merge", s, &other]);
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!("error: {other} and {s} are not shards of one run: their {expected}\n")
+        );
+    }
+}

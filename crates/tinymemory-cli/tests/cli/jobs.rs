@@ -416,3 +416,41 @@ fn merge_names_differing_drivers_and_filters_as_plain_text() {
         );
     }
 }
+
+#[test]
+fn merge_reads_an_unknown_outcome_as_a_failure_and_writes_it_back() {
+    let dir = scratch();
+    let corpus = tiny_corpus(dir.path());
+    let paths: Vec<_> = (1..=4)
+        .map(|k| dir.path().join(format!("s{k}.json")))
+        .collect();
+    for (k, p) in (1..=4).zip(&paths) {
+        shard(&corpus, k, p, "7");
+    }
+    let text = std::fs::read_to_string(&paths[0]).unwrap();
+    let edited = text.replacen("\"outcome\": \"pass\"", "\"outcome\": \"weird\"", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&paths[0], edited).unwrap();
+    let merged = dir.path().join("merged.json");
+    let mut args = vec![
+        "merge",
+        "--format",
+        "json",
+        "--output",
+        merged.to_str().unwrap(),
+    ];
+    args.extend(paths.iter().map(|p| p.to_str().unwrap()));
+    let ran = run(&args);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let out: Value = serde_json::from_str(&std::fs::read_to_string(&merged).unwrap()).unwrap();
+    let weird: Vec<&Value> = out["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["outcome"] != "pass" && c["outcome"] != "skip")
+        .collect();
+    assert_eq!(weird.len(), 1, "{out}");
+    assert_eq!(weird[0]["outcome"], "weird");
+    assert_eq!(out["counts"]["fail"], 1);
+    assert_eq!(out["conformance"]["level"], "partial");
+}

@@ -7,6 +7,8 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from conftest import EXAMPLES
 
 import tinymemory
@@ -360,7 +362,7 @@ def test_a_setting_of_the_wrong_type_fails_its_items_naming_it(pytester):
     result, cases = junit(pytester, "-k", "store.upsert")
     assert cases == {"store.upsert": "failure", "store.upsert_replaces_metadata": "failure"}
     assert result.ret == 1
-    result.stdout.fnmatch_lines(["TestTimeout.timeout is 'abc'; expected a whole number of at least 1, or None"])
+    result.stdout.fnmatch_lines(["TestTimeout.timeout is 'abc'; expected a whole number from 1 to 18446744073709551615, or None"])
 
 
 def test_a_corpus_check_skipped_without_a_corpus_says_how_to_give_one(pytester):
@@ -378,3 +380,70 @@ def test_a_corpus_check_skipped_without_a_corpus_says_how_to_give_one(pytester):
     result.stdout.fnmatch_lines(
         ["*no corpus was loaded for this run (set `corpus` on the class, or pass --tinymemory-corpus on|DIR)*"]
     )
+
+OPTIONS = ["--tinymemory-corpus", "off", "-p", "no:cacheprovider"]
+
+
+@pytest.mark.parametrize(
+    "setting, shown, expected",
+    [
+        ("cases = 0", "0", "from 1 to 4294967295"),
+        ("cases = 2**32", "4294967296", "from 1 to 4294967295"),
+        ("seed = -1", "-1", "from 0 to 18446744073709551615"),
+        ("seed = 2**70", "1180591620717411303424", "from 0 to 18446744073709551615"),
+        ("timeout = 0", "0", "from 1 to 18446744073709551615"),
+    ],
+)
+def test_a_number_out_of_the_binarys_range_is_the_plugins_one_error(pytester, setting, shown, expected):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        f"""
+        from tinymemory.testing import DriverConformance
+
+        class TestBad(DriverConformance):
+            driver = "memory_driver:MemoryStore"
+            profile = "lexical"
+            {setting}
+        """
+    )
+    attr = setting.split(" ")[0]
+    result = pytester.runpytest(*OPTIONS, "-k", "store.upsert")
+    result.assert_outcomes(failed=2)
+    line = f"TestBad.{attr} is {shown}; expected a whole number {expected}, or None"
+    result.stdout.fnmatch_lines([line, line], consecutive=False)
+    assert "not in 1..=" not in result.stdout.str()
+    assert "exit 2" not in result.stdout.str()
+
+
+def test_an_option_out_of_range_is_named_as_the_option(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestBad(DriverConformance):
+            driver = "memory_driver:MemoryStore"
+            profile = "lexical"
+        """
+    )
+    result = pytester.runpytest(*OPTIONS, "--tinymemory-cases", "0", "-k", "store.upsert")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["--tinymemory-cases is 0; expected a whole number from 1 to 4294967295, or None"])
+
+
+def test_the_bounds_of_the_binarys_ranges_run(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestEdges(DriverConformance):
+            driver = "memory_driver:MemoryStore"
+            profile = "lexical"
+            seed = 2**64 - 1
+            cases = 1
+        """
+    )
+    result = pytester.runpytest(*OPTIONS, "-k", "store.upsert or properties")
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("failed", 0) == 0 and outcomes.get("passed", 0) >= 2, result.stdout.str()

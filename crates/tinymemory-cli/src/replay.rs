@@ -3,17 +3,24 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tinymemory_conformance::{Bundle, Registry};
+use tinymemory_api::shown::{shown, visible};
+use tinymemory_conformance::{Bundle, Family, Registry};
+use tinymemory_corpus::Corpus;
 
 use crate::args::ReplayArgs;
 use crate::console::{Console, Stream};
 use crate::driver::DriverSpec;
 use crate::error::{CliError, CliResult, OrExit as _};
+use crate::identity::Claims;
 use crate::progress::ConsoleProgress;
 use crate::{corpus, driver, exit, files, runtime};
 
 pub(crate) fn main(args: &ReplayArgs) -> CliResult {
     let bundle = files::read_bundle(&args.bundle).or_usage()?;
+    let registry = Registry::standard();
+    let reads_corpus = registry_family(&registry, &bundle)
+        .map_err(|e| CliError::usage(format!("{}: {e}", args.bundle.display())))?
+        == Family::Corpus;
     let spec = match (&args.driver, &bundle.driver_spec) {
         (Some(spec), _) => spec.clone(),
         (None, Some(recorded)) => match DriverSpec::parse(recorded) {
@@ -25,14 +32,15 @@ pub(crate) fn main(args: &ReplayArgs) -> CliResult {
                      runs a command read from a file; the recorded command is:\n  {}\n\
                      read it, then pass it with --driver 'exec:COMMAND' (or choose another --driver)",
                     args.bundle.display(),
-                    tinymemory_conformance::report::visible(&command.to_string())
+                    visible(&command.to_string())
                 )));
             }
             Ok(spec) => spec,
             Err(e) => {
                 return Err(CliError::usage(format!(
-                    "{}: failed to use the recorded driver: {e}; pass --driver",
-                    args.bundle.display()
+                    "{}: failed to use the recorded driver: {}; pass --driver",
+                    args.bundle.display(),
+                    visible(&e.to_string())
                 )));
             }
         },
@@ -43,29 +51,27 @@ pub(crate) fn main(args: &ReplayArgs) -> CliResult {
             )));
         }
     };
-    runtime::build()?.block_on(replay(args, &bundle, &spec))
+    check_claims(args, &spec, reads_corpus).map_err(CliError::usage)?;
+    runtime::build()?.block_on(replay(args, &registry, &bundle, &spec, reads_corpus))
 }
 
-async fn replay(args: &ReplayArgs, bundle: &Bundle, spec: &DriverSpec) -> CliResult {
+async fn replay(
+    args: &ReplayArgs,
+    registry: &Registry,
+    bundle: &Bundle,
+    spec: &DriverSpec,
+    reads_corpus: bool,
+) -> CliResult {
     let console = Console::new(Stream::Stdout, true);
     let not_opened =
         |e: &dyn std::fmt::Display| CliError::setup(format!("failed to open the driver: {e}"));
     let opened = driver::open(spec).map_err(|e| not_opened(&e))?;
     driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
-    console.line(&format!(
-        "replaying {} ({}) against {spec}, seed {}, {} cases; recorded against {} by {} {} at {}",
-        bundle.check,
-        bundle.family,
-        bundle.seed,
-        bundle.cases,
-        bundle.driver_spec.as_deref().unwrap_or(&bundle.driver_id),
-        bundle.tool,
-        bundle.tool_version,
-        bundle.recorded_at
-    ));
+    console.line(&header(bundle, spec));
     // Only a corpus check reads the corpus; loading it for any other would
-    // only cost time.
-    let corpus = if bundle.family == "corpus" {
+    // only cost time. The registry says which checks those are, not the
+    // bundle's family field (checked against it, but a file's word).
+    let corpus = if reads_corpus {
         let loaded = corpus::load(
             args.corpus.as_deref(),
             opened
@@ -85,7 +91,7 @@ async fn replay(args: &ReplayArgs, bundle: &Bundle, spec: &DriverSpec) -> CliRes
     };
     let result = bundle
         .replay(
-            &Registry::standard(),
+            registry,
             opened.factory,
             corpus,
             Duration::from_secs(args.timeout),
@@ -100,5 +106,83 @@ async fn replay(args: &ReplayArgs, bundle: &Bundle, spec: &DriverSpec) -> CliRes
         } else {
             exit::SUCCESS
         },
+    )
+}
+
+/// Refuses, before anything is opened, a store that is a file the replay
+/// reads, as `run` does (`run/claims.rs`): a `sqlite:PATH` store, or one of
+/// its companions, that is the bundle or lies in the corpus. The bundle is
+/// claimed with its SQLite companions too, so `sqlite:BUNDLE-wal` (a file
+/// SQLite would take for the bundle's journal) is refused. The corpus
+/// counts when it is read (a corpus check) or named (`--corpus`).
+fn check_claims(args: &ReplayArgs, spec: &DriverSpec, reads_corpus: bool) -> Result<(), String> {
+    let DriverSpec::Sqlite(Some(store)) = spec else {
+        return Ok(());
+    };
+    if store.as_os_str() == ":memory:" {
+        return Ok(());
+    }
+    let mut claims = Claims::default();
+    claims.sqlite_store(
+        &format!("the bundle {}", args.bundle.display()),
+        &args.bundle,
+        false,
+    );
+    if reads_corpus || args.corpus.is_some() {
+        let root = args.corpus.clone().unwrap_or_else(Corpus::default_root);
+        claims.read_tree_files(&format!("the corpus {}", root.display()), &root);
+    }
+    claims.sqlite_store(
+        &format!("the store of --driver {}", shown(&spec.to_string())),
+        store,
+        true,
+    );
+    claims.check().map_err(|clash| {
+        format!(
+            "{clash}: replay never writes a file it reads, so nothing was opened; \
+             name another store"
+        )
+    })
+}
+
+/// The family, in `registry`, of the bundle's check: the registry decides
+/// how the check runs (whether it reads the corpus), so a bundle whose id
+/// the registry lacks, or whose `family` field says otherwise (edited, or
+/// from another build), is refused before any driver opens.
+fn registry_family(registry: &Registry, bundle: &Bundle) -> Result<Family, String> {
+    let Some(check) = registry.get(&bundle.check) else {
+        return Err(format!(
+            "the bundle's check \"{}\" is not a check of this build (`list` shows them), \
+             so it is not replayed",
+            shown(&bundle.check)
+        ));
+    };
+    if check.family.as_str() != bundle.family {
+        return Err(format!(
+            "the bundle's family \"{}\" is not the family of its check {} in this build \
+             (\"{}\"); the bundle was edited or written by another build, so it is not replayed",
+            shown(&bundle.family),
+            check.id,
+            check.family.as_str()
+        ));
+    }
+    Ok(check.family)
+}
+
+/// The line announcing the replay: every text of the bundle (a file anyone
+/// may send) and the driver spec escaped and cut ([`shown`]), as `diff`
+/// and `--baseline` show theirs.
+fn header(bundle: &Bundle, spec: &DriverSpec) -> String {
+    format!(
+        "replaying {} ({}) against {}, seed {}, {} cases; recorded against {} by {} {} at {}",
+        shown(&bundle.check),
+        shown(&bundle.family),
+        shown(&spec.to_string()),
+        bundle.seed,
+        bundle.cases,
+        shown(bundle.driver_spec.as_deref().unwrap_or(&bundle.driver_id)),
+        shown(&bundle.tool),
+        shown(&bundle.tool_version),
+        shown(&bundle.recorded_at)
     )
 }

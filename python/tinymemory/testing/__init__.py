@@ -42,9 +42,12 @@ class DriverConformance:
     - ``corpus``: ``True`` (the default) loads the corpus bundled with the
       package, ``False`` none (the corpus checks are then skipped), a path
       (relative to the test file's directory) loads that directory.
-    - ``seed``, ``cases``: the property checks' seed and cases per check
-      (``None``: the binary's defaults, 64 cases).
-    - ``timeout``: seconds one check may run before it fails (``None``: 60).
+    - ``seed``, ``cases``: the property checks' seed (0 to 2**64 - 1) and
+      cases per check (1 to 2**32 - 1); ``None``: the binary's defaults,
+      64 cases.
+    - ``timeout``: seconds one check may run before it fails (at least 1;
+      ``None``: 60). A number outside the binary's range fails the class's
+      items naming the setting.
     - ``bundle_dir``: a directory to write a regression bundle into for
       each failing check (``tinymemory-conformance replay FILE``).
     """

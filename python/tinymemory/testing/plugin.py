@@ -21,6 +21,9 @@ SENTINEL = "test_tinymemory_plugin_is_active"
 # The one item of a class whose checks cannot be listed: its driver did not
 # answer `hello`, its settings are wrong, or there is no binary.
 UNAVAILABLE = "driver_unavailable"
+# The largest --seed and --cases (and --timeout) the binary accepts.
+U64_MAX = 2**64 - 1
+U32_MAX = 2**32 - 1
 
 
 def pytest_addoption(parser):
@@ -158,15 +161,26 @@ class ConformanceClass(pytest.Class):
             return getattr(cls, attr) if value is None else value
 
         numbers = {}
-        for option, attr, least in (
-            ("tinymemory_seed", "seed", 0),
-            ("tinymemory_cases", "cases", 0),
-            ("tinymemory_timeout", "timeout", 1),
+        # The binary's ranges (crates/tinymemory-cli/src/args.rs): --seed a
+        # u64, --cases a u32 of at least 1, --timeout a u64 of at least 1.
+        # A value outside them is refused here, once, naming the setting,
+        # rather than as the binary's exit 2 on every item.
+        for option, attr, least, most in (
+            ("tinymemory_seed", "seed", 0, U64_MAX),
+            ("tinymemory_cases", "cases", 1, U32_MAX),
+            ("tinymemory_timeout", "timeout", 1, U64_MAX),
         ):
             value = pick(option, attr)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < least):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most
+            ):
+                setting = (
+                    f"{cls.__name__}.{attr}"
+                    if config.getoption(option) is None
+                    else "--" + option.replace("_", "-")
+                )
                 raise RunError(
-                    f"{cls.__name__}.{attr} is {value!r}; expected a whole number of at least {least}, or None"
+                    f"{setting} is {value!r}; expected a whole number from {least} to {most}, or None"
                 )
             numbers[attr] = value
         bundle_dir = pick("tinymemory_bundle_dir", "bundle_dir")

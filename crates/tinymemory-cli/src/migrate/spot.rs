@@ -6,7 +6,7 @@
 use tinymemory_api::portability::MemoryRecord;
 use tinymemory_api::MemoryProvider;
 
-use super::verify::{changed_fields, escaped};
+use super::verify::{changed_fields, escaped, or_none};
 
 /// Every this many records in export order, one is sampled.
 pub(crate) const EVERY: u64 = 1000;
@@ -61,7 +61,10 @@ pub(crate) async fn check(target: &dyn MemoryProvider, sample: Sample) -> (usize
             Ok(Some(entry)) => {
                 let mut fields = Vec::new();
                 if entry.namespace.as_deref() != Some(r.namespace.as_str()) {
-                    fields.push(format!("namespace (get returns {:?})", entry.namespace));
+                    fields.push(format!(
+                        "namespace (get returns {})",
+                        or_none(entry.namespace.as_deref())
+                    ));
                 }
                 if entry.key != r.key {
                     fields.push(format!("key (get returns {})", escaped(&entry.key)));

@@ -97,6 +97,12 @@ pub(crate) fn escaped(text: &str) -> String {
     format!("{shown:?}{more}")
 }
 
+/// An optional text (a session, a namespace) as a quoted string
+/// ([`escaped`]), or `none`: never Rust's `Some("..")`.
+pub(crate) fn or_none(text: Option<&str>) -> String {
+    text.map_or_else(|| "none".to_owned(), escaped)
+}
+
 /// The fields in which `target` differs from `source`, each as
 /// `field (source X, target Y)`.
 pub(crate) fn changed_fields(source: &MemoryRecord, target: &MemoryRecord) -> Vec<String> {
@@ -129,8 +135,8 @@ pub(crate) fn changed_fields(source: &MemoryRecord, target: &MemoryRecord) -> Ve
     );
     diff(
         "session",
-        format!("{:?}", source.session_id),
-        format!("{:?}", target.session_id),
+        or_none(source.session_id.as_deref()),
+        or_none(target.session_id.as_deref()),
     );
     diff(
         "taint",
@@ -306,6 +312,23 @@ mod tests {
         assert_eq!(page.next_cursor, None);
         let outcome = to.import(&page.records).await.unwrap();
         assert_eq!(outcome.failures, []);
+    }
+
+    #[test]
+    fn a_changed_session_is_named_as_text_not_as_an_option() {
+        let record = |session: Option<&str>| MemoryRecord {
+            namespace: "global".to_owned(),
+            key: "k".to_owned(),
+            content: "text".to_owned(),
+            category: MemoryCategory::Core,
+            session_id: session.map(str::to_owned),
+            taint: MemoryTaint::Internal,
+            timestamp: "2026-01-01T00:00:00Z".to_owned(),
+        };
+        assert_eq!(
+            changed_fields(&record(Some("s\u{1b}1")), &record(None)),
+            ["session (source \"s\\u{1b}1\", target none)"]
+        );
     }
 
     #[tokio::test]

@@ -267,3 +267,35 @@ fn a_baseline_of_another_recall_profile_is_a_usage_error_and_diff_notes_it() {
         diff.dump()
     );
 }
+
+#[test]
+fn diff_reads_an_unknown_outcome_as_a_failure() {
+    let dir = scratch();
+    let base = dir.path().join("base.json");
+    let ran = run_to(
+        "reference",
+        &base,
+        &["--check".as_ref(), "store.upsert".as_ref()],
+    );
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    let text = std::fs::read_to_string(&base).unwrap();
+    let current = dir.path().join("current.json");
+    let edited = text.replacen("\"outcome\": \"pass\"", "\"outcome\": \"weird\"", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&current, edited).unwrap();
+    let ran = run(&["diff".as_ref(), base.as_os_str(), current.as_os_str()]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    assert_eq!(
+        ran.stdout,
+        "new failure    store.upsert: outcome \"weird\", which this build does not know, read as \
+         failing\nbaseline: 1 new failure, 0 still failing, 0 fixed\n"
+    );
+    // And the other way round, the unknown outcome is a failure that is
+    // fixed now.
+    let ran = run(&["diff".as_ref(), current.as_os_str(), base.as_os_str()]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert_eq!(
+        ran.stdout,
+        "fixed          store.upsert\nbaseline: 0 new failures, 0 still failing, 1 fixed\n"
+    );
+}

@@ -144,3 +144,206 @@ fn a_bundle_without_a_driver_needs_one_given() {
     ]);
     assert_eq!(given.code, 1, "{}", given.dump());
 }
+
+/// The committed bundle with `edit` applied to its JSON, written to `dir`.
+fn edited(dir: &std::path::Path, edit: impl FnOnce(&mut serde_json::Value)) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(repo(COMMITTED)).expect("readable");
+    let mut bundle: serde_json::Value = serde_json::from_str(&text).expect("json");
+    edit(&mut bundle);
+    let path = dir.join("bundle.json");
+    std::fs::write(&path, bundle.to_string()).expect("written");
+    path
+}
+
+#[test]
+fn replay_shows_the_bundles_text_escaped() {
+    let dir = scratch();
+    let path = edited(dir.path(), |b| {
+        b["driver_spec"] = serde_json::Value::Null;
+        for field in ["driver_id", "tool", "tool_version", "recorded_at"] {
+            b[field] = format!("{field}\u{1b}[2J").into();
+        }
+    });
+    let ran = run(&[
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--driver".as_ref(),
+        "reference".as_ref(),
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert!(!ran.stdout.contains('\u{1b}'), "{}", ran.dump());
+    assert_eq!(
+        ran.stdout.lines().next(),
+        Some(
+            "replaying recall.limit (contract) against reference, seed 8388357248759721216, \
+             32 cases; recorded against driver_id\\u{1b}[2J by tool\\u{1b}[2J \
+             tool_version\\u{1b}[2J at recorded_at\\u{1b}[2J"
+        ),
+        "{}",
+        ran.dump()
+    );
+}
+
+#[test]
+fn a_corpus_check_with_another_family_is_refused() {
+    let dir = scratch();
+    let path = edited(dir.path(), |b| {
+        b["check"] = "corpus.namespace_counts".into();
+        b["family"] = "contract".into();
+    });
+    let ran = run(&[
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--driver".as_ref(),
+        "reference".as_ref(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(ran.stdout, "", "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: {}: the bundle's family \"contract\" is not the family of its check \
+             corpus.namespace_counts in this build (\"corpus\"); the bundle was edited or \
+             written by another build, so it is not replayed\n",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn a_contract_check_recorded_as_corpus_is_refused() {
+    let dir = scratch();
+    let path = edited(dir.path(), |b| b["family"] = "corpus\u{1b}[2J".into());
+    let ran = run(&["replay".as_ref(), path.as_os_str()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(ran.stdout, "", "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: {}: the bundle's family \"corpus\\u{{1b}}[2J\" is not the family of its \
+             check recall.limit in this build (\"contract\"); the bundle was edited or \
+             written by another build, so it is not replayed\n",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn a_bundle_of_an_unknown_check_is_refused_before_the_driver_opens() {
+    let dir = scratch();
+    let path = edited(dir.path(), |b| b["check"] = "recall.limit\u{1b}[2J".into());
+    let ran = run(&["replay".as_ref(), path.as_os_str()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(ran.stdout, "", "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: {}: the bundle's check \"recall.limit\\u{{1b}}[2J\" is not a check of \
+             this build (`list` shows them), so it is not replayed\n",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn a_corpus_check_bundle_loads_the_corpus() {
+    let dir = scratch();
+    let path = edited(dir.path(), |b| {
+        b["check"] = "corpus.namespace_counts".into();
+        b["family"] = "corpus".into();
+    });
+    let ran = run(&[
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--driver".as_ref(),
+        "reference".as_ref(),
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert!(ran.stdout.contains("\nloaded "), "{}", ran.dump());
+    assert_eq!(ran.last_line(), "fixed: the check passes now");
+}
+
+#[test]
+fn a_replay_store_inside_the_corpus_is_refused() {
+    let dir = scratch();
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir(&corpus).expect("made");
+    std::fs::write(corpus.join("a.yml"), "conversations: []\n").expect("written");
+    let store = corpus.join("x.db");
+    let spec = format!("sqlite:{}", store.display());
+    for (check, family) in [
+        ("corpus.namespace_counts", "corpus"),
+        ("recall.limit", "contract"),
+    ] {
+        let path = edited(dir.path(), |b| {
+            b["check"] = check.into();
+            b["family"] = family.into();
+        });
+        let ran = run(&[
+            "replay".as_ref(),
+            path.as_os_str(),
+            "--driver".as_ref(),
+            spec.as_ref(),
+            "--corpus".as_ref(),
+            corpus.as_os_str(),
+        ]);
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        assert_eq!(ran.stdout, "", "{}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "error: the store of --driver {spec} names the same file as the corpus {}: \
+                 replay never writes a file it reads, so nothing was opened; name another \
+                 store\n",
+                corpus.display()
+            ),
+            "{check}"
+        );
+        assert!(!store.exists(), "{check}: {}", ran.dump());
+    }
+}
+
+#[test]
+fn a_replay_store_that_is_the_bundle_or_its_companion_is_refused() {
+    let dir = scratch();
+    let path = edited(dir.path(), |_| {});
+    for (name, other) in [
+        ("bundle.json", format!("the bundle {}", path.display())),
+        (
+            "bundle.json-wal",
+            format!(
+                "the -wal companion ({0}-wal) of the bundle {0}",
+                path.display()
+            ),
+        ),
+    ] {
+        let store = dir.path().join(name);
+        let spec = format!("sqlite:{}", store.display());
+        let before = std::fs::read_to_string(&path).expect("readable");
+        let ran = run(&[
+            "replay".as_ref(),
+            path.as_os_str(),
+            "--driver".as_ref(),
+            spec.as_ref(),
+        ]);
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "error: the store of --driver {spec} names the same file as {other}: \
+                 replay never writes a file it reads, so nothing was opened; name another \
+                 store\n"
+            )
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("readable"),
+            before,
+            "{name}"
+        );
+        let files: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("listable")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(files, ["bundle.json"], "{name}: {}", ran.dump());
+    }
+}

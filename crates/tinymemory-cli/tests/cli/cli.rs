@@ -566,3 +566,59 @@ fn the_header_names_a_corpus_store_only_when_the_corpus_is_loaded() {
         ),
     );
 }
+
+#[test]
+fn an_exec_program_that_cannot_start_is_named_with_the_rule() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let plain = dir.path().join("plain.sh");
+    std::fs::write(&plain, "#!/bin/sh\n").expect("written");
+    let orphan = dir.path().join("orphan.sh");
+    std::fs::write(&orphan, "#!/nonexistent/interpreter\n").expect("written");
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&orphan, std::fs::Permissions::from_mode(0o755))
+            .expect("executable");
+    }
+    let (plain, orphan) = (plain.display(), orphan.display());
+    let rule = "the command's first word is run as a program, without a shell";
+    for (command, expected) in [
+        (
+            "/nonexistent/x.sh --db a".to_owned(),
+            format!(
+                "no such file /nonexistent/x.sh ({rule}; a path is taken from the working \
+                 directory): No such file or directory (os error 2)"
+            ),
+        ),
+        (
+            "tinymemory-no-such-program".to_owned(),
+            format!(
+                "program tinymemory-no-such-program not found on PATH ({rule}): \
+                 No such file or directory (os error 2)"
+            ),
+        ),
+        (
+            orphan.to_string(),
+            format!(
+                "{orphan} exists, but not the interpreter its #! line names ({rule}): \
+                 No such file or directory (os error 2)"
+            ),
+        ),
+        (
+            plain.to_string(),
+            format!(
+                "{plain} is not executable ({rule}; chmod +x it, or name its interpreter \
+                 first: exec:'sh SCRIPT'): Permission denied (os error 13)"
+            ),
+        ),
+    ] {
+        let (code, _, err) = run(&["run", "--driver", &format!("exec:{command}"), "--no-corpus"]);
+        assert_eq!(code, 3, "{err}");
+        assert_eq!(
+            err,
+            format!(
+                "error: failed to open the driver: backend failure: failed to start \
+                 `{command}`: {expected}\n"
+            )
+        );
+    }
+}

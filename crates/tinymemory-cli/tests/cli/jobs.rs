@@ -369,3 +369,88 @@ fn huge_shard_counts_and_a_merge_over_its_own_shard_are_refused() {
         ran.dump()
     );
 }
+
+#[test]
+fn merge_names_differing_drivers_and_filters_as_plain_text() {
+    let dir = scratch();
+    let corpus = tiny_corpus(dir.path());
+    let s1 = dir.path().join("s1.json");
+    shard(&corpus, 1, &s1, "7");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&s1).unwrap()).unwrap();
+    let variant = |name: &str, edit: &dyn Fn(&mut Value)| {
+        let mut r = report.clone();
+        edit(&mut r);
+        let path = dir.path().join(name);
+        std::fs::write(&path, r.to_string()).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let s = s1.to_str().unwrap();
+    type Edit<'a> = &'a dyn Fn(&mut Value);
+    let cases: [(&str, Edit, &str); 3] = [
+        (
+            "spec.json",
+            &|r| r["run"]["driver_spec"] = "mutant:limit-plus-one\u{1b}[2J".into(),
+            "drivers differ (mutant:limit-plus-one\\u{1b}[2J against reference)",
+        ),
+        (
+            "nospec.json",
+            &|r| r["run"]["driver_spec"] = Value::Null,
+            "drivers differ (none against reference)",
+        ),
+        (
+            "filter.json",
+            &|r| {
+                r["run"]["filter"] =
+                    serde_json::json!({"checks": ["store.*", "recall.*"], "families": ["corpus"]});
+            },
+            "filters differ (--check store.* --check recall.* --family corpus against none)",
+        ),
+    ];
+    for (name, edit, expected) in cases {
+        let other = variant(name, edit);
+        let ran = run(&["merge", s, &other]);
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!("error: {other} and {s} are not shards of one run: their {expected}\n")
+        );
+    }
+}
+
+#[test]
+fn merge_reads_an_unknown_outcome_as_a_failure_and_writes_it_back() {
+    let dir = scratch();
+    let corpus = tiny_corpus(dir.path());
+    let paths: Vec<_> = (1..=4)
+        .map(|k| dir.path().join(format!("s{k}.json")))
+        .collect();
+    for (k, p) in (1..=4).zip(&paths) {
+        shard(&corpus, k, p, "7");
+    }
+    let text = std::fs::read_to_string(&paths[0]).unwrap();
+    let edited = text.replacen("\"outcome\": \"pass\"", "\"outcome\": \"weird\"", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&paths[0], edited).unwrap();
+    let merged = dir.path().join("merged.json");
+    let mut args = vec![
+        "merge",
+        "--format",
+        "json",
+        "--output",
+        merged.to_str().unwrap(),
+    ];
+    args.extend(paths.iter().map(|p| p.to_str().unwrap()));
+    let ran = run(&args);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let out: Value = serde_json::from_str(&std::fs::read_to_string(&merged).unwrap()).unwrap();
+    let weird: Vec<&Value> = out["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["outcome"] != "pass" && c["outcome"] != "skip")
+        .collect();
+    assert_eq!(weird.len(), 1, "{out}");
+    assert_eq!(weird[0]["outcome"], "weird");
+    assert_eq!(out["counts"]["fail"], 1);
+    assert_eq!(out["conformance"]["level"], "partial");
+}

@@ -89,7 +89,7 @@ impl Bundle {
             seed: r.seed,
             cases: r.cases,
             recorded_at: r.started_at.clone(),
-            outcome: entry.outcome,
+            outcome: entry.outcome.clone(),
             expected: entry.description.clone(),
             actual,
             counterexample: entry.counterexample.clone(),

@@ -67,10 +67,18 @@ impl Comparison {
         for c in &current.checks {
             let entry = Compared {
                 id: c.id.clone(),
-                now: Some(c.outcome),
-                message: c.message.clone().or_else(|| c.reason.clone()),
+                now: Some(c.outcome.clone()),
+                message: c
+                    .outcome
+                    .unknown_note()
+                    .map(|note| match &c.message {
+                        Some(m) => format!("{note}: {m}"),
+                        None => note,
+                    })
+                    .or_else(|| c.message.clone())
+                    .or_else(|| c.reason.clone()),
             };
-            match (failed_before(&c.id), c.outcome) {
+            match (failed_before(&c.id), &c.outcome) {
                 (_, OutcomeKind::Timeout) => cmp.timed_out.push(entry),
                 (false, k) if k.is_fail() => cmp.new_failures.push(entry),
                 (true, k) if k.is_fail() => cmp.still_failing.push(entry),

@@ -88,12 +88,14 @@ impl Conformance {
     pub fn of(checks: &[CheckEntry], profile: RecallProfile) -> Self {
         let mut families: Vec<FamilyLevel> = Vec::new();
         for check in checks {
-            let status = match check.outcome {
+            let status = match &check.outcome {
                 OutcomeKind::Pass => FamilyStatus::Pass,
                 OutcomeKind::Skip | OutcomeKind::Timeout => FamilyStatus::Incomplete,
                 OutcomeKind::Fail
                 | OutcomeKind::ExpectedFailure
-                | OutcomeKind::UnexpectedlyPassing => FamilyStatus::Fail,
+                | OutcomeKind::UnexpectedlyPassing
+                // An outcome this build does not know fails the family.
+                | OutcomeKind::Unknown(_) => FamilyStatus::Fail,
             };
             match families.iter_mut().find(|f| f.family == check.family) {
                 None => families.push(FamilyLevel {

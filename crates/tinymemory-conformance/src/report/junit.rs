@@ -128,7 +128,7 @@ fn write_case(out: &mut String, check: &CheckEntry, classname: &str) {
     );
     let message = check.message.as_deref().unwrap_or_default();
     let reason = check.reason.as_deref().unwrap_or_default();
-    match check.outcome {
+    match &check.outcome {
         OutcomeKind::Pass => {
             out.push_str("/>\n");
             return;
@@ -159,6 +159,21 @@ fn write_case(out: &mut String, check: &CheckEntry, classname: &str) {
                 ">\n      <error type=\"timeout\" message=\"{}\">{}</error>",
                 xml_attr(message),
                 xml_text(message)
+            );
+        }
+        OutcomeKind::Unknown(text) => {
+            let note = check.outcome.unknown_note().unwrap_or_default();
+            let m = if message.is_empty() {
+                note
+            } else {
+                format!("{note}: {message}")
+            };
+            let _ = writeln!(
+                out,
+                ">\n      <failure type=\"{}\" message=\"{}\">{}</failure>",
+                xml_attr(text),
+                xml_attr(&m),
+                xml_text(&m)
             );
         }
         OutcomeKind::ExpectedFailure => {

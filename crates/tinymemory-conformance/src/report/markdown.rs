@@ -50,9 +50,13 @@ impl Report {
         out.push_str("| outcome | check | family | duration | message |\n|---|---|---|---|---|\n");
         for c in &self.checks {
             let xpass;
-            let first = match (c.outcome, &c.reason) {
+            let first = match (&c.outcome, &c.reason) {
                 (OutcomeKind::UnexpectedlyPassing, Some(r)) => {
                     xpass = format!("passed, but was declared an expected failure: {r}");
+                    Some(xpass.as_str())
+                }
+                (OutcomeKind::Unknown(_), _) => {
+                    xpass = c.outcome.unknown_note().unwrap_or_default();
                     Some(xpass.as_str())
                 }
                 _ => c.message.as_deref().and_then(|m| m.lines().next()),
@@ -60,8 +64,8 @@ impl Report {
             let _ = writeln!(
                 out,
                 "| {} {} | `{}` | {} | {:.1?} | {} |",
-                emoji(c.outcome),
-                c.outcome.as_str(),
+                emoji(&c.outcome),
+                outcome_cell(&c.outcome),
                 c.id.replace('`', "'"),
                 markdown_cell(&c.family),
                 duration(c.duration_ms),
@@ -88,7 +92,7 @@ fn write_failure(out: &mut String, c: &CheckEntry) {
         out,
         "\n#### `{}` ({})\n\n**Expected:** {}\n\n",
         c.id.replace('`', "'"),
-        c.outcome.as_str(),
+        outcome_cell(&c.outcome),
         markdown_cell(&c.description)
     );
     let reason = c.reason.as_deref().unwrap_or_default();
@@ -118,7 +122,16 @@ fn write_failure(out: &mut String, c: &CheckEntry) {
     }
 }
 
-fn emoji(kind: OutcomeKind) -> &'static str {
+/// The outcome's JSON spelling; an unknown one (text read from a file)
+/// escaped as a cell.
+fn outcome_cell(kind: &OutcomeKind) -> String {
+    match kind {
+        OutcomeKind::Unknown(text) => markdown_cell(text),
+        known => known.as_str().to_owned(),
+    }
+}
+
+fn emoji(kind: &OutcomeKind) -> &'static str {
     match kind {
         OutcomeKind::Pass => "✅",
         OutcomeKind::Fail => "❌",
@@ -126,5 +139,6 @@ fn emoji(kind: OutcomeKind) -> &'static str {
         OutcomeKind::ExpectedFailure => "⚠️",
         OutcomeKind::UnexpectedlyPassing => "❗",
         OutcomeKind::Timeout => "⏱️",
+        OutcomeKind::Unknown(_) => "❓",
     }
 }

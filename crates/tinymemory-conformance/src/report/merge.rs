@@ -1,6 +1,8 @@
 //! One report from the shards of one run (`merge A.json B.json ..`).
 
-use super::{Conformance, Counts, Report};
+use tinymemory_api::shown::shown;
+
+use super::{Conformance, Counts, Report, RunFilter};
 
 impl Report {
     /// The report of the whole run whose shards are `shards` (each with
@@ -50,50 +52,75 @@ impl Report {
         let mut seen: Vec<Option<&str>> = vec![None; head.total as usize];
         for (name, r) in shards {
             let shard = meta(name, r)?;
-            let differs = |what: &str, a: String, b: String| {
+            let differs = |what: &str, a: &str, b: &str| {
                 format!(
                     "{name} and {first_name} are not shards of one run: their {what} differ \
-                     ({b} against {a})"
+                     ({} against {})",
+                    shown(b),
+                    shown(a)
                 )
             };
             let (a, b) = (&first.run, &r.run);
+            // Compared as values, shown as plain text: a spec or filter
+            // that is absent reads `none`, never Rust's `None`.
             let same = [
-                ("seeds", a.seed.to_string(), b.seed.to_string()),
-                ("case counts", a.cases.to_string(), b.cases.to_string()),
-                ("driver ids", a.driver_id.clone(), b.driver_id.clone()),
+                (
+                    "seeds",
+                    a.seed == b.seed,
+                    a.seed.to_string(),
+                    b.seed.to_string(),
+                ),
+                (
+                    "case counts",
+                    a.cases == b.cases,
+                    a.cases.to_string(),
+                    b.cases.to_string(),
+                ),
+                (
+                    "driver ids",
+                    a.driver_id == b.driver_id,
+                    a.driver_id.clone(),
+                    b.driver_id.clone(),
+                ),
                 (
                     "drivers",
-                    format!("{:?}", a.driver_spec),
-                    format!("{:?}", b.driver_spec),
+                    a.driver_spec == b.driver_spec,
+                    a.driver_spec.clone().unwrap_or_else(|| "none".to_owned()),
+                    b.driver_spec.clone().unwrap_or_else(|| "none".to_owned()),
                 ),
                 (
                     "recall profiles",
+                    a.recall_profile == b.recall_profile,
                     a.recall_profile.to_string(),
                     b.recall_profile.to_string(),
                 ),
                 (
                     "suite versions",
+                    a.tool_version == b.tool_version,
                     a.tool_version.clone(),
                     b.tool_version.clone(),
                 ),
                 (
                     "filters",
-                    format!("{:?}", a.filter),
-                    format!("{:?}", b.filter),
+                    a.filter == b.filter,
+                    filter_text(a.filter.as_ref()),
+                    filter_text(b.filter.as_ref()),
                 ),
                 (
                     "shard counts",
+                    head.total == shard.total,
                     head.total.to_string(),
                     shard.total.to_string(),
                 ),
                 (
                     "selections",
+                    head.selection == shard.selection,
                     head.selection.join(","),
                     shard.selection.join(","),
                 ),
             ];
-            if let Some((what, x, y)) = same.into_iter().find(|(_, x, y)| x != y) {
-                return Err(differs(what, x, y));
+            if let Some((what, _, x, y)) = same.into_iter().find(|(_, equal, _, _)| !equal) {
+                return Err(differs(what, &x, &y));
             }
             let slot = &mut seen[(shard.index - 1) as usize];
             if let Some(other) = slot {
@@ -168,5 +195,25 @@ impl Report {
             run,
             checks,
         })
+    }
+}
+
+/// A run's filter as its options: `--check P .. --family F ..`, `none`
+/// without one (and `no patterns` for a filter of none, which no run
+/// writes).
+fn filter_text(filter: Option<&RunFilter>) -> String {
+    let Some(filter) = filter else {
+        return "none".to_owned();
+    };
+    let words: Vec<String> = filter
+        .checks
+        .iter()
+        .map(|c| format!("--check {c}"))
+        .chain(filter.families.iter().map(|f| format!("--family {f}")))
+        .collect();
+    if words.is_empty() {
+        "no patterns".to_owned()
+    } else {
+        words.join(" ")
     }
 }

@@ -113,7 +113,8 @@ pub struct Counts {
     pub total: usize,
     /// [`OutcomeKind::Pass`].
     pub pass: usize,
-    /// [`OutcomeKind::Fail`].
+    /// [`OutcomeKind::Fail`], and any [`OutcomeKind::Unknown`] (read as
+    /// failing).
     pub fail: usize,
     /// [`OutcomeKind::Skip`].
     pub skip: usize,
@@ -138,7 +139,8 @@ impl Counts {
         for check in checks {
             match check.outcome {
                 OutcomeKind::Pass => c.pass += 1,
-                OutcomeKind::Fail => c.fail += 1,
+                // An outcome this build does not know fails the run.
+                OutcomeKind::Fail | OutcomeKind::Unknown(_) => c.fail += 1,
                 OutcomeKind::Skip => c.skip += 1,
                 OutcomeKind::ExpectedFailure => c.expected_failure += 1,
                 OutcomeKind::UnexpectedlyPassing => c.unexpectedly_passing += 1,
@@ -182,8 +184,11 @@ impl Counts {
 }
 
 /// The kind of a check's outcome, as the JSON spells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+///
+/// An outcome a reader does not know (written by a newer build) reads as
+/// [`OutcomeKind::Unknown`], which fails the run (docs/reports.md,
+/// "Versioning") and is written back as the same string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum OutcomeKind {
     /// `pass`.
     Pass,
@@ -199,14 +204,20 @@ pub enum OutcomeKind {
     /// `timeout`: ran past its time budget while the driver kept
     /// answering, so neither passed nor failed a rule; fails the run.
     Timeout,
+    /// An outcome this build does not know, with its text as read: a
+    /// reader treats it as failing the run (counted with `fail`, a family
+    /// holding it does not pass), and writes it back unchanged. This build
+    /// never makes one.
+    Unknown(String),
 }
 
 impl OutcomeKind {
     /// The JSON spelling: `pass`, `fail`, `skip`, `expected-failure`,
     /// `unexpectedly-passing`, `timeout` (the same as
-    /// [`Outcome::label`](crate::Outcome::label)).
+    /// [`Outcome::label`](crate::Outcome::label)), or an unknown
+    /// outcome's text as read.
     #[must_use]
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Self::Pass => "pass",
             Self::Fail => "fail",
@@ -214,13 +225,42 @@ impl OutcomeKind {
             Self::ExpectedFailure => "expected-failure",
             Self::UnexpectedlyPassing => "unexpectedly-passing",
             Self::Timeout => "timeout",
+            Self::Unknown(text) => text,
+        }
+    }
+
+    /// The outcome spelt `text` in JSON: a known kind, else
+    /// [`OutcomeKind::Unknown`] holding it.
+    #[must_use]
+    pub fn from_json_str(text: &str) -> Self {
+        match text {
+            "pass" => Self::Pass,
+            "fail" => Self::Fail,
+            "skip" => Self::Skip,
+            "expected-failure" => Self::ExpectedFailure,
+            "unexpectedly-passing" => Self::UnexpectedlyPassing,
+            "timeout" => Self::Timeout,
+            other => Self::Unknown(other.to_owned()),
+        }
+    }
+
+    /// For an unknown outcome, what a reader says of it: `outcome
+    /// "TEXT", which this build does not know, read as failing` (the text
+    /// as read: escape it to show it); `None` for the known kinds.
+    #[must_use]
+    pub fn unknown_note(&self) -> Option<String> {
+        match self {
+            Self::Unknown(text) => Some(format!(
+                "outcome \"{text}\", which this build does not know, read as failing"
+            )),
+            _ => None,
         }
     }
 
     /// The tag of text reports: `PASS`, `FAIL`, `SKIP`, `XFAIL`, `XPASS`,
-    /// `TIMEOUT`.
+    /// `TIMEOUT`, and `UNKNOWN` for an outcome this build does not know.
     #[must_use]
-    pub fn tag(self) -> &'static str {
+    pub fn tag(&self) -> &'static str {
         match self {
             Self::Pass => "PASS",
             Self::Fail => "FAIL",
@@ -228,21 +268,42 @@ impl OutcomeKind {
             Self::ExpectedFailure => "XFAIL",
             Self::UnexpectedlyPassing => "XPASS",
             Self::Timeout => "TIMEOUT",
+            Self::Unknown(_) => "UNKNOWN",
         }
     }
 
     /// `true` for the kinds that fail a run: `fail`,
-    /// `unexpectedly-passing` and `timeout`.
+    /// `unexpectedly-passing`, `timeout` and an unknown outcome.
     #[must_use]
-    pub fn is_fail(self) -> bool {
-        matches!(self, Self::Fail | Self::UnexpectedlyPassing | Self::Timeout)
+    pub fn is_fail(&self) -> bool {
+        matches!(
+            self,
+            Self::Fail | Self::UnexpectedlyPassing | Self::Timeout | Self::Unknown(_)
+        )
     }
 
     /// `true` for the kinds that say a rule was broken: `fail` and
-    /// `unexpectedly-passing` (a stale declaration); not `timeout`.
+    /// `unexpectedly-passing` (a stale declaration), and an unknown outcome
+    /// (read as a failure); not `timeout`.
     #[must_use]
-    pub fn is_rule_failure(self) -> bool {
-        matches!(self, Self::Fail | Self::UnexpectedlyPassing)
+    pub fn is_rule_failure(&self) -> bool {
+        matches!(
+            self,
+            Self::Fail | Self::UnexpectedlyPassing | Self::Unknown(_)
+        )
+    }
+}
+
+impl Serialize for OutcomeKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for OutcomeKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        Ok(Self::from_json_str(&text))
     }
 }
 
@@ -290,4 +351,62 @@ pub struct CounterexampleRecord {
     pub seed: u64,
     /// The shrunk input, as the property rendered it.
     pub input: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KNOWN: [(&str, OutcomeKind); 6] = [
+        ("pass", OutcomeKind::Pass),
+        ("fail", OutcomeKind::Fail),
+        ("skip", OutcomeKind::Skip),
+        ("expected-failure", OutcomeKind::ExpectedFailure),
+        ("unexpectedly-passing", OutcomeKind::UnexpectedlyPassing),
+        ("timeout", OutcomeKind::Timeout),
+    ];
+
+    #[test]
+    fn known_outcomes_read_and_write_as_before() {
+        for (text, kind) in KNOWN {
+            let json = format!("\"{text}\"");
+            let read: OutcomeKind = serde_json::from_str(&json).unwrap();
+            assert_eq!(read, kind);
+            assert_eq!(serde_json::to_string(&kind).unwrap(), json);
+            assert_eq!(kind.as_str(), text);
+        }
+    }
+
+    #[test]
+    fn an_unknown_outcome_fails_and_is_written_back_unchanged() {
+        let read: OutcomeKind = serde_json::from_str("\"weird\\u001b\"").unwrap();
+        assert_eq!(read, OutcomeKind::Unknown("weird\u{1b}".to_owned()));
+        assert!(read.is_fail() && read.is_rule_failure());
+        assert_eq!(read.tag(), "UNKNOWN");
+        assert_eq!(serde_json::to_string(&read).unwrap(), "\"weird\\u001b\"");
+        assert_eq!(
+            read.unknown_note().as_deref(),
+            Some("outcome \"weird\u{1b}\", which this build does not know, read as failing")
+        );
+        let entry = |outcome| CheckEntry {
+            id: "recall.limit".to_owned(),
+            family: "contract".to_owned(),
+            description: String::new(),
+            outcome,
+            duration_ms: 1.0,
+            message: None,
+            reason: None,
+            counterexample: None,
+            driver_error: None,
+        };
+        assert_eq!(
+            entry(read.clone()).text_line(false),
+            "UNKNOWN  recall.limit (contract, 1.0ms): outcome \"weird\\u{1b}\", which this \
+             build does not know, read as failing"
+        );
+        let counts = Counts::of(&[entry(read), entry(OutcomeKind::Pass)]);
+        assert_eq!((counts.total, counts.pass, counts.fail), (2, 1, 1));
+        assert_eq!(counts.failed(), 1);
+        assert!(serde_json::from_str::<OutcomeKind>("3").is_err());
+    }
 }

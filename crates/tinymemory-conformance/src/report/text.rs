@@ -13,11 +13,12 @@ const INDENT: &str = "      ";
 
 impl OutcomeKind {
     /// The ANSI colour code of the tag: green for pass, red for the kinds
-    /// that fail the run, yellow for skip and expected failure.
-    fn colour(self) -> &'static str {
+    /// that fail the run (an unknown outcome too), yellow for skip and
+    /// expected failure.
+    fn colour(&self) -> &'static str {
         match self {
             Self::Pass => "32",
-            Self::Fail | Self::UnexpectedlyPassing | Self::Timeout => "31",
+            Self::Fail | Self::UnexpectedlyPassing | Self::Timeout | Self::Unknown(_) => "31",
             Self::Skip | Self::ExpectedFailure => "33",
         }
     }
@@ -47,7 +48,14 @@ impl CheckEntry {
             visible(&self.family),
             duration(self.duration_ms)
         );
-        let detail = match (self.outcome, &self.message, &self.reason) {
+        let detail = match (&self.outcome, &self.message, &self.reason) {
+            (OutcomeKind::Unknown(_), m, _) => {
+                let note = self.outcome.unknown_note().unwrap_or_default();
+                Some(match m {
+                    Some(m) => format!("{note}: {m}"),
+                    None => note,
+                })
+            }
             (OutcomeKind::ExpectedFailure, Some(m), Some(r)) => {
                 Some(format!("{m} (expected failure: {r})"))
             }

@@ -11,11 +11,11 @@ fn set(report: &mut Report, id: &str, outcome: OutcomeKind) {
         .iter_mut()
         .find(|c| c.id == id)
         .expect("the check is in the report");
-    c.outcome = outcome;
     if outcome == OutcomeKind::Pass {
         c.message = None;
         c.reason = None;
     }
+    c.outcome = outcome;
 }
 
 fn ids(list: &[tinymemory_conformance::report::Compared]) -> Vec<&str> {

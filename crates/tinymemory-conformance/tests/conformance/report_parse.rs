@@ -2,6 +2,7 @@
 
 use crate::support;
 
+use tinymemory_conformance::report::OutcomeKind;
 use tinymemory_conformance::{Report, ReportError};
 
 fn with_version(v: &str) -> String {
@@ -59,7 +60,7 @@ fn malformed_reports_are_malformed_errors() {
 }
 
 #[test]
-fn a_bad_seed_or_outcome_is_malformed() {
+fn a_bad_seed_is_malformed_and_an_unknown_outcome_fails() {
     let good = support::fixed_report::report().to_json();
     let bad_seed = good.replacen("\"seed\": \"18446744073709551557\"", "\"seed\": \"-3\"", 1);
     assert_ne!(bad_seed, good);
@@ -67,10 +68,22 @@ fn a_bad_seed_or_outcome_is_malformed() {
         Report::from_json(&bad_seed),
         Err(ReportError::Malformed { .. })
     ));
-    let bad_outcome = good.replacen("\"outcome\": \"pass\"", "\"outcome\": \"passed\"", 1);
-    assert_ne!(bad_outcome, good);
+    // docs/reports.md, "Versioning": an outcome the reader does not know
+    // fails the run, and is written back as read.
+    let unknown = good.replacen("\"outcome\": \"pass\"", "\"outcome\": \"passed\"", 1);
+    assert_ne!(unknown, good);
+    let read = Report::from_json(&unknown).expect("an unknown outcome is read");
+    let entry = read
+        .checks
+        .iter()
+        .find(|c| c.outcome == OutcomeKind::Unknown("passed".to_owned()))
+        .expect("the edited check");
+    assert!(entry.outcome.is_fail());
+    assert_eq!(read.to_json(), unknown);
+    // An outcome that is not a string is still malformed.
+    let not_text = good.replacen("\"outcome\": \"pass\"", "\"outcome\": 3", 1);
     assert!(matches!(
-        Report::from_json(&bad_outcome),
+        Report::from_json(&not_text),
         Err(ReportError::Malformed { .. })
     ));
 }

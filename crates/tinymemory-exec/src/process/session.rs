@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
+use tinymemory_api::shown::visible;
 use tinymemory_api::MemoryError;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout};
@@ -78,6 +79,36 @@ pub(super) struct Session {
     abort: watch::Receiver<bool>,
 }
 
+/// Why `command` did not start, naming its program and the rule that
+/// runs it: the first word is executed directly (no shell), found on
+/// `PATH` unless it holds a `/`, taken from the working directory if
+/// relative. A missing program, a script whose `#!` interpreter is
+/// missing and a file without execute permission each say so, then the
+/// OS error.
+fn not_started(command: &ExecCommand, e: &std::io::Error) -> String {
+    const RULE: &str = "the command's first word is run as a program, without a shell";
+    let program = command.program();
+    let shown = visible(program);
+    let path = std::path::Path::new(program);
+    let why = match e.kind() {
+        std::io::ErrorKind::NotFound if !program.contains('/') => {
+            format!("program {shown} not found on PATH ({RULE})")
+        }
+        std::io::ErrorKind::NotFound if path.is_file() => {
+            format!("{shown} exists, but not the interpreter its #! line names ({RULE})")
+        }
+        std::io::ErrorKind::NotFound => {
+            format!("no such file {shown} ({RULE}; a path is taken from the working directory)")
+        }
+        std::io::ErrorKind::PermissionDenied if path.is_file() => format!(
+            "{shown} is not executable ({RULE}; chmod +x it, or name its interpreter first: \
+             exec:'sh SCRIPT')"
+        ),
+        _ => return e.to_string(),
+    };
+    format!("{why}: {e}")
+}
+
 impl Session {
     /// Starts the process with piped stdin, stdout and stderr, as the
     /// leader of a process group of its own.
@@ -97,7 +128,7 @@ impl Session {
         cmd.process_group(0);
         let mut child = cmd
             .spawn()
-            .map_err(|e| format!("failed to start `{command}`: {e}"))?;
+            .map_err(|e| format!("failed to start `{command}`: {}", not_started(command, &e)))?;
         let group = child.id().and_then(Group::register);
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())

@@ -706,13 +706,17 @@ mod tests {
         );
     }
 
-    /// A provider whose `recall` never answers, awaiting or blocking.
-    struct Hangs {
+    /// A provider whose `recall` never answers, awaiting or blocking
+    /// (`hangs`), and whose every `store` takes `store_time` (its
+    /// `store_many` is the trait's default: one `store` per entry).
+    struct Scripted {
         blocks: bool,
+        hangs: bool,
+        store_time: Duration,
     }
 
     #[async_trait::async_trait]
-    impl tinymemory_api::MemoryProvider for Hangs {
+    impl tinymemory_api::MemoryProvider for Scripted {
         fn driver_id(&self) -> &str {
             "hangs"
         }
@@ -725,6 +729,7 @@ mod tests {
             _: Option<&str>,
             _: tinymemory_api::MemoryTaint,
         ) -> Result<(), tinymemory_api::MemoryError> {
+            tokio::time::sleep(self.store_time).await;
             Ok(())
         }
         async fn get(
@@ -756,7 +761,8 @@ mod tests {
             _: usize,
             _: &tinymemory_api::RecallOptions,
         ) -> Result<Vec<tinymemory_api::MemoryEntry>, tinymemory_api::MemoryError> {
-            if self.blocks {
+            if !self.hangs {
+            } else if self.blocks {
                 std::thread::sleep(Duration::from_secs(4));
             } else {
                 std::future::pending::<()>().await;
@@ -789,7 +795,11 @@ mod tests {
         for blocks in [false, true] {
             let registry = Registry::from_checks(vec![check("t.hangs", recalls_once)]);
             let factory = Arc::new(FnFactory::new("hangs", move || {
-                Ok(Box::new(Hangs { blocks }) as _)
+                Ok(Box::new(Scripted {
+                    blocks,
+                    hangs: true,
+                    store_time: Duration::ZERO,
+                }) as _)
             }));
             let summary = Runner::new(registry)
                 .with_call_timeout(Duration::from_millis(200))
@@ -822,60 +832,6 @@ mod tests {
         }
     }
 
-    /// A provider whose every `store` takes 150 ms, and whose `store_many`
-    /// is the trait's default: one `store` per entry.
-    struct SlowStores;
-
-    #[async_trait::async_trait]
-    impl tinymemory_api::MemoryProvider for SlowStores {
-        fn driver_id(&self) -> &str {
-            "slow-stores"
-        }
-        async fn store(
-            &self,
-            _: &str,
-            _: &str,
-            _: &str,
-            _: tinymemory_api::MemoryCategory,
-            _: Option<&str>,
-            _: tinymemory_api::MemoryTaint,
-        ) -> Result<(), tinymemory_api::MemoryError> {
-            tokio::time::sleep(Duration::from_millis(150)).await;
-            Ok(())
-        }
-        async fn get(
-            &self,
-            _: &str,
-            _: &str,
-        ) -> Result<Option<tinymemory_api::MemoryEntry>, tinymemory_api::MemoryError> {
-            Ok(None)
-        }
-        async fn forget(&self, _: &str, _: &str) -> Result<bool, tinymemory_api::MemoryError> {
-            Ok(false)
-        }
-        async fn list(
-            &self,
-            _: Option<&str>,
-            _: Option<&tinymemory_api::MemoryCategory>,
-            _: Option<&str>,
-        ) -> Result<Vec<tinymemory_api::MemoryEntry>, tinymemory_api::MemoryError> {
-            Ok(Vec::new())
-        }
-        async fn namespaces(
-            &self,
-        ) -> Result<Vec<tinymemory_api::NamespaceSummary>, tinymemory_api::MemoryError> {
-            Ok(Vec::new())
-        }
-        async fn recall(
-            &self,
-            _: &str,
-            _: usize,
-            _: &tinymemory_api::RecallOptions,
-        ) -> Result<Vec<tinymemory_api::MemoryEntry>, tinymemory_api::MemoryError> {
-            Ok(Vec::new())
-        }
-    }
-
     fn stores_twenty(ctx: CheckContext) -> crate::CheckFuture {
         Box::pin(async move {
             let store = match ctx.factory.open().await {
@@ -900,7 +856,11 @@ mod tests {
     async fn a_batch_of_calls_each_within_the_limit_is_not_hung() {
         let registry = Registry::from_checks(vec![check("t.batch", stores_twenty)]);
         let factory = Arc::new(FnFactory::new("slow-stores", || {
-            Ok(Box::new(SlowStores) as _)
+            Ok(Box::new(Scripted {
+                blocks: false,
+                hangs: false,
+                store_time: Duration::from_millis(150),
+            }) as _)
         }));
         let summary = Runner::new(registry)
             .with_call_timeout(Duration::from_millis(200))

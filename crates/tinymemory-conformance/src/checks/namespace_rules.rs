@@ -1,9 +1,9 @@
 //! Namespace matching: byte for byte, no case folding, no wildcards.
 
-use tinymemory_api::{MemoryEntry, MemoryProvider, RecallOptions};
+use tinymemory_api::{MemoryEntry, MemoryProvider, RecallOptions, RecallProfile};
 
 use super::support::{fresh, put};
-use crate::failure::{ensure_eq, Step, Stop};
+use crate::failure::{ensure_eq, missed_hits_cause, Step, Stop};
 use crate::CheckContext;
 
 /// `(key, content)` of each entry, in the order given. The hit namespace
@@ -33,9 +33,26 @@ async fn sorted_counts(d: &dyn MemoryProvider) -> Result<Vec<(String, u64)>, cra
 }
 
 /// Each namespace of `data` holds exactly its own entry, through `get`,
+/// Ends the message of a pinned recall that found nothing where `get`
+/// and `list` found the entry: the name was kept, and the fault is the
+/// recall's (a first attempt's word splitting, or a filter applied to the
+/// engine's top hits), not the namespace's.
+fn recall_missed(profile: RecallProfile, word: &str, got: &[&str]) -> String {
+    if !got.is_empty() {
+        return String::new();
+    }
+    format!(
+        "; get and list found the entry, so the name was kept: it is the recall of {word:?} \
+         that missed it{}, or a filter (the namespace too) applied to the engine's top hits \
+         instead of before the limit",
+        missed_hits_cause(profile, &[word], got)
+    )
+}
+
 /// `list` and a pinned `recall` of `word` (which every content holds).
 async fn each_sees_only_itself(
     d: &dyn MemoryProvider,
+    profile: RecallProfile,
     data: &[(&str, &str, &str)],
     word: &str,
 ) -> Step {
@@ -49,10 +66,12 @@ async fn each_sees_only_itself(
         let listed = d.list(Some(ns), None, None).await?;
         ensure_eq!(pairs(&listed), [pair(key, text)], "list(Some({ns:?}))");
         let hits = d.recall(word, 10, &RecallOptions::in_namespace(ns)).await?;
+        let keys: Vec<&str> = hits.iter().map(|h| h.key.as_str()).collect();
+        let missed = recall_missed(profile, word, &keys);
         ensure_eq!(
             pairs(&hits),
             [pair(key, text)],
-            "recall({word:?}) pinned to {ns:?}"
+            "recall({word:?}) pinned to {ns:?}{missed}"
         );
     }
     Ok(())
@@ -72,7 +91,7 @@ pub(crate) async fn case_sensitive(ctx: CheckContext) -> Step {
     for (ns, key, text) in data {
         put(d.as_ref(), ns, key, text).await?;
     }
-    each_sees_only_itself(d.as_ref(), &data, "scope").await?;
+    each_sees_only_itself(d.as_ref(), ctx.profile, &data, "scope").await?;
     ensure_eq!(
         sorted_counts(d.as_ref()).await?,
         [
@@ -86,7 +105,7 @@ pub(crate) async fn case_sensitive(ctx: CheckContext) -> Step {
     );
     // Forgetting in a spelling never written touches nothing.
     d.forget("learning:rUST", "k").await?;
-    each_sees_only_itself(d.as_ref(), &data, "scope").await?;
+    each_sees_only_itself(d.as_ref(), ctx.profile, &data, "scope").await?;
     Ok(())
 }
 
@@ -112,7 +131,7 @@ pub(crate) async fn no_wildcards(ctx: CheckContext) -> Step {
     for (ns, key, text) in data {
         put(d.as_ref(), ns, key, text).await?;
     }
-    each_sees_only_itself(d.as_ref(), &data, "name").await?;
+    each_sees_only_itself(d.as_ref(), ctx.profile, &data, "name").await?;
     ensure_eq!(
         sorted_counts(d.as_ref()).await?,
         [
@@ -128,7 +147,7 @@ pub(crate) async fn no_wildcards(ctx: CheckContext) -> Step {
     // nothing.
     d.forget("learning:a_b", "letter").await?;
     d.forget("learning:a.b", "dash").await?;
-    each_sees_only_itself(d.as_ref(), &data, "name").await?;
+    each_sees_only_itself(d.as_ref(), ctx.profile, &data, "name").await?;
     Ok(())
 }
 
@@ -192,11 +211,16 @@ pub(crate) async fn reserved_words(ctx: CheckContext) -> Step {
                         &e,
                     )
                 })?;
+            let keys: Vec<&str> = hits.iter().map(|h| h.key.as_str()).collect();
+            let hint = match recall_missed(ctx.profile, "kept", &keys) {
+                missed if missed.is_empty() => format!("; {RESERVED_HINT}"),
+                missed => missed,
+            };
             ensure_eq!(
-                hits.iter().map(|h| h.key.as_str()).collect::<Vec<_>>(),
+                keys,
                 [*word],
                 "keys of recall(\"kept\") pinned to {ns:?}, which holds one entry with that \
-                 word; {RESERVED_HINT}"
+                 word{hint}"
             );
         }
         let got = d.get(keys_ns, word).await?;

@@ -49,6 +49,9 @@ enum Fault {
     /// Words outside ASCII are never indexed: a recall by one finds
     /// nothing, as an ASCII-only tokenizer does.
     AsciiOnlyWords,
+    /// Content is split into words at spaces only, so `scope,` is not
+    /// the word `scope`: a first attempt's tokenizer.
+    SplitsAtSpacesOnly,
     /// Scores are a distance, lower is nearer (0.25 for the best hit, 0.5
     /// for the next, ...), nearest first, and every other entry of the
     /// namespace follows at distance 8: a vector store's top-k with its
@@ -170,6 +173,14 @@ impl MemoryProvider for Broken {
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
         match self.fault {
             Fault::AsciiOnlyWords if !query.is_ascii() => return Ok(Vec::new()),
+            Fault::SplitsAtSpacesOnly => {
+                let hits = self.inner.recall(query, limit, opts).await?;
+                let q = query.to_lowercase();
+                return Ok(hits
+                    .into_iter()
+                    .filter(|h| h.content.to_lowercase().split(' ').any(|w| w == q))
+                    .collect());
+            }
             Fault::DistanceTopK => {
                 let mut hits = self.inner.recall(query, limit, opts).await?;
                 let mut distance = 0.25;
@@ -300,6 +311,29 @@ async fn last_updated_compares_the_drivers_own_spelling_with_the_others() {
     );
     assert!(
         got.contains("the newest of those is \"2020-01-01T00:00:01.000000Z\""),
+        "{got}"
+    );
+}
+
+/// A pinned recall that misses an entry `get` and `list` find is the
+/// recall's fault, and the message says so rather than suggesting the
+/// namespace was folded (a fresh user's space-splitting store).
+#[tokio::test]
+async fn a_namespace_check_names_the_recall_when_only_the_recall_missed() {
+    let got = failure(Fault::SplitsAtSpacesOnly, "namespace.case_sensitive").await;
+    assert!(
+        got.starts_with(
+            "recall(\"scope\") pinned to \"Global\"; get and list found the entry, so the name \
+             was kept: it is the recall of \"scope\" that missed it (a lexical recall missed \
+             entries holding a query word: the usual causes are words split only at spaces"
+        ),
+        "{got}"
+    );
+    assert!(
+        got.ends_with(
+            "or a filter (the namespace too) applied to the engine's top hits instead of before \
+             the limit: expected [(\"k\", \"the Global scope, unsectioned\")], got []"
+        ),
         "{got}"
     );
 }

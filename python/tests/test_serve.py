@@ -74,3 +74,41 @@ def test_a_module_failing_to_import_shows_its_traceback(tmp_path):
         "tinymemory.serve: failed to import module 'broken_import' of 'broken_import:Store': "
         "ModuleNotFoundError: No module named 'no_such_dependency_here' (the driver process's sys.path: ["
     )
+
+
+def test_sigterm_after_stdin_ended_exits_quietly(tmp_path):
+    """The suite closes stdin, then sends SIGTERM when the process has not
+    exited: a store whose own thread is still running is then on its way
+    out, and the exit is 143 with nothing on stderr, not a traceback of
+    SystemExit "ignored" in threading's shutdown."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "lingers.py"
+    script.write_text(
+        "import threading, time\n"
+        "import tinymemory.protocol as tp\n"
+        "class Lingers(tp.Store):\n"
+        "    pass\n"
+        "threading.Thread(target=time.sleep, args=(30,)).start()\n"
+        "tp.serve(Lingers(), 'lingers')\n"
+    )
+    env = dict(__import__("os").environ, PYTHONPATH=str(__import__("pathlib").Path(__file__).parents[1]))
+    proc = subprocess.Popen(
+        [sys.executable, str(script)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    proc.stdin.write(b'{"id":1,"op":"hello","protocol":1}\n')
+    proc.stdin.flush()
+    assert proc.stdout.readline().startswith(b'{"id":1,"result"')
+    proc.stdin.close()
+    time.sleep(0.5)
+    assert proc.poll() is None, "the store's thread keeps the process alive"
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 143
+    assert proc.stderr.read() == b""

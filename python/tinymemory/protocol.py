@@ -634,6 +634,10 @@ def encode(answer):
         return json.dumps({"id": answer.get("id"), "error": error}, separators=(",", ":"))
 
 
+# Set once `serve` has returned (stdin ended, or it raised).
+_serve_ended = False
+
+
 def _exit_on_sigterm():
     """Turn SIGTERM into SystemExit, so ``finally`` blocks, context managers
     and ``atexit`` handlers run (a temporary directory is removed, an
@@ -651,6 +655,14 @@ def _exit_on_sigterm():
         return
 
     def _terminated(signum, frame):
+        if _serve_ended:
+            # stdin has ended and the interpreter is already on its way
+            # out, waiting for the store's own threads: SystemExit raised
+            # there is only printed ("Exception ignored in: <module
+            # 'threading'>"), a traceback that reads as the store's crash.
+            import os
+
+            os._exit(128 + signum)
         raise SystemExit(128 + signum)
 
     signal.signal(signal.SIGTERM, _terminated)
@@ -666,8 +678,12 @@ def serve(store, driver_id, stdin=None, stdout=None, recall_profile=None):
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     _exit_on_sigterm()
-    for raw in stdin:
-        request = json.loads(raw.decode("utf-8"))
-        line = encode(handle(store, driver_id, request, recall_profile))
-        stdout.write(line.encode("ascii") + b"\n")
-        stdout.flush()
+    global _serve_ended
+    try:
+        for raw in stdin:
+            request = json.loads(raw.decode("utf-8"))
+            line = encode(handle(store, driver_id, request, recall_profile))
+            stdout.write(line.encode("ascii") + b"\n")
+            stdout.flush()
+    finally:
+        _serve_ended = True

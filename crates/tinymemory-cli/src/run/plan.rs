@@ -251,7 +251,7 @@ fn jobs(args: &RunArgs, traced: bool, factory: &dyn DriverFactory) -> Result<usi
             "--jobs {asked}: the driver {} does not declare that two of its stores are \
              independent, so checks run at once could share one store (a driver backed by one \
              database); run it with --jobs 1, or have its hello declare \
-             \"independent_stores\": true (docs/protocol.md, \"Lifecycle\")",
+             \"independent_stores\": true (docs/protocol.md, \"Lifecycle\"; a Python store: `independent_stores = True` on its class)",
             args.driver
         ));
     }

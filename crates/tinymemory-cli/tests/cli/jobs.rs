@@ -145,7 +145,7 @@ fn jobs_are_refused_for_stores_that_may_be_shared_and_with_a_trace() {
             "error: --jobs 2: the driver {driver} does not declare that two of its stores are \
              independent, so checks run at once could share one store (a driver backed by one \
              database); run it with --jobs 1, or have its hello declare \
-             \"independent_stores\": true (docs/protocol.md, \"Lifecycle\")\n"
+             \"independent_stores\": true (docs/protocol.md, \"Lifecycle\"; a Python store: `independent_stores = True` on its class)\n"
         )
     );
     let trace = dir.path().join("t.jsonl");

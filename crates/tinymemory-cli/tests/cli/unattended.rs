@@ -828,7 +828,7 @@ fn a_refused_run_resets_no_store_and_keeps_an_old_trace() {
                 "error: --jobs 2: the driver {shared} does not declare that two of its stores \
                  are independent, so checks run at once could share one store (a driver backed \
                  by one database); run it with --jobs 1, or have its hello declare \
-                 \"independent_stores\": true (docs/protocol.md, \"Lifecycle\")\n"
+                 \"independent_stores\": true (docs/protocol.md, \"Lifecycle\"; a Python store: `independent_stores = True` on its class)\n"
             ),
         ),
         (

@@ -344,7 +344,8 @@ async fn newest_of_imported_spellings(d: &dyn MemoryProvider) -> Step {
             "namespaces() gives {ns} last_updated {last:?} when its entries were imported with \
              the timestamps {spelt:?}: the newest of those is {want:?}. last_updated is the \
              newest by the instant a timestamp names, not by its bytes (an import keeps any \
-             RFC 3339 spelling)"
+             RFC 3339 spelling; tinymemory.protocol.timestamp_key and \
+             tinymemory_api::timestamp_order compare by instant)"
         );
         d.forget(ns, newest).await?;
         left.retain(|(key, _)| *key != newest);

@@ -67,8 +67,9 @@ pub async fn explore_as(
         Regression {
             format: REGRESSION_FORMAT,
             description: format!(
-                "shrunk by model.differential on {driver}; save as fixtures/regressions/model/<name>.json \
-                 and say here why it is kept"
+                "shrunk by model.differential on {driver}: with TINYMEMORY_REGRESSION_DIR=DIR set, a \
+                 run writes this file there, to replay in your own tests (in tinymemory itself: \
+                 fixtures/regressions/model/<name>.json, saying here why it is kept)"
             ),
             driver: driver.clone(),
             mutant: None,

@@ -251,6 +251,12 @@ fn probe_dir(dir: &Path) -> Result<(), String> {
 }
 
 fn read(path: &Path) -> Result<String, String> {
+    if path.is_dir() {
+        return Err(format!(
+            "failed to read {}: it is a directory, and a report or a bundle is a file",
+            path.display()
+        ));
+    }
     std::fs::read_to_string(path).map_err(|e| format!("failed to read {}: {e}", path.display()))
 }
 

@@ -287,6 +287,15 @@ fn merge_refuses_what_is_not_every_shard_of_one_run() {
         ran.stderr,
         format!("error: failed to write {}: it is a directory\n", p(""))
     );
+    let ran = run(&["merge", &p(""), &p("s1.json")]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: failed to read {}: it is a directory, and a report or a bundle is a file\n",
+            p("")
+        )
+    );
     let ran = merge(&["s1.json", "s2.json", "s3.json"]);
     assert_eq!(ran.code, 2, "{}", ran.dump());
     assert_eq!(

@@ -352,6 +352,15 @@ pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, M
     }
 }
 
+/// The driver could not be opened: [`crate::exit::SETUP`], its message
+/// escaped (`run`, `replay`).
+pub(crate) fn not_opened(e: &dyn std::fmt::Display) -> crate::error::CliError {
+    crate::error::CliError::setup(format!(
+        "failed to open the driver: {}",
+        tinymemory_api::shown::visible(&e.to_string())
+    ))
+}
+
 /// Opens one fresh store from the factory and drops it, so a driver that
 /// cannot reach its server or start its process is found before any check.
 ///

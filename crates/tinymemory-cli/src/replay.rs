@@ -63,8 +63,7 @@ async fn replay(
     reads_corpus: bool,
 ) -> CliResult {
     let console = Console::new(Stream::Stdout, true);
-    let not_opened =
-        |e: &dyn std::fmt::Display| CliError::setup(format!("failed to open the driver: {e}"));
+    let not_opened = driver::not_opened;
     let opened = driver::open(spec).map_err(|e| not_opened(&e))?;
     driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     console.line(&header(bundle, spec));

@@ -4,7 +4,6 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use tinymemory_api::shown::visible;
 use tinymemory_conformance::{DriverFactory, LoadedCorpus, RunSummary, Runner};
 use tinymemory_exec::trace::{Traced, TracedFactory};
 use tinymemory_exec::ExecConfig;
@@ -99,24 +98,15 @@ fn is_exec(args: &RunArgs) -> bool {
     matches!(args.driver, DriverSpec::Exec(_))
 }
 
-/// [`not_opened`], naming the trace file when there is one.
+/// [`driver::not_opened`], naming the trace file when there is one.
 fn not_opened_with(
     trace_file: Option<&TraceFile>,
 ) -> impl Fn(&dyn std::fmt::Display) -> CliError + '_ {
     move |e| match trace_file.map(|t| (t, t.keep())) {
-        Some((t, Ok(()))) => not_opened(&format!("{e}\n  trace: {}", t.path.display())),
-        Some((_, Err(kept))) => not_opened(&format!("{e}\n  trace: {kept}")),
-        None => not_opened(e),
+        Some((t, Ok(()))) => driver::not_opened(&format!("{e}\n  trace: {}", t.path.display())),
+        Some((_, Err(kept))) => driver::not_opened(&format!("{e}\n  trace: {kept}")),
+        None => driver::not_opened(e),
     }
-}
-
-/// The driver could not be opened: [`crate::exit::SETUP`], its message
-/// escaped.
-fn not_opened(e: &dyn std::fmt::Display) -> CliError {
-    CliError::setup(format!(
-        "failed to open the driver: {}",
-        visible(&e.to_string())
-    ))
 }
 
 /// Opens the corpus store and loads the corpus into it, when the plan

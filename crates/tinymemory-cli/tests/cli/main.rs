@@ -7,6 +7,8 @@
 mod support {
     pub mod bin;
     pub mod server;
+    // The conformance crate's tests validate JUnit the same way: one file.
+    #[path = "../../../../tinymemory-conformance/tests/conformance/support/xsd.rs"]
     pub mod xsd;
 }
 

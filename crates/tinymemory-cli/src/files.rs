@@ -1,7 +1,7 @@
 //! Reading reports and bundles named on the command line, and writing
 //! outputs, with errors that name the file.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use tinymemory_conformance::{Bundle, Report};
 
@@ -17,74 +17,17 @@ pub(crate) fn read_bundle(path: &Path) -> Result<Bundle, String> {
     Bundle::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Writes `text` to `path` atomically: into a temporary file beside it,
-/// then renamed over it, so a reader (or a later run that fails) never
-/// sees a half-written file, and a failure leaves the old file as it was.
-/// A new file gets mode 0644; a replaced one keeps its permissions.
+/// A new temporary file in `dir`, for [`persist`] to rename over a file
+/// there.
 ///
 /// # Errors
 ///
-/// A message naming `path` when it is a directory, or the temporary file
-/// cannot be created, written or renamed.
-pub(crate) fn write(path: &Path, text: &str) -> Result<(), String> {
-    use std::io::Write;
-    crate::cleanup::wait_if_interrupted();
-    let failed = |e: &dyn std::fmt::Display| format!("failed to write {}: {e}", path.display());
-    let target = match destination(path) {
-        Destination::Replace(target) => target,
-        Destination::Through => {
-            return std::fs::File::create(path)
-                .and_then(|mut f| f.write_all(text.as_bytes()))
-                .map_err(|e| failed(&e));
-        }
-    };
-    let mut tmp = temporary_beside(&target).map_err(|e| failed(&e))?;
-    tmp.write_all(text.as_bytes())
-        .and_then(|()| tmp.as_file().sync_all())
-        .map_err(|e| failed(&e))?;
-    persist(tmp.into_temp_path(), &target).map_err(|e| failed(&e))
-}
-
-/// How an output named `path` is written.
-pub(crate) enum Destination {
-    /// Written beside this path, the file itself or the one a symlink at
-    /// `path` leads to, and renamed over it: atomically, leaving the link
-    /// a link.
-    Replace(PathBuf),
-    /// Written through `path`, in place: it is (or a symlink leads to) a
-    /// FIFO, a device such as `/dev/stdout` or a socket, which a rename
-    /// would replace with a regular file; or a dangling symlink, whose
-    /// target the write creates.
-    Through,
-}
-
-/// Where an output named `path` goes ([`Destination`]).
-pub(crate) fn destination(path: &Path) -> Destination {
-    match std::fs::metadata(path) {
-        Ok(meta) if !meta.is_file() && !meta.is_dir() => Destination::Through,
-        Ok(_) => {
-            Destination::Replace(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()))
-        }
-        Err(_) if path.is_symlink() => Destination::Through,
-        Err(_) => Destination::Replace(path.to_owned()),
-    }
-}
-
-/// A new temporary file in the directory of `path`, for [`persist`] to
-/// rename over it.
-///
-/// # Errors
-///
-/// The reason, without the path, when `path` is a directory or the file
-/// cannot be created.
-pub(crate) fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile, String> {
-    if path.is_dir() {
-        return Err("it is a directory".to_owned());
-    }
+/// The reason, without the path, when the file cannot be created.
+pub(crate) fn temporary_in(dir: &Path) -> Result<tempfile::NamedTempFile, String> {
     tempfile::Builder::new()
         .prefix(".tinymemory-")
         .suffix(".tmp")
-        .tempfile_in(parent_of(path))
+        .tempfile_in(dir)
         .map_err(|e| e.to_string())
 }
 
@@ -96,9 +39,11 @@ pub(crate) fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile, S
 /// The reason, without the path, when the permissions cannot be set or
 /// the rename fails.
 pub(crate) fn persist(tmp: tempfile::TempPath, path: &Path) -> Result<(), String> {
-    let permissions = match std::fs::metadata(path) {
-        Ok(meta) => Some(meta.permissions()),
-        Err(_) => new_file_permissions(),
+    // The entry replaced, not what it may lead to: a name made a link to
+    // another file since lends that file's permissions to nothing.
+    let permissions = match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => Some(meta.permissions()),
+        _ => new_file_permissions(),
     };
     if let Some(p) = permissions {
         std::fs::set_permissions(&tmp, p).map_err(|e| e.to_string())?;
@@ -117,47 +62,11 @@ fn new_file_permissions() -> Option<std::fs::Permissions> {
     None
 }
 
-/// The directory `path` is in (`.` for a bare file name).
-fn parent_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    }
-}
-
-/// Checks, before a run, that [`write`] can later replace `path`: it is
-/// not a directory, and a file can be created beside it. The file itself
-/// is not touched.
-///
-/// # Errors
-///
-/// A message naming `path` and the reason.
-pub(crate) fn check_writable_file(path: &Path) -> Result<(), String> {
-    if path.is_dir() {
-        return Err(format!(
-            "failed to write {}: it is a directory",
-            path.display()
-        ));
-    }
-    // A FIFO or a device is written in place; opening one to try would
-    // block (a FIFO without a reader) or have effects.
-    let Destination::Replace(target) = destination(path) else {
-        return Ok(());
-    };
-    probe_dir(parent_of(&target)).map_err(|e| {
-        format!(
-            "failed to write {}: its directory {} cannot be written to: {e}",
-            path.display(),
-            parent_of(&target).display()
-        )
-    })
-}
-
 /// The longest file name, in bytes, that common file systems take
 /// (Linux's `NAME_MAX`, ext4, APFS, NTFS in UTF-16 units).
 const MAX_NAME_BYTES: usize = 255;
 
-/// Checks, before a run, that [`create_dir`] can later make `dir` and
+/// Checks, before a run, that [`crate::target::DirTarget::create`] can later make `dir` and
 /// write in it: `dir` is a directory files can be created in, or is
 /// missing and its nearest existing ancestor is such a directory. Nothing
 /// is created, so a run refused later leaves no directory behind.
@@ -220,23 +129,9 @@ pub(crate) fn check_writable_dir(dir: &Path) -> Result<(), String> {
     })
 }
 
-/// Creates `dir` and its parents if missing, after [`check_writable_dir`].
-///
-/// # Errors
-///
-/// A message naming `dir` and the system's reason.
-pub(crate) fn create_dir(dir: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        format!(
-            "failed to create the bundle directory {}: {e}",
-            dir.display()
-        )
-    })
-}
-
 /// Creates and removes a temporary file in `dir`; the error is the
 /// system's reason, without the temporary file's name.
-fn probe_dir(dir: &Path) -> Result<(), String> {
+pub(crate) fn probe_dir(dir: &Path) -> Result<(), String> {
     tempfile::Builder::new()
         .prefix(".tinymemory-probe-")
         .tempfile_in(dir)

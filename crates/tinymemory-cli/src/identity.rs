@@ -4,9 +4,10 @@
 //! store of 22,688 entries and exited 0.
 //!
 //! Two paths name one file when both exist and share a device and an inode
-//! (a hard link, a symlink, `./a` and `a`), or when they resolve to the same
-//! absolute path (a file not created yet: its directory canonicalized, then
-//! its name). A SQLite store is its file and its companions (`-wal`, `-shm`,
+//! (a hard link, a symlink, `./a` and `a`); a file not created yet is named
+//! by the identity (device and inode) of the directory it would be created
+//! in and its name, so a bind mount or a symlinked directory cannot make
+//! two spellings of it look like two files. A SQLite store is its file and its companions (`-wal`, `-shm`,
 //! `-journal`, which SQLite writes beside it and deletes or replays on the
 //! next open), so a companion named as an output, or as the other store of a
 //! migration, is the store itself.
@@ -134,9 +135,17 @@ impl Claims {
     }
 
     /// The files an `exec:` command line names: its program and each
-    /// argument that is a file, each word of an argument that a shell
-    /// would split further (the script of `sh -c '…'`), and what follows
-    /// `=` in `--db=my.db`; claimed as `FILE, named by ROLE`.
+    /// argument, each word of an argument that a shell would split further
+    /// (the script of `sh -c '…'`), and what follows `=` in `--db=my.db`;
+    /// each claimed, whether it exists yet or not, as a SQLite store would
+    /// be ([`Claims::sqlite_store`]: with its `-wal`, `-shm` and `-journal`
+    /// companions), as `FILE, named by ROLE`.
+    ///
+    /// Which words a program reads as files, and which files it creates,
+    /// only the program knows (`sqlite_driver.py my.db` creates `my.db` on
+    /// its first store), so every word is taken for one: an output named
+    /// like a word of the command is refused even when that word is not a
+    /// file, which costs a user nothing but another name.
     pub(crate) fn command_files(&mut self, role: &str, command: &ExecCommand, writes: bool) {
         let words =
             std::iter::once(command.program()).chain(command.args().iter().map(String::as_str));
@@ -144,10 +153,7 @@ impl Claims {
         let mut add = |word: &str| {
             let candidates = std::iter::once(word).chain(word.split_once('=').map(|(_, v)| v));
             for candidate in candidates {
-                if !candidate.is_empty()
-                    && !found.iter().any(|f| f == candidate)
-                    && Path::new(candidate).is_file()
-                {
+                if !candidate.is_empty() && !found.iter().any(|f| f == candidate) {
                     found.push(candidate.to_owned());
                 }
             }
@@ -161,12 +167,10 @@ impl Claims {
             }
         }
         for file in found {
-            self.push(
-                format!("{file}, named by {role}"),
+            self.sqlite_store(
+                &format!("{file}, named by {role}"),
                 Path::new(&file),
                 writes,
-                Shape::File,
-                None,
             );
         }
     }
@@ -264,35 +268,58 @@ impl Claims {
     }
 }
 
-/// What a path names: its device and inode when it exists, and its
-/// absolute resolved path.
+/// What a path names: its device and inode when it exists, the device
+/// and inode of the directory it is (or would be created) in with its
+/// name, and its absolute resolved path.
+///
+/// The directory's identity is what makes a file that does not exist yet
+/// comparable across spellings a path cannot see through: with `b` a bind
+/// mount of `a`, `a/u.db-wal` and `b/u.db-wal` resolve to two paths, but
+/// their directories are one inode.
 #[derive(Debug, Clone)]
 struct Identity {
     inode: Option<(u64, u64)>,
+    entry: Option<((u64, u64), std::ffi::OsString)>,
     resolved: Option<PathBuf>,
 }
 
 impl Identity {
     fn of(path: &Path) -> Self {
+        let resolved = resolved(path);
+        let entry = resolved.as_deref().and_then(|r| {
+            let name = r.file_name()?.to_owned();
+            Some((inode(r.parent()?)?, name))
+        });
         Self {
             inode: inode(path),
-            resolved: resolved(path),
+            entry,
+            resolved,
         }
     }
 
     fn same_file(&self, other: &Self) -> bool {
         match (self.inode, other.inode) {
             (Some(a), Some(b)) => a == b,
-            _ => self.resolved.is_some() && self.resolved == other.resolved,
+            _ => {
+                (self.entry.is_some() && self.entry == other.entry)
+                    || (self.resolved.is_some() && self.resolved == other.resolved)
+            }
         }
     }
 
-    /// `self` is `dir` or lies inside it.
+    /// `self` is `dir` or lies inside it: by path, or by one of the
+    /// directories above `self` being `dir` by identity (a bind mount).
     fn inside(&self, dir: &Self) -> bool {
-        match (&self.resolved, &dir.resolved) {
-            (Some(p), Some(d)) => p.starts_with(d),
-            _ => false,
+        let (Some(p), Some(d)) = (&self.resolved, &dir.resolved) else {
+            return false;
+        };
+        if p.starts_with(d) {
+            return true;
         }
+        let Some(dir_inode) = dir.inode else {
+            return false;
+        };
+        p.ancestors().any(|a| inode(a) == Some(dir_inode))
     }
 }
 

@@ -35,6 +35,7 @@ mod runtime;
 mod scratch;
 mod select;
 mod shared;
+mod target;
 
 use std::process::ExitCode;
 use std::time::Duration;

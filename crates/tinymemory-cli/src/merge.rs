@@ -6,6 +6,7 @@ use tinymemory_conformance::Report;
 use crate::args::{Format, MergeArgs};
 use crate::error::{CliError, CliResult, OrExit as _};
 use crate::identity::Claims;
+use crate::target::Target;
 use crate::{exit, files};
 
 pub(crate) fn main(args: &MergeArgs) -> CliResult {
@@ -22,6 +23,12 @@ pub(crate) fn main(args: &MergeArgs) -> CliResult {
             ))
         })?;
     }
+    let output = args
+        .output
+        .as_deref()
+        .map(Target::resolve)
+        .transpose()
+        .or_usage()?;
     let mut shards = Vec::with_capacity(args.reports.len());
     for path in &args.reports {
         shards.push((
@@ -36,8 +43,8 @@ pub(crate) fn main(args: &MergeArgs) -> CliResult {
         Format::Junit => merged.to_junit(),
         Format::Markdown => merged.to_markdown(),
     };
-    match &args.output {
-        Some(path) => files::write(path, &rendered),
+    match &output {
+        Some(target) => target.write(&rendered),
         None => files::stdout(&rendered),
     }
     .or_usage()?;

@@ -48,9 +48,6 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     // resets no store of the driver (an exec driver was only asked
     // `hello`) and creates no `sqlite:PATH` file.
     let plan = RunPlan::resolve(args, preflight, &opened)?;
-    if let Some(t) = &plan.outputs.trace {
-        t.keep().or_usage()?;
-    }
     let not_opened = not_opened_with(plan.outputs.trace.as_ref());
     driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     console.line(&plan.header());
@@ -58,6 +55,11 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     let load_started = Instant::now();
     let corpus = load_corpus(args, &plan, opened.corpus_store, &console, &mut progress).await?;
     let load_time = load_started.elapsed();
+    // The run starts: until here, a refused or failed run left no trace
+    // file (its error quoted the trace instead).
+    if let Some(t) = &plan.outputs.trace {
+        t.keep().or_usage()?;
+    }
     let started = SystemTime::now()
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
@@ -74,9 +76,9 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
 ///
 /// # Errors
 ///
-/// A [`CliError::setup`] naming why the driver could not be opened, and
-/// the trace file, which is kept: what the driver was sent before it
-/// failed is in it.
+/// A [`CliError::setup`] naming why the driver could not be opened,
+/// quoting the trace (what the driver was sent before it failed), whose
+/// file is not written.
 fn open(args: &RunArgs, trace_file: Option<&TraceFile>) -> Result<Opened, CliError> {
     let trace = trace_file.map(|t| &t.trace);
     let mut exec =
@@ -98,13 +100,13 @@ fn is_exec(args: &RunArgs) -> bool {
     matches!(args.driver, DriverSpec::Exec(_))
 }
 
-/// [`driver::not_opened`], naming the trace file when there is one.
+/// [`driver::not_opened`], quoting the trace when there is one: the
+/// trace file itself is not written ([`TraceFile::quoted`]).
 fn not_opened_with(
     trace_file: Option<&TraceFile>,
 ) -> impl Fn(&dyn std::fmt::Display) -> CliError + '_ {
-    move |e| match trace_file.map(|t| (t, t.keep())) {
-        Some((t, Ok(()))) => driver::not_opened(&format!("{e}\n  trace: {}", t.path.display())),
-        Some((_, Err(kept))) => driver::not_opened(&format!("{e}\n  trace: {kept}")),
+    move |e| match trace_file {
+        Some(t) => driver::not_opened(&format!("{e}{}", t.quoted())),
         None => driver::not_opened(e),
     }
 }

@@ -7,6 +7,7 @@ use super::plan::RunPlan;
 use crate::args::{AllSkipped, Format};
 use crate::console::Console;
 use crate::error::{CliError, CliResult, OrExit as _};
+use crate::target::Target;
 use crate::{exit, files, shared};
 
 /// Writes the report, the bundles and the comparison; the closing line is
@@ -19,10 +20,12 @@ use crate::{exit, files, shared};
 /// ([`exit::NO_CHECKS_RAN`], by [`all_skipped`]).
 pub(crate) fn finish(plan: &RunPlan, report: &Report, console: &Console) -> CliResult {
     if let Some(dir) = &plan.outputs.bundle {
-        files::create_dir(dir).or_usage()?;
+        let made = dir.create().or_usage()?;
         for bundle in Bundle::all_from(report) {
-            let path = dir.join(bundle.file_name());
-            files::write(&path, &bundle.to_json()).or_usage()?;
+            Target::in_dir(&made, &bundle.file_name())
+                .and_then(|t| t.write(&bundle.to_json()))
+                .or_usage()?;
+            let path = dir.named().join(bundle.file_name());
             console.line(&format!("bundle: {}", path.display()));
         }
     }
@@ -89,9 +92,9 @@ fn write_report(plan: &RunPlan, report: &Report, console: &Console) -> Result<()
         Format::Markdown => report.to_markdown(),
     };
     match &outputs.output {
-        Some(path) => {
-            files::write(path, &rendered)?;
-            console.line(&format!("report: {}", path.display()));
+        Some(target) => {
+            target.write(&rendered)?;
+            console.line(&format!("report: {}", target.named().display()));
             Ok(())
         }
         None if outputs.format == Format::Text => Ok(()),

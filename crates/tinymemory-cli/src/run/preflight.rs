@@ -13,6 +13,7 @@ use crate::console::Stream;
 use crate::driver::DriverSpec;
 use crate::error::{CliError, OrExit as _};
 use crate::files;
+use crate::target::{DirTarget, Target};
 
 /// The environment variable naming a trace file when `--trace` is not
 /// given; it applies to `exec:` drivers only and is ignored for others, so
@@ -24,10 +25,10 @@ const TRACE_ENV: &str = "TINYMEMORY_TRACE";
 pub(crate) struct Outputs {
     /// `--format`.
     pub(crate) format: Format,
-    /// `--output FILE`: the rendered report, else stdout.
-    pub(crate) output: Option<PathBuf>,
-    /// `--bundle DIR`: a regression bundle per failing check.
-    pub(crate) bundle: Option<PathBuf>,
+    /// `--output FILE`, resolved: the rendered report, else stdout.
+    pub(crate) output: Option<Target>,
+    /// `--bundle DIR`, resolved: a regression bundle per failing check.
+    pub(crate) bundle: Option<DirTarget>,
     /// `--trace FILE`, else [`TRACE_ENV`] for an `exec:` driver.
     pub(crate) trace: Option<TraceFile>,
 }
@@ -43,15 +44,15 @@ pub(crate) struct TraceFile {
     pub(crate) path: PathBuf,
     /// Writes to it.
     pub(crate) trace: Trace,
-    /// The temporary file and the file it is renamed over, until kept;
+    /// The temporary file and the output it is renamed onto, until kept;
     /// `None` from the start for a trace written in place (a FIFO, a
-    /// device: [`files::Destination::Through`]).
-    pending: std::sync::Mutex<Option<(tempfile::TempPath, PathBuf)>>,
+    /// device).
+    pending: std::sync::Mutex<Option<(tempfile::TempPath, Target)>>,
 }
 
 impl TraceFile {
     /// Puts the trace at its path (once; later calls do nothing), with
-    /// the permissions [`files::write`] gives a report.
+    /// the permissions [`Target::write`] gives a report.
     ///
     /// # Errors
     ///
@@ -63,10 +64,53 @@ impl TraceFile {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take();
         match pending {
-            Some((tmp, target)) => files::persist(tmp, &target)
-                .map_err(|e| format!("failed to write {}: {e}", self.path.display())),
+            Some((tmp, target)) => target.commit(tmp),
             None => Ok(()),
         }
+    }
+}
+
+/// The most trace lines an error quotes, and the most characters of each.
+const QUOTED_LINES: usize = 12;
+const QUOTED_CHARS: usize = 400;
+
+impl TraceFile {
+    /// For the error of a run that ends before its first check, which
+    /// leaves no trace file behind (a refused or failed run creates
+    /// nothing the user did not have): the trace's last lines, each cut
+    /// at [`QUOTED_CHARS`] characters, as indented lines to append to the
+    /// message; empty for a trace written in place, which the user reads
+    /// there.
+    pub(crate) fn quoted(&self) -> String {
+        let pending = self
+            .pending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Some((tmp, _)) = pending.as_ref() else {
+            return String::new();
+        };
+        // Nothing more can be done about a trace that cannot be read back
+        // on the way out than to say so.
+        let _ = self.trace.flush();
+        let text = std::fs::read_to_string(tmp).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        let shown = &lines[lines.len().saturating_sub(QUOTED_LINES)..];
+        let mut out = format!(
+            "\n  trace: not written to {} (the run did not start); {}:",
+            self.path.display(),
+            match (lines.len(), shown.len()) {
+                (0, _) => "it was empty".to_owned(),
+                (n, k) if n == k => format!("its {n} line{}", if n == 1 { "" } else { "s" }),
+                (n, k) => format!("its last {k} of {n} lines"),
+            }
+        );
+        for line in shown {
+            let cut: String = line.chars().take(QUOTED_CHARS).collect();
+            let more = if cut.len() < line.len() { " …" } else { "" };
+            // Shown as the error shows the driver's text, escaped there.
+            out.push_str(&format!("\n    {cut}{more}"));
+        }
+        out
     }
 }
 
@@ -124,12 +168,18 @@ impl Preflight {
             }),
             None => None,
         };
-        if let Some(dir) = args.bundle.as_deref() {
-            files::check_writable_dir(dir).or_usage()?;
-        }
-        if let Some(output) = args.output.as_deref() {
-            files::check_writable_file(output).or_usage()?;
-        }
+        let bundle = args
+            .bundle
+            .as_deref()
+            .map(DirTarget::resolve)
+            .transpose()
+            .or_usage()?;
+        let output = args
+            .output
+            .as_deref()
+            .map(Target::resolve)
+            .transpose()
+            .or_usage()?;
         let trace = match trace {
             Some(path) => {
                 let (trace, pending) = open_trace(&path).or_usage()?;
@@ -144,8 +194,8 @@ impl Preflight {
         Ok(Self {
             outputs: Outputs {
                 format: args.format,
-                output: args.output.clone(),
-                bundle: args.bundle.clone(),
+                output,
+                bundle,
                 trace,
             },
             baseline,
@@ -178,18 +228,15 @@ fn jobs_with_trace(jobs: Option<u32>, traced: bool) -> Result<(), String> {
     }
 }
 
-/// Starts the trace to `path` before the driver starts.
-/// The trace's handle, writing to a temporary file beside the file it
-/// will be renamed over, or in place ([`files::Destination`]).
-fn open_trace(path: &Path) -> Result<(Trace, Option<(tempfile::TempPath, PathBuf)>), String> {
-    files::check_writable_file(path)?;
-    let failed = |e: &dyn std::fmt::Display| format!("failed to write {}: {e}", path.display());
-    let (file, pending) = match files::destination(path) {
-        files::Destination::Through => (std::fs::File::create(path).map_err(|e| failed(&e))?, None),
-        files::Destination::Replace(target) => {
-            let (file, tmp) = files::temporary_beside(&target)
-                .map_err(|e| failed(&e))?
-                .into_parts();
+/// Starts the trace to `path` before the driver starts: the trace's
+/// handle, writing to a temporary file in the directory `path` resolves
+/// to, renamed onto it when kept, or in place (a FIFO, a device).
+fn open_trace(path: &Path) -> Result<(Trace, Option<(tempfile::TempPath, Target)>), String> {
+    let target = Target::resolve(path)?;
+    let (file, pending) = match target.temporary()? {
+        None => (target.open_in_place()?, None),
+        Some(tmp) => {
+            let (file, tmp) = tmp.into_parts();
             crate::cleanup::remove_on_signal(tmp.to_path_buf());
             (file, Some((tmp, target)))
         }

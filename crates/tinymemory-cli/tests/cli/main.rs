@@ -17,6 +17,7 @@ mod bundle_replay;
 mod cli;
 mod docs_rules_table;
 mod filter;
+mod gate;
 mod jobs;
 mod load_progress;
 mod migrate;

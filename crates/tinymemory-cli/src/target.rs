@@ -1,0 +1,433 @@
+//! Where an output goes, decided once, before a command opens anything,
+//! and written exactly there when it ends.
+//!
+//! An output's path is followed once: `--output out.json`, a symlink to
+//! `safe.json` when a run starts, is written to `safe.json` even if the
+//! link is pointed at the store while the run goes on (which once made a
+//! 22,688-entry SQLite store a 352-byte report). What is held is the
+//! directory the file is in, by its resolved path and its identity
+//! (device and inode), and the file's final name: the report is written
+//! into a temporary file in that directory and renamed onto that name, and
+//! the directory's identity is checked again right before the rename. A
+//! rename replaces the directory entry and never follows it, so whatever a
+//! name has been made to point at since, no other file's bytes change. A
+//! FIFO or a device (`/dev/stdout`) is written in place, opened without
+//! truncation, and only when it is still the file it was.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use crate::files;
+
+/// A file's identity: device and inode.
+type FileId = (u64, u64);
+
+/// An output file, resolved.
+#[derive(Debug, Clone)]
+pub(crate) struct Target {
+    /// The path as the user named it, for messages.
+    named: PathBuf,
+    place: Place,
+}
+
+#[derive(Debug, Clone)]
+enum Place {
+    /// A regular file, or none yet: renamed onto `dir/name`.
+    Replace {
+        /// The directory, resolved (symlinks followed).
+        dir: PathBuf,
+        /// Its identity when resolved; `None` where the platform has none.
+        dir_id: Option<FileId>,
+        /// The final name in it.
+        name: OsString,
+    },
+    /// A FIFO, a device or a socket (or a symlink to one), written in
+    /// place through the name given.
+    InPlace {
+        /// Its identity when resolved.
+        id: Option<FileId>,
+    },
+}
+
+impl Target {
+    /// Resolves the output `path`: a FIFO, device or socket it is (or
+    /// leads to) is written in place; anything else in the directory the
+    /// path leads to (through its symlinks, a dangling one included: the
+    /// write creates its target), under the name it leads to. The
+    /// directory must exist and take a new file; nothing is created.
+    ///
+    /// # Errors
+    ///
+    /// A message naming `path` when it is a directory, has no file name,
+    /// or its directory is missing or cannot be written to.
+    pub(crate) fn resolve(path: &Path) -> Result<Self, String> {
+        let failed = |why: String| format!("failed to write {}: {why}", path.display());
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => return Err(failed("it is a directory".to_owned())),
+            Ok(meta) if !meta.is_file() => {
+                return Ok(Self {
+                    named: path.to_owned(),
+                    place: Place::InPlace { id: id_of(path) },
+                })
+            }
+            _ => {}
+        }
+        let leads_to = crate::identity::resolved(path)
+            .ok_or_else(|| failed("its directory does not exist".to_owned()))?;
+        let (Some(parent), Some(name)) = (leads_to.parent(), leads_to.file_name()) else {
+            return Err(failed("it names no file".to_owned()));
+        };
+        let dir = std::fs::canonicalize(parent).map_err(|e| {
+            failed(format!(
+                "its directory {} cannot be used: {e}",
+                parent.display()
+            ))
+        })?;
+        files::probe_dir(&dir).map_err(|e| {
+            failed(format!(
+                "its directory {} cannot be written to: {e}",
+                dir.display()
+            ))
+        })?;
+        Ok(Self {
+            named: path.to_owned(),
+            place: Place::Replace {
+                dir_id: id_of(&dir),
+                name: name.to_owned(),
+                dir,
+            },
+        })
+    }
+
+    /// The file `name` in the directory `dir`, which exists (a bundle
+    /// directory just made): [`Target::resolve`] of `dir/name`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Target::resolve`].
+    pub(crate) fn in_dir(dir: &Path, name: &str) -> Result<Self, String> {
+        Self::resolve(&dir.join(name))
+    }
+
+    /// The path as named.
+    pub(crate) fn named(&self) -> &Path {
+        &self.named
+    }
+
+    /// The path the output's bytes end up at: the resolved directory and
+    /// final name, or the name given for a file written in place.
+    pub(crate) fn path(&self) -> PathBuf {
+        match &self.place {
+            Place::Replace { dir, name, .. } => dir.join(name),
+            Place::InPlace { .. } => self.named.clone(),
+        }
+    }
+
+    /// A file to write the output into before [`Target::commit`]: a new
+    /// temporary file in the resolved directory, or `None` for a file
+    /// written in place (opened by [`Target::open_in_place`]).
+    ///
+    /// # Errors
+    ///
+    /// A message naming the output when the directory was replaced since
+    /// it was resolved, or the file cannot be created.
+    pub(crate) fn temporary(&self) -> Result<Option<tempfile::NamedTempFile>, String> {
+        let Place::Replace { dir, .. } = &self.place else {
+            return Ok(None);
+        };
+        self.same_directory()?;
+        files::temporary_in(dir)
+            .map(Some)
+            .map_err(|e| self.failed(&e))
+    }
+
+    /// Renames `tmp` (from [`Target::temporary`]) onto the output, once
+    /// the directory is checked to be the one resolved: a new file gets
+    /// mode 0644, a replaced regular file keeps its permissions.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the output when the directory was replaced, or
+    /// the rename fails; the temporary file is then removed.
+    pub(crate) fn commit(&self, tmp: tempfile::TempPath) -> Result<(), String> {
+        self.same_directory()?;
+        files::persist(tmp, &self.path()).map_err(|e| self.failed(&e))
+    }
+
+    /// Opens a file written in place, without creating or truncating it,
+    /// once it is checked to be the file it was when resolved.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the output when it cannot be opened, or leads to
+    /// another file than when it was resolved (nothing is then written).
+    pub(crate) fn open_in_place(&self) -> Result<std::fs::File, String> {
+        let Place::InPlace { id } = &self.place else {
+            return Err(self.failed(&"it is not written in place"));
+        };
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&self.named)
+            .map_err(|e| self.failed(&e))?;
+        let now = file_id(&file);
+        let regular = file.metadata().map(|m| m.is_file()).unwrap_or(true);
+        if regular || now != *id {
+            return Err(self.failed(
+                &"it led to a FIFO or a device when the command started and leads to another \
+                  file now, so nothing was written to it",
+            ));
+        }
+        Ok(file)
+    }
+
+    /// Writes `text` to the output: whole or not at all for a file, in
+    /// place for a FIFO or a device. Waits instead when the command was
+    /// interrupted (the signal handler ends it).
+    ///
+    /// # Errors
+    ///
+    /// A message naming the output (see [`Target::temporary`],
+    /// [`Target::commit`], [`Target::open_in_place`]), or the write's.
+    pub(crate) fn write(&self, text: &str) -> Result<(), String> {
+        use std::io::Write;
+        crate::cleanup::wait_if_interrupted();
+        match self.temporary()? {
+            Some(mut tmp) => {
+                tmp.write_all(text.as_bytes())
+                    .and_then(|()| tmp.as_file().sync_all())
+                    .map_err(|e| self.failed(&e))?;
+                self.commit(tmp.into_temp_path())
+            }
+            None => self
+                .open_in_place()?
+                .write_all(text.as_bytes())
+                .map_err(|e| self.failed(&e)),
+        }
+    }
+
+    /// Refuses a directory that is no longer the one resolved: one of its
+    /// components was replaced (by a symlink elsewhere, say).
+    fn same_directory(&self) -> Result<(), String> {
+        let Place::Replace { dir, dir_id, .. } = &self.place else {
+            return Ok(());
+        };
+        if id_of(dir) == *dir_id {
+            return Ok(());
+        }
+        Err(self.failed(&format!(
+            "its directory {} is another directory than when the command started (or is gone), \
+             so nothing was written",
+            dir.display()
+        )))
+    }
+
+    fn failed(&self, why: &dyn std::fmt::Display) -> String {
+        format!("failed to write {}: {why}", self.named.display())
+    }
+}
+
+/// A directory an output's files go in (`--bundle DIR`), resolved once:
+/// its nearest existing ancestor, by resolved path and identity, and the
+/// missing components below it, made only when the files are written.
+#[derive(Debug, Clone)]
+pub(crate) struct DirTarget {
+    named: PathBuf,
+    base: PathBuf,
+    base_id: Option<FileId>,
+    rest: PathBuf,
+}
+
+impl DirTarget {
+    /// Resolves `dir` after [`files::check_writable_dir`]; nothing is
+    /// created.
+    ///
+    /// # Errors
+    ///
+    /// [`files::check_writable_dir`]'s message.
+    pub(crate) fn resolve(dir: &Path) -> Result<Self, String> {
+        files::check_writable_dir(dir)?;
+        let existing = dir
+            .ancestors()
+            .map(|a| {
+                if a.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    a
+                }
+            })
+            .find(|a| a.exists())
+            .unwrap_or(Path::new("."));
+        let rest = dir
+            .strip_prefix(existing)
+            .unwrap_or(Path::new(""))
+            .to_owned();
+        let base = std::fs::canonicalize(existing).map_err(|e| {
+            format!(
+                "failed to use the bundle directory {}: {}: {e}",
+                dir.display(),
+                existing.display()
+            )
+        })?;
+        Ok(Self {
+            named: dir.to_owned(),
+            base_id: id_of(&base),
+            base,
+            rest,
+        })
+    }
+
+    /// The directory as named.
+    pub(crate) fn named(&self) -> &Path {
+        &self.named
+    }
+
+    /// Makes the directory (and the missing ones above it) under the
+    /// ancestor resolved, once it is checked to be the same one; returns
+    /// the directory made, resolved.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the directory when its ancestor was replaced or
+    /// the directory cannot be made.
+    pub(crate) fn create(&self) -> Result<PathBuf, String> {
+        if id_of(&self.base) != self.base_id {
+            return Err(format!(
+                "failed to create the bundle directory {}: {} is another directory than when \
+                 the command started (or is gone), so nothing was written",
+                self.named.display(),
+                self.base.display()
+            ));
+        }
+        let dir = self.base.join(&self.rest);
+        let failed = |e: std::io::Error| {
+            format!(
+                "failed to create the bundle directory {}: {e}",
+                self.named.display()
+            )
+        };
+        std::fs::create_dir_all(&dir).map_err(failed)?;
+        std::fs::canonicalize(&dir).map_err(failed)
+    }
+}
+
+/// The identity of what `path` leads to.
+#[cfg(unix)]
+fn id_of(path: &Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// The identity of an open file.
+#[cfg(unix)]
+fn file_id(file: &std::fs::File) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    file.metadata().ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn id_of(_path: &Path) -> Option<FileId> {
+    None
+}
+
+#[cfg(not(unix))]
+fn file_id(_file: &std::fs::File) -> Option<FileId> {
+    None
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_pointed_at_another_file_after_resolving_writes_the_first_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let safe = dir.path().join("safe.json");
+        let store = dir.path().join("u.db");
+        std::fs::write(&safe, b"old report").unwrap();
+        std::fs::write(&store, b"the store").unwrap();
+        let out = dir.path().join("out.json");
+        std::os::unix::fs::symlink(&safe, &out).unwrap();
+        let target = Target::resolve(&out).unwrap();
+        // Retargeted while the run goes on, as `ln -sfn u.db out.json`.
+        std::fs::remove_file(&out).unwrap();
+        std::os::unix::fs::symlink(&store, &out).unwrap();
+        target.write("the report").unwrap();
+        assert_eq!(std::fs::read(&store).unwrap(), b"the store");
+        assert_eq!(std::fs::read(&safe).unwrap(), b"the report");
+        assert_eq!(std::fs::read_link(&out).unwrap(), store);
+    }
+
+    #[test]
+    fn a_name_made_a_link_to_the_store_is_replaced_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("u.db");
+        std::fs::write(&store, b"the store").unwrap();
+        let out = dir.path().join("report.json");
+        let target = Target::resolve(&out).unwrap();
+        std::os::unix::fs::symlink(&store, &out).unwrap();
+        target.write("the report").unwrap();
+        assert_eq!(std::fs::read(&store).unwrap(), b"the store");
+        assert!(!out.is_symlink());
+        assert_eq!(std::fs::read(&out).unwrap(), b"the report");
+    }
+
+    #[test]
+    fn a_directory_replaced_by_a_link_elsewhere_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let out_dir = root.path().join("reports");
+        let store_dir = root.path().join("stores");
+        std::fs::create_dir(&out_dir).unwrap();
+        std::fs::create_dir(&store_dir).unwrap();
+        let store = store_dir.join("u.db");
+        std::fs::write(&store, b"the store").unwrap();
+        let target = Target::resolve(&out_dir.join("u.db")).unwrap();
+        std::fs::remove_dir(&out_dir).unwrap();
+        std::os::unix::fs::symlink(&store_dir, &out_dir).unwrap();
+        let err = target.write("the report").unwrap_err();
+        assert_eq!(
+            err,
+            format!(
+                "failed to write {}: its directory {} is another directory than when the \
+                 command started (or is gone), so nothing was written",
+                out_dir.join("u.db").display(),
+                std::fs::canonicalize(root.path())
+                    .unwrap()
+                    .join("reports")
+                    .display()
+            )
+        );
+        assert_eq!(std::fs::read(&store).unwrap(), b"the store");
+    }
+
+    #[test]
+    fn a_device_link_pointed_at_a_file_is_not_opened_for_writing() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("u.db");
+        std::fs::write(&store, b"the store").unwrap();
+        let out = dir.path().join("out");
+        std::os::unix::fs::symlink("/dev/null", &out).unwrap();
+        let target = Target::resolve(&out).unwrap();
+        std::fs::remove_file(&out).unwrap();
+        std::os::unix::fs::symlink(&store, &out).unwrap();
+        let err = target.write("the report").unwrap_err();
+        assert!(err.ends_with("so nothing was written to it"), "{err}");
+        assert_eq!(std::fs::read(&store).unwrap(), b"the store");
+    }
+
+    #[test]
+    fn a_directory_or_a_missing_directory_is_refused_when_resolved() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(
+            Target::resolve(dir.path()).unwrap_err(),
+            format!(
+                "failed to write {}: it is a directory",
+                dir.path().display()
+            )
+        );
+        let missing = dir.path().join("no/such/report.json");
+        assert!(Target::resolve(&missing).unwrap_err().starts_with(&format!(
+            "failed to write {}: its directory",
+            missing.display()
+        )));
+    }
+}

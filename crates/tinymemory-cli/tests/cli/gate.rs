@@ -1,0 +1,252 @@
+//! The outputs of a run are decided once and written exactly there, and
+//! every file a driver owns is claimed whether it exists yet or not
+//! (docs/cli.md, "What an output guarantees"): a symlink pointed at the
+//! store while the run goes on, a bind mount, and an `exec:` command's
+//! database not created yet each once turned a report or a trace into
+//! the store.
+
+use crate::support;
+
+use std::path::Path;
+use std::process::Command;
+
+use support::bin::{repo, run, scratch};
+
+const REFUSED: &str = ": an output of a run is never a file the run also reads or writes, so \
+                       nothing was opened or written; name another file\n";
+
+/// An exec driver (the in-memory Python example) whose start runs
+/// `before` in a shell: what a second process does to the outputs after
+/// the run has checked them and before it writes them.
+fn driver_that_first_runs(dir: &Path, before: &str) -> String {
+    let script = dir.join("driver.sh");
+    let example = repo("examples/python/memory_driver.py");
+    std::fs::write(
+        &script,
+        format!("{before}\nexec python3 '{}'\n", example.display()),
+    )
+    .unwrap();
+    format!("exec:sh {}", script.display())
+}
+
+#[test]
+fn an_output_and_a_trace_pointed_at_the_store_during_the_run_leave_it_whole() {
+    let dir = scratch();
+    let d = dir.path();
+    let store = d.join("u.db");
+    std::fs::write(&store, "the store's bytes").unwrap();
+    let (safe, safe_trace) = (d.join("safe.json"), d.join("safe.jsonl"));
+    let (out, trace) = (d.join("out.json"), d.join("trace.jsonl"));
+    std::os::unix::fs::symlink(&safe, &out).unwrap();
+    std::os::unix::fs::symlink(&safe_trace, &trace).unwrap();
+    // `ln -sfn u.db out.json` once the run has resolved its outputs.
+    let driver = driver_that_first_runs(
+        d,
+        &format!(
+            "ln -sfn '{s}' '{o}' && ln -sfn '{s}' '{t}'",
+            s = store.display(),
+            o = out.display(),
+            t = trace.display()
+        ),
+    );
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--check",
+        "store.upsert",
+        "--no-corpus",
+        "--format",
+        "json",
+        "--output",
+        out.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert_eq!(
+        std::fs::read_to_string(&store).unwrap(),
+        "the store's bytes"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&safe).unwrap()).unwrap();
+    assert_eq!(report["checks"][0]["id"], "store.upsert");
+    assert_eq!(report["checks"][0]["outcome"], "pass");
+    let first: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&safe_trace)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(first["request"]["op"], "hello");
+    // The links are as the other process left them.
+    assert_eq!(std::fs::read_link(&out).unwrap(), store);
+    assert_eq!(std::fs::read_link(&trace).unwrap(), store);
+}
+
+#[test]
+fn an_exec_commands_files_are_claimed_before_they_exist_with_their_companions() {
+    let dir = scratch();
+    let db = dir.path().join("my.db");
+    let script = repo("examples/python/sqlite_driver.py");
+    let driver = format!("exec:python3 {} {}", script.display(), db.display());
+    for (flag, named, role) in [
+        ("--output", db.clone(), format!("{}", db.display())),
+        (
+            "--trace",
+            dir.path().join("my.db-wal"),
+            format!(
+                "the -wal companion ({}-wal) of {}",
+                db.display(),
+                db.display()
+            ),
+        ),
+        (
+            "--output",
+            dir.path().join("my.db-journal"),
+            format!(
+                "the -journal companion ({}-journal) of {}",
+                db.display(),
+                db.display()
+            ),
+        ),
+    ] {
+        let ran = run(&[
+            "run",
+            "--driver",
+            &driver,
+            "--no-corpus",
+            flag,
+            named.to_str().unwrap(),
+        ]);
+        assert_eq!(ran.code, 2, "{flag} {}: {}", named.display(), ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "error: {flag} {} names the same file as {role}, named by --driver \
+                 {driver}{REFUSED}",
+                named.display()
+            )
+        );
+        assert!(!db.exists() && !named.exists(), "{}", named.display());
+    }
+}
+
+/// `sh -c SCRIPT` in a user and mount namespace of its own, where `b` is
+/// a bind mount of `a` (no mount outside it). `None` where such a
+/// namespace cannot be made, which CI does not accept.
+fn in_bind_mount(a: &Path, b: &Path, script: &str) -> Option<std::process::Output> {
+    let script = format!(
+        "mount --bind '{}' '{}' && {script}",
+        a.display(),
+        b.display()
+    );
+    let out = Command::new("unshare")
+        .args(["-rm", "sh", "-c", &script])
+        .env_remove("NO_COLOR")
+        .output();
+    match out {
+        Ok(out) if out.status.code() != Some(32) && !is_mount_refusal(&out) => Some(out),
+        _ => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "no bind mount in a namespace of its own here (unshare -rm), which CI needs"
+            );
+            None
+        }
+    }
+}
+
+fn is_mount_refusal(out: &std::process::Output) -> bool {
+    let err = String::from_utf8_lossy(&out.stderr);
+    err.starts_with("unshare:") || err.starts_with("mount:")
+}
+
+#[test]
+fn a_file_not_created_yet_is_the_same_file_through_a_bind_mount() {
+    let dir = scratch();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let bin = env!("CARGO_BIN_EXE_tinymemory-conformance");
+    for (store, flag, output, role) in [
+        (
+            "u.db",
+            "--trace",
+            "u.db-wal",
+            format!("the -wal companion ({}/u.db-wal) of", a.display()),
+        ),
+        ("new.db", "--output", "new.db", "".to_owned()),
+    ] {
+        let (store, output) = (a.join(store), b.join(output));
+        let driver = format!("sqlite:{}", store.display());
+        let script = format!(
+            "exec '{bin}' run --driver '{driver}' --check store.upsert --no-corpus {flag} '{}'",
+            output.display()
+        );
+        let Some(ran) = in_bind_mount(&a, &b, &script) else {
+            return;
+        };
+        let stderr = String::from_utf8(ran.stderr).unwrap();
+        assert_eq!(ran.status.code(), Some(2), "{stderr}");
+        let role = if role.is_empty() {
+            "the store of".to_owned()
+        } else {
+            format!("{role} the store of")
+        };
+        assert_eq!(
+            stderr,
+            format!(
+                "error: {flag} {} names the same file as {role} --driver {driver}{REFUSED}",
+                output.display()
+            )
+        );
+        assert!(!store.exists());
+    }
+}
+
+#[test]
+fn a_refused_run_creates_no_bundle_directory_and_no_output() {
+    let dir = scratch();
+    // A driver that does not declare independent stores: `--jobs 2` is
+    // refused once its hello has been read.
+    let script = dir.path().join("shared.py");
+    std::fs::write(
+        &script,
+        format!(
+            "import sys\nsys.path.insert(0, '{}')\nimport memory_driver as m\n\
+             class Shared(m.MemoryStore):\n    independent_stores = False\n\
+             m.tp.serve(Shared(), 'shared')\n",
+            repo("examples/python").display()
+        ),
+    )
+    .unwrap();
+    let bundles = dir.path().join("bundles/new");
+    let output = dir.path().join("report.json");
+    let ran = run(&[
+        "run",
+        "--driver",
+        &format!("exec:python3 {}", script.display()),
+        "--no-corpus",
+        "--jobs",
+        "2",
+        "--bundle",
+        bundles.to_str().unwrap(),
+        "--output",
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr
+            .starts_with("error: --jobs 2: the driver exec:python3 "),
+        "{}",
+        ran.dump()
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(left, ["shared.py"]);
+}

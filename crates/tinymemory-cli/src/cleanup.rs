@@ -79,6 +79,7 @@ fn clean_up() {
 /// warning.
 #[cfg(unix)]
 pub(crate) fn install() {
+    use std::io::Write as _;
     use tokio::signal::unix::{signal, SignalKind};
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_io()
@@ -118,9 +119,15 @@ pub(crate) fn install() {
                 .take()
                 .map(|n| format!("; {n}"))
                 .unwrap_or_default();
-            eprintln!(
-                "error: interrupted by {name}: the driver processes were stopped and the temporary \
-                 files removed{note}"
+            // Not `eprintln!`, which panics when stderr's reader is gone
+            // (`run 2>&1 | head -1`): the panic ended this thread before
+            // the exit, and the run, parked in `wait_if_interrupted`,
+            // then ignored every later signal. A message nobody can read
+            // is not written; the exit code still says why it ended.
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: interrupted by {name}: the driver processes were stopped and the \
+                 temporary files removed{note}"
             );
             std::process::exit(code);
         });

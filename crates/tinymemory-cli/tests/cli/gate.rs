@@ -250,3 +250,53 @@ fn a_refused_run_creates_no_bundle_directory_and_no_output() {
         .collect();
     assert_eq!(left, ["shared.py"]);
 }
+
+/// A signal ends the run whatever became of its output: after `run 2>&1
+/// | head -1` let `head` exit, SIGINT and SIGTERM once went unanswered
+/// (the message about the interruption panicked on the closed pipe, and
+/// the run waited for an exit that never came).
+#[test]
+fn a_signal_ends_a_run_whose_output_reader_is_gone() {
+    use std::io::BufRead as _;
+    use std::process::Stdio;
+    for (signal, code) in [("TERM", 143), ("INT", 130)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+            .args([
+                "run",
+                "--driver",
+                "reference",
+                "--no-corpus",
+                "--cases",
+                "100000",
+            ])
+            .env_remove("NO_COLOR")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(first.starts_with("tinymemory-conformance "), "{first}");
+        // Both readers gone, as `head` exiting leaves them.
+        drop(child.stderr.take());
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let t0 = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if t0.elapsed() > std::time::Duration::from_secs(30) {
+                child.kill().unwrap();
+                panic!("SIG{signal} did not end the run within 30 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(code), "SIG{signal}");
+    }
+}

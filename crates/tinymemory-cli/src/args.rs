@@ -78,6 +78,10 @@ pub(crate) struct MergeArgs {
     /// Write the merged report to FILE instead of stdout.
     #[arg(long, short, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
+    /// What a merge whose every check was skipped exits with, as for
+    /// `run`: `fail` (exit 4, the default), `warn` or `pass` (exit 0).
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t = AllSkipped::Fail)]
+    pub(crate) all_skipped: AllSkipped,
 }
 
 /// `migrate`'s options.

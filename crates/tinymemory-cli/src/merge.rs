@@ -1,11 +1,15 @@
 //! `merge A.json B.json ..`: the report of a sharded run from its shards'
 //! reports.
 
-use tinymemory_conformance::Report;
+use std::collections::HashSet;
+
+use tinymemory_api::shown::shown;
+use tinymemory_conformance::{Registry, Report};
 
 use crate::args::{Format, MergeArgs};
 use crate::error::{CliError, CliResult, OrExit as _};
 use crate::identity::Claims;
+use crate::select::{self, CheckPattern};
 use crate::target::Target;
 use crate::{exit, files};
 
@@ -37,6 +41,7 @@ pub(crate) fn main(args: &MergeArgs) -> CliResult {
         ));
     }
     let merged = Report::merge(&shards).or_usage()?;
+    this_builds_selection(&merged).or_usage()?;
     let rendered = match args.format {
         Format::Text => merged.to_text(false),
         Format::Json => merged.to_json(),
@@ -48,9 +53,104 @@ pub(crate) fn main(args: &MergeArgs) -> CliResult {
         None => files::stdout(&rendered),
     }
     .or_usage()?;
-    Ok(if merged.counts.failed() > 0 {
-        exit::FAILURES
-    } else {
-        exit::SUCCESS
-    })
+    if merged.counts.failed() > 0 {
+        return Ok(exit::FAILURES);
+    }
+    crate::run::finish::all_skipped(args.all_skipped, merged.counts.total, merged.counts.skip)
+}
+
+/// Refuses shards whose selection is not the one this build's registry
+/// makes for the run's recall profile and filter: a shard edited to
+/// claim a selection of only its own checks once merged to `FULL`, exit
+/// 0, over a third of the suite.
+///
+/// # Errors
+///
+/// The checks missing from the shards' selection, or outside this
+/// build's, named; shards of another version of the suite.
+fn this_builds_selection(merged: &Report) -> Result<(), String> {
+    let run = &merged.run;
+    let version = env!("CARGO_PKG_VERSION");
+    if run.tool_version != version {
+        return Err(format!(
+            "the shards were run by tinymemory-conformance {}, and this is {version}, whose \
+             registry may hold other checks: merge them with the version that ran them",
+            shown(&run.tool_version)
+        ));
+    }
+    let (patterns, families) = match &run.filter {
+        None => (Vec::new(), Vec::new()),
+        Some(f) => (
+            f.checks
+                .iter()
+                .map(|c| {
+                    CheckPattern::parse(c)
+                        .map_err(|e| format!("the shards' filter --check {}: {e}", shown(c)))
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            f.families
+                .iter()
+                .map(|n| {
+                    select::parse_family(n)
+                        .map_err(|e| format!("the shards' filter --family {}: {e}", shown(n)))
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+    };
+    let profile = run.recall_profile;
+    let (registry, _) = select::select(
+        &Registry::standard().for_profile(profile),
+        profile,
+        &patterns,
+        &families,
+    )
+    .map_err(|e| format!("the shards' filter: {e}"))?;
+    let expected: Vec<&str> = registry.checks().iter().map(|c| c.id).collect();
+    let claimed: HashSet<&str> = merged.checks.iter().map(|c| c.id.as_str()).collect();
+    let wanted: HashSet<&str> = expected.iter().copied().collect();
+    let missing: Vec<&str> = expected
+        .iter()
+        .copied()
+        .filter(|id| !claimed.contains(id))
+        .collect();
+    let mut extra: Vec<&str> = claimed
+        .iter()
+        .copied()
+        .filter(|id| !wanted.contains(id))
+        .collect();
+    extra.sort_unstable();
+    if missing.is_empty() && extra.is_empty() {
+        return Ok(());
+    }
+    let selection = match &run.filter {
+        None => format!("the {profile} recall profile"),
+        Some(_) => format!("the {profile} recall profile and the shards' filter"),
+    };
+    let mut why = format!(
+        "the shards cover {} checks, and this build selects {} for {selection}",
+        claimed.len(),
+        expected.len()
+    );
+    if !missing.is_empty() {
+        why.push_str(&format!("; missing: {}", listed(&missing)));
+    }
+    if !extra.is_empty() {
+        why.push_str(&format!(
+            "; not in this build's selection: {}",
+            listed(&extra)
+        ));
+    }
+    Err(format!(
+        "{why}: a merged report stands for one whole run, so its level is stated only over \
+         every check that run selects"
+    ))
+}
+
+/// At most 10 ids, then how many more.
+fn listed(ids: &[&str]) -> String {
+    let shown: Vec<&str> = ids.iter().copied().take(10).collect();
+    match ids.len() - shown.len() {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
 }

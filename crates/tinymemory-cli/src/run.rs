@@ -20,7 +20,7 @@ use self::preflight::{Preflight, TraceFile};
 use self::trace_marks::TraceMarks;
 
 mod claims;
-mod finish;
+pub(crate) mod finish;
 mod overwrite;
 mod plan;
 mod preflight;

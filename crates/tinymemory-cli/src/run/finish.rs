@@ -61,7 +61,7 @@ pub(crate) fn finish(plan: &RunPlan, report: &Report, console: &Console) -> CliR
 ///
 /// [`exit::NO_CHECKS_RAN`] for a run of `total` checks, every one skipped,
 /// under [`AllSkipped::Fail`].
-fn all_skipped(policy: AllSkipped, total: usize, skipped: usize) -> CliResult {
+pub(crate) fn all_skipped(policy: AllSkipped, total: usize, skipped: usize) -> CliResult {
     if total == 0 || skipped < total {
         return Ok(exit::SUCCESS);
     }

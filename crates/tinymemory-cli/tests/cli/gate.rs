@@ -300,3 +300,125 @@ fn a_signal_ends_a_run_whose_output_reader_is_gone() {
         assert_eq!(status.code(), Some(code), "SIG{signal}");
     }
 }
+
+/// `run ARGS --shard K/N --format json --output DIR/sK.json` on the
+/// reference driver without the corpus: its exit code and report path.
+fn shard_of(dir: &Path, k: u32, n: u32, args: &[&str]) -> (i32, std::path::PathBuf) {
+    let out = dir.join(format!("s{k}.json"));
+    let mut all = vec![
+        "run",
+        "--driver",
+        "reference",
+        "--no-corpus",
+        "--cases",
+        "4",
+        "--seed",
+        "7",
+        "--quiet",
+        "--format",
+        "json",
+    ];
+    all.extend_from_slice(args);
+    let shard = format!("{k}/{n}");
+    all.extend_from_slice(&["--shard", &shard, "--output", out.to_str().unwrap()]);
+    (run(&all).code, out)
+}
+
+#[test]
+fn a_merge_of_shards_that_verified_nothing_exits_as_the_run_would() {
+    let dir = scratch();
+    let only_corpus = ["--check", "corpus.*"];
+    let (c1, s1) = shard_of(dir.path(), 1, 2, &only_corpus);
+    let (c2, s2) = shard_of(dir.path(), 2, 2, &only_corpus);
+    assert_eq!((c1, c2), (4, 4));
+    let whole = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--no-corpus",
+        "--check",
+        "corpus.*",
+    ]);
+    assert_eq!(whole.code, 4, "{}", whole.dump());
+    let (s1, s2) = (s1.to_str().unwrap(), s2.to_str().unwrap());
+    let ran = run(&["merge", s1, s2]);
+    assert_eq!(ran.code, 4, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        "error: every selected check was skipped (2 of 2), so nothing was verified; \
+         --all-skipped warn or pass accepts such a run\n"
+    );
+    let ran = run(&["merge", s1, s2, "--all-skipped", "pass"]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+}
+
+#[test]
+fn a_shard_edited_to_claim_only_its_own_checks_is_refused() {
+    let dir = scratch();
+    let (code, s1) = shard_of(dir.path(), 1, 3, &[]);
+    assert_eq!(code, 0);
+    let mut report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&s1).unwrap()).unwrap();
+    let own: Vec<serde_json::Value> = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].clone())
+        .collect();
+    let ran_ids = own.len();
+    report["run"]["shard"]["total"] = 1.into();
+    report["run"]["shard"]["selection"] = serde_json::Value::Array(own);
+    let edited = dir.path().join("edited.json");
+    std::fs::write(&edited, report.to_string()).unwrap();
+    let listed = run(&["list", "--profile", "lexical"]);
+    let lexical: usize = listed
+        .stdout
+        .lines()
+        .last()
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{}", listed.dump()));
+    let ran = run(&["merge", edited.to_str().unwrap()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr.starts_with(&format!(
+            "error: the shards cover {ran_ids} checks, and this build selects {lexical} for the \
+             lexical recall profile; missing: "
+        )),
+        "{}",
+        ran.dump()
+    );
+    assert!(
+        ran.stderr.ends_with(
+            ": a merged report stands for one whole run, so its level is stated only over every \
+             check that run selects\n"
+        ),
+        "{}",
+        ran.dump()
+    );
+    assert_eq!(ran.stdout, "");
+}
+
+#[test]
+fn shard_durations_past_what_a_report_holds_are_refused() {
+    let dir = scratch();
+    let (_, s1) = shard_of(dir.path(), 1, 2, &[]);
+    let (_, s2) = shard_of(dir.path(), 2, 2, &[]);
+    for s in [&s1, &s2] {
+        let mut r: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(s).unwrap()).unwrap();
+        r["run"]["duration_ms"] = serde_json::json!(1e308);
+        std::fs::write(s, r.to_string()).unwrap();
+    }
+    let ran = run(&["merge", s1.to_str().unwrap(), s2.to_str().unwrap()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: the shards' run.duration_ms add up past what a report can hold ({} says \
+             {}): they are not the durations of a run\n",
+            s2.display(),
+            1e308_f64
+        )
+    );
+}

@@ -422,3 +422,97 @@ fn shard_durations_past_what_a_report_holds_are_refused() {
         )
     );
 }
+
+/// The peak number of driver processes alive at once during `run
+/// --driver exec:.. ARGS` on the in-memory Python example, and how many
+/// were started: each process logs its start and its end.
+fn driver_processes(dir: &Path, args: &[&str]) -> (usize, usize) {
+    let log = dir.join("processes.log");
+    let _ = std::fs::remove_file(&log);
+    let wrapper = dir.join("counted.py");
+    std::fs::write(
+        &wrapper,
+        "import atexit, os, runpy, sys, time\n\
+         def note(what):\n    with open(os.environ['COUNT_LOG'], 'a') as f:\n        \
+         f.write(f'{time.monotonic():.6f} {what}\\n')\n\
+         note('start')\natexit.register(note, 'end')\n\
+         sys.argv = sys.argv[1:]\nrunpy.run_path(sys.argv[0], run_name='__main__')\n",
+    )
+    .unwrap();
+    let driver = format!(
+        "exec:python3 {} {}",
+        wrapper.display(),
+        repo("examples/python/memory_driver.py").display()
+    );
+    let mut all = vec!["run", "--driver", &driver, "--cases", "4", "--quiet"];
+    all.extend_from_slice(args);
+    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args(&all)
+        .env("COUNT_LOG", &log)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut events: Vec<(f64, bool)> = text
+        .lines()
+        .map(|l| {
+            let (t, what) = l.split_once(' ').unwrap();
+            (t.parse().unwrap(), what == "start")
+        })
+        .collect();
+    events.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (mut live, mut peak) = (0usize, 0usize);
+    for (_, start) in &events {
+        if *start {
+            live += 1;
+            peak = peak.max(live);
+        } else {
+            live -= 1;
+        }
+    }
+    assert_eq!(live, 0, "every process ended with the run: {text}");
+    (peak, events.iter().filter(|e| e.1).count())
+}
+
+/// docs/cli.md, "Driver processes": at most two per job slot (a check
+/// holds at most two stores at once), one more for the corpus store, each
+/// reused with `reset` and never replaced by a correct driver.
+#[test]
+fn a_run_starts_no_more_driver_processes_than_documented() {
+    let dir = scratch();
+    // One job: the probe's process serves every one-store check; the
+    // second is for a check comparing two stores.
+    assert_eq!(
+        driver_processes(dir.path(), &["--no-corpus", "--jobs", "1"]),
+        (2, 2)
+    );
+    // One more holds the corpus.
+    let corpus = repo("fixtures/corpora");
+    assert_eq!(
+        driver_processes(
+            dir.path(),
+            &[
+                "--corpus",
+                corpus.to_str().unwrap(),
+                "--check",
+                "corpus.*",
+                "--check",
+                "properties.cap_determinism",
+                "--jobs",
+                "1"
+            ]
+        ),
+        (3, 3)
+    );
+    for jobs in [2usize, 3] {
+        let j = jobs.to_string();
+        let (peak, started) = driver_processes(dir.path(), &["--no-corpus", "--jobs", &j]);
+        assert!(peak <= 2 * jobs, "--jobs {jobs}: {peak} processes at once");
+        assert_eq!(started, peak, "--jobs {jobs}: a process was replaced");
+    }
+}

@@ -40,6 +40,10 @@ pub const HOSTILE_TEXT: &[(&str, &str)] = &[
     ("max code point", "\u{10FFFF}"),
     ("math letters", "ℌ𝔢𝔩𝔩𝔬"),
     ("cjk", "机器人と日本語のテキスト"),
+    // At or above U+E000, beside the astral texts above (the emoji, U+10FFFF):
+    // UTF-16 code-unit order, JavaScript's default, puts it after them,
+    // bytewise order before them.
+    ("halfwidth", "｡ﾊﾝｶｸ halfwidth katakana"),
     ("spaces only", "   "),
 ];
 

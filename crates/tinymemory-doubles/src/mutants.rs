@@ -65,6 +65,9 @@
 //! | `defaults-kept-by-import` | lexical | [`DefaultsAsAbsent::new(UpsertPath::Import, DefaultFields::ALL, _)`](DefaultsAsAbsent::new) | `portability.taint_kept` | import over existing keys keeps the stored category, session and taint where the record gives core, no session or internal |
 //! | `bm25-sign-as-match` | lexical | [`Bm25SignAsMatch::new(_)`](Bm25SignAsMatch::new) | `recall.none_means_global` | a hit is kept only when its Okapi BM25 weight is above 0, so the only entry of a namespace is never found |
 //! | `reserves-own-name` | lexical | [`ReservesName::langgraph(_)`](ReservesName::langgraph) | `namespace.reserved_words` | a namespace whose first label is langgraph is refused, as one agent framework's store refuses its own name |
+//! | `utf16-key-order` | lexical | [`Utf16KeyOrder::new(_)`](Utf16KeyOrder::new) | `store.hostile_text_round_trip` | list sorts by UTF-16 code units, as JavaScript's default string comparison does, so a key starting at or above U+E000 comes after an astral one |
+//! | `leap-second-any-day` | lexical | [`LeapSecondAnyDay::new(_)`](LeapSecondAnyDay::new) | `portability.import_failures` | import takes a second of 60 on any day and at any minute, read as 59, as a parser checking each field's range alone does |
+//! | `years-below-100-shifted` | lexical | [`ShiftedEarlyYears::new(_)`](ShiftedEarlyYears::new) | `namespaces.last_updated` | namespaces() compares timestamps of years 0000-0099 as 1900-1999, as JavaScript's Date.UTC reads a year below 100 |
 //! | `distance-scores` | semantic | [`RankingFault::new(RankingFaultKind::DistanceScores, _)`](RankingFault::new) | `recall.ranking_higher_better` | scores are the cosine distance 1 - s, nearest first, as a vector store returns them |
 //! | `jittered-scores` | semantic | [`RankingFault::new(RankingFaultKind::JitteredScores, _)`](RankingFault::new) | `recall.deterministic` | the n-th recall adds n * 1e-12 to every score |
 //! | `length-scaled-scores` | semantic | [`RankingFault::new(RankingFaultKind::LengthScaledScores, _)`](RankingFault::new) | `recall.self_retrieval` | scores are multiplied by the content's length, like an inner product over unnormalised embeddings |
@@ -73,6 +76,7 @@
 //! | `ignores-pin` | semantic | [`RankingFault::new(RankingFaultKind::IgnoresPin, _)`](RankingFault::new) | `sections.pinned_hits_only` | a pinned recall ranks the entries of every namespace, as a collection-wide vector search |
 //! | `stale-embedding-on-upsert` | semantic | [`StaleIndex::new(&[UpsertPath::Store, UpsertPath::StoreMany, UpsertPath::Import], _)`](StaleIndex::new) | `recall.reindexed_on_upsert` | a write over an existing key keeps the embedding of the entry's first content, while get and list show the new one |
 //! | `zero-query-nan` | semantic | [`ZeroQueryNan::new(_)`](ZeroQueryNan::new) | `recall.plain_text_query` | a non-blank query without a word scores every hit NaN, as cosine against the zero vector its embedding is |
+//! | `js-blank-set` | semantic | [`JsBlankSet::new(_)`](JsBlankSet::new) | `recall.plain_text_query` | blankness is decided by JavaScript's trim(): a query of U+0085 ranks every entry, and one of U+FEFF alone gives nothing |
 //! <!-- END GENERATED: mutants -->
 //!
 //! Each wrapper's documentation states exactly what it changes and what it
@@ -150,6 +154,7 @@
 //! and the mutant answer differently. ARCHITECTURE.md, "A mutant", has
 //! the steps and the tests that hold each.
 
+mod blank_set;
 mod bm25_sign;
 mod case_folds;
 mod catalogue;
@@ -158,10 +163,12 @@ mod concurrent_writes;
 mod counts_every_store;
 mod defaults_absent;
 mod drops_taint;
+mod early_years;
 mod exact_counts;
 mod forget;
 mod import_taint;
 mod invalid_refused;
+mod leap_second;
 mod limit;
 mod metadata;
 mod min_score;
@@ -177,9 +184,11 @@ mod split_namespaces;
 mod stale_index;
 mod stale_recall;
 mod store_upsert;
+mod utf16_order;
 mod wildcards;
 mod zero_query;
 
+pub use blank_set::JsBlankSet;
 pub use bm25_sign::Bm25SignAsMatch;
 pub use case_folds::CaseFoldsNamespaces;
 pub use catalogue::{mutant, mutants, Mutant};
@@ -188,10 +197,12 @@ pub use concurrent_writes::LosesConcurrentWrites;
 pub use counts_every_store::CountsEveryStore;
 pub use defaults_absent::{DefaultFields, DefaultsAsAbsent, UpsertPath};
 pub use drops_taint::DropsTaint;
+pub use early_years::ShiftedEarlyYears;
 pub use exact_counts::InflatedCounts;
 pub use forget::ForgetAlwaysTrue;
 pub use import_taint::ImportDropsTaint;
 pub use invalid_refused::{sanitize_namespace, SanitizesNamespaces};
+pub use leap_second::LeapSecondAnyDay;
 pub use limit::LimitPlusOne;
 pub use metadata::{MetadataFault, MetadataFaultKind};
 pub use min_score::IgnoresMinScore;
@@ -207,5 +218,6 @@ pub use split_namespaces::SplitsNamespacesByCategory;
 pub use stale_index::StaleIndex;
 pub use stale_recall::StaleRecallAfterForget;
 pub use store_upsert::DuplicatesOnStore;
+pub use utf16_order::Utf16KeyOrder;
 pub use wildcards::{like, LikeWildcards};
 pub use zero_query::ZeroQueryNan;

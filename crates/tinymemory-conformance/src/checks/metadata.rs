@@ -264,11 +264,12 @@ pub(crate) async fn last_updated(ctx: CheckContext) -> Step {
 /// one, the newer in the other, so a microsecond clock picks the older
 /// whichever of a tie it keeps), fractions of
 /// one and two digits (`.5` is newer than `.25`), lowercase, `Z` without a
-/// fraction, an offset, and a date before 1970. The newest of all is spelt
+/// fraction, an offset, a date before 1970 and one in the year 0099 (which
+/// JavaScript's `Date.UTC` reads as 1999). The newest of all is spelt
 /// as a store spells timestamps (six digits, `Z`), so a driver that takes
 /// the bytewise greatest of its own spelling apart from the others must
 /// still compare the two by instant: a lowercase `t` sorts above it.
-const SPELT: [(&str, &str); 11] = [
+const SPELT: [(&str, &str); 12] = [
     ("0-canonical-newest", "2020-01-01T00:00:01.000000Z"),
     ("a-older-by-a-nanosecond", "2020-01-01T00:00:00.999999701Z"),
     ("b-newest", "2020-01-01T00:00:00.999999702Z"),
@@ -281,10 +282,11 @@ const SPELT: [(&str, &str); 11] = [
     ("f-utc", "2020-01-01T00:00:00Z"),
     ("g-offset", "2020-01-01T01:00:00+02:00"),
     ("h-before-1970", "1969-07-20T20:17:00Z"),
+    ("i-year-99", "0099-12-31T23:59:59Z"),
 ];
 
 /// The keys of [`SPELT`], newest first.
-const NEWEST_FIRST: [&str; 11] = [
+const NEWEST_FIRST: [&str; 12] = [
     "0-canonical-newest",
     "b-newest",
     "a-older-by-a-nanosecond",
@@ -296,6 +298,7 @@ const NEWEST_FIRST: [&str; 11] = [
     "f-utc",
     "g-offset",
     "h-before-1970",
+    "i-year-99",
 ];
 
 /// `last_updated` after importing [`SPELT`], then after forgetting the

@@ -414,7 +414,13 @@ pub(crate) async fn plain_text_query(ctx: CheckContext) -> Step {
             )));
         }
     }
-    for q in ["", " ", "   \t\n "] {
+    // Unicode White_Space, every character of it (Rust's `str::trim`):
+    // NEL (U+0085) is in it and U+FEFF is not, where JavaScript's `trim()`
+    // has it the other way round.
+    let white_space = "\t\n\u{B}\u{C}\r \u{85}\u{A0}\u{1680}\u{2000}\u{2001}\u{2002}\u{2003}\
+                       \u{2004}\u{2005}\u{2006}\u{2007}\u{2008}\u{2009}\u{200A}\u{2028}\u{2029}\
+                       \u{202F}\u{205F}\u{3000}";
+    for q in ["", " ", "   \t\n ", "\u{85}", white_space] {
         ensure_eq!(
             d.recall(q, 10, &opts).await?.len(),
             0,

@@ -7,11 +7,12 @@ use tinymemory_api::{MemoryProvider, RecallProfile};
 use super::{
     Bm25SignAsMatch, CaseFoldsNamespaces, CollectionWideStatistics, CountsEveryStore,
     CursorRestarts, DefaultFields, DefaultsAsAbsent, DropsTaint, DuplicatesOnStore, EmptyPageEnds,
-    EngineSyntaxErrors, ForgetAlwaysTrue, IgnoresMinScore, ImportDropsTaint, LikeWildcards,
-    LimitPlusOne, LosesConcurrentWrites, MetadataFault, MetadataFaultKind, NanScores,
-    NegatedScores, OverlappingPages, PartialBatch, PrefixPinnedRecall, RankingFault,
-    RankingFaultKind, ReservesName, SanitizesNamespaces, SplitsNamespacesByCategory, StaleIndex,
-    StaleRecallAfterForget, UpsertPath, ZeroQueryNan,
+    EngineSyntaxErrors, ForgetAlwaysTrue, IgnoresMinScore, ImportDropsTaint, JsBlankSet,
+    LeapSecondAnyDay, LikeWildcards, LimitPlusOne, LosesConcurrentWrites, MetadataFault,
+    MetadataFaultKind, NanScores, NegatedScores, OverlappingPages, PartialBatch,
+    PrefixPinnedRecall, RankingFault, RankingFaultKind, ReservesName, SanitizesNamespaces,
+    ShiftedEarlyYears, SplitsNamespacesByCategory, StaleIndex, StaleRecallAfterForget, UpsertPath,
+    Utf16KeyOrder, ZeroQueryNan,
 };
 
 /// One entry of the catalogue: a way to break exactly one rule, and the
@@ -464,6 +465,33 @@ static MUTANTS: &[Mutant] = &[
         profile: RecallProfile::Lexical,
     },
     entry! {
+        name: "utf16-key-order",
+        rule: "contract: list orders entries by (namespace, key), bytewise (UTF-8), not by UTF-16 code units",
+        check: "store.hostile_text_round_trip",
+        also_caught_by: &["portability.round_trip"],
+        description: "list sorts by UTF-16 code units, as JavaScript's default string comparison does, so a key starting at or above U+E000 comes after an astral one",
+        wrap: Utf16KeyOrder::new(),
+        profile: RecallProfile::Lexical,
+    },
+    entry! {
+        name: "leap-second-any-day",
+        rule: "portability: an import refuses a timestamp that is not RFC 3339, a leap second outside 23:59:60 UTC on a month's last day included",
+        check: "portability.import_failures",
+        also_caught_by: &[],
+        description: "import takes a second of 60 on any day and at any minute, read as 59, as a parser checking each field's range alone does",
+        wrap: LeapSecondAnyDay::new(),
+        profile: RecallProfile::Lexical,
+    },
+    entry! {
+        name: "years-below-100-shifted",
+        rule: "metadata: last_updated is the namespace's newest timestamp by instant, years 0000-0099 included",
+        check: "namespaces.last_updated",
+        also_caught_by: &[],
+        description: "namespaces() compares timestamps of years 0000-0099 as 1900-1999, as JavaScript's Date.UTC reads a year below 100",
+        wrap: ShiftedEarlyYears::new(),
+        profile: RecallProfile::Lexical,
+    },
+    entry! {
         name: "distance-scores",
         rule: "contract 4: scores are higher-is-better; a distance (lower = nearer) converts",
         check: "recall.ranking_higher_better",
@@ -533,6 +561,15 @@ static MUTANTS: &[Mutant] = &[
         also_caught_by: &["recall.hostile_queries", "model.differential"],
         description: "a non-blank query without a word scores every hit NaN, as cosine against the zero vector its embedding is",
         wrap: ZeroQueryNan::new(),
+        profile: RecallProfile::Semantic,
+    },
+    entry! {
+        name: "js-blank-set",
+        rule: "contract 6: an empty or whitespace-only query (Unicode White_Space) gives Ok(empty)",
+        check: "recall.plain_text_query",
+        also_caught_by: &[],
+        description: "blankness is decided by JavaScript's trim(): a query of U+0085 ranks every entry, and one of U+FEFF alone gives nothing",
+        wrap: JsBlankSet::new(),
         profile: RecallProfile::Semantic,
     },
 ];

@@ -526,6 +526,35 @@ async fn observe(name: &str, d: &dyn MemoryProvider) -> String {
             put(d, "global", "k", "comet").await;
             ranked(&d.recall("?!", 10, &any()).await.unwrap())
         }
+        "utf16-key-order" => {
+            put(d, "global", "\u{FF61}", "halfwidth").await;
+            put(d, "global", "\u{1F600}", "astral").await;
+            format!("{:?}", keys(&d.list(None, None, None).await.unwrap()))
+        }
+        "leap-second-any-day" => {
+            let leap = MemoryRecord {
+                timestamp: "2020-01-15T23:59:60Z".into(),
+                ..record("global", "k", MemoryTaint::Internal)
+            };
+            format!("{}", d.import(&[leap]).await.unwrap().failures.len())
+        }
+        "years-below-100-shifted" => {
+            let at = |key: &str, timestamp: &str| MemoryRecord {
+                timestamp: timestamp.into(),
+                ..record("global", key, MemoryTaint::Internal)
+            };
+            d.import(&[
+                at("a", "0099-12-31T23:59:59Z"),
+                at("b", "1969-07-20T20:17:00Z"),
+            ])
+            .await
+            .unwrap();
+            format!("{:?}", d.namespaces().await.unwrap()[0].last_updated)
+        }
+        "js-blank-set" => {
+            put(d, "global", "k", "comet").await;
+            ranked(&d.recall("\u{85}", 10, &any()).await.unwrap())
+        }
         other => panic!("no witness scenario for mutant {other:?}: add one"),
     }
 }
@@ -650,6 +679,13 @@ const WITNESSES: &[(&str, &str, &str)] = &[
     ),
     ("bm25-sign-as-match", r#"["g"]"#, "[]"),
     ("reserves-own-name", "Ok(())", r#"Err("backend")"#),
+    ("utf16-key-order", r#"["｡", "😀"]"#, r#"["😀", "｡"]"#),
+    ("leap-second-any-day", "1", "0"),
+    (
+        "years-below-100-shifted",
+        r#"Some("1969-07-20T20:17:00Z")"#,
+        r#"Some("0099-12-31T23:59:59Z")"#,
+    ),
     (
         "distance-scores",
         r#"[("self", "1.000"), ("far", "0.000")]"#,
@@ -670,6 +706,7 @@ const WITNESSES: &[(&str, &str, &str)] = &[
         r#"[("k", "1.000")]"#,
     ),
     ("zero-query-nan", r#"[("k", "0.000")]"#, r#"[("k", "NaN")]"#),
+    ("js-blank-set", "[]", r#"[("k", "0.000")]"#),
 ];
 
 #[tokio::test]

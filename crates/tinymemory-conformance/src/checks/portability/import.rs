@@ -220,6 +220,12 @@ pub(crate) async fn import_failures(ctx: CheckContext) -> Step {
             key: "k".repeat(1025),
             ..good("e")
         },
+        // RFC 3339 (5.7): a leap second only at 23:59:60 UTC on a
+        // month's last day.
+        MemoryRecord {
+            timestamp: "2020-01-15T23:59:60Z".into(),
+            ..good("f")
+        },
     ];
     let outcome = d.import(&batch).await.map_err(unsupported)?;
     let failed: Vec<(usize, Option<&str>)> = outcome
@@ -235,9 +241,11 @@ pub(crate) async fn import_failures(ctx: CheckContext) -> Step {
             (4, Some(rules::IMPORT_TIMESTAMP)),
             (6, Some(rules::NAMESPACE_TOO_LONG)),
             (7, Some(rules::KEY_TOO_LONG)),
+            (8, Some(rules::IMPORT_TIMESTAMP)),
         ],
-        "(index, rule) of each refused record of a batch of 8 (import reports each bad record \
-         with the rule it breaks, and writes the others)"
+        "(index, rule) of each refused record of a batch of 9, the last a leap second on a day \
+         that has none (import reports each bad record with the rule it breaks, and writes the \
+         others)"
     );
     for f in &outcome.failures {
         ensure!(
@@ -267,7 +275,7 @@ pub(crate) async fn import_failures(ctx: CheckContext) -> Step {
     let stored = listed(d.as_ref()).await?;
     if let Some(diff) = differences(&want, &stored) {
         return Err(Stop::fail(format!(
-            "after an import of 3 valid and 5 invalid records, the store must hold exactly the \
+            "after an import of 3 valid and 6 invalid records, the store must hold exactly the \
              3 valid ones: {diff}"
         )));
     }

@@ -1,0 +1,62 @@
+//! Mutant `years-below-100-shifted`, for `namespaces.last_updated`.
+
+use std::time::SystemTime;
+
+use tinymemory_api::{parse_rfc3339, MemoryError, MemoryProvider, NamespaceSummary};
+
+/// Breaks "`last_updated` is the newest timestamp of the namespace's
+/// entries, by instant" (check `namespaces.last_updated`) for years
+/// 0000–0099: they are compared as 1900–1999, as JavaScript's `Date.UTC`
+/// and `new Date(y, ..)` read a year below 100 (ECMA-262, "MakeFullYear").
+/// `namespaces()` gives the wrapped driver's counts, and for each
+/// namespace the timestamp of its entries that is newest when such years
+/// are shifted by 1900; every other method is the wrapped driver's.
+#[derive(Debug, Clone, Default)]
+pub struct ShiftedEarlyYears<P: ?Sized> {
+    inner: P,
+}
+
+impl<P> ShiftedEarlyYears<P> {
+    /// Wraps `inner`.
+    #[must_use]
+    pub fn new(inner: P) -> Self {
+        Self { inner }
+    }
+}
+
+impl<P: ?Sized> ShiftedEarlyYears<P> {
+    /// The wrapped provider.
+    #[must_use]
+    pub fn get_ref(&self) -> &P {
+        &self.inner
+    }
+}
+
+/// The instant `timestamp` names, with a year below 100 read as 19YY.
+fn shifted_instant(timestamp: &str) -> Option<SystemTime> {
+    match timestamp.get(..4).and_then(|y| y.parse::<u32>().ok()) {
+        Some(year) if year < 100 => parse_rfc3339(&format!("{}{}", 1900 + year, &timestamp[4..])),
+        _ => parse_rfc3339(timestamp),
+    }
+}
+
+tinymemory_api::delegate_provider! {
+    /// Forwards every method; `namespaces` dates years below 100 in the
+    /// 1900s.
+    impl[P: MemoryProvider + ?Sized] MemoryProvider for ShiftedEarlyYears<P> {
+        forward(inner): driver_id, store, get, forget, list, recall, store_many, export_page,
+            import;
+
+        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
+            let mut summaries = self.inner.namespaces().await?;
+            for s in &mut summaries {
+                let entries = self.inner.list(Some(&s.namespace), None, None).await?;
+                s.last_updated = entries
+                    .into_iter()
+                    .map(|e| e.timestamp)
+                    .max_by_key(|t| shifted_instant(t));
+            }
+            Ok(summaries)
+        }
+    }
+}

@@ -199,14 +199,25 @@ fn with_region(text: &str, name: &str, content: &str, doc: &str) -> String {
     format!("{}{content}{}", &text[..start], &text[stop..])
 }
 
+/// docs/protocol.md's table of rule ids, from [`tinymemory_api::rules::RULES`]:
+/// the specification states exactly the rules the contract enforces.
+fn rule_ids() -> String {
+    let mut out = String::from("| rule | broken when |\n|---|---|\n");
+    for rule in tinymemory_api::rules::RULES {
+        out.push_str(&format!("| `{}` | {} |\n", rule.id, rule.broken_when));
+    }
+    out
+}
+
 /// Each generated doc is what the registry and the catalogue give, or is rewritten to it
 /// under `TINYMEMORY_BLESS=1`.
 #[test]
 fn docs_tables_are_generated_from_the_registry_and_the_catalogue() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let bless = std::env::var_os("TINYMEMORY_BLESS").is_some();
-    let regions: [(&str, &str, String); 7] = [
+    let regions: [(&str, &str, String); 8] = [
         ("docs/protocol.md", "rules", rules()),
+        ("docs/protocol.md", "rule-ids", rule_ids()),
         ("docs/validate-python-driver.md", "rules", rules()),
         ("docs/profiles.md", "counts", counts()),
         ("docs/profiles.md", "applicability", applicability()),

@@ -3,13 +3,17 @@
 import json
 import os
 import shlex
+import selectors
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from .. import protocol as tp
+from . import _processes
+from ._processes import EXIT_GRACE
 
 # The binary's defaults (tinymemory_conformance::DEFAULT_CHECK_TIMEOUT,
 # PROPERTY_TIME_PER_CASE, RunConfig::DEFAULT_CASES), for the run's own
@@ -23,8 +27,16 @@ RUN_OVERHEAD = 600
 # Seconds the driver may take to answer hello (the exec driver's request
 # timeout is 10 s; an import of a large engine can take longer).
 HELLO_TIMEOUT = 60
-# Lines of a driver's stderr quoted in an error.
+# Lines of a driver's stderr quoted in an error, and the bytes of it kept.
 STDERR_LINES = 40
+STDERR_BYTES = 1 << 20
+# The longest hello answer read: an exec protocol line is short, and a
+# driver writing anything but lines must not fill memory.
+LINE_LIMIT = 1 << 20
+# The longest single wait for the binary, in seconds: a wait takes its
+# timeout in milliseconds as a C int (about 24 days), and a run's deadline
+# (every check's timeout summed) can be far longer.
+WAIT_SLICE = 3600
 
 # CLI exit codes (crates/tinymemory-cli/src/exit.rs).
 EXIT_FAILED = 1
@@ -59,38 +71,50 @@ def driver_env():
     return env
 
 
-def hello(command, env, timeout=HELLO_TIMEOUT):
+def hello(command, env, timeout=None):
     """The ``hello`` answer of the driver `command` (a list of words),
-    which is started, asked, and closed.
+    which is started, asked, and ended; `timeout` seconds (None:
+    HELLO_TIMEOUT) for the answer.
+
+    Only the first line of stdout is read: a driver whose factory starts a
+    helper process holding stdout open answers as any other. Then stdin is
+    closed, the driver gets EXIT_GRACE seconds to exit, and its process
+    group (the helper too) is ended (`_processes.end`) before this returns
+    or raises, on every path.
 
     Raises RunError for a driver that exits or hangs without answering,
     answers something other than a hello, or speaks another protocol
     version (naming both), quoting its stderr.
     """
+    timeout = HELLO_TIMEOUT if timeout is None else timeout
     shown = shlex.join(command)
     request = json.dumps({"id": 0, "op": "hello"}) + "\n"
     try:
-        proc = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            start_new_session=True,
+        proc = _processes.start(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
         )
     except OSError as e:
         raise RunError(f"failed to start the driver `{shown}`: {e}") from None
+    stderr = _Drain(proc.stderr)
+    first = None
     try:
-        out, err = proc.communicate(request.encode(), timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        out, err = proc.communicate()
+        try:
+            proc.stdin.write(request.encode())
+            proc.stdin.flush()
+        except OSError:
+            # Exited already: the read below meets the end of stdout.
+            pass
+        first = _first_line(proc.stdout, timeout)
+    finally:
+        # No grace for a driver that did not answer (or an interrupt).
+        _processes.end(proc, exit_grace=EXIT_GRACE if first is not None else 0)
+        proc.stdout.close()
+        err = stderr.text()
+    if first is None:
         raise RunError(
             f"the driver `{shown}` did not answer hello within {timeout}s (an import or a factory that "
-            f"blocks?), so it was stopped; its stderr:\n{_tail(err.decode(errors='replace'))}"
-        ) from None
-    err = err.decode(errors="replace")
-    first = out.split(b"\n", 1)[0]
+            f"blocks?), so it was stopped; its stderr:\n{_tail(err)}"
+        )
     if not first:
         raise RunError(
             f"the driver `{shown}` exited ({_status(proc.returncode)}) without answering hello; "
@@ -113,6 +137,58 @@ def hello(command, env, timeout=HELLO_TIMEOUT):
     return result
 
 
+def _first_line(stream, timeout):
+    """The first line of the pipe `stream` without its newline (what came
+    before the end of the pipe if no newline did; at most LINE_LIMIT
+    bytes), or None if neither came within `timeout` seconds. Never waits
+    for the end of the pipe after a newline."""
+    fd = stream.fileno()
+    until = time.monotonic() + timeout
+    buf = b""
+    with selectors.DefaultSelector() as sel:
+        sel.register(fd, selectors.EVENT_READ)
+        while b"\n" not in buf and len(buf) < LINE_LIMIT:
+            left = until - time.monotonic()
+            if left <= 0 or not sel.select(left):
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            buf += chunk
+    return buf.split(b"\n", 1)[0][:LINE_LIMIT]
+
+
+class _Drain:
+    """Reads the pipe `stream` to its end in a thread of its own (so a
+    driver never blocks on a full stderr), keeping its last STDERR_BYTES."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self._kept = bytearray()
+        self._thread = threading.Thread(target=self._read, name="tinymemory-stderr", daemon=True)
+        self._thread.start()
+
+    def _read(self):
+        fd = self._stream.fileno()
+        try:
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                self._kept += chunk
+                del self._kept[:-STDERR_BYTES]
+        except OSError:
+            pass
+        finally:
+            self._stream.close()
+
+    def text(self):
+        """What was read, once the pipe ended or (a process outside the
+        group holding it) after TERM_GRACE seconds."""
+        self._thread.join(_processes.TERM_GRACE)
+        return bytes(self._kept).decode(errors="replace")
+
+
 def _status(code):
     if code is not None and code < 0:
         try:
@@ -122,21 +198,28 @@ def _status(code):
     return f"exit status {code}"
 
 
-def _kill(proc):
-    """Stops `proc` and its process group: SIGTERM (the binary then stops
-    its drivers), SIGKILL after 5 s."""
-    for sig, grace in ((signal.SIGTERM, 5), (signal.SIGKILL, None)):
+def _communicate(proc, limit):
+    """``proc.communicate()`` within `limit` seconds, however large, in
+    waits of at most WAIT_SLICE; raises TimeoutExpired past `limit`."""
+    until = time.monotonic() + limit
+    while True:
+        left = until - time.monotonic()
         try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            return
-        if grace is None:
-            return
-        try:
-            proc.wait(grace)
-            return
+            return proc.communicate(timeout=max(0.0, min(left, WAIT_SLICE)))
         except subprocess.TimeoutExpired:
-            continue
+            if left <= WAIT_SLICE:
+                raise
+
+
+def _leftover(proc):
+    """The output of a `proc` that was stopped: what its pipes still hold,
+    or nothing if something outside its group keeps them open."""
+    try:
+        return proc.communicate(timeout=_processes.TERM_GRACE)
+    except subprocess.TimeoutExpired:
+        for stream in (proc.stdout, proc.stderr):
+            stream.close()
+        return b"", b""
 
 
 def deadline(checks, timeout, cases):
@@ -176,26 +259,30 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
         shown = shlex.join(base)
         started = time.monotonic()
         try:
-            proc = subprocess.Popen(
+            proc = _processes.start(
                 argv,
+                term_grace=_processes.BINARY_TERM_GRACE,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=env,
-                start_new_session=True,
             )
         except OSError as e:
             raise RunError(f"failed to start {binary}: {e}") from None
         try:
-            out, err = proc.communicate(timeout=limit)
+            out, err = _communicate(proc, limit)
         except subprocess.TimeoutExpired:
-            _kill(proc)
-            out, err = proc.communicate()
+            _processes.end(proc)
+            out, err = _leftover(proc)
             raise RunError(
                 f"the conformance run did not finish within {limit:.0f}s (every check's timeout plus "
                 f"{RUN_OVERHEAD}s), so it was stopped: `{shown}`; its output:\n"
                 f"{_tail(out.decode(errors='replace') + err.decode(errors='replace'))}"
             ) from None
+        finally:
+            # Whatever ended the wait (an interrupt, an error of the
+            # plugin's), the binary and its drivers end here.
+            _processes.end(proc)
         out = out.decode(errors="replace")
         err = err.decode(errors="replace")
         if proc.returncode == EXIT_OPEN:

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from . import DriverConformance
+from . import DriverConformance, _processes
 from ._binary import BinaryError, checked_binary, find_binary, list_checks
 from ._run import RunError, deadline, driver_env, hello, run
 
@@ -42,6 +42,23 @@ def pytest_addoption(parser):
         metavar="DIR",
         help="write a regression bundle for each failing check into DIR",
     )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config):
+    # Last: a SIGTERM handler another plugin or conftest sets here is the
+    # one ours chains to.
+    _processes.install()
+
+
+def pytest_sessionfinish(session):
+    # However the session ends (-x, Ctrl-C, an error), no run or driver
+    # outlives it.
+    _processes.stop_all()
+
+
+def pytest_unconfigure(config):
+    _processes.uninstall()
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -145,6 +162,10 @@ class ConformanceClass(pytest.Class):
             corpus = cls.corpus
             if isinstance(corpus, (str, os.PathLike)):
                 corpus = os.path.join(base, os.fspath(corpus))
+            elif corpus is not None and not isinstance(corpus, bool):
+                raise RunError(
+                    f"{cls.__name__}.corpus is {corpus!r}; expected True, False, or a directory (a str or path)"
+                )
         elif corpus in ("on", "off"):
             corpus = corpus == "on"
         if corpus is True:
@@ -184,6 +205,10 @@ class ConformanceClass(pytest.Class):
                 )
             numbers[attr] = value
         bundle_dir = pick("tinymemory_bundle_dir", "bundle_dir")
+        if bundle_dir is not None and not isinstance(bundle_dir, (str, os.PathLike)):
+            raise RunError(
+                f"{cls.__name__}.bundle_dir is {bundle_dir!r}; expected a directory (a str or path), or None"
+            )
         if bundle_dir is not None:
             bundle_dir = os.path.abspath(os.fspath(bundle_dir))
         return {
@@ -196,11 +221,14 @@ class ConformanceClass(pytest.Class):
 
     def outcome(self):
         """``(report checks by id, run info)`` of this class's one run, or
-        the RunError that stopped it; runs the suite at the first call."""
+        the exception that stopped it (a RunError, or any other the plugin
+        did not foresee, kept alike: a class never starts a second run);
+        runs the suite at the first call. An interrupt (KeyboardInterrupt)
+        is not kept: it ends the session."""
         if self._outcome is None:
             try:
                 self._outcome = self._run()
-            except RunError as e:
+            except Exception as e:
                 self._outcome = e
         return self._outcome
 
@@ -256,7 +284,7 @@ class CheckItem(pytest.Item):
 
     def runtest(self):
         outcome = self.parent.outcome()
-        if isinstance(outcome, RunError):
+        if isinstance(outcome, Exception):
             # One run failed for every item of the class: the first item
             # says why, the others point at it.
             first = self.parent.first_failed

@@ -131,6 +131,14 @@ macro_rules! __tinymemory_standard_checks {
                 mistake: "a tokenizer folding accents (`cafe` finds `café`) or splitting at combining marks (`ते` finds `नमस्ते`), a query quoted as one phrase (`alpha,beta`), `LIKE '%q%'` substring matching",
                 semantic: "asks which entries share a word with the query",
             };
+            recall_common_words => "recall.common_words" [
+                Contract, BOTH,
+                "every word of an entry finds it, the commonest function words of each corpus language (the, is, not, be, de), numbers and one-character words included",
+                recall::common_words
+            ] {
+                mistake: "a stop-word list (Lucene's, NLTK's, PostgreSQL's `english` configuration), a minimum token length of 2 or 3, or a tokenizer that drops numbers",
+                semantic: "asks only that the only entry of a namespace is returned for each of its words",
+            };
             recall_ranking_higher_better => "recall.ranking_higher_better" [
                 Contract, SEMANTIC,
                 "scores are finite and non-increasing down the hits, and the entry whose content is the query ranks first, above the farthest",

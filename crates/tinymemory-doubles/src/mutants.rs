@@ -65,6 +65,7 @@
 //! | `defaults-kept-by-import` | lexical | [`DefaultsAsAbsent::new(UpsertPath::Import, DefaultFields::ALL, _)`](DefaultsAsAbsent::new) | `portability.taint_kept` | import over existing keys keeps the stored category, session and taint where the record gives core, no session or internal |
 //! | `bm25-sign-as-match` | lexical | [`Bm25SignAsMatch::new(_)`](Bm25SignAsMatch::new) | `recall.none_means_global` | a hit is kept only when its Okapi BM25 weight is above 0, so the only entry of a namespace is never found |
 //! | `reserves-own-name` | lexical | [`ReservesName::langgraph(_)`](ReservesName::langgraph) | `namespace.reserved_words` | a namespace whose first label is langgraph is refused, as one agent framework's store refuses its own name |
+//! | `drops-stop-words` | lexical | [`DropsStopWords::new(_)`](DropsStopWords::new) | `recall.common_words` | the query's English stop words (Lucene's list: the, is, it, be, not, a, ...) are dropped before the search, so recall("be") finds nothing |
 //! | `utf16-key-order` | lexical | [`Utf16KeyOrder::new(_)`](Utf16KeyOrder::new) | `store.hostile_text_round_trip` | list sorts by UTF-16 code units, as JavaScript's default string comparison does, so a key starting at or above U+E000 comes after an astral one |
 //! | `leap-second-any-day` | lexical | [`LeapSecondAnyDay::new(_)`](LeapSecondAnyDay::new) | `portability.import_failures` | import takes a second of 60 on any day and at any minute, read as 59, as a parser checking each field's range alone does |
 //! | `years-below-100-shifted` | lexical | [`ShiftedEarlyYears::new(_)`](ShiftedEarlyYears::new) | `namespaces.last_updated` | namespaces() compares timestamps of years 0000-0099 as 1900-1999, as JavaScript's Date.UTC reads a year below 100 |
@@ -183,6 +184,7 @@ mod scores;
 mod split_namespaces;
 mod stale_index;
 mod stale_recall;
+mod stop_words;
 mod store_upsert;
 mod utf16_order;
 mod wildcards;
@@ -217,6 +219,7 @@ pub use scores::NegatedScores;
 pub use split_namespaces::SplitsNamespacesByCategory;
 pub use stale_index::StaleIndex;
 pub use stale_recall::StaleRecallAfterForget;
+pub use stop_words::{DropsStopWords, ENGLISH_STOP_WORDS};
 pub use store_upsert::DuplicatesOnStore;
 pub use utf16_order::Utf16KeyOrder;
 pub use wildcards::{like, LikeWildcards};

@@ -573,3 +573,104 @@ pub(crate) async fn whole_words(ctx: CheckContext) -> Step {
     }
     Ok(())
 }
+
+/// The words full-text engines like to drop, as `(namespace scope,
+/// content)`: the five most frequent words of each language of the bundled
+/// dialog corpus (counted with the contract's word split, lowercased:
+/// function words such as English `the`, `is`, `it`, French `de`, `est`),
+/// English stop words of every common list (`to be or not to be`, `what
+/// is it`, `a`), numbers, and words of one character or two. Each content
+/// is the only entry of a namespace of its own, so no statistic over
+/// other entries can excuse a missing hit.
+pub(crate) const COMMON_WORDS: &[(&str, &str)] = &[
+    ("english-stop-words", "to be or not to be"),
+    ("english-question", "what is it"),
+    ("english-articles", "a an the of and in on at by"),
+    ("numbers", "0 1 7 42 2026 3.14 1e6"),
+    ("short", "x I u y o é ö ß ı я ь 我"),
+    ("bengali", "কি তুমি আমি না আপনি"),
+    ("chinese", "玩笑 你得到了什么 是的 嗨 不"),
+    ("dutch", "je een de is ik"),
+    ("english", "the is my and it"),
+    ("french", "de est tu je le"),
+    ("german", "du ich ist dir es"),
+    ("hebrew", "מה טוב הי אני תודה"),
+    ("hindi", "है रहा हो क्या आप"),
+    ("hinglish", "hai kya kaise tum ho"),
+    ("indonesian", "kamu aku tidak apa yang"),
+    ("italian", "è di un non il"),
+    ("japanese", "いいえ はい こんにちは 株式市場"),
+    ("korean", "저는 너는 수 있습니다 제가"),
+    ("marathi", "आहे काय मी कसे नाही"),
+    ("oriya", "ମୁଁ ଆପଣ ନମସ୍କାର ଅଛି କି"),
+    ("persian", "من از به می و"),
+    ("portuguese", "o que é de você"),
+    ("russian", "я не ты что в"),
+    ("spanish", "de no que es la"),
+    ("swedish", "i är a what the"),
+    ("tamil", "எப்படி நான் வணக்கம் என்ன நன்றி"),
+    ("telugu", "నమస్కారం శుభోదయం ధన్యవాదములు భోజనం ఎలా"),
+    ("thai", "หวัดดี ว่าไง สวัสดี ดีจ้า"),
+    ("traditionalchinese", "玩笑 你得到了什麼 是的 嗨 不"),
+    ("turkish", "bir ne ben nasıl yok"),
+    ("ukrainian", "я ти не що це"),
+    ("urdu", "ہیلو ہے رہا کیسا چل"),
+    ("yoruba", "ni lo wo mo ki"),
+];
+
+pub(crate) async fn common_words(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    for (scope, text) in COMMON_WORDS {
+        put(
+            d.as_ref(),
+            &format!("learning:words-{scope}"),
+            "entry",
+            text,
+        )
+        .await?;
+    }
+    let mut dropped: Vec<String> = Vec::new();
+    for (scope, text) in COMMON_WORDS {
+        let ns = format!("learning:words-{scope}");
+        let opts = RecallOptions::in_namespace(&ns);
+        for word in tinymemory_api::text::words(text) {
+            let hits = d.recall(word, 10, &opts).await?;
+            if !hits.iter().any(|h| h.key == "entry") {
+                dropped.push(format!("{word:?} ({scope})"));
+            }
+        }
+    }
+    if dropped.is_empty() {
+        return Ok(());
+    }
+    let total: usize = COMMON_WORDS
+        .iter()
+        .map(|(_, t)| tinymemory_api::text::words(t).count())
+        .sum();
+    let cause = match ctx.profile {
+        RecallProfile::Lexical => {
+            "; every word of the contract's word split is searchable: a stop-word list, a \
+             minimum word length or a tokenizer that skips numbers drops them (the entry is the \
+             only one of its namespace, so no frequency can excuse it)"
+        }
+        RecallProfile::Semantic => {
+            "; the entry is the only one of its namespace, so any ranking returns it for any \
+             non-blank query (a score threshold, or a query embedding that is empty once stop \
+             words are removed, drops it)"
+        }
+    };
+    Err(Stop::fail(format!(
+        "{} of {total} words found nothing in a namespace whose only entry holds them: {}{cause}",
+        dropped.len(),
+        shown_list(&dropped)
+    )))
+}
+
+/// At most 12 items, then how many more.
+fn shown_list(items: &[String]) -> String {
+    let shown: Vec<&str> = items.iter().take(12).map(String::as_str).collect();
+    match items.len() - shown.len() {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
+}

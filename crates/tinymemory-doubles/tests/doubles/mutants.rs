@@ -526,6 +526,10 @@ async fn observe(name: &str, d: &dyn MemoryProvider) -> String {
             put(d, "global", "k", "comet").await;
             ranked(&d.recall("?!", 10, &any()).await.unwrap())
         }
+        "drops-stop-words" => {
+            put(d, "global", "k", "to be or not to be").await;
+            format!("{:?}", keys(&d.recall("be", 10, &any()).await.unwrap()))
+        }
         "utf16-key-order" => {
             put(d, "global", "\u{FF61}", "halfwidth").await;
             put(d, "global", "\u{1F600}", "astral").await;
@@ -679,6 +683,7 @@ const WITNESSES: &[(&str, &str, &str)] = &[
     ),
     ("bm25-sign-as-match", r#"["g"]"#, "[]"),
     ("reserves-own-name", "Ok(())", r#"Err("backend")"#),
+    ("drops-stop-words", r#"["k"]"#, "[]"),
     ("utf16-key-order", r#"["｡", "😀"]"#, r#"["😀", "｡"]"#),
     ("leap-second-any-day", "1", "0"),
     (

@@ -1,8 +1,8 @@
-//! What a run leaves behind if it is interrupted: on `SIGINT` or
-//! `SIGTERM` the driver processes' groups are ended (`SIGTERM`, then
-//! `SIGKILL`) and the temporary
-//! directories removed before the program exits (130 and 143, as a shell
-//! reports a death by those signals).
+//! What a run leaves behind if it is interrupted: on `SIGINT`, `SIGTERM`
+//! or `SIGHUP` the driver processes' groups are ended (`SIGTERM`, then
+//! `SIGKILL`) and the temporary files and directories removed before the
+//! program exits (130, 143 and 129, as a shell reports a death by those
+//! signals).
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -73,7 +73,12 @@ fn clean_up() {
     }
 }
 
-/// Starts a thread that, on `SIGINT` or `SIGTERM`, cleans up and exits.
+/// How long the signal path waits for its message to be written.
+#[cfg(unix)]
+const MESSAGE_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Starts a thread that, on `SIGINT`, `SIGTERM` or `SIGHUP`, cleans up and
+/// exits (130, 143, 129).
 /// The handlers are in place when this returns. Where they cannot be
 /// installed, the default action (ending the program) is kept, with a
 /// warning.
@@ -87,28 +92,36 @@ pub(crate) fn install() {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("warning: failed to watch for SIGINT and SIGTERM: {e}");
+            stderr_line!("warning: failed to watch for SIGINT and SIGTERM: {e}");
             return;
         }
     };
     let streams = {
         let _entered = runtime.enter();
-        signal(SignalKind::interrupt()).and_then(|i| Ok((i, signal(SignalKind::terminate())?)))
+        signal(SignalKind::interrupt()).and_then(|i| {
+            Ok((
+                i,
+                signal(SignalKind::terminate())?,
+                signal(SignalKind::hangup())?,
+            ))
+        })
     };
-    let (mut interrupt, mut terminate) = match streams {
+    let (mut interrupt, mut terminate, mut hangup) = match streams {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("warning: failed to watch for SIGINT and SIGTERM: {e}");
+            stderr_line!("warning: failed to watch for SIGINT, SIGTERM and SIGHUP: {e}");
             return;
         }
     };
     let watcher = std::thread::Builder::new()
         .name("signals".to_owned())
         .spawn(move || {
+            // 128 + the signal's number, as a shell reports a death by it.
             let (name, code) = runtime.block_on(async {
                 tokio::select! {
                     _ = interrupt.recv() => ("SIGINT", 130),
                     _ = terminate.recv() => ("SIGTERM", 143),
+                    _ = hangup.recv() => ("SIGHUP", 129),
                 }
             });
             INTERRUPTED.store(true, Ordering::SeqCst);
@@ -119,20 +132,28 @@ pub(crate) fn install() {
                 .take()
                 .map(|n| format!("; {n}"))
                 .unwrap_or_default();
-            // Not `eprintln!`, which panics when stderr's reader is gone
-            // (`run 2>&1 | head -1`): the panic ended this thread before
-            // the exit, and the run, parked in `wait_if_interrupted`,
-            // then ignored every later signal. A message nobody can read
-            // is not written; the exit code still says why it ended.
-            let _ = writeln!(
-                std::io::stderr(),
+            let message = format!(
                 "error: interrupted by {name}: the driver processes were stopped and the \
                  temporary files removed{note}"
             );
+            // Written from a thread of its own, waited for a moment: stderr
+            // may be a pipe nobody reads (`run 2>&1 | less`, stopped), and a
+            // write to a full pipe never returns. Not `eprintln!`, which
+            // panics when the reader is gone (`run 2>&1 | head -1`); either
+            // way the run once ignored every later signal. A message nobody
+            // can read is not written; the exit code still says why it ended.
+            let (done, written) = std::sync::mpsc::channel();
+            let writer = std::thread::Builder::new().spawn(move || {
+                let _ = writeln!(std::io::stderr(), "{message}");
+                let _ = done.send(());
+            });
+            if writer.is_ok() {
+                let _ = written.recv_timeout(MESSAGE_WAIT);
+            }
             std::process::exit(code);
         });
     if let Err(e) = watcher {
-        eprintln!("warning: failed to watch for SIGINT and SIGTERM: {e}");
+        stderr_line!("warning: failed to watch for SIGINT and SIGTERM: {e}");
     }
 }
 

@@ -56,6 +56,18 @@ impl DriverSpec {
             None if s == "null" => Ok(Self::Null),
             None if s == "sqlite" => Ok(Self::Sqlite(None)),
             Some(("sqlite", "")) => Err("sqlite:PATH needs a path after the colon".into()),
+            // SQLite opens `file:` names as URIs (`file:u.db` is `u.db`), so
+            // the file a URI names could pass every check of the outputs
+            // against the store: a path is asked for instead.
+            Some(("sqlite", path)) if path.starts_with("file:") => Err(format!(
+                "sqlite:{path}: a SQLite URI is not taken here (SQLite would open the file it \
+                 names, which the run could not tell from its outputs); name the file itself, \
+                 sqlite:{}",
+                path.trim_start_matches("file:")
+                    .split('?')
+                    .next()
+                    .unwrap_or_default()
+            )),
             Some(("sqlite", path)) => Ok(Self::Sqlite(Some(PathBuf::from(path)))),
             Some(("mutant", names)) => {
                 let stack = names
@@ -97,7 +109,7 @@ impl DriverSpec {
         {
             use std::os::unix::ffi::OsStrExt;
             if let Some(path) = raw.as_bytes().strip_prefix(b"sqlite:") {
-                if !path.is_empty() {
+                if !path.is_empty() && !path.starts_with(b"file:") {
                     return Ok(Self::Sqlite(Some(PathBuf::from(OsStr::from_bytes(path)))));
                 }
             }

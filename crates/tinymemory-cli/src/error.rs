@@ -56,7 +56,7 @@ impl CliError {
     /// the exit code.
     pub(crate) fn report(&self) -> u8 {
         for message in &self.messages {
-            eprintln!("error: {message}");
+            stderr_line!("error: {message}");
         }
         self.code
     }

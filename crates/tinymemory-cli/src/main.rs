@@ -14,6 +14,17 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+/// `eprintln!` that never panics: a message that cannot be written
+/// (stderr's reader gone, `2>&1 | true`, `2>/dev/full`) is dropped, and
+/// the exit code still says how the command ended, where `eprintln!`
+/// turned every such exit into a panic's 101.
+macro_rules! stderr_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod args;
 mod cleanup;
 mod console;

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use tinymemory_api::shown::shown;
+use tinymemory_conformance::report::OutcomeKind;
 use tinymemory_conformance::{Registry, Report};
 
 use crate::args::{Format, MergeArgs};
@@ -105,6 +106,46 @@ fn this_builds_selection(merged: &Report) -> Result<(), String> {
         &families,
     )
     .map_err(|e| format!("the shards' filter: {e}"))?;
+    if run.cases == 0 {
+        return Err(
+            "the shards say they ran 0 cases per property, which run refuses: they are not the \
+             reports of a run"
+                .to_owned(),
+        );
+    }
+    // What `run` writes of each check, held to the registry: a forged
+    // family would move a failure out of the family whose level it
+    // lowers, and `run` never writes the outcomes of a Rust test's
+    // expected failures.
+    for c in &merged.checks {
+        if let Some(check) = registry.get(&c.id) {
+            if c.family != check.family.as_str() {
+                return Err(format!(
+                    "the shards put check {} in family {}, and this build's registry in {}",
+                    c.id,
+                    shown(&c.family),
+                    check.family.as_str()
+                ));
+            }
+        }
+        if matches!(
+            c.outcome,
+            OutcomeKind::ExpectedFailure | OutcomeKind::UnexpectedlyPassing
+        ) {
+            return Err(format!(
+                "the shards give check {} the outcome {}, which run never writes (only a Rust \
+                 test's expected failures have it)",
+                c.id,
+                c.outcome.as_str()
+            ));
+        }
+        if !(c.duration_ms.is_finite() && c.duration_ms >= 0.0) {
+            return Err(format!(
+                "the shards give check {} the duration {} ms: a duration is 0 or more",
+                c.id, c.duration_ms
+            ));
+        }
+    }
     let expected: Vec<&str> = registry.checks().iter().map(|c| c.id).collect();
     let claimed: HashSet<&str> = merged.checks.iter().map(|c| c.id.as_str()).collect();
     let wanted: HashSet<&str> = expected.iter().copied().collect();

@@ -134,12 +134,12 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
     let mut failed = false;
     if !copied.failures.is_empty() {
         failed = true;
-        eprintln!(
+        stderr_line!(
             "error: {} records failed to import into {to}:",
             copied.failures.len()
         );
         for (at, f) in copied.failures.iter().take(SHOWN) {
-            eprintln!(
+            stderr_line!(
                 "  record {at} ({} {}): {}",
                 shown(&f.namespace),
                 verify::escaped(&f.key),
@@ -147,7 +147,7 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
             );
         }
         if !target.in_memory {
-            eprintln!("{}", partial_note(&to));
+            stderr_line!("{}", partial_note(&to));
         }
     }
     let v = verify::verify(src, dst, args.page_size, &kept)
@@ -155,16 +155,17 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
         .map_err(|e| Failed(exit::FAILURES, format!("failed to verify: {e}")))?;
     if v.source_digest != copied.digest {
         failed = true;
-        eprintln!(
+        stderr_line!(
             "error: the source changed while it was copied: its records' digest was {} during \
              the copy and is {} now; migrate a store nothing writes to",
-            copied.digest, v.source_digest
+            copied.digest,
+            v.source_digest
         );
     }
     let (spot_checked, spot_lines) = spot::check(dst, copied.sample).await;
     if !spot_lines.is_empty() {
         failed = true;
-        eprintln!(
+        stderr_line!(
             "error: verification failed: {} of {spot_checked} records read back from the target \
              with get differ from the source (the first, the last and every {}th record in \
              export order are read):",
@@ -172,7 +173,7 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
             spot::EVERY
         );
         for line in spot_lines.iter().take(SHOWN) {
-            eprintln!("{}", visible(line));
+            stderr_line!("{}", visible(line));
         }
     }
     if v.is_equal() && spot_lines.is_empty() {
@@ -190,9 +191,9 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
         failed = true;
         for (i, line) in v.difference_lines().iter().enumerate() {
             if i == 0 {
-                eprintln!("error: verification failed: {}", visible(line));
+                stderr_line!("error: verification failed: {}", visible(line));
             } else {
-                eprintln!("{}", visible(line));
+                stderr_line!("{}", visible(line));
             }
         }
     }

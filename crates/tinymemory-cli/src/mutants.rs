@@ -127,7 +127,7 @@ async fn table(out: &mut impl Write) -> std::io::Result<usize> {
         let failed = run.await.unwrap_or_else(|join| {
             // The runner isolates check panics, so this is a panic of the
             // runner itself: report the mutant as caught by nothing.
-            eprintln!(
+            stderr_line!(
                 "error: failed to run the checks on mutant {}: {join}",
                 m.name
             );

@@ -47,6 +47,47 @@ enum Place {
         /// Its identity when resolved.
         id: Option<FileId>,
     },
+    /// This process's standard output or error, named as `/dev/stdout`,
+    /// `/dev/fd/1`, `/proc/self/fd/2` and the like: written through the
+    /// stream itself, at its offset, whatever it is redirected to (`>>
+    /// run.log` appends, never replaces the log).
+    Stream(Stream),
+    /// Another open file of the process named through `/dev/fd/N` or
+    /// `/proc/self/fd/N` that leads to a regular file: appended to,
+    /// never replaced or truncated.
+    Append {
+        /// Its identity when resolved.
+        id: Option<FileId>,
+    },
+}
+
+/// A standard stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// The standard stream `path` names, spelt as a path (`/dev/stdout`,
+/// `/dev/fd/2`, `/proc/self/fd/1`): `Some(Ok(..))`; `Some(Err(()))` for
+/// another descriptor of the process (`/dev/fd/5`); `None` for any other
+/// path.
+fn named_descriptor(path: &Path) -> Option<Result<Stream, ()>> {
+    let text = path.to_str()?;
+    let fd = match text {
+        "/dev/stdout" => return Some(Ok(Stream::Stdout)),
+        "/dev/stderr" => return Some(Ok(Stream::Stderr)),
+        _ => text
+            .strip_prefix("/dev/fd/")
+            .or_else(|| text.strip_prefix("/proc/self/fd/"))
+            .or_else(|| text.strip_prefix("/proc/thread-self/fd/"))?,
+    };
+    match fd {
+        "1" => Some(Ok(Stream::Stdout)),
+        "2" => Some(Ok(Stream::Stderr)),
+        n if n.parse::<u32>().is_ok() => Some(Err(())),
+        _ => None,
+    }
 }
 
 impl Target {
@@ -62,6 +103,29 @@ impl Target {
     /// or its directory is missing or cannot be written to.
     pub(crate) fn resolve(path: &Path) -> Result<Self, String> {
         let failed = |why: String| format!("failed to write {}: {why}", path.display());
+        if path.is_dir() {
+            return Err(failed("it is a directory".to_owned()));
+        }
+        if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+            return Err(failed(
+                "a name ending in / names a directory, and an output is a file".to_owned(),
+            ));
+        }
+        match named_descriptor(path) {
+            Some(Ok(stream)) => {
+                return Ok(Self {
+                    named: path.to_owned(),
+                    place: Place::Stream(stream),
+                })
+            }
+            Some(Err(())) if std::fs::metadata(path).is_ok_and(|m| m.is_file()) => {
+                return Ok(Self {
+                    named: path.to_owned(),
+                    place: Place::Append { id: id_of(path) },
+                })
+            }
+            _ => {}
+        }
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => return Err(failed("it is a directory".to_owned())),
             Ok(meta) if !meta.is_file() => {
@@ -119,7 +183,7 @@ impl Target {
     pub(crate) fn path(&self) -> PathBuf {
         match &self.place {
             Place::Replace { dir, name, .. } => dir.join(name),
-            Place::InPlace { .. } => self.named.clone(),
+            Place::InPlace { .. } | Place::Stream(_) | Place::Append { .. } => self.named.clone(),
         }
     }
 
@@ -136,9 +200,9 @@ impl Target {
             return Ok(None);
         };
         self.same_directory()?;
-        files::temporary_in(dir)
-            .map(Some)
-            .map_err(|e| self.failed(&e))
+        let tmp = files::temporary_in(dir).map_err(|e| self.failed(&e))?;
+        crate::cleanup::remove_on_signal(tmp.path().to_owned());
+        Ok(Some(tmp))
     }
 
     /// Renames `tmp` (from [`Target::temporary`]) onto the output, once
@@ -161,23 +225,28 @@ impl Target {
     ///
     /// A message naming the output when it cannot be opened, or leads to
     /// another file than when it was resolved (nothing is then written).
-    pub(crate) fn open_in_place(&self) -> Result<std::fs::File, String> {
-        let Place::InPlace { id } = &self.place else {
-            return Err(self.failed(&"it is not written in place"));
+    pub(crate) fn open_in_place(&self) -> Result<Box<dyn std::io::Write + Send>, String> {
+        let (id, append) = match &self.place {
+            Place::Stream(Stream::Stdout) => return Ok(Box::new(std::io::stdout())),
+            Place::Stream(Stream::Stderr) => return Ok(Box::new(std::io::stderr())),
+            Place::InPlace { id } => (id, false),
+            Place::Append { id } => (id, true),
+            Place::Replace { .. } => return Err(self.failed(&"it is not written in place")),
         };
         let file = std::fs::OpenOptions::new()
             .write(true)
+            .append(append)
             .open(&self.named)
             .map_err(|e| self.failed(&e))?;
         let now = file_id(&file);
         let regular = file.metadata().map(|m| m.is_file()).unwrap_or(true);
-        if regular || now != *id {
+        if regular != append || now != *id {
             return Err(self.failed(
                 &"it led to a FIFO or a device when the command started and leads to another \
                   file now, so nothing was written to it",
             ));
         }
-        Ok(file)
+        Ok(Box::new(file))
     }
 
     /// Writes `text` to the output: whole or not at all for a file, in
@@ -198,10 +267,12 @@ impl Target {
                     .map_err(|e| self.failed(&e))?;
                 self.commit(tmp.into_temp_path())
             }
-            None => self
-                .open_in_place()?
-                .write_all(text.as_bytes())
-                .map_err(|e| self.failed(&e)),
+            None => {
+                let mut out = self.open_in_place()?;
+                out.write_all(text.as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(|e| self.failed(&e))
+            }
         }
     }
 
@@ -246,21 +317,18 @@ impl DirTarget {
     /// [`files::check_writable_dir`]'s message.
     pub(crate) fn resolve(dir: &Path) -> Result<Self, String> {
         files::check_writable_dir(dir)?;
+        // The nearest ancestor that exists: `bundles` alone has the empty
+        // path above it, the working directory.
         let existing = dir
             .ancestors()
-            .map(|a| {
-                if a.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    a
-                }
-            })
-            .find(|a| a.exists())
-            .unwrap_or(Path::new("."));
-        let rest = dir
-            .strip_prefix(existing)
-            .unwrap_or(Path::new(""))
-            .to_owned();
+            .find(|a| a.as_os_str().is_empty() || a.exists())
+            .unwrap_or(Path::new(""));
+        let rest = dir.strip_prefix(existing).unwrap_or(dir).to_owned();
+        let existing = if existing.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            existing
+        };
         let base = std::fs::canonicalize(existing).map_err(|e| {
             format!(
                 "failed to use the bundle directory {}: {}: {e}",
@@ -306,7 +374,25 @@ impl DirTarget {
             )
         };
         std::fs::create_dir_all(&dir).map_err(failed)?;
-        std::fs::canonicalize(&dir).map_err(failed)
+        let made = std::fs::canonicalize(&dir).map_err(failed)?;
+        // The missing directories were made here, so each is a directory,
+        // not a link planted since the command started (into the corpus,
+        // say): the one made must be the one named below the ancestor.
+        let plain = self
+            .rest
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if plain && made != self.base.join(&self.rest) {
+            return Err(format!(
+                "failed to create the bundle directory {}: it leads to {} now, not below {} as \
+                 when the command started (a directory of it was replaced by a symlink), so \
+                 nothing was written",
+                self.named.display(),
+                made.display(),
+                self.base.display()
+            ));
+        }
+        Ok(made)
     }
 }
 

@@ -73,7 +73,7 @@ pub(crate) fn all_skipped(policy: AllSkipped, total: usize, skipped: usize) -> C
             format!("{what}; --all-skipped warn or pass accepts such a run"),
         )),
         AllSkipped::Warn => {
-            eprintln!("warning: {what}");
+            stderr_line!("warning: {what}");
             Ok(exit::SUCCESS)
         }
         AllSkipped::Pass => Ok(exit::SUCCESS),

@@ -233,18 +233,14 @@ fn jobs_with_trace(jobs: Option<u32>, traced: bool) -> Result<(), String> {
 /// to, renamed onto it when kept, or in place (a FIFO, a device).
 fn open_trace(path: &Path) -> Result<(Trace, Option<(tempfile::TempPath, Target)>), String> {
     let target = Target::resolve(path)?;
-    let (file, pending) = match target.temporary()? {
+    let (out, pending): (Box<dyn std::io::Write + Send>, _) = match target.temporary()? {
         None => (target.open_in_place()?, None),
         Some(tmp) => {
             let (file, tmp) = tmp.into_parts();
-            crate::cleanup::remove_on_signal(tmp.to_path_buf());
-            (file, Some((tmp, target)))
+            (Box::new(file), Some((tmp, target)))
         }
     };
-    Ok((
-        Trace::new(Box::new(std::io::LineWriter::new(file))),
-        pending,
-    ))
+    Ok((Trace::new(Box::new(std::io::LineWriter::new(out))), pending))
 }
 
 #[cfg(test)]

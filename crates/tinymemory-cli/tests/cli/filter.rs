@@ -92,7 +92,7 @@ fn a_glob_selects_by_id_prefix_and_suffix() {
         .into_iter()
         .filter(|id| id.starts_with("recall."))
         .collect();
-    assert_eq!(expected.len(), 14);
+    assert_eq!(expected.len(), 15);
     assert_eq!(ran_ids(&out), expected);
 
     let (code, out, err) = run(&[

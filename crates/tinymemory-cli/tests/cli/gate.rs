@@ -516,3 +516,255 @@ fn a_run_starts_no_more_driver_processes_than_documented() {
         assert_eq!(started, peak, "--jobs {jobs}: a process was replaced");
     }
 }
+
+/// `tinymemory-conformance ARGS` run in `dir`, its stdout and stderr given.
+fn run_in(
+    dir: &Path,
+    args: &[&str],
+    stdout: std::process::Stdio,
+    stderr: std::process::Stdio,
+) -> std::process::ExitStatus {
+    Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .stdout(stdout)
+        .stderr(stderr)
+        .status()
+        .unwrap()
+}
+
+#[test]
+fn a_sqlite_uri_is_refused_so_its_file_cannot_pass_as_another() {
+    let dir = scratch();
+    let db = dir.path().join("u.db");
+    std::fs::write(&db, "the store's bytes").unwrap();
+    let ran = run(&[
+        "run",
+        "--driver",
+        &format!("sqlite:file:{}", db.display()),
+        "--no-corpus",
+        "--output",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr.contains("a SQLite URI is not taken here"),
+        "{}",
+        ran.dump()
+    );
+    assert_eq!(std::fs::read_to_string(&db).unwrap(), "the store's bytes");
+}
+
+#[test]
+fn dev_stdout_is_written_through_the_stream_never_renamed_over_its_file() {
+    let dir = scratch();
+    let log = dir.path().join("run.log");
+    std::fs::write(&log, "an old log line\n").unwrap();
+    let append = || std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    let status = run_in(
+        dir.path(),
+        &[
+            "run",
+            "--driver",
+            "reference",
+            "--no-corpus",
+            "--check",
+            "store.upsert",
+            "--format",
+            "json",
+            "--output",
+            "/dev/stdout",
+        ],
+        append().into(),
+        append().into(),
+    );
+    assert_eq!(status.code(), Some(0));
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("an old log line\n"), "{text}");
+    assert!(text.contains("\"id\": \"store.upsert\""), "{text}");
+}
+
+#[test]
+fn a_redirection_inside_an_exec_command_is_one_of_its_files() {
+    let dir = scratch();
+    let log = dir.path().join("drv.log");
+    std::fs::write(&log, "the driver's log").unwrap();
+    let driver = format!(
+        "exec:sh -c 'exec python3 {} 2>>{}'",
+        repo("examples/python/memory_driver.py").display(),
+        log.display()
+    );
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--output",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr.starts_with(&format!(
+            "error: --output {} names the same file as {}, named by --driver",
+            log.display(),
+            log.display()
+        )),
+        "{}",
+        ran.dump()
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "the driver's log");
+}
+
+#[test]
+fn a_bundle_directory_named_alone_is_made_where_it_is_named() {
+    let dir = scratch();
+    let bundle = "mutant_negated-scores--recall.min_score.json";
+    std::fs::write(dir.path().join(bundle), "kept").unwrap();
+    let status = run_in(
+        dir.path(),
+        &[
+            "run",
+            "--driver",
+            "mutant:negated-scores",
+            "--no-corpus",
+            "--check",
+            "recall.min_score",
+            "--quiet",
+            "--bundle",
+            "bundles",
+        ],
+        std::process::Stdio::null(),
+        std::process::Stdio::null(),
+    );
+    assert_eq!(status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(bundle)).unwrap(),
+        "kept"
+    );
+    let made: Vec<String> = std::fs::read_dir(dir.path().join("bundles"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(made, [bundle]);
+}
+
+#[test]
+fn an_exit_code_survives_a_stderr_that_cannot_be_written() {
+    let dir = scratch();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let status = run_in(
+        dir.path(),
+        &[
+            "run",
+            "--driver",
+            "reference",
+            "--no-corpus",
+            "--check",
+            "nosuch",
+        ],
+        std::process::Stdio::null(),
+        full.into(),
+    );
+    assert_eq!(status.code(), Some(2));
+}
+
+#[test]
+fn an_output_ending_in_a_slash_is_refused() {
+    let dir = scratch();
+    let named = format!("{}/new.json/", dir.path().display());
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--no-corpus",
+        "--check",
+        "store.upsert",
+        "--output",
+        &named,
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: failed to write {named}: a name ending in / names a directory, and an output \
+             is a file\n"
+        )
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_shard_with_an_outcome_or_family_run_never_writes_is_refused() {
+    let dir = scratch();
+    let (_, s1) = shard_of(dir.path(), 1, 2, &[]);
+    let (_, s2) = shard_of(dir.path(), 2, 2, &[]);
+    let edit = |path: &Path, f: &dyn Fn(&mut serde_json::Value)| {
+        let mut r: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        f(&mut r);
+        let out = path.with_extension("edited.json");
+        std::fs::write(&out, r.to_string()).unwrap();
+        out
+    };
+    let outcome = edit(&s1, &|r| {
+        r["checks"][0]["outcome"] = "expected-failure".into();
+        r["checks"][0]["reason"] = "x".into();
+    });
+    let ran = run(&["merge", outcome.to_str().unwrap(), s2.to_str().unwrap()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr
+            .contains("the outcome expected-failure, which run never writes"),
+        "{}",
+        ran.dump()
+    );
+    let family = edit(&s1, &|r| r["checks"][0]["family"] = "corpus".into());
+    let ran = run(&["merge", family.to_str().unwrap(), s2.to_str().unwrap()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr
+            .contains("in family corpus, and this build's registry in contract"),
+        "{}",
+        ran.dump()
+    );
+}
+
+#[test]
+fn sighup_ends_a_run_as_sigterm_does() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args([
+            "run",
+            "--driver",
+            "reference",
+            "--no-corpus",
+            "--cases",
+            "100000",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.as_mut().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    let killed = Command::new("kill")
+        .args(["-HUP", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(129));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("interrupted by SIGHUP"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

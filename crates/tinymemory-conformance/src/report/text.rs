@@ -100,16 +100,18 @@ impl Report {
         let version = r
             .driver_version
             .as_deref()
-            .map_or_else(String::new, |v| format!(" ({v})"));
+            .map_or_else(String::new, |v| format!(" ({})", visible(v)));
+        // Every field a report read back (merge, diff) may carry is
+        // escaped: a forged shard's ESC must not reach the terminal.
         format!(
             "{} {} against {}{version}, {} recall profile: seed {}, {} cases per property, started {}, took {:.1?}",
-            r.tool,
-            r.tool_version,
-            r.driver_id,
+            visible(&r.tool),
+            visible(&r.tool_version),
+            visible(&r.driver_id),
             r.recall_profile,
             r.seed,
             r.cases,
-            r.started_at,
+            visible(&r.started_at),
             duration(r.duration_ms)
         )
     }

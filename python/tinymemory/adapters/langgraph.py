@@ -110,7 +110,9 @@ class LangGraphStore(tp.Store):
         self._loop = asyncio.new_event_loop() if self._use_async else None
         self._engine = self._new_engine()
         self._written = False
-        self.driver_id = c.engine_id(self._engine, package, version, adapter="langgraph")
+        self.driver_id = c.engine_id(
+            self._engine, package, version, adapter="langgraph (abatch)" if self._use_async else "langgraph"
+        )
         atexit.register(self.close)
 
     # -- the engine's life ---------------------------------------------

@@ -71,7 +71,8 @@ def row_of(report):
     m = _ID.match(driver_id)
     if m:
         package, version, what = m.group("package"), m.group("version"), m.group("what")
-        engine = what.split(":")[-1] if ":" in what else what
+        # MODULE:CLASS (the adapters' form) is shown as CLASS.
+        engine = what.split(":")[-1] if re.fullmatch(r"[\w.]+:[\w.]+", what) else what
         adapter = m.group("adapter") or "driver"
     else:
         package, version, engine, adapter = "-", "-", driver_id, "driver"

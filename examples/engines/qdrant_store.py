@@ -37,6 +37,7 @@ the exact cosine of integer feature vectors kept in each point's payload.
 
 import functools
 import hashlib
+import importlib.metadata as _metadata
 import math
 import uuid
 
@@ -139,7 +140,9 @@ def _filter(category, session_id):
 
 class QdrantStore(tp.Store):
     recall_profile = tp.SEMANTIC
-    driver_id = "qdrant-local"
+    # PACKAGE==VERSION WHAT: the compatibility matrix (tinymemory.matrix)
+    # reads the engine's package and version from the driver id.
+    driver_id = f"qdrant-client=={_metadata.version('qdrant-client')} QdrantClient(':memory:') (examples/engines/qdrant_store.py)"
 
     def __init__(self):
         self.client = QdrantClient(":memory:")

@@ -23,6 +23,7 @@ by key, so recall takes every match of the namespace and sorts by (score
 descending, key).
 """
 
+import importlib.metadata as _metadata
 import json
 
 import tantivy
@@ -59,7 +60,9 @@ def _words(text):
 
 
 class TantivyStore(tp.Store):
-    driver_id = "tantivy"
+    # PACKAGE==VERSION WHAT: the compatibility matrix (tinymemory.matrix)
+    # reads the engine's package and version from the driver id.
+    driver_id = f"tantivy=={_metadata.version('tantivy')} tantivy.Index in RAM (examples/engines/tantivy_store.py)"
 
     def __init__(self):
         self.indexes = {}  # namespace -> tantivy.Index

@@ -6,6 +6,12 @@
         driver = "my_package.store:make_store"   # MODULE:FACTORY, or the factory itself
         profile = "semantic"                      # optional; else what the store declares
 
+A LangGraph store or a LangChain vector store needs no driver: subclass
+``LangGraphStoreConformance`` (``def make_store(self)`` returns a fresh
+``BaseStore``) or ``VectorStoreConformance`` (``def make_store(self,
+embeddings)`` returns a fresh ``VectorStore``) instead; the adapters of
+``tinymemory.adapters`` serve it (docs/adapters.md).
+
 The plugin (``tinymemory.testing.plugin``, registered with pytest by the
 ``tinymemory-conformance`` wheel) turns each such class into one item per
 check of ``tinymemory-conformance list --profile PROFILE``, named by the
@@ -22,7 +28,14 @@ them for every class.
 from ._binary import BIN_ENV, BinaryError
 from ._run import RunError
 
-__all__ = ["DriverConformance", "BIN_ENV", "BinaryError", "RunError"]
+__all__ = [
+    "DriverConformance",
+    "LangGraphStoreConformance",
+    "VectorStoreConformance",
+    "BIN_ENV",
+    "BinaryError",
+    "RunError",
+]
 
 
 class DriverConformance:
@@ -50,6 +63,9 @@ class DriverConformance:
       items naming the setting.
     - ``bundle_dir``: a directory to write a regression bundle into for
       each failing check (``tinymemory-conformance replay FILE``).
+    - ``report_dir``: a directory to write the run's JSON report into, as
+      ``MODULE.CLASS.json`` (docs/reports.md; the compatibility matrix,
+      ``python -m tinymemory.matrix``, renders such reports).
     """
 
     driver = None
@@ -60,6 +76,16 @@ class DriverConformance:
     cases = None
     timeout = None
     bundle_dir = None
+    report_dir = None
+
+    @classmethod
+    def tinymemory_driver_spec(cls):
+        """The ``MODULE:FACTORY`` the driver process serves when ``driver``
+        and ``driver_command`` are both None; None here (the plugin then
+        asks for one of them). The adapter classes below return their own
+        ``tinymemory_store``, found again in the driver process by the
+        test module's name and the class's qualified name."""
+        return None
 
     def test_tinymemory_plugin_is_active(self):
         # Only collected when the plugin is not: the class would otherwise
@@ -70,4 +96,130 @@ class DriverConformance:
             "the tinymemory pytest plugin is not active, so no conformance check ran: install the "
             "tinymemory-conformance wheel (it registers the plugin with pytest), or load the plugin "
             "with `pytest -p tinymemory.testing.plugin`"
+        )
+
+
+def _spec_of(cls):
+    if "<locals>" in cls.__qualname__:
+        raise TypeError(
+            f"{cls.__qualname__} is defined inside a function; the driver process finds the class again "
+            "by its module and name, so define it at module level"
+        )
+    return f"{cls.__module__}:{cls.__qualname__}.tinymemory_store"
+
+
+class LangGraphStoreConformance(DriverConformance):
+    """The conformance suite over a LangGraph ``BaseStore``, with no driver code.
+
+        from langgraph.store.memory import InMemoryStore
+        from tinymemory.adapters.embeddings import HashedEmbedding
+        from tinymemory.testing import LangGraphStoreConformance
+
+        class TestInMemoryStore(LangGraphStoreConformance):
+            def make_store(self):
+                return InMemoryStore(index={"dims": 256, "embed": HashedEmbedding()})
+
+    ``make_store(self)`` returns a fresh, empty store (for a server, a
+    schema or table prefix of its own); it runs in the driver processes,
+    which import the test module again, so the class must be at module
+    level. ``cleanup_store(self, store)``, optional, is called with each
+    store when the adapter is done with it (drop what it created, close
+    the connection). Both may be ``async def`` when ``use_async`` is True,
+    which serves every operation through ``abatch`` instead of ``batch``.
+    ``engine_package`` and ``engine_version`` name the engine in the
+    driver id (default: the distribution holding the store's class).
+    The other options are DriverConformance's; ``profile`` is semantic.
+    """
+
+    profile = "semantic"
+    use_async = False
+    engine_package = None
+    engine_version = None
+
+    def make_store(self):
+        """A fresh, empty LangGraph ``BaseStore``."""
+        raise NotImplementedError(f"{type(self).__name__} must define make_store(self)")
+
+    def cleanup_store(self, store):
+        """Called with each store the adapter is done with; does nothing here."""
+
+    @classmethod
+    def tinymemory_driver_spec(cls):
+        return _spec_of(cls)
+
+    @classmethod
+    def tinymemory_store(cls):
+        """The adapter over this class's stores (runs in the driver process)."""
+        from ..adapters.langgraph import LangGraphStore
+
+        test = cls()
+        return LangGraphStore(
+            test.make_store,
+            cleanup=test.cleanup_store,
+            use_async=cls.use_async,
+            package=cls.engine_package,
+            version=cls.engine_version,
+        )
+
+
+class VectorStoreConformance(DriverConformance):
+    """The conformance suite over a LangChain ``VectorStore``, with no driver code.
+
+        from langchain_core.vectorstores import InMemoryVectorStore
+        from tinymemory.testing import VectorStoreConformance
+
+        class TestInMemoryVectorStore(VectorStoreConformance):
+            def make_store(self, embeddings):
+                return InMemoryVectorStore(embeddings)
+
+    ``make_store(self, embeddings)`` returns a fresh, empty store using
+    `embeddings` (``embeddings()`` below: ``HashedEmbedding()`` unless
+    overridden), in the driver processes as for LangGraphStoreConformance.
+    ``cleanup_store(self, store)`` is the optional clean-up hook.
+    ``make_filter(self, fields)``, optional, turns ``{"namespace": ...,
+    "category": ..., "session_id": ...}`` into the store's filter, for a
+    store whose filter dialect the adapter does not know
+    (tinymemory.adapters.langchain.default_filter). ``score`` is
+    "relevance", "similarity" or None (the adapter's default); see
+    VectorStoreAdapter. ``profile`` is semantic.
+    """
+
+    profile = "semantic"
+    score = None
+    engine_package = None
+    engine_version = None
+
+    def make_store(self, embeddings):
+        """A fresh, empty LangChain ``VectorStore`` over `embeddings`."""
+        raise NotImplementedError(f"{type(self).__name__} must define make_store(self, embeddings)")
+
+    def embeddings(self):
+        """The ``Embeddings`` given to make_store: HashedEmbedding()."""
+        from ..adapters.embeddings import HashedEmbedding
+
+        return HashedEmbedding()
+
+    def cleanup_store(self, store):
+        """Called with each store the adapter is done with; does nothing here."""
+
+    make_filter = None
+
+    @classmethod
+    def tinymemory_driver_spec(cls):
+        return _spec_of(cls)
+
+    @classmethod
+    def tinymemory_store(cls):
+        """The adapter over this class's stores (runs in the driver process)."""
+        from ..adapters.langchain import VectorStoreAdapter
+
+        test = cls()
+        return VectorStoreAdapter(
+            test.make_store,
+            embeddings=test.embeddings(),
+            cleanup=test.cleanup_store,
+            make_filter=test.make_filter,
+            score=cls.score,
+            package=cls.engine_package,
+            version=cls.engine_version,
         )

@@ -38,6 +38,11 @@ def pytest_addoption(parser):
     group.addoption("--tinymemory-cases", metavar="N", type=int, help="cases per property check")
     group.addoption("--tinymemory-timeout", metavar="SECS", type=int, help="seconds one check may run")
     group.addoption(
+        "--tinymemory-report-dir",
+        metavar="DIR",
+        help="write each class's JSON report into DIR as MODULE.CLASS.json (python -m tinymemory.matrix reads them)",
+    )
+    group.addoption(
         "--tinymemory-bundle-dir",
         metavar="DIR",
         help="write a regression bundle for each failing check into DIR",
@@ -82,6 +87,22 @@ def bundled_corpus():
         f"no bundled corpus: neither {os.path.join(package, 'corpora')} nor a checkout's fixtures/corpora "
         "exists; set `corpus` to a directory, or to False to skip the corpus checks"
     )
+
+
+def write_report(report, directory, name):
+    """Writes `report` (the run's JSON report) to `directory`/`name`,
+    creating the directory. Raises RunError naming the path when it cannot."""
+    import json
+
+    path = os.path.join(directory, name)
+    try:
+        os.makedirs(directory, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(report, f, indent=2, ensure_ascii=False)
+            f.write("\n")
+    except OSError as e:
+        raise RunError(f"failed to write the JSON report {path}: {e}") from None
+    return path
 
 
 class CheckFailed(Exception):
@@ -139,6 +160,11 @@ class ConformanceClass(pytest.Class):
                 raise RunError("`driver_command` is empty; expected a command line (a string) or a list of its words")
             return words
         driver = cls.driver
+        if driver is None:
+            try:
+                driver = cls.tinymemory_driver_spec()
+            except TypeError as e:
+                raise RunError(str(e)) from None
         if driver is None:
             raise RunError("set `driver` (MODULE:FACTORY or the factory) or `driver_command`")
         if not isinstance(driver, str):
@@ -211,7 +237,11 @@ class ConformanceClass(pytest.Class):
             )
         if bundle_dir is not None:
             bundle_dir = os.path.abspath(os.fspath(bundle_dir))
+        report_dir = pick("tinymemory_report_dir", "report_dir")
+        if report_dir is not None:
+            report_dir = os.path.abspath(os.path.join(base, os.fspath(report_dir)))
         return {
+            "report_dir": report_dir,
             "corpus": corpus,
             "seed": numbers["seed"],
             "cases": numbers["cases"],
@@ -237,6 +267,7 @@ class ConformanceClass(pytest.Class):
         selected = [i.check[0] for i in mine]
         every = len(selected) == len(self._checks)
         opts = self._options()
+        report_dir = opts.pop("report_dir")
         if self._hello is None:
             # A factory that does not import, raises or hangs is one clear
             # error here, rather than the run's exit 3.
@@ -245,6 +276,8 @@ class ConformanceClass(pytest.Class):
         report, shown, bundles = run(
             self._binary, self._command, self._env, self._profile, selected, every, limit=limit, **opts
         )
+        if report_dir is not None:
+            write_report(report, report_dir, f"{self.obj.__module__}.{self.obj.__qualname__}.json")
         checks = {c["id"]: c for c in report.get("checks", [])}
         # `replay` never runs a command read from a bundle: the hint names
         # the driver (and the corpus the run loaded) itself.

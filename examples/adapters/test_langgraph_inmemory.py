@@ -1,0 +1,5 @@
+from langgraph.store.memory import InMemoryStore
+from tinymemory.adapters.embeddings import HashedEmbedding
+from tinymemory.testing import LangGraphStoreConformance
+class TestInMemoryStore(LangGraphStoreConformance):
+    def make_store(self): return InMemoryStore(index={"dims": 256, "embed": HashedEmbedding()})

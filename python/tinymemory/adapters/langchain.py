@@ -1,0 +1,383 @@
+"""A ``tinymemory.protocol.Store`` over any LangChain ``VectorStore``.
+
+    from langchain_core.vectorstores import InMemoryVectorStore
+    from tinymemory.adapters.langchain import VectorStoreAdapter
+
+    store = VectorStoreAdapter(InMemoryVectorStore)   # factory(embeddings) -> a fresh VectorStore
+
+``VectorStoreAdapter(factory)`` serves the contract over the vector stores
+``factory(embeddings)`` returns (fresh and empty per call; ``reset`` asks
+for a new one). `embeddings` is a ``HashedEmbedding`` (offline, see
+tinymemory.adapters.embeddings) unless the adapter is given another.
+docs/adapters.md has the mapping as a table; in short:
+
+- an entry is a ``Document``: ``page_content`` the content, ``metadata``
+  ``{"namespace", "key", "category", "session_id" (absent for none),
+  "taint", "timestamp"}``, ``id`` a UUID 5 of ``[namespace, key]`` (the
+  form every store accepts; Qdrant takes UUIDs only). ``store`` and
+  ``store_many`` are one ``add_documents(documents, ids=...)`` call: an
+  upsert, as LangChain's standard tests require of ``add_documents`` with
+  an existing id;
+- ``get`` is ``get_by_ids``, ``forget`` ``get_by_ids`` then ``delete``;
+- recall is one ``similarity_search_with_relevance_scores(query, k,
+  filter=...)``: the framework's relevance score, higher is better. A store
+  that defines no relevance function (``InMemoryVectorStore``) is asked
+  ``similarity_search_with_score``, whose score the adapter must be told is
+  a similarity (``score="similarity"``; known for InMemoryVectorStore);
+- ``filter`` has no portable form in LangChain: the adapter knows the
+  dialect of InMemoryVectorStore and FAISS (a callable or a dict), Qdrant
+  (``models.Filter``) and Chroma (``$and`` / ``$eq``); another store needs
+  ``make_filter``, a function from ``{"namespace": ..., "category": ...,
+  "session_id": ...}`` (the fields asked) to its filter.
+
+``VectorStore`` has no way to enumerate what it holds, so the adapter
+keeps the ids it wrote (never their contents): ``list`` and
+``namespaces`` ask ``get_by_ids`` for them and filter the documents the
+store returns by category and session themselves. The other things it does
+itself are the contract's rules (namespace and key validity, a blank
+query, the tie order by key, the widest limit, a batch's repeated key) and
+the timestamp (the interface has none). It never re-ranks, re-filters a
+recall, caches contents or retries: a failing check is the store's, or a
+mapping limit whose message starts with ``mapping limit``.
+"""
+
+import atexit
+import json
+import uuid
+
+from .. import protocol as tp
+from . import _common as c
+
+# The UUID namespace of entry ids (uuid5 of the JSON of [namespace, key]).
+ID_NAMESPACE = uuid.UUID("5a0c3b9e-7f0f-4c55-9a53-1f0e2b9d4e61")
+
+
+def document_id(namespace, key):
+    """The Document id of an entry: a UUID 5 of ``[namespace, key]`` as
+    JSON, so (learning:a/b, c) and (learning:a, b/c) are two ids."""
+    return str(uuid.uuid5(ID_NAMESPACE, json.dumps([namespace, key], ensure_ascii=False)))
+
+
+def _class_names(obj):
+    return {f"{k.__module__}.{k.__qualname__}" for k in type(obj).__mro__}
+
+
+def default_filter(store):
+    """The filter maker for `store`'s dialect, or None when the adapter
+    knows none: a function from the fields asked ({"namespace": ...,
+    "category": ..., "session_id": ...}) to the store's filter, matching
+    metadata equal to each."""
+    names = _class_names(store)
+    if "langchain_core.vectorstores.in_memory.InMemoryVectorStore" in names:
+        # InMemoryVectorStore takes a predicate over a Document.
+        return lambda fields: (lambda doc: all(doc.metadata.get(k) == v for k, v in fields.items()))
+    if "langchain_community.vectorstores.faiss.FAISS" in names:
+        # FAISS takes a dict of equalities over the metadata.
+        return lambda fields: dict(fields)
+    if "langchain_qdrant.qdrant.QdrantVectorStore" in names:
+        def qdrant(fields):
+            from qdrant_client import models
+
+            key = getattr(store, "metadata_payload_key", "metadata")
+            return models.Filter(
+                must=[
+                    models.FieldCondition(key=f"{key}.{k}", match=models.MatchValue(value=v))
+                    for k, v in fields.items()
+                ]
+            )
+
+        return qdrant
+    if "langchain_chroma.vectorstores.Chroma" in names:
+        def chroma(fields):
+            terms = [{k: {"$eq": v}} for k, v in fields.items()]
+            return terms[0] if len(terms) == 1 else {"$and": terms}
+
+        return chroma
+    return None
+
+
+def _defines_relevance(store):
+    """True when `store`'s class defines a relevance function (its own
+    ``_select_relevance_score_fn`` or ``_similarity_search_with_relevance_scores``)."""
+    from langchain_core.vectorstores import VectorStore
+
+    cls = type(store)
+    return (
+        cls._select_relevance_score_fn is not VectorStore._select_relevance_score_fn
+        or cls._similarity_search_with_relevance_scores is not VectorStore._similarity_search_with_relevance_scores
+    )
+
+
+def default_score(store):
+    """"relevance" when `store` defines a relevance function, "similarity"
+    for InMemoryVectorStore (its similarity_search_with_score is cosine
+    similarity, langchain_core.vectorstores.in_memory), else None."""
+    if _defines_relevance(store):
+        return "relevance"
+    if "langchain_core.vectorstores.in_memory.InMemoryVectorStore" in _class_names(store):
+        return "similarity"
+    return None
+
+
+SCORES = ("relevance", "similarity")
+
+
+class VectorStoreAdapter(tp.Store):
+    """The contract over the LangChain ``VectorStore`` objects `factory` returns.
+
+    - `factory`: a callable taking an ``Embeddings`` and returning a fresh,
+      empty ``VectorStore``; called at start-up and at every ``reset``
+      after a write.
+    - `embeddings`: the ``Embeddings`` passed to it (default
+      ``HashedEmbedding()``).
+    - `cleanup`: optional, called with each store the adapter is done with
+      (drop the collection, close the client).
+    - `make_filter`: optional, fields -> the store's filter (see
+      default_filter); required for a store whose dialect is not known.
+    - `score`: "relevance" (``similarity_search_with_relevance_scores``)
+      or "similarity" (``similarity_search_with_score``, for a store whose
+      score is a higher-is-better similarity and which has no relevance
+      function); default: default_score.
+    - `package`, `version`: for the driver id (see _common.engine_id).
+    """
+
+    recall_profile = tp.SEMANTIC
+
+    def __init__(
+        self, factory, embeddings=None, cleanup=None, make_filter=None, score=None, package=None, version=None
+    ):
+        if not callable(factory):
+            raise TypeError(f"factory is {factory!r}; expected a callable taking an Embeddings")
+        if score is not None and score not in SCORES:
+            raise ValueError(f"score is {score!r}; expected one of {SCORES} or None")
+        if embeddings is None:
+            from .embeddings import HashedEmbedding
+
+            embeddings = HashedEmbedding()
+        self._factory = factory
+        self._embeddings = embeddings
+        self._cleanup = cleanup
+        self._make_filter = make_filter
+        self._score = score
+        self._engine = self._new_engine()
+        self._ids = {}
+        self._written = False
+        self.driver_id = c.engine_id(self._engine, package, version, adapter="langchain")
+        atexit.register(self.close)
+
+    def _new_engine(self):
+        engine = self._factory(self._embeddings)
+        if not all(callable(getattr(engine, m, None)) for m in ("add_documents", "get_by_ids", "delete")):
+            raise TypeError(
+                f"the factory returned a {type(engine).__name__}, not a LangChain VectorStore "
+                "(add_documents, get_by_ids and delete)"
+            )
+        return engine
+
+    def close(self):
+        """Hands the current store to `cleanup`; at most once (also
+        registered with atexit)."""
+        engine, self._engine = getattr(self, "_engine", None), None
+        if engine is not None and self._cleanup is not None:
+            self._cleanup(engine)
+
+    # -- documents -------------------------------------------------------
+
+    def _document(self, namespace, key, content, category, session_id, taint, timestamp=None):
+        from langchain_core.documents import Document
+
+        metadata = {"namespace": namespace, "key": key, "category": category, "taint": taint}
+        # Absent, not None: several stores (Chroma) refuse None values.
+        if session_id is not None:
+            metadata["session_id"] = session_id
+        # VectorStore has no time of its own: the adapter stamps the write
+        # (an import keeps the record's).
+        metadata["timestamp"] = timestamp if timestamp is not None else tp.now_rfc3339()
+        return Document(id=document_id(namespace, key), page_content=content, metadata=metadata)
+
+    @staticmethod
+    def _entry(doc, score=None):
+        m = doc.metadata or {}
+        missing = [f for f in ("namespace", "key", "category", "taint", "timestamp") if f not in m]
+        if missing:
+            raise tp.DriverError(
+                "backend", f"the store returned document {doc.id!r} without {', '.join(missing)} in its metadata"
+            )
+        return tp.entry(
+            doc.id or document_id(m["namespace"], m["key"]),
+            m["namespace"],
+            m["key"],
+            doc.page_content,
+            m["category"],
+            m["timestamp"],
+            m.get("session_id"),
+            m["taint"],
+            score,
+        )
+
+    def _add(self, docs):
+        self._written = True
+        self._engine.add_documents(docs, ids=[d.id for d in docs])
+        for d in docs:
+            self._ids[d.id] = (d.metadata["namespace"], d.metadata["key"])
+
+    def _fetch(self, ids):
+        return self._engine.get_by_ids(list(ids)) if ids else []
+
+    # -- the contract ----------------------------------------------------
+
+    def reset(self):
+        """A fresh store from the factory (the previous one to `cleanup`),
+        unless nothing was written since the last one was made."""
+        if self._written:
+            old, self._engine = self._engine, None
+            if self._cleanup is not None:
+                self._cleanup(old)
+            self._engine = self._new_engine()
+        self._ids = {}
+        self._written = False
+
+    def store(self, namespace, key, content, category, session_id, taint):
+        """One add_documents call with the entry's id."""
+        tp.validate_namespace(namespace)
+        tp.validate_key(key)
+        self._add([self._document(namespace, key, content, category, session_id, taint)])
+
+    def store_many(self, entries):
+        """Every entry validated, then one add_documents call; a key given
+        twice is sent once, with its last entry (add_documents does not say
+        which of two documents of one id in one call wins)."""
+        tp.validate_entries(entries)
+        last = {}
+        for e in entries:
+            last[(e["namespace"], e["key"])] = e
+        if last:
+            self._add(
+                [
+                    self._document(e["namespace"], e["key"], e["content"], e["category"], e["session_id"], e["taint"])
+                    for e in last.values()
+                ]
+            )
+
+    def get(self, namespace, key):
+        """get_by_ids of the entry's id."""
+        tp.validate_namespace(namespace)
+        tp.validate_key(key)
+        docs = self._fetch([document_id(namespace, key)])
+        return self._entry(docs[0]) if docs else None
+
+    def forget(self, namespace, key):
+        """get_by_ids, then delete when the store has the id (several
+        stores raise deleting an id they do not hold)."""
+        tp.validate_namespace(namespace)
+        tp.validate_key(key)
+        doc_id = document_id(namespace, key)
+        self._ids.pop(doc_id, None)
+        if not self._fetch([doc_id]):
+            return False
+        self._written = True
+        self._engine.delete([doc_id])
+        return True
+
+    def list(self, namespace, category, session_id):
+        """get_by_ids of every id the adapter wrote (in the namespace, for
+        one), the documents filtered by category and session here (the
+        interface cannot list), ordered by (namespace, key)."""
+        if namespace is not None:
+            tp.validate_namespace(namespace)
+        ids = [i for i, (ns, _) in self._ids.items() if namespace is None or ns == namespace]
+        entries = [self._entry(d) for d in self._fetch(ids)]
+        entries = [
+            e
+            for e in entries
+            if (category is None or e["category"] == category)
+            and (session_id is None or e["session_id"] == session_id)
+        ]
+        return sorted(entries, key=lambda e: (e["namespace"], e["key"]))
+
+    def namespaces(self):
+        """Counted from the documents of list(None, None, None)."""
+        found = {}
+        for e in self.list(None, None, None):
+            row = found.setdefault(e["namespace"], {"namespace": e["namespace"], "count": 0, "last_updated": None})
+            row["count"] += 1
+            if row["last_updated"] is None or tp.timestamp_key(e["timestamp"]) > tp.timestamp_key(row["last_updated"]):
+                row["last_updated"] = e["timestamp"]
+        return [found[n] for n in sorted(found)]
+
+    def _search(self, query, k, fields, min_score):
+        make_filter = self._make_filter or default_filter(self._engine)
+        if make_filter is None:
+            raise c.mapping_limit(
+                f"no filter dialect is known for {type(self._engine).__name__} (LangChain has no portable "
+                "filter): give the adapter make_filter, a function from {'namespace': ..., 'category': ..., "
+                "'session_id': ...} to the store's filter"
+            )
+        score = self._score or default_score(self._engine)
+        if score is None:
+            raise c.mapping_limit(
+                f"{type(self._engine).__name__} defines no relevance score function, so "
+                "similarity_search_with_relevance_scores raises: set score='similarity' if its "
+                "similarity_search_with_score is higher-is-better (a distance cannot be served)"
+            )
+        if score == "relevance":
+            extra = {} if min_score is None else {"score_threshold": min_score}
+            return self._engine.similarity_search_with_relevance_scores(
+                query, k=k, filter=make_filter(fields), **extra
+            )
+        return self._engine.similarity_search_with_score(query, k=k, filter=make_filter(fields))
+
+    def recall(self, query, limit, namespace, category, session_id, min_score):
+        """One search with the namespace, category and session as the
+        store's filter (more when hits tied at the limit may continue past
+        the answer), see the module docstring."""
+        namespace = tp.GLOBAL_NAMESPACE if namespace is None else namespace
+        tp.validate_namespace(namespace)
+        tp.validate_min_score(min_score)
+        if limit == 0 or c.is_blank(query):
+            return []
+        fields = {"namespace": namespace}
+        if category is not None:
+            fields["category"] = category
+        if session_id is not None:
+            fields["session_id"] = session_id
+        want = c.engine_limit(limit)
+        ask = want + 1 if want < c.MAX_ENGINE_LIMIT else want
+
+        def score(pair):
+            return pair[1]
+
+        while True:
+            pairs = self._search(query, ask, fields, min_score)
+            if not c.tie_may_continue(pairs, ask, want, score) or ask == c.MAX_ENGINE_LIMIT:
+                break
+            ask = min(ask * 2, c.MAX_ENGINE_LIMIT)
+        pairs = c.in_contract_tie_order(pairs, score, lambda p: (p[0].metadata or {}).get("key", ""))[:want]
+        hits = [self._entry(doc, c.finite_score(s)) for doc, s in pairs]
+        if min_score is not None and (self._score or default_score(self._engine)) == "similarity":
+            # similarity_search_with_score has no threshold. A relevance
+            # search was given score_threshold, and what the store keeps
+            # of it is its answer, not filtered again.
+            hits = [h for h in hits if h["score"] is not None and h["score"] >= min_score]
+        return hits
+
+    def export_page(self, cursor, limit):
+        """A page of list(None, None, None) in (namespace, key) order
+        (_common.export_page): VectorStore cannot page."""
+        return c.export_page(self.list(None, None, None), cursor, limit)
+
+    def import_records(self, records):
+        """The valid records (the last of a repeated key) as one
+        add_documents call, each keeping its timestamp."""
+        valid, failures = c.valid_records(records)
+        if valid:
+            self._add(
+                [
+                    self._document(
+                        r["namespace"], r["key"], r["content"], r["category"], r["session_id"], r["taint"],
+                        r["timestamp"],
+                    )
+                    for r in valid
+                ]
+            )
+        return {"imported": len(valid), "failures": failures}

@@ -15,9 +15,9 @@ pub type CheckFuture = Pin<Box<dyn Future<Output = Outcome> + Send + 'static>>;
 /// Which part of the contract a check covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Family {
-    /// One sentence of the `MemoryProvider` contract (SPEC section 1).
+    /// One sentence of the `MemoryProvider` contract (docs/design.md, "The contract").
     Contract,
-    /// The section API over the driver (SPEC section 3).
+    /// The section API over the driver (docs/design.md, "The section API").
     Sections,
     /// The portability family: export in pages with a cursor, and import
     /// (`tinymemory_api::portability`); skipped when the driver does not

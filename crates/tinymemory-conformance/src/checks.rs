@@ -483,7 +483,7 @@ macro_rules! checks_of {
     };
 }
 
-/// Every standard check, contract sentences first in SPEC order.
+/// Every standard check, contract sentences first in the order `MemoryProvider` states them.
 pub(crate) fn all() -> Vec<Check> {
     crate::__tinymemory_standard_checks!([checks_of])
 }

@@ -12,7 +12,7 @@ pub struct Registry {
 
 impl Registry {
     /// Every standard check, in the order of the table in `src/checks.rs`:
-    /// contract sentences 1 to 10 in SPEC order, the rest of the contract
+    /// contract sentences 1 to 10 in the order `MemoryProvider` states them, the rest of the contract
     /// family (sentence 11, `recall.namespace_isolation`, among them), the
     /// section checks, the corpus checks, the portability family, the
     /// properties and the model.
@@ -120,7 +120,7 @@ mod tests {
                 "namespace.invalid_refused",
                 "forget.idempotent",
             ],
-            "the ten contract sentences come first, in SPEC order"
+            "the ten contract sentences come first, in the order MemoryProvider states them"
         );
     }
 }

@@ -1,39 +1,14 @@
 // The broken example fails exactly its documented checks, each with the
-// whole message, and passes every other: broken.conformance.js runs under
-// `node --test` in a process of its own (node:test's run() refuses to run
-// inside a test file), and json-reporter.js gives its outcomes as JSON lines.
+// whole message, and passes every other (inner-run.js runs
+// broken.conformance.js under node --test of its own).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { EXPECTED_FAILURES } from "./broken-store.js";
-
-const here = (name) => fileURLToPath(new URL(name, import.meta.url));
-
-function outcomes() {
-  const env = { ...process.env };
-  // This process is a test runner's child; the inner run is a runner of its own.
-  delete env.NODE_TEST_CONTEXT;
-  const done = spawnSync(
-    process.execPath,
-    ["--test", `--test-reporter=${here("./json-reporter.js")}`, here("./broken.conformance.js")],
-    { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-  );
-  assert.equal(done.status, 1, `the inner run must fail (exit 1): ${done.stderr}`);
-  const passed = [];
-  const failed = new Map();
-  const skipped = [];
-  for (const line of done.stdout.split("\n").filter(Boolean)) {
-    const e = JSON.parse(line);
-    if (e.nesting !== 1) continue;
-    if (e.type === "test:fail") failed.set(e.name, e.message);
-    else (e.skip ? skipped : passed).push(e.name);
-  }
-  return { passed, failed, skipped };
-}
+import { innerRun } from "./inner-run.js";
 
 test("the broken store fails exactly its documented checks", () => {
-  const { passed, failed, skipped } = outcomes();
+  const { passed, failed, skipped, status, stderr } = innerRun("./broken.conformance.js");
+  assert.equal(status, 1, `the inner run must fail (exit 1): ${stderr}`);
   assert.deepEqual([...failed.keys()], EXPECTED_FAILURES);
   // corpus: false skips the two corpus checks of the lexical profile.
   assert.deepEqual(skipped, ["corpus.namespace_counts", "corpus.recall_own_words"]);

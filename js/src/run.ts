@@ -36,8 +36,9 @@ const EXIT_OPEN = 3;
 
 /** The last lines of `text`, indented, for an error message. */
 export function tail(text: string, lines = STDERR_LINES): string {
-  const kept = text.replace(/\n+$/, "").split("\n").filter((l, i, all) => l !== "" || all.length > 1);
-  if (kept.length === 0 || (kept.length === 1 && kept[0] === "")) return "  (stderr empty)";
+  const trimmed = text.replace(/\n+$/, "");
+  if (trimmed === "") return "  (stderr empty)";
+  const kept = trimmed.split("\n");
   const cut = kept.slice(-lines);
   const head = cut.length < kept.length ? `  (${kept.length - cut.length} earlier lines left out)\n` : "";
   return head + cut.map((l) => "  | " + l).join("\n");

@@ -55,3 +55,11 @@ test("nowRfc3339 is RFC 3339 UTC and ordered by instant", () => {
 test("validateNamespace throws a DriverError with the rule", () => {
   assert.throws(() => validateNamespace("a b"), { name: "DriverError", kind: "invalid", rule: "namespace.charset" });
 });
+
+test("tail quotes the last lines of a driver's stderr", async () => {
+  const { tail } = await import("../dist/run.js");
+  assert.equal(tail(""), "  (stderr empty)");
+  assert.equal(tail("\n\n"), "  (stderr empty)");
+  assert.equal(tail("a\n\nb\n"), "  | a\n  | \n  | b");
+  assert.equal(tail("1\n2\n3\n", 2), "  (1 earlier lines left out)\n  | 2\n  | 3");
+});

@@ -29,7 +29,7 @@
 import type { Entry, ExportPage, ExportPageRequest, ImportAnswer, ImportRequest, KeyRequest, ListRequest, MemoryRecord, NamespaceSummary, NewEntry, RecallRequest, Store, StoreManyRequest } from "../protocol/types.js";
 import { GLOBAL_NAMESPACE, validateEntries, validateKey, validateMinScore, validateNamespace } from "../protocol/validate.js";
 import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
-import { compareBytes, sortBytewise } from "../protocol/order.js";
+import { sortBytewise } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
 import { exportFrom, importEach } from "./common.js";

@@ -142,6 +142,11 @@ function resolveOptions(o: ConformanceOptions, base: string): Resolved {
     // directory; a bare name is a file there when one exists, else a package.
     const absolute =
       isAbsolute(path) || path.startsWith(".") || existsSync(resolve(base, path)) ? resolve(base, path) : path;
+    if ((isAbsolute(absolute) || path.startsWith(".")) && !existsSync(absolute)) {
+      throw new SettingError(
+        `the driver ${JSON.stringify(path)} is ${absolute}, which does not exist (a relative path is read from the test file's directory, ${base})`,
+      );
+    }
     command = [process.execPath, ...inheritedNodeFlags(), SERVE_BIN, absolute + exportName];
     shownDriver = String(o.driver);
   } else {

@@ -73,7 +73,10 @@ export async function makeStore(spec: string, cwd = process.cwd()): Promise<Stor
   try {
     loaded = await import(moduleUrl(module, cwd));
   } catch (e) {
-    process.stderr.write(`${(e as Error)?.stack ?? e}\n`);
+    // The module itself not found says all in one line; anything else
+    // thrown while importing (its own imports, a syntax error) has a stack worth reading.
+    const missingItself = (e as NodeJS.ErrnoException)?.code === "ERR_MODULE_NOT_FOUND" && String((e as Error).message).includes(resolve(cwd, module));
+    if (!missingItself) process.stderr.write(`${(e as Error)?.stack ?? e}\n`);
     throw new FactoryError(EXIT_USAGE, `failed to import ${JSON.stringify(module)} of ${JSON.stringify(spec)} (from ${cwd}): ${(e as Error)?.message ?? e}`);
   }
   if (!(exportName in loaded)) {

@@ -76,14 +76,18 @@ if [ "$status" -ne 0 ]; then
     exit 1
 fi
 
-# One passing test per check of the lexical profile for the in-memory
-# example, and the three tests asserting the other stores' failures.
+# One passing test per check: the lexical profile's for the in-memory
+# example, the semantic profile's for LangGraph's InMemoryStore; and the
+# two tests asserting the broken store's and MemoryVectorStore's failures.
 lexical=$("$binary" list --profile lexical | sed -n 's/^\([0-9]*\) of .*/\1/p')
-checks=$(grep -c '"type":"test:pass","name":"[a-z_]*\.[a-z_.]*","nesting":1' "$work/events.jsonl" || true)
+semantic=$("$binary" list --profile semantic | sed -n 's/^\([0-9]*\) of .*/\1/p')
+expected=$((lexical + semantic))
+checks=$(grep -c '"type":"test:pass","name":"[a-z_]*\.[a-z_.]*","nesting":1,"skip":false' "$work/events.jsonl" || true)
+others=$(grep -c '"nesting":1' "$work/events.jsonl" || true)
 failed=$(grep -c '"type":"test:fail"' "$work/events.jsonl" || true)
-echo "js: $checks check tests passed (expected $lexical, the lexical profile's checks), $failed failed"
-if [ "$checks" -ne "$lexical" ] || [ "$failed" -ne 0 ]; then
-    echo "error: expected $lexical passing check tests and no failure" >&2
+echo "js: $checks check tests passed (expected $expected: $lexical lexical + $semantic semantic), $((others - checks)) other, $failed failed"
+if [ "$checks" -ne "$expected" ] || [ "$others" -ne "$checks" ] || [ "$failed" -ne 0 ]; then
+    echo "error: expected $expected passing check tests, none skipped and none failed" >&2
     exit 1
 fi
 

@@ -2,7 +2,7 @@
 
 import type { Entry, ExportPage, ImportAnswer, MemoryRecord } from "../protocol/types.js";
 import { DriverError } from "../protocol/errors.js";
-import { comparePositions, type Position } from "../protocol/order.js";
+import { compareBytes, comparePositions, type Position } from "../protocol/order.js";
 import { pageAfter } from "../protocol/cursor.js";
 import { validateRecord } from "../protocol/validate.js";
 import { importFailure, record } from "../protocol/wire.js";
@@ -41,3 +41,47 @@ export async function importEach(records: readonly MemoryRecord[], write: (r: Me
 
 /** The largest limit handed to an engine: a JavaScript engine's integers are safe up to 2^53 - 1. */
 export const ENGINE_MAX_LIMIT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * `hits` with each run of adjacent equal scores ordered by key, bytewise:
+ * the contract's tie order, which no framework interface promises (an
+ * engine's ties come in insertion or internal order). Nothing else moves:
+ * the engine's ranking stands.
+ */
+export function tiesByKey(hits: readonly Entry[]): Entry[] {
+  const out: Entry[] = [];
+  let run: Entry[] = [];
+  const flush = () => {
+    run.sort((a, b) => compareBytes(a.key, b.key));
+    out.push(...run);
+    run = [];
+  };
+  for (const h of hits) {
+    if (run.length > 0 && !Object.is(run[0]!.score, h.score)) flush();
+    run.push(h);
+  }
+  flush();
+  return out;
+}
+
+/**
+ * The `limit` best hits with ties by key: `fetch(n)` asks the engine for
+ * its best n. When the answer is full and its last hit ties with the
+ * limit-th, the entries tied at the cut may continue past it, so the
+ * engine is asked again for twice as many (up to `most`, what it can
+ * hold or answer), until they are all seen. The Python adapters do the same.
+ */
+export async function bestWithTies(limit: number, most: number, fetch: (n: number) => Promise<Entry[]>): Promise<Entry[]> {
+  let ask = Math.min(limit, most);
+  for (;;) {
+    const hits = await fetch(ask);
+    const full = hits.length >= ask;
+    const cut = hits[Math.min(limit, hits.length) - 1];
+    const last = hits[hits.length - 1];
+    if (full && ask < most && cut !== undefined && last !== undefined && Object.is(cut.score, last.score)) {
+      ask = Math.min(ask * 2, most);
+      continue;
+    }
+    return tiesByKey(hits).slice(0, limit);
+  }
+}

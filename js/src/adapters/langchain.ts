@@ -20,10 +20,12 @@
  *   min(limit, entries of the namespace), the filter keeping the namespace,
  *   the category and session asked and the current documents (a function
  *   `(doc) => boolean`, which is MemoryVectorStore's filter type; give
- *   `filter` to build another store's), the score the engine's.
+ *   `filter` to build another store's), the score the engine's, adjacent
+ *   equal scores ordered by key (asking again for twice as many when the
+ *   hits tied at the limit may go on past it), as the Python adapter does.
  *
- * Nothing is re-sorted or re-scored: hits come in the engine's order with
- * its scores, so the suite judges the engine.
+ * Nothing else is re-sorted or re-scored: hits come in the engine's order
+ * with its scores, so the suite judges the engine.
  */
 
 import type { Entry, ExportPage, ExportPageRequest, ImportAnswer, ImportRequest, KeyRequest, ListRequest, MemoryRecord, NamespaceSummary, NewEntry, RecallRequest, Store, StoreManyRequest } from "../protocol/types.js";
@@ -32,7 +34,7 @@ import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
 import { sortBytewise } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
-import { exportFrom, importEach } from "./common.js";
+import { bestWithTies, exportFrom, importEach } from "./common.js";
 
 /** A Document as LangChain.js has it. */
 export interface DocumentLike {
@@ -208,24 +210,28 @@ export class VectorStoreAdapter implements Store {
       isCurrent: (id) => id !== undefined && this.current.has(id),
     };
     const filter = (this.options.filter ?? functionFilter)(conditions);
-    const found = await (await this.db()).similaritySearchWithScore(query, Math.min(limit, space.size), filter);
-    const hits: Entry[] = [];
-    for (const [doc, score] of found) {
-      const stored = space.get(doc.metadata.key);
-      // A document of another namespace or a replaced one (a filter the engine ignored) is answered as the engine gave it.
-      const base = stored && stored.documentId === doc.id ? stored.entry : entry({
-        id: doc.id ?? "",
-        namespace: doc.metadata.namespace,
-        key: doc.metadata.key,
-        content: doc.pageContent,
-        category: doc.metadata.category,
-        timestamp: stored?.entry.timestamp ?? nowRfc3339(),
-        session_id: doc.metadata.session_id ?? null,
-        taint: doc.metadata.taint,
-      });
-      hits.push({ ...base, score });
-    }
+    const db = await this.db();
+    const hits = await bestWithTies(limit, space.size, async (k) => {
+      const found = await db.similaritySearchWithScore(query, k, filter);
+      return found.map(([doc, score]) => ({ ...this.answered(space, doc), score }));
+    });
     return min_score === null ? hits : hits.filter((h) => h.score !== null && h.score >= min_score);
+  }
+
+  /** The entry a document found stands for; a document of another namespace, or a replaced one (a filter the engine ignored), as the engine gave it. */
+  private answered(space: Map<string, Stored>, doc: DocumentLike): Entry {
+    const stored = space.get(doc.metadata.key);
+    if (stored && stored.documentId === doc.id) return stored.entry;
+    return entry({
+      id: doc.id ?? "",
+      namespace: doc.metadata.namespace,
+      key: doc.metadata.key,
+      content: doc.pageContent,
+      category: doc.metadata.category,
+      timestamp: stored?.entry.timestamp ?? nowRfc3339(),
+      session_id: doc.metadata.session_id ?? null,
+      taint: doc.metadata.taint,
+    });
   }
 
   async exportPage({ cursor, limit }: ExportPageRequest): Promise<ExportPage> {

@@ -3,11 +3,15 @@
  * PostgresStore, or any other), so the conformance suite validates the
  * BaseStore. The mapping (docs/adapters.md, "JavaScript"):
  *
- * - a tinymemory namespace `NS` is the LangGraph namespace
- *   `[root, label(NS)]` (root "tinymemory" by default), where label(NS) is
- *   NS with "." written "%2E" and ":" written "%3A": LangGraph refuses
- *   both in a label (":" is InMemoryStore's path separator), and "%" is no
- *   namespace character, so the label is NS's alone;
+ * - a tinymemory namespace `NS` is the one-label LangGraph namespace
+ *   `[label(NS)]`, label(NS) being NS with "." written "%2E" and ":"
+ *   written "%3A" (LangGraph refuses "." in a label, InMemoryStore ":",
+ *   its path separator), and the one name "langgraph" written
+ *   "%6Canggraph" (no root label may be "langgraph"): the Python
+ *   adapter's encoding, with ":" escaped too. "%" is no namespace
+ *   character, so the label is NS's alone and decodes back; one label per
+ *   namespace keeps a search's prefix exact (option `root` puts a label of
+ *   your own before it);
  * - an entry is the item at (that namespace, key) whose value is
  *   `{ content, category, session_id, taint }`, plus `timestamp` for an
  *   imported record (which keeps its own); any other entry's timestamp is
@@ -15,12 +19,13 @@
  * - `recall` is `search([root, label(NS)], { query, filter, limit })`,
  *   the filter being `{ category, session_id }` as given, the score the
  *   engine's (an index with embeddings is needed: without one every hit is
- *   unscored); `list` and `namespaces` are `search` without a query and
+ *   unscored), adjacent equal scores ordered by key (asking again for
+ *   twice as many when the hits tied at the limit may go on past it); `list` and `namespaces` are `search` without a query and
  *   `listNamespaces({ prefix: [root] })`; `forget` is `get` then `delete`;
  *   `store_many` is one `batch` of puts; export and import page over `list`.
  *
- * Nothing is re-sorted or re-scored: hits come in the engine's order with
- * its scores, so the suite judges the engine.
+ * Nothing else is re-sorted or re-scored: hits come in the engine's order
+ * with its scores, so the suite judges the engine.
  */
 
 import type { Entry, ExportPage, ExportPageRequest, ImportAnswer, ImportRequest, KeyRequest, ListRequest, MemoryRecord, NamespaceSummary, NewEntry, RecallRequest, Store, StoreManyRequest } from "../protocol/types.js";
@@ -29,7 +34,7 @@ import { latestTimestamp } from "../protocol/time.js";
 import { compareBytes } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
-import { ENGINE_MAX_LIMIT, exportFrom, importEach } from "./common.js";
+import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach } from "./common.js";
 
 /** An item as a BaseStore returns it. */
 export interface ItemLike {
@@ -59,20 +64,25 @@ export interface LangGraphStoreOptions {
    * `run --jobs N` may run checks at once. Default false.
    */
   independentStores?: boolean;
-  /** The first label of every namespace the adapter writes (default "tinymemory"). */
+  /** A label put before every namespace's label (default: none, as the Python adapter). */
   root?: string;
   /** The driver id reports name the store by (default "langgraph-basestore"). */
   driverId?: string;
 }
 
-/** label(NS): NS with "." and ":" escaped, as LangGraph allows in a label. */
+const RESERVED_ROOT = "langgraph";
+const RESERVED_ROOT_LABEL = "%6C" + RESERVED_ROOT.slice(1);
+
+/** label(NS): NS with "." and ":" escaped and the name "langgraph" written "%6Canggraph". */
 export function namespaceLabel(namespace: string): string {
-  return namespace.replaceAll(".", "%2E").replaceAll(":", "%3A");
+  const label = namespace.replaceAll(".", "%2E").replaceAll(":", "%3A");
+  return label === RESERVED_ROOT ? RESERVED_ROOT_LABEL : label;
 }
 
-/** The tinymemory namespace of a label namespaceLabel made. */
-export function namespaceOfLabel(label: string): string {
-  return label.replaceAll("%3A", ":").replaceAll("%2E", ".");
+/** The tinymemory namespace of a label namespaceLabel made, or `null` for a label it cannot have made. */
+export function namespaceOfLabel(label: string): string | null {
+  const namespace = label.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return namespaceLabel(namespace) === label ? namespace : null;
 }
 
 /**
@@ -84,14 +94,14 @@ export class LangGraphStore implements Store {
   readonly recallProfile = "semantic" as const;
   readonly driverId: string;
   readonly independentStores: boolean;
-  readonly root: string;
+  readonly root: string | null;
   private engine: BaseStoreLike | null = null;
 
   constructor(
     private readonly source: BaseStoreLike | (() => BaseStoreLike | Promise<BaseStoreLike>),
     options: LangGraphStoreOptions = {},
   ) {
-    this.root = options.root ?? "tinymemory";
+    this.root = options.root ?? null;
     this.independentStores = options.independentStores ?? false;
     this.driverId = options.driverId ?? "langgraph-basestore";
   }
@@ -102,7 +112,14 @@ export class LangGraphStore implements Store {
   }
 
   private path(namespace: string): string[] {
-    return [this.root, namespaceLabel(namespace)];
+    return this.root === null ? [namespaceLabel(namespace)] : [this.root, namespaceLabel(namespace)];
+  }
+
+  /** The tinymemory namespace of an engine namespace the adapter wrote, or `null` for another. */
+  private namespaceOf(path: string[]): string | null {
+    const depth = this.root === null ? 1 : 2;
+    if (path.length !== depth || (this.root !== null && path[0] !== this.root)) return null;
+    return namespaceOfLabel(path[depth - 1] as string);
   }
 
   private value(e: NewEntry, timestamp?: string): Record<string, unknown> {
@@ -132,8 +149,11 @@ export class LangGraphStore implements Store {
       return;
     }
     const db = await this.db();
-    for (const ns of await db.listNamespaces({ prefix: [this.root], limit: ENGINE_MAX_LIMIT })) {
-      for (const item of await db.search(ns, { limit: ENGINE_MAX_LIMIT })) await db.delete(item.namespace, item.key);
+    for (const path of await db.listNamespaces(this.listOptions())) {
+      if (this.namespaceOf(path) === null) continue;
+      for (const item of await db.search(path, { limit: ENGINE_MAX_LIMIT })) {
+        if (item.namespace.length === path.length) await db.delete(item.namespace, item.key);
+      }
     }
   }
 
@@ -171,12 +191,16 @@ export class LangGraphStore implements Store {
     return Object.keys(filter).length > 0 ? filter : undefined;
   }
 
-  /** Every tinymemory namespace the engine lists under the root, bytewise. */
+  private listOptions(): { prefix?: string[]; limit: number } {
+    return this.root === null ? { limit: ENGINE_MAX_LIMIT } : { prefix: [this.root], limit: ENGINE_MAX_LIMIT };
+  }
+
+  /** Every tinymemory namespace the engine lists (those the adapter can have written), bytewise. */
   private async names(): Promise<string[]> {
-    const listed = await (await this.db()).listNamespaces({ prefix: [this.root], limit: ENGINE_MAX_LIMIT });
+    const listed = await (await this.db()).listNamespaces(this.listOptions());
     return listed
-      .filter((ns) => ns.length === 2 && ns[0] === this.root)
-      .map((ns) => namespaceOfLabel(ns[1] as string))
+      .map((path) => this.namespaceOf(path))
+      .filter((ns): ns is string => ns !== null)
       .sort(compareBytes);
   }
 
@@ -184,7 +208,7 @@ export class LangGraphStore implements Store {
     const filter = this.filter(category, sessionId);
     const items = await (await this.db()).search(this.path(namespace), { limit: ENGINE_MAX_LIMIT, ...(filter ? { filter } : {}) });
     return items
-      .filter((item) => item.namespace.length === 2)
+      .filter((item) => item.namespace.length === (this.root === null ? 1 : 2))
       .map((item) => this.toEntry(item, namespace))
       .sort((a, b) => compareBytes(a.key, b.key));
   }
@@ -214,12 +238,12 @@ export class LangGraphStore implements Store {
     validateMinScore(min_score);
     if (limit === 0 || isBlank(query)) return [];
     const filter = this.filter(category, session_id);
-    const items = await (await this.db()).search(this.path(namespace), {
-      query,
-      limit: Math.min(limit, ENGINE_MAX_LIMIT),
-      ...(filter ? { filter } : {}),
+    const db = await this.db();
+    const pinned = namespace;
+    const hits = await bestWithTies(limit, ENGINE_MAX_LIMIT, async (n) => {
+      const items = await db.search(this.path(pinned), { query, limit: n, ...(filter ? { filter } : {}) });
+      return items.map((item) => this.toEntry(item, pinned, typeof item.score === "number" ? item.score : null));
     });
-    const hits = items.map((item) => this.toEntry(item, namespace as string, typeof item.score === "number" ? item.score : null));
     return min_score === null ? hits : hits.filter((h) => h.score !== null && h.score >= min_score);
   }
 

@@ -38,7 +38,8 @@ export interface ConformanceOptions {
   /**
    * Instead of `driver`: the command of a driver that serves itself, in
    * any language (its words, or one line split as a shell does), run in
-   * the test file's directory.
+   * the working directory of `node --test` (a relative path in it is read
+   * from there, not from the test file's directory).
    */
   command?: string | readonly string[];
   /** The recall profile to hold the store to; default: the one its `hello` declares. */
@@ -101,7 +102,6 @@ function wholeNumber(value: unknown, what: string, least: bigint, most: bigint):
 interface Resolved {
   command: string[];
   shownDriver: string;
-  cwd: string;
   env: NodeJS.ProcessEnv;
   corpus: string | null;
   seed: string | null;
@@ -165,6 +165,7 @@ function resolveOptions(o: ConformanceOptions, base: string): Resolved {
     if (corpus === null) throw new SettingError("no bundled corpus in this package; set `corpus` to a directory, or to false to skip the corpus checks");
   } else if (typeof corpusSetting === "string") {
     corpus = resolve(base, corpusSetting);
+    if (!existsSync(corpus)) throw new SettingError(`the corpus ${corpus} does not exist (a relative path is read from the test file's directory)`);
   }
   const seedValue = fromEnv("TINYMEMORY_SEED") ?? o.seed;
   const casesValue = fromEnv("TINYMEMORY_CASES") ?? o.cases;
@@ -174,7 +175,6 @@ function resolveOptions(o: ConformanceOptions, base: string): Resolved {
   return {
     command,
     shownDriver,
-    cwd: base,
     env,
     corpus,
     seed: seedValue === undefined ? null : wholeNumber(seedValue, where("TINYMEMORY_SEED", "seed"), 0n, U64_MAX),

@@ -3,8 +3,9 @@
 # tinymemory-conformance npm package with tsc, type-check it, run its own
 # tests, pack it and its linux-x64 binary package, install the two
 # tarballs into a fresh directory outside the repository beside the
-# examples' pinned dependencies, and run node --test over examples/js
-# there. Called by .ci/run after the Python step; runs on its own as well.
+# examples' pinned dependencies, and run node --test (and vitest) over
+# examples/js there. Called by .ci/run after the Python step; runs on its
+# own as well.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_INCREMENTAL=0
@@ -89,6 +90,20 @@ failed=$(grep -c '"type":"test:fail"' "$work/events.jsonl" || true)
 echo "js: $checks check tests passed (expected $expected: $lexical lexical + 2 x $semantic semantic), $((others - checks)) other, $failed failed"
 if [ "$checks" -ne "$expected" ] || [ "$others" -ne "$checks" ] || [ "$failed" -ne 0 ]; then
     echo "error: expected $expected passing check tests, none skipped and none failed" >&2
+    exit 1
+fi
+
+# The same in-memory example through vitest (tinymemory-conformance/vitest):
+# one passing test per check of the lexical profile.
+step "js: vitest over examples/js/memory.vitest.js"
+(cd "$fresh" && env -u TINYMEMORY_CONFORMANCE_BIN TINYMEMORY_CASES=8 NO_COLOR=1 \
+    npx vitest run --reporter=default --reporter=json --outputFile.json="$work/vitest.json") \
+    || { echo "error: vitest over the examples failed" >&2; exit 1; }
+vitest_passed=$(node -p "require('$work/vitest.json').numPassedTests")
+vitest_total=$(node -p "require('$work/vitest.json').numTotalTests")
+echo "js: vitest: $vitest_passed of $vitest_total tests passed (expected $lexical)"
+if [ "$vitest_passed" -ne "$lexical" ] || [ "$vitest_total" -ne "$lexical" ]; then
+    echo "error: expected $lexical passing vitest tests, one per check" >&2
     exit 1
 fi
 

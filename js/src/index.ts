@@ -5,7 +5,8 @@
  * - `tinymemory-conformance/protocol`: the exec protocol's driver side
  *   (`serve`, the `Store` interface, the contract's helpers), re-exported here.
  * - `tinymemory-conformance/node-test`: `conformance({ driver })`, one
- *   node:test test per check (docs/validate-js-driver.md).
+ *   node:test test per check (docs/validate-js-driver.md);
+ *   `tinymemory-conformance/vitest`: the same for vitest.
  * - `tinymemory-conformance/langgraph`, `/langchain`, `/embedding`:
  *   adapters over LangGraph.js's BaseStore and LangChain.js's VectorStore,
  *   and a deterministic offline embedding (docs/adapters.md).

@@ -399,18 +399,32 @@ def now_rfc3339():
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+# Symbols (category So) with Unicode's Other_Alphabetic property: the
+# circled and squared Latin letters. Rust's char::is_alphanumeric counts
+# them as alphabetic, and so does tinymemory_api::text::is_word_char.
+_ALPHABETIC_SYMBOLS = ((0x24B6, 0x24E9), (0x1F130, 0x1F149), (0x1F150, 0x1F169), (0x1F170, 0x1F189))
+
+
 def _is_word_char(c):
     # The contract's word characters (tinymemory_api::text::is_word_char):
-    # letters, numbers and combining marks. Marks matter: without them a
-    # Hindi or Bengali word would split at every vowel sign and virama.
-    return unicodedata.category(c)[0] in "LNM"
+    # alphabetic characters (letters and the symbols above), numbers,
+    # combining marks and private-use characters (Co). Marks matter:
+    # without them a Hindi or Bengali word would split at every vowel sign
+    # and virama.
+    category = unicodedata.category(c)
+    if category[0] in "LNM" or category == "Co":
+        return True
+    code = ord(c)
+    return category == "So" and any(lo <= code <= hi for lo, hi in _ALPHABETIC_SYMBOLS)
 
 
 def split_words(text):
-    """The maximal runs of letters, numbers and combining marks (Unicode
-    categories L*, N*, M*) in `text`, in order, as written: the contract's
-    words. Everything else (spaces, punctuation, operators, emoji, control
-    characters) separates words. Queries are plain text: this is the only
+    """The maximal runs of alphabetic characters, numbers, combining marks
+    and private-use characters (Unicode categories L*, N*, M*, Co, and the
+    circled and squared letters) in `text`, in order, as written: the
+    contract's words (tinymemory_api::text::words). Everything else
+    (spaces, punctuation, operators, emoji, control characters) separates
+    words. Queries are plain text: this is the only
     thing done to them."""
     out, run = [], []
     for c in text:

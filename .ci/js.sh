@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The JavaScript path (issue 33, docs/validate-js-driver.md): build the
+# tinymemory-conformance npm package with tsc, type-check it, run its own
+# tests, pack it and its linux-x64 binary package, install the two
+# tarballs into a fresh directory outside the repository beside the
+# examples' pinned dependencies, and run node --test (and vitest) over
+# examples/js there. Called by .ci/run after the Python step; runs on its
+# own as well.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_INCREMENTAL=0
+
+step() { printf '\n=== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+
+# Node 20 or newer (the package's engines); Debian's nodejs is 20.
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 20 ] || ! command -v npm >/dev/null 2>&1; then
+    step "installing nodejs and npm (Node $node_major found; 20 or newer needed)"
+    apt-get update -qq
+    apt-get install -y -qq nodejs npm
+fi
+step "js: node $(node --version), npm $(npm --version)"
+
+# The binary the linux-x64 package carries: the debug build the cargo
+# steps before made (cheap when they ran; the package's speed is the
+# driver's, docs/benchmarks.md).
+# TINYMEMORY_CONFORMANCE_BIN, when set, names a binary to use instead
+# (a run of this script alone, without the cargo steps).
+if [ -n "${TINYMEMORY_CONFORMANCE_BIN:-}" ]; then
+    binary=$TINYMEMORY_CONFORMANCE_BIN
+    step "js: the binary $binary (TINYMEMORY_CONFORMANCE_BIN)"
+else
+    step "js: the binary (cargo build --locked -p tinymemory-cli)"
+    cargo build --locked -q -p tinymemory-cli
+    binary=$PWD/target/debug/tinymemory-conformance
+fi
+
+step "js: npm ci, tsc (the build), tsc --noEmit (the sources with the adapters' type test)"
+(cd js && npm ci && npm run build && npm run typecheck)
+
+# The protocol library against fixtures/protocol-cases.json (which
+# .ci/python.sh holds the Python library to), serve, the helpers, the
+# binary lookup.
+step "js: node --test js/test"
+(cd js && TINYMEMORY_CONFORMANCE_BIN="$binary" node --test test/)
+
+step "js: npm pack tinymemory-conformance and tinymemory-conformance-linux-x64"
+mkdir -p "$work/packs"
+node js/scripts/stage-binary.mjs linux-x64 "$binary"
+(cd js && npm pack --silent --pack-destination "$work/packs")
+(cd js/npm/linux-x64 && npm pack --silent --pack-destination "$work/packs")
+ls -l "$work/packs"
+
+# A fresh directory with nothing of the checkout but the example files:
+# the examples' dependencies from their lockfile, then the two tarballs.
+step "js: a fresh directory: npm ci of the examples' lockfile, then the tarballs"
+fresh=$work/fresh
+mkdir "$fresh"
+cp examples/js/*.js examples/js/package.json examples/js/package-lock.json "$fresh/"
+(cd "$fresh" && npm ci --silent && npm install --no-save --silent "$work"/packs/*.tgz)
+
+# The binary from the platform package, not the checkout: the variable is
+# unset. The in-memory example at 8 cases per property check (the path is
+# what is proved here); the broken store and the two engines' documented
+# failures are asserted at the default 64 (inner-run.js).
+step "js: node --test over the examples (memory, broken, LangGraph InMemoryStore, LangChain MemoryVectorStore)"
+status=0
+(cd "$fresh" && env -u TINYMEMORY_CONFORMANCE_BIN TINYMEMORY_CASES=8 node --test \
+    --test-reporter=spec --test-reporter-destination=stdout \
+    --test-reporter=./json-reporter.js --test-reporter-destination="$work/events.jsonl") || status=$?
+if [ "$status" -ne 0 ]; then
+    echo "error: node --test over the examples exited $status" >&2
+    exit 1
+fi
+
+# One passing test per check: the lexical profile's for the in-memory
+# example, the semantic profile's for LangGraph's InMemoryStore and for
+# MemoryVectorStore with its cosine guarded; and the two tests asserting
+# the broken store's and MemoryVectorStore's failures.
+lexical=$("$binary" list --profile lexical | sed -n 's/^\([0-9]*\) of .*/\1/p')
+semantic=$("$binary" list --profile semantic | sed -n 's/^\([0-9]*\) of .*/\1/p')
+expected=$((lexical + 2 * semantic))
+checks=$(grep -c '"type":"test:pass","name":"[a-z_]*\.[a-z_.]*","nesting":1,"skip":false' "$work/events.jsonl" || true)
+others=$(grep -c '"nesting":1' "$work/events.jsonl" || true)
+failed=$(grep -c '"type":"test:fail"' "$work/events.jsonl" || true)
+echo "js: $checks check tests passed (expected $expected: $lexical lexical + 2 x $semantic semantic), $((others - checks)) other, $failed failed"
+if [ "$checks" -ne "$expected" ] || [ "$others" -ne "$checks" ] || [ "$failed" -ne 0 ]; then
+    echo "error: expected $expected passing check tests, none skipped and none failed" >&2
+    exit 1
+fi
+
+# The same in-memory example through vitest (tinymemory-conformance/vitest):
+# one passing test per check of the lexical profile.
+step "js: vitest over examples/js/memory.vitest.js"
+(cd "$fresh" && env -u TINYMEMORY_CONFORMANCE_BIN TINYMEMORY_CASES=8 NO_COLOR=1 \
+    npx vitest run --reporter=default --reporter=json --outputFile.json="$work/vitest.json") \
+    || { echo "error: vitest over the examples failed" >&2; exit 1; }
+vitest_passed=$(node -p "require('$work/vitest.json').numPassedTests")
+vitest_total=$(node -p "require('$work/vitest.json').numTotalTests")
+echo "js: vitest: $vitest_passed of $vitest_total tests passed (expected $lexical)"
+if [ "$vitest_passed" -ne "$lexical" ] || [ "$vitest_total" -ne "$lexical" ]; then
+    echo "error: expected $lexical passing vitest tests, one per check" >&2
+    exit 1
+fi
+
+step "js: done"

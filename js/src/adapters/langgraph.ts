@@ -1,0 +1,259 @@
+/**
+ * A tinymemory store over a LangGraph.js `BaseStore` (InMemoryStore,
+ * PostgresStore, or any other), so the conformance suite validates the
+ * BaseStore. The mapping (docs/adapters.md, "JavaScript"):
+ *
+ * - a tinymemory namespace `NS` is the one-label LangGraph namespace
+ *   `[label(NS)]`, label(NS) being NS with "." written "%2E" and ":"
+ *   written "%3A" (LangGraph refuses "." in a label, InMemoryStore ":",
+ *   its path separator), and the one name "langgraph" written
+ *   "%6Canggraph" (no root label may be "langgraph"): the Python
+ *   adapter's encoding, with ":" escaped too. "%" is no namespace
+ *   character, so the label is NS's alone and decodes back; one label per
+ *   namespace keeps a search's prefix exact (option `root` puts a label of
+ *   your own before it);
+ * - an entry is the item at (that namespace, key) whose value is
+ *   `{ content, category, session_id, taint }`, plus `timestamp` for an
+ *   imported record (which keeps its own); any other entry's timestamp is
+ *   the item's `updatedAt`;
+ * - `recall` is `search([root, label(NS)], { query, filter, limit })`,
+ *   the filter being `{ category, session_id }` as given, the score the
+ *   engine's (an index with embeddings is needed: without one every hit is
+ *   unscored), adjacent equal scores ordered by key (asking again for
+ *   twice as many when the hits tied at the limit may go on past it); `list` and `namespaces` are `search` without a query and
+ *   `listNamespaces({ prefix: [root] })`; `forget` is `get` then `delete`;
+ *   `store_many` is one `batch` of puts; export and import page over `list`.
+ *
+ * Nothing else is re-sorted or re-scored: hits come in the engine's order
+ * with its scores, so the suite judges the engine.
+ */
+
+import type { Entry, ExportPage, ExportPageRequest, ImportAnswer, ImportRequest, KeyRequest, ListRequest, MemoryRecord, NamespaceSummary, NewEntry, RecallRequest, Store, StoreManyRequest } from "../protocol/types.js";
+import { GLOBAL_NAMESPACE, validateEntries, validateKey, validateMinScore, validateNamespace } from "../protocol/validate.js";
+import { latestTimestamp } from "../protocol/time.js";
+import { compareBytes } from "../protocol/order.js";
+import { isBlank } from "../protocol/words.js";
+import { entry } from "../protocol/wire.js";
+import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach } from "./common.js";
+
+/** An item as a BaseStore returns it. */
+export interface ItemLike {
+  value: Record<string, any>;
+  key: string;
+  namespace: string[];
+  createdAt: Date;
+  updatedAt: Date;
+  score?: number;
+}
+
+/** The part of LangGraph.js's BaseStore the adapter calls. */
+export interface BaseStoreLike {
+  get(namespace: string[], key: string): Promise<ItemLike | null>;
+  search(namespacePrefix: string[], options?: { filter?: Record<string, any>; limit?: number; offset?: number; query?: string }): Promise<ItemLike[]>;
+  put(namespace: string[], key: string, value: Record<string, any>, index?: false | string[]): Promise<void>;
+  delete(namespace: string[], key: string): Promise<void>;
+  listNamespaces(options?: { prefix?: string[]; suffix?: string[]; maxDepth?: number; limit?: number; offset?: number }): Promise<string[][]>;
+  batch(operations: any[]): Promise<any[]>;
+}
+
+/** Options of LangGraphStore. */
+export interface LangGraphStoreOptions {
+  /**
+   * True when each process's engine is its own (an in-memory engine, or
+   * one database per process): hello then declares independent stores and
+   * `run --jobs N` may run checks at once. Default false.
+   */
+  independentStores?: boolean;
+  /** A label put before every namespace's label (default: none, as the Python adapter). */
+  root?: string;
+  /** The driver id reports name the store by (default "langgraph-basestore"). */
+  driverId?: string;
+}
+
+const RESERVED_ROOT = "langgraph";
+const RESERVED_ROOT_LABEL = "%6C" + RESERVED_ROOT.slice(1);
+
+/** label(NS): NS with "." and ":" escaped and the name "langgraph" written "%6Canggraph". */
+export function namespaceLabel(namespace: string): string {
+  const label = namespace.replaceAll(".", "%2E").replaceAll(":", "%3A");
+  return label === RESERVED_ROOT ? RESERVED_ROOT_LABEL : label;
+}
+
+/** The tinymemory namespace of a label namespaceLabel made, or `null` for a label it cannot have made. */
+export function namespaceOfLabel(label: string): string | null {
+  const namespace = label.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return namespaceLabel(namespace) === label ? namespace : null;
+}
+
+/**
+ * The adapter. `engine` is a BaseStore, or a function making a fresh
+ * one: with a function, `reset` makes a new engine; with an instance,
+ * `reset` deletes every item under the root through the engine.
+ */
+export class LangGraphStore implements Store {
+  readonly recallProfile = "semantic" as const;
+  readonly driverId: string;
+  readonly independentStores: boolean;
+  readonly root: string | null;
+  private engine: BaseStoreLike | null = null;
+
+  constructor(
+    private readonly source: BaseStoreLike | (() => BaseStoreLike | Promise<BaseStoreLike>),
+    options: LangGraphStoreOptions = {},
+  ) {
+    this.root = options.root ?? null;
+    this.independentStores = options.independentStores ?? false;
+    this.driverId = options.driverId ?? "langgraph-basestore";
+  }
+
+  private async db(): Promise<BaseStoreLike> {
+    this.engine ??= typeof this.source === "function" ? await this.source() : this.source;
+    return this.engine;
+  }
+
+  private path(namespace: string): string[] {
+    return this.root === null ? [namespaceLabel(namespace)] : [this.root, namespaceLabel(namespace)];
+  }
+
+  /** The tinymemory namespace of an engine namespace the adapter wrote, or `null` for another. */
+  private namespaceOf(path: string[]): string | null {
+    const depth = this.root === null ? 1 : 2;
+    if (path.length !== depth || (this.root !== null && path[0] !== this.root)) return null;
+    return namespaceOfLabel(path[depth - 1] as string);
+  }
+
+  private value(e: NewEntry, timestamp?: string): Record<string, unknown> {
+    const value: Record<string, unknown> = { content: e.content, category: e.category, session_id: e.session_id, taint: e.taint };
+    if (timestamp !== undefined) value.timestamp = timestamp;
+    return value;
+  }
+
+  private toEntry(item: ItemLike, namespace: string, score: number | null = null): Entry {
+    const v = item.value;
+    return entry({
+      id: JSON.stringify([namespace, item.key]),
+      namespace,
+      key: item.key,
+      content: v.content,
+      category: v.category,
+      timestamp: typeof v.timestamp === "string" ? v.timestamp : item.updatedAt.toISOString(),
+      session_id: v.session_id ?? null,
+      taint: v.taint,
+      score,
+    });
+  }
+
+  async reset(): Promise<void> {
+    if (typeof this.source === "function") {
+      this.engine = await this.source();
+      return;
+    }
+    const db = await this.db();
+    for (const path of await db.listNamespaces(this.listOptions())) {
+      if (this.namespaceOf(path) === null) continue;
+      for (const item of await db.search(path, { limit: ENGINE_MAX_LIMIT })) {
+        if (item.namespace.length === path.length) await db.delete(item.namespace, item.key);
+      }
+    }
+  }
+
+  async store(e: NewEntry): Promise<void> {
+    validateNamespace(e.namespace);
+    validateKey(e.key);
+    await (await this.db()).put(this.path(e.namespace), e.key, this.value(e));
+  }
+
+  async storeMany({ entries }: StoreManyRequest): Promise<void> {
+    validateEntries(entries);
+    if (entries.length === 0) return;
+    const ops = entries.map((e) => ({ namespace: this.path(e.namespace), key: e.key, value: this.value(e) }));
+    await (await this.db()).batch(ops);
+  }
+
+  async get({ namespace, key }: KeyRequest): Promise<Entry | null> {
+    validateNamespace(namespace);
+    const item = await (await this.db()).get(this.path(namespace), key);
+    return item === null ? null : this.toEntry(item, namespace);
+  }
+
+  async forget({ namespace, key }: KeyRequest): Promise<boolean> {
+    validateNamespace(namespace);
+    const db = await this.db();
+    if ((await db.get(this.path(namespace), key)) === null) return false;
+    await db.delete(this.path(namespace), key);
+    return true;
+  }
+
+  private filter(category: string | null, sessionId: string | null): Record<string, unknown> | undefined {
+    const filter: Record<string, unknown> = {};
+    if (category !== null) filter.category = category;
+    if (sessionId !== null) filter.session_id = sessionId;
+    return Object.keys(filter).length > 0 ? filter : undefined;
+  }
+
+  private listOptions(): { prefix?: string[]; limit: number } {
+    return this.root === null ? { limit: ENGINE_MAX_LIMIT } : { prefix: [this.root], limit: ENGINE_MAX_LIMIT };
+  }
+
+  /** Every tinymemory namespace the engine lists (those the adapter can have written), bytewise. */
+  private async names(): Promise<string[]> {
+    const listed = await (await this.db()).listNamespaces(this.listOptions());
+    return listed
+      .map((path) => this.namespaceOf(path))
+      .filter((ns): ns is string => ns !== null)
+      .sort(compareBytes);
+  }
+
+  private async entriesOf(namespace: string, category: string | null, sessionId: string | null): Promise<Entry[]> {
+    const filter = this.filter(category, sessionId);
+    const items = await (await this.db()).search(this.path(namespace), { limit: ENGINE_MAX_LIMIT, ...(filter ? { filter } : {}) });
+    return items
+      .filter((item) => item.namespace.length === (this.root === null ? 1 : 2))
+      .map((item) => this.toEntry(item, namespace))
+      .sort((a, b) => compareBytes(a.key, b.key));
+  }
+
+  async list({ namespace, category, session_id }: ListRequest): Promise<Entry[]> {
+    if (namespace !== null) validateNamespace(namespace);
+    const out: Entry[] = [];
+    for (const ns of namespace !== null ? [namespace] : await this.names()) out.push(...(await this.entriesOf(ns, category, session_id)));
+    return out;
+  }
+
+  async namespaces(): Promise<NamespaceSummary[]> {
+    const out: NamespaceSummary[] = [];
+    for (const ns of await this.names()) {
+      const entries = await this.entriesOf(ns, null, null);
+      // InMemoryStore keeps listing a namespace after its last item is
+      // deleted; a namespace summary is for a non-empty namespace only.
+      if (entries.length === 0) continue;
+      out.push({ namespace: ns, count: entries.length, last_updated: latestTimestamp(entries.map((e) => e.timestamp)) });
+    }
+    return out;
+  }
+
+  async recall({ query, limit, namespace, category, session_id, min_score }: RecallRequest): Promise<Entry[]> {
+    namespace ??= GLOBAL_NAMESPACE;
+    validateNamespace(namespace);
+    validateMinScore(min_score);
+    if (limit === 0 || isBlank(query)) return [];
+    const filter = this.filter(category, session_id);
+    const db = await this.db();
+    const pinned = namespace;
+    const hits = await bestWithTies(limit, ENGINE_MAX_LIMIT, async (n) => {
+      const items = await db.search(this.path(pinned), { query, limit: n, ...(filter ? { filter } : {}) });
+      return items.map((item) => this.toEntry(item, pinned, typeof item.score === "number" ? item.score : null));
+    });
+    return min_score === null ? hits : hits.filter((h) => h.score !== null && h.score >= min_score);
+  }
+
+  async exportPage({ cursor, limit }: ExportPageRequest): Promise<ExportPage> {
+    return exportFrom(await this.list({ namespace: null, category: null, session_id: null }), cursor, limit);
+  }
+
+  async importRecords({ records }: ImportRequest): Promise<ImportAnswer> {
+    const db = await this.db();
+    return importEach(records, (r: MemoryRecord) => db.put(this.path(r.namespace), r.key, this.value(r, r.timestamp)));
+  }
+}
+

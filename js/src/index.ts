@@ -1,0 +1,21 @@
+/**
+ * tinymemory-conformance for JavaScript and TypeScript: validate a memory
+ * store against the tinymemory contract.
+ *
+ * - `tinymemory-conformance/protocol`: the exec protocol's driver side
+ *   (`serve`, the `Store` interface, the contract's helpers), re-exported here.
+ * - `tinymemory-conformance/node-test`: `conformance({ driver })`, one
+ *   node:test test per check (docs/validate-js-driver.md);
+ *   `tinymemory-conformance/vitest`: the same for vitest.
+ * - `tinymemory-conformance/langgraph`, `/langchain`, `/embedding`:
+ *   adapters over LangGraph.js's BaseStore and LangChain.js's VectorStore,
+ *   and a deterministic offline embedding (docs/adapters.md).
+ * - the `tinymemory-conformance` command: the suite's binary, from the
+ *   platform package npm installed with this one; `tinymemory-serve
+ *   MODULE[#EXPORT]` serves a store module over the protocol.
+ */
+
+export * from "./protocol/index.js";
+export { BIN_ENV, BinaryError, PLATFORM_PACKAGES, checkedBinary, findBinary, listChecks, platformKey } from "./binary.js";
+export { bundledCorpus } from "./corpus.js";
+export { VERSION } from "./package-info.js";

@@ -1,0 +1,225 @@
+/**
+ * One conformance run of a driver: its `hello`, then the binary's `run`
+ * with `--format json`, read back as the report (docs/reports.md). The
+ * command line is the Python plugin's (python/tinymemory/testing/_run.py),
+ * so the two integrations run the suite the same way.
+ */
+
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PROTOCOL_VERSION, type Hello } from "./protocol/types.js";
+import { shellJoin } from "./shell.js";
+
+/** The run could not give a verdict per check: the message says why. */
+export class RunError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RunError";
+  }
+}
+
+// The binary's defaults (tinymemory_conformance::DEFAULT_CHECK_TIMEOUT,
+// PROPERTY_TIME_PER_CASE, RunConfig::DEFAULT_CASES), for the run's own
+// deadline: a bound the binary's per-check budgets keep a run under.
+const CHECK_TIMEOUT = 60;
+const PROPERTY_SECONDS_PER_CASE = 0.25;
+const DEFAULT_CASES = 64;
+/** Seconds for the start, the corpus load and the report, besides the checks. */
+const RUN_OVERHEAD = 600;
+/** Milliseconds the driver may take to answer hello. */
+const HELLO_TIMEOUT_MS = 60_000;
+const STDERR_LINES = 40;
+const EXIT_USAGE = 2;
+const EXIT_OPEN = 3;
+
+/** The last lines of `text`, indented, for an error message. */
+export function tail(text: string, lines = STDERR_LINES): string {
+  const trimmed = text.replace(/\n+$/, "");
+  if (trimmed === "") return "  (stderr empty)";
+  const kept = trimmed.split("\n");
+  const cut = kept.slice(-lines);
+  const head = cut.length < kept.length ? `  (${kept.length - cut.length} earlier lines left out)\n` : "";
+  return head + cut.map((l) => "  | " + l).join("\n");
+}
+
+/**
+ * The `hello` answer of the driver `command` (its words), which is
+ * started, asked and closed. Throws RunError for a driver that exits or
+ * hangs without answering, answers something else, or speaks another
+ * protocol version, quoting its stderr.
+ */
+export function hello(command: readonly string[], env: NodeJS.ProcessEnv): Hello {
+  const shown = shellJoin(command);
+  const done = spawnSync(command[0] as string, command.slice(1), {
+    input: JSON.stringify({ id: 0, op: "hello", protocol: PROTOCOL_VERSION }) + "\n",
+    env,
+    encoding: "utf8",
+    timeout: HELLO_TIMEOUT_MS,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const err = done.stderr ?? "";
+  if (done.error && (done.error as NodeJS.ErrnoException).code === "ETIMEDOUT") {
+    throw new RunError(`the driver \`${shown}\` did not answer hello within ${HELLO_TIMEOUT_MS / 1000}s, so it was stopped; its stderr:\n${tail(err)}`);
+  }
+  if (done.error) throw new RunError(`failed to start the driver \`${shown}\`: ${done.error.message}`);
+  const first = (done.stdout ?? "").split("\n", 1)[0] ?? "";
+  if (first === "") {
+    const status = done.signal ? `killed by ${done.signal}` : `exit status ${done.status}`;
+    throw new RunError(`the driver \`${shown}\` exited (${status}) without answering hello; its stderr:\n${tail(err)}`);
+  }
+  let result: Hello;
+  try {
+    result = JSON.parse(first).result;
+    if (typeof result?.protocol !== "number") throw new Error("no protocol");
+  } catch {
+    throw new RunError(`the driver \`${shown}\` answered hello with ${JSON.stringify(first.slice(0, 200))}, not a hello result; its stderr:\n${tail(err)}`);
+  }
+  if (result.protocol !== PROTOCOL_VERSION) {
+    throw new RunError(
+      `the driver \`${shown}\` speaks exec protocol version ${result.protocol}, and this package and its ` +
+        `tinymemory-conformance binary speak version ${PROTOCOL_VERSION}`,
+    );
+  }
+  return result;
+}
+
+/** A check as the JSON report gives it (docs/reports.md). */
+export interface ReportCheck {
+  id: string;
+  family: string;
+  description: string;
+  outcome: "pass" | "fail" | "skip" | "timeout" | "expected-failure" | "unexpectedly-passing" | string;
+  duration_ms: number;
+  message: string | null;
+  reason: string | null;
+  counterexample: { seed: string; input: string } | null;
+}
+
+/** What a run of the binary gave. */
+export interface RunResult {
+  checks: Map<string, ReportCheck>;
+  report: { run?: { seed?: string; cases?: number } } & Record<string, unknown>;
+  /** The command line, without the report options and the --check selection. */
+  shown: string;
+  /** Regression bundle paths by check id (with `bundleDir`). */
+  bundles: Map<string, string>;
+}
+
+/** The settings of a run. */
+export interface RunSettings {
+  binary: string;
+  command: readonly string[];
+  env: NodeJS.ProcessEnv;
+  profile: string;
+  /** Check ids to run; `null` for every check of the profile. */
+  selected: readonly string[] | null;
+  corpus: string | null;
+  seed: string | null;
+  cases: number | null;
+  timeout: number | null;
+  bundleDir: string | null;
+  /** The families of the checks run, for the deadline. */
+  families: readonly string[];
+}
+
+/** Seconds the whole run may take: each check's budget as the binary computes it, plus RUN_OVERHEAD. */
+export function deadline(families: readonly string[], timeout: number | null, cases: number | null): number {
+  const t = timeout ?? CHECK_TIMEOUT;
+  const c = cases ?? DEFAULT_CASES;
+  return families.reduce((total, f) => total + (f === "property" ? Math.max(t, PROPERTY_SECONDS_PER_CASE * c) : t), RUN_OVERHEAD);
+}
+
+/** The `run` command line of `s`, without the report options and the selection. */
+export function runArgs(s: RunSettings): string[] {
+  const args = ["run", "--driver", "exec:" + shellJoin(s.command), "--profile", s.profile];
+  args.push(...(s.corpus !== null ? ["--corpus", s.corpus] : ["--no-corpus"]));
+  if (s.seed !== null) args.push("--seed", s.seed);
+  if (s.cases !== null) args.push("--cases", String(s.cases));
+  if (s.timeout !== null) args.push("--timeout", String(s.timeout));
+  if (s.bundleDir !== null) args.push("--bundle", s.bundleDir);
+  return args;
+}
+
+/**
+ * Runs the suite once over `s.selected` and reads its report. Throws
+ * RunError for a usage error or a driver that cannot be opened (quoting
+ * the binary's stderr), a run outliving its deadline (it is stopped), or
+ * no readable report.
+ */
+export async function runSuite(s: RunSettings): Promise<RunResult> {
+  const base = runArgs(s);
+  const shown = shellJoin([s.binary, ...base]);
+  const dir = mkdtempSync(join(tmpdir(), "tinymemory-"));
+  const output = join(dir, "report.json");
+  const args = [...base, "--format", "json", "--output", output, "--quiet", "--all-skipped", "pass"];
+  for (const id of s.selected ?? []) args.push("--check", id);
+  const limit = deadline(s.families, s.timeout, s.cases);
+  const started = Date.now();
+  try {
+    const { status, signal, out, err, timedOut } = await new Promise<{
+      status: number | null;
+      signal: NodeJS.Signals | null;
+      out: string;
+      err: string;
+      timedOut: boolean;
+    }>((resolvePromise, reject) => {
+      const child = spawn(s.binary, args, { env: s.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+      let out = "";
+      let err = "";
+      let timedOut = false;
+      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+      child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+      // SIGTERM first: the binary then ends its driver processes.
+      const timer = setTimeout(() => {
+        timedOut = true;
+        try {
+          process.kill(-(child.pid as number), "SIGTERM");
+          setTimeout(() => {
+            try {
+              process.kill(-(child.pid as number), "SIGKILL");
+            } catch {}
+          }, 5000).unref();
+        } catch {}
+      }, limit * 1000);
+      child.on("error", (e) => {
+        clearTimeout(timer);
+        reject(new RunError(`failed to start ${s.binary}: ${e.message}`));
+      });
+      child.on("close", (status, signal) => {
+        clearTimeout(timer);
+        resolvePromise({ status, signal, out, err, timedOut });
+      });
+    });
+    if (timedOut) {
+      throw new RunError(
+        `the conformance run did not finish within ${limit}s (every check's timeout plus ${RUN_OVERHEAD}s), ` +
+          `so it was stopped: \`${shown}\`; its output:\n${tail(out + err)}`,
+      );
+    }
+    if (status === EXIT_OPEN) throw new RunError(`the suite could not open the driver (exit 3): \`${shown}\`\n${tail(err)}`);
+    if (status === EXIT_USAGE) throw new RunError(`the suite refused its arguments (exit 2): \`${shown}\`\n${tail(err)}`);
+    let report: RunResult["report"];
+    try {
+      report = JSON.parse(readFileSync(output, "utf8"));
+    } catch (e) {
+      const how = signal ? `killed by ${signal}` : `exit status ${status}`;
+      throw new RunError(
+        `the conformance run (${how}, after ${((Date.now() - started) / 1000).toFixed(1)}s) left no readable report ` +
+          `(${(e as Error).message}): \`${shown}\`\n${tail(out + err)}`,
+      );
+    }
+    const checks = new Map<string, ReportCheck>();
+    for (const c of (report.checks as ReportCheck[] | undefined) ?? []) checks.set(c.id, c);
+    const bundles = new Map<string, string>();
+    for (const line of out.split("\n")) {
+      if (!line.startsWith("bundle: ")) continue;
+      const path = line.slice("bundle: ".length);
+      for (const id of checks.keys()) if (path.endsWith(`--${id}.json`)) bundles.set(id, path);
+    }
+    return { checks, report, shown, bundles };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -213,7 +213,12 @@ impl Claims {
                 }
                 let path = entry.path();
                 match std::fs::metadata(&path) {
-                    Ok(m) if m.is_dir() => stack.push(path),
+                    Ok(m) if m.is_dir() => {
+                        // Each directory by identity too: a bind mount of
+                        // one of them elsewhere is inside the tree.
+                        self.read_tree(format!("{}, a directory of {role}", path.display()), &path);
+                        stack.push(path);
+                    }
                     Ok(m) if m.is_file() => {
                         files += 1;
                         self.read(format!("{}, a file of {role}", path.display()), &path);

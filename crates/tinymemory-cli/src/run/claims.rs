@@ -7,7 +7,7 @@ use tinymemory_conformance::{Bundle, Registry};
 
 use crate::args::RunArgs;
 use crate::driver::DriverSpec;
-use crate::identity::Claims;
+use crate::identity::{Claims, SQLITE_COMPANIONS};
 
 /// Every file `args` names, as the run uses it: the store of
 /// `--driver sqlite:PATH` with its companions, the files named in an
@@ -22,6 +22,7 @@ pub(crate) fn check(args: &RunArgs, trace: Option<&Path>) -> Result<(), String> 
     let mut claims = Claims::default();
     match &args.driver {
         DriverSpec::Sqlite(Some(path)) if path.as_os_str() != ":memory:" => {
+            companion_of_a_store(path)?;
             claims.sqlite_store(
                 &format!("the store of --driver {}", args.driver),
                 path,
@@ -71,4 +72,27 @@ pub(crate) fn check(args: &RunArgs, trace: Option<&Path>) -> Result<(), String> 
              so nothing was opened or written; name another file"
         )
     })
+}
+
+/// Refuses a store named as another store's companion (`w.db-wal` beside
+/// `w.db`): SQLite deletes or replays that file when it opens `w.db`, so
+/// a store written there is lost.
+///
+/// # Errors
+///
+/// The store, its companion name and why.
+fn companion_of_a_store(path: &Path) -> Result<(), String> {
+    let text = path.as_os_str().to_string_lossy();
+    for suffix in SQLITE_COMPANIONS {
+        if let Some(base) = text.strip_suffix(suffix) {
+            if Path::new(base).is_file() {
+                return Err(format!(
+                    "--driver sqlite:{text} names the {suffix} companion of the SQLite store \
+                     {base}, which SQLite deletes or replays when it opens {base}; name another \
+                     file"
+                ));
+            }
+        }
+    }
+    Ok(())
 }

@@ -768,3 +768,65 @@ fn sighup_ends_a_run_as_sigterm_does() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_store_named_as_another_stores_companion_is_refused() {
+    let dir = scratch();
+    let db = dir.path().join("w.db");
+    std::fs::write(&db, "a store").unwrap();
+    let wal = dir.path().join("w.db-wal");
+    let ran = run(&[
+        "run",
+        "--driver",
+        &format!("sqlite:{}", wal.display()),
+        "--check",
+        "corpus.namespace_counts",
+        "--quiet",
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: --driver sqlite:{w} names the -wal companion of the SQLite store {d}, which \
+             SQLite deletes or replays when it opens {d}; name another file\n",
+            w = wal.display(),
+            d = db.display()
+        )
+    );
+    assert!(!wal.exists());
+}
+
+#[test]
+fn an_output_in_a_bind_mount_of_a_corpus_directory_is_inside_the_corpus() {
+    let dir = scratch();
+    let corpus = dir.path().join("corpus");
+    let english = corpus.join("chatterbot/english");
+    std::fs::create_dir_all(&english).unwrap();
+    std::fs::write(english.join("greetings.yml"), "categories: [greetings]\n").unwrap();
+    let mounted = dir.path().join("mounted");
+    std::fs::create_dir_all(&mounted).unwrap();
+    let bin = env!("CARGO_BIN_EXE_tinymemory-conformance");
+    let output = mounted.join("new.yml");
+    let script = format!(
+        "exec '{bin}' run --driver reference --corpus '{}' --check corpus.namespace_counts \
+         --output '{}'",
+        corpus.display(),
+        output.display()
+    );
+    let Some(ran) = in_bind_mount(&english, &mounted, &script) else {
+        return;
+    };
+    let stderr = String::from_utf8(ran.stderr).unwrap();
+    assert_eq!(ran.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "error: --output {} names the same file as {}, a directory of the corpus \
+             {}{REFUSED}",
+            output.display(),
+            english.display(),
+            corpus.display()
+        )
+    );
+    assert!(!english.join("new.yml").exists());
+}

@@ -9,7 +9,7 @@
 //! `limit` cut-off the hits, of a recall pinned to A: a tenant's results
 //! then reveal how common a word is in another tenant's memories.
 
-use tinymemory_api::{MemoryProvider, NewEntry, RecallOptions};
+use tinymemory_api::{MemoryProvider, NewEntry, RecallOptions, RecallProfile};
 
 use super::ranking::{fingerprint, shown_in};
 use super::support::{fresh, put};
@@ -103,7 +103,7 @@ pub(crate) async fn namespace_isolation(ctx: CheckContext) -> Step {
             "after storing {} entries in other namespaces",
             written.len()
         );
-        compare(d.as_ref(), &pinned, &before, &what).await?;
+        compare(d.as_ref(), ctx.profile, &pinned, &before, &what).await?;
     }
     // A bulk write of thousands elsewhere: an engine that refreshes
     // collection-wide statistics every so many writes shows it here.
@@ -120,6 +120,7 @@ pub(crate) async fn namespace_isolation(ctx: CheckContext) -> Step {
     d.store_many(&bulk).await?;
     compare(
         d.as_ref(),
+        ctx.profile,
         &pinned,
         &before,
         &format!("after a bulk store of {BULK} entries in other namespaces"),
@@ -131,6 +132,7 @@ pub(crate) async fn namespace_isolation(ctx: CheckContext) -> Step {
     }
     compare(
         d.as_ref(),
+        ctx.profile,
         &pinned,
         &before,
         "after upserting entries in other namespaces",
@@ -141,6 +143,7 @@ pub(crate) async fn namespace_isolation(ctx: CheckContext) -> Step {
     }
     compare(
         d.as_ref(),
+        ctx.profile,
         &pinned,
         &before,
         "after forgetting every entry of the other namespaces",
@@ -210,8 +213,27 @@ async fn answers(
     Ok(out)
 }
 
+/// What usually makes other namespaces shape a pinned recall, in the
+/// words of the run's profile: a lexical engine's collection-wide
+/// statistics, a ranking engine's shared index.
+fn shared_state_cause(profile: RecallProfile) -> &'static str {
+    match profile {
+        RecallProfile::Lexical => {
+            "statistics such as bm25's document frequency and average length must be per \
+             namespace"
+        }
+        RecallProfile::Semantic => {
+            "a ranking must not depend on other namespaces' entries: an approximate index \
+             shared by every namespace that visits other tenants' vectors before the filter, or \
+             a normalisation, quantisation or score scaling fitted on the whole collection, \
+             changes a pinned answer"
+        }
+    }
+}
+
 async fn compare(
     d: &dyn MemoryProvider,
+    profile: RecallProfile,
     pinned: &[(&str, RecallOptions)],
     before: &[(Answer, String)],
     what: &str,
@@ -245,8 +267,8 @@ async fn compare(
             was == is,
             "recall({query:?}, limit {limit}) pinned to {ns} answered {was_shown} at first and \
              {is_shown} {what}: a pinned recall must return the same hits with the same score \
-             bits whatever other namespaces hold (contract sentence 11; statistics such as \
-             bm25's document frequency and average length must be per namespace)"
+             bits whatever other namespaces hold (contract sentence 11; {})",
+            shared_state_cause(profile)
         );
     }
     Ok(())

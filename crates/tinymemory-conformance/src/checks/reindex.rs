@@ -5,6 +5,7 @@
 use tinymemory_api::portability::MemoryRecord;
 use tinymemory_api::{
     now_rfc3339, MemoryCategory, MemoryEntry, MemoryProvider, MemoryTaint, NewEntry, RecallOptions,
+    RecallProfile,
 };
 
 use super::ranking::{ranks_first, shown_in};
@@ -61,7 +62,7 @@ pub(crate) async fn reindexed_on_upsert(ctx: CheckContext) -> Step {
         if !upsert(d.as_ref(), path, &ns).await? {
             continue;
         }
-        ranks_by_new_content(d.as_ref(), path, &ns).await?;
+        ranks_by_new_content(d.as_ref(), ctx.profile, path, &ns).await?;
     }
     Ok(())
 }
@@ -104,15 +105,27 @@ fn position(hits: &[MemoryEntry], key: &str) -> Option<usize> {
     hits.iter().position(|h| h.key == key)
 }
 
-async fn ranks_by_new_content(d: &dyn MemoryProvider, path: Path, ns: &str) -> Step {
+async fn ranks_by_new_content(
+    d: &dyn MemoryProvider,
+    profile: RecallProfile,
+    path: Path,
+    ns: &str,
+) -> Step {
     let opts = RecallOptions::in_namespace(ns);
     let what = format!(
         "after {} of {NEW:?} over ({ns}, {UPSERTED:?}), which held {OLD:?} as {TWIN:?} still does",
         path.name()
     );
-    let stale = "the index still holds the content the upsert replaced: an upsert must \
-                 re-embed (or re-index) the new content, not keep the first one's vector or \
-                 terms";
+    let stale = match profile {
+        RecallProfile::Semantic => {
+            "the index still holds the content the upsert replaced: an upsert must re-embed \
+             the new content, not keep the first one's vector"
+        }
+        RecallProfile::Lexical => {
+            "the index still holds the content the upsert replaced: an upsert must re-index \
+             the new content, not keep the first one's terms"
+        }
+    };
     let by_new = d.recall(NEW, 10, &opts).await?;
     if let Err(why) = ranks_first(&by_new, UPSERTED, NEW) {
         return Err(Stop::fail(format!(

@@ -28,6 +28,39 @@ pub(crate) const CHECK: Check = Check {
     },
 };
 
+/// What separates two answers to one call, said before they are shown:
+/// hits one has and the other lacks (a recall that lost them, which no
+/// order explains), or the same hits in another order or with other
+/// scores.
+fn what_differs(first: &Across, other: &Across) -> String {
+    let keys = |a: &Across| -> Vec<String> {
+        let mut k: Vec<String> = a
+            .hits
+            .iter()
+            .map(|h| format!("{}/{}", h.namespace.as_deref().unwrap_or("?"), h.key))
+            .collect();
+        k.sort_unstable();
+        k
+    };
+    let (a, b) = (keys(first), keys(other));
+    let missing: Vec<&String> = a.iter().filter(|k| !b.contains(k)).collect();
+    let extra: Vec<&String> = b.iter().filter(|k| !a.contains(k)).collect();
+    if missing.is_empty() && extra.is_empty() {
+        if first.hits.len() == other.hits.len() && first.searched == other.searched {
+            return ": the same hits in another order or with other scores".to_owned();
+        }
+        return String::new();
+    }
+    let mut out = String::from(": hits differ, not only their order");
+    if !missing.is_empty() {
+        out.push_str(&format!(" (missing {missing:?})"));
+    }
+    if !extra.is_empty() {
+        out.push_str(&format!(" (not in the first answer {extra:?})"));
+    }
+    out
+}
+
 /// The generated case: data, call and two `namespaces()` shuffle seeds.
 type Input = (Dataset, SectionQuery, u64, u64);
 
@@ -65,16 +98,22 @@ async fn case(ctx: CheckContext, (data, q, shuffle_a, shuffle_b): Input) -> Case
         require_eq!(first.truncated, want_truncated, "truncated of {q:?}");
         // The shuffle generator advances, so the repetition sees another order.
         let again = across(&shuffled_a, &q).await?;
-        require_eq!(again, first, "{q:?} repeated on the same store");
+        require_eq!(
+            again,
+            first,
+            "{q:?} repeated on the same store{}",
+            what_differs(&first, &again)
+        );
         let other = across(&shuffled_b, &q).await?;
         require_eq!(
             other,
             first,
-            "{q:?} on the same data stored in reverse order ({:?})",
+            "{q:?} on the same data stored in reverse order ({:?}){}",
             order
                 .iter()
                 .map(|e| format!("{}/{}", e.namespace, e.key))
-                .collect::<Vec<_>>()
+                .collect::<Vec<_>>(),
+            what_differs(&first, &other)
         );
     }
     Ok(())

@@ -13,6 +13,7 @@ mod blind_spots_can_fail;
 mod corpus_batches;
 mod corpus_on_reference;
 mod crate_stack;
+mod hints_profile;
 mod isolation_can_fail;
 mod portability;
 mod profiles;

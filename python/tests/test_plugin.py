@@ -59,7 +59,7 @@ def test_the_broken_example_fails_exactly_its_documented_checks(pytester):
     result.stdout.fnmatch_lines(
         [
             "*forget.idempotent FAIL: second forget of the same key: expected false, got true",
-            "seed *, 4 cases; this check alone: pytest '*::TestBroken::forget.idempotent' --tinymemory-seed *",
+            "seed *, 4 cases; this check alone: PYTHONPATH=* -m pytest */test_the_broken_example_fails_exactly_its_documented_checks.py::TestBroken::forget.idempotent --tinymemory-seed * --tinymemory-corpus off --tinymemory-cases 4",
         ]
     )
 
@@ -79,9 +79,10 @@ def test_the_replay_hint_of_a_bundle_runs_as_printed(pytester):
     result.assert_outcomes(failed=1)
     hint = next(line for line in result.stdout.lines if line.startswith("replay: "))
     argv = shlex.split(hint[len("replay: "):])
-    assert argv[:2] == ["tinymemory-conformance", "replay"]
+    assert argv[0].startswith("PYTHONPATH=") and EXAMPLES in argv[0]
+    argv = argv[1:]
+    assert argv[:2] == [os.path.abspath(find_binary()), "replay"]
     assert argv[3] == "--driver" and argv[4].startswith("exec:") and argv[4].endswith(" broken_driver:BrokenStore")
-    argv[0] = find_binary()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(EXAMPLES), os.environ.get("PYTHONPATH", "")]))
     replayed = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
     # Replayed as printed: the check still fails (exit 1), not a usage error.

@@ -220,8 +220,8 @@ def test_an_unexpected_error_of_the_run_is_kept_for_the_class(pytester, marked, 
     real = plugin.run
 
     def odd(*args, **kwargs):
-        report, shown, bundles = real(*args, **kwargs)
-        return ["not", "a", "report"], shown, bundles
+        report, shown, bundles, shared = real(*args, **kwargs)
+        return ["not", "a", "report"], shown, bundles, shared
 
     monkeypatch.setattr(plugin, "run", odd)
     pytester.makepyfile(

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shlex
 import selectors
 import signal
@@ -237,7 +238,8 @@ def deadline(checks, timeout, cases):
 def run(binary, command, env, profile, selected, every, corpus, seed, cases, timeout, bundle_dir, limit):
     """Runs the suite once over the checks `selected` (ids; every check of
     the profile when `every`), returns ``(report, command line, bundle
-    paths by check id)``.
+    paths by check id, shared-error lines)``: the last are the binary's
+    `shared_error_lines`, its own grouping of failures by driver error.
 
     `corpus` is a directory or None (no corpus). Raises RunError for a run
     that exits with a usage error or cannot open the driver (quoting the
@@ -304,4 +306,47 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
             for check in selected:
                 if path.endswith(f"--{check}.json"):
                     bundles[check] = path
-    return report, shown, bundles
+    return report, shown, bundles, shared_error_lines(out)
+
+
+# `N checks failed on the same error: ERROR (ID, ID, ...)`, a line of the
+# binary's progress (crates/tinymemory-cli/src/shared.rs).
+_SHARED = re.compile(r"\d+ checks failed on the same error: .*")
+
+
+def shared_error_lines(progress):
+    """The binary's ``N checks failed on the same error: ...`` lines in
+    `progress` (its stdout), in its order: those right before its last
+    ``conformance: `` line, where the binary prints them. The binary groups
+    failures by the driver error each check kept (kind, rule and message),
+    which no report file carries (docs/reports.md), so they are read here
+    rather than rebuilt from messages. Empty when there are none."""
+    lines = progress.splitlines()
+    ends = [i for i, line in enumerate(lines) if line.startswith("conformance: ")]
+    if not ends:
+        return []
+    found = []
+    i = ends[-1] - 1
+    while i >= 0 and _SHARED.fullmatch(lines[i]):
+        found.append(lines[i])
+        i -= 1
+    return found[::-1]
+
+
+def conformance_line(conformance):
+    """The CLI's conformance line for a JSON report's ``conformance``
+    object (docs/reports.md): ``conformance: FULL (lexical)``,
+    ``conformance: PARTIAL (lexical: contract, sections)`` naming the
+    families whose status is ``pass`` in report order, ``NONE (..)``; a
+    filtered run adds ``, filtered`` after the profile, checks that timed
+    out ``; timed out: ID, ...`` at the end, as the binary's Display of
+    ``Conformance`` does (crates/tinymemory-conformance/src/report/conformance.rs)."""
+    profile = conformance.get("profile", "lexical")
+    filtered = ", filtered" if conformance.get("filtered") else ""
+    timed_out = conformance.get("timed_out") or []
+    late = f"; timed out: {', '.join(timed_out)}" if timed_out else ""
+    level = str(conformance.get("level", "none"))
+    if level == "partial":
+        passing = [f["family"] for f in conformance.get("families", []) if f.get("status") == "pass"]
+        return f"conformance: PARTIAL ({profile}{filtered}: {', '.join(passing)}{late})"
+    return f"conformance: {level.upper()} ({profile}{filtered}{late})"

@@ -9,12 +9,14 @@ import inspect
 import os
 import shlex
 import sys
+import time
 
 import pytest
 
 from . import DriverConformance, _processes
 from ._binary import BinaryError, checked_binary, find_binary, list_checks
-from ._run import RunError, deadline, driver_env, hello, run
+from ._reproduce import import_dirs, pythonpath_prefix
+from ._run import RunError, conformance_line, deadline, driver_env, hello, run
 
 PROFILES = ("lexical", "semantic")
 SENTINEL = "test_tinymemory_plugin_is_active"
@@ -24,6 +26,11 @@ UNAVAILABLE = "driver_unavailable"
 # The largest --seed and --cases (and --timeout) the binary accepts.
 U64_MAX = 2**64 - 1
 U32_MAX = 2**32 - 1
+# The plugin's own module, named in a printed pytest command when it was
+# loaded with `-p` (no wheel, so no entry point, loads it otherwise).
+PLUGIN = "tinymemory.testing.plugin"
+# Classes whose run ended, in the order they ran: the terminal summary's.
+_RAN = pytest.StashKey()
 
 
 def pytest_addoption(parser):
@@ -54,6 +61,58 @@ def pytest_configure(config):
     # Last: a SIGTERM handler another plugin or conftest sets here is the
     # one ours chains to.
     _processes.install()
+    config.stash[_RAN] = []
+    # pytest-xdist registers it too; without xdist it is a mark no one reads.
+    config.addinivalue_line("markers", "xdist_group(name): pytest-xdist --dist loadgroup keeps a group on one worker")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    # Under `pytest -n N --dist loadgroup` a class's checks go to one
+    # worker, which runs the class's suite once (docs/validate-python-driver.md).
+    for item in items:
+        if isinstance(item, CheckItem):
+            item.add_marker(pytest.mark.xdist_group(item.parent.nodeid))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    # The call phase of a check is the check's own time, as the binary
+    # measured it: pytest's clock would charge the class's whole run to its
+    # first item and nothing to the others. `--durations` and the JUnit XML
+    # `time` (junitxml adds the report's `duration`) read this.
+    if isinstance(item, CheckItem) and call.when == "call" and item.check_seconds is not None:
+        report.duration = item.check_seconds
+    return report
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    ran = config.stash.get(_RAN, [])
+    if not ran:
+        return
+    terminalreporter.section("tinymemory conformance")
+    for line in summary_lines(ran):
+        terminalreporter.write_line(line)
+
+
+def summary_lines(classes):
+    """The terminal summary of the ConformanceClass nodes `classes` whose
+    run finished, in run order, each line starting with the class's node
+    id: the run's time (the binary's start, driver start-ups and corpus
+    load included) and the sum of its checks' own times (larger when the
+    binary ran checks side by side), the CLI's conformance line,
+    then the CLI's ``N checks failed on the same error: ...`` lines."""
+    lines = []
+    for node in classes:
+        checks, info = node.outcome()
+        own = sum((c.get("duration_ms") or 0.0) for c in checks.values()) / 1000
+        lines.append(
+            f"{node.nodeid}: {len(checks)} checks in one run of {info['seconds']:.2f}s "
+            f"(their own times sum to {own:.2f}s)"
+        )
+        lines.append(f"{node.nodeid}: {conformance_line(info['report'].get('conformance', {}))}")
+        lines.extend(f"{node.nodeid}: {line}" for line in info["shared"])
+    return lines
 
 
 def pytest_sessionfinish(session):
@@ -116,7 +175,8 @@ class ConformanceClass(pytest.Class):
         cls = self.obj
         try:
             self._command = self._driver_command(cls)
-            self._binary = checked_binary(find_binary())
+            # Absolute: the commands failures print run from any directory.
+            self._binary = os.path.abspath(checked_binary(find_binary()))
             self._env = driver_env()
             self._hello = None
             profile = cls.profile
@@ -273,9 +333,11 @@ class ConformanceClass(pytest.Class):
             # error here, rather than the run's exit 3.
             self._hello = hello(self._command, self._env)
         limit = deadline([i.check for i in mine], opts["timeout"], opts["cases"])
-        report, shown, bundles = run(
+        started = time.monotonic()
+        report, shown, bundles, shared = run(
             self._binary, self._command, self._env, self._profile, selected, every, limit=limit, **opts
         )
+        seconds = time.monotonic() - started
         if report_dir is not None:
             write_report(report, report_dir, f"{self.obj.__module__}.{self.obj.__qualname__}.json")
         checks = {c["id"]: c for c in report.get("checks", [])}
@@ -284,7 +346,26 @@ class ConformanceClass(pytest.Class):
         replay = ["--driver", "exec:" + shlex.join(self._command)]
         if opts["corpus"] is not None:
             replay += ["--corpus", opts["corpus"]]
-        return checks, {"report": report, "command": shown, "bundles": bundles, "replay": replay}
+        prefix = pythonpath_prefix(import_dirs(self._modules()))
+        self.config.stash[_RAN].append(self)
+        return checks, {
+            "report": report,
+            "command": shown,
+            "bundles": bundles,
+            "replay": replay,
+            "shared": shared,
+            "seconds": seconds,
+            "prefix": prefix,
+        }
+
+    def _modules(self):
+        """The top-level modules a reproducing command imports besides
+        pytest's own: this package (the driver side, the plugin) and the
+        module of a ``MODULE:FACTORY`` the driver process serves."""
+        modules = ["tinymemory"]
+        if self._command[1:3] == ["-m", "tinymemory.serve"] and len(self._command) == 4:
+            modules.append(self._command[3].split(":", 1)[0])
+        return modules
 
 
 class DriverUnavailable(pytest.Item):
@@ -311,6 +392,9 @@ class CheckItem(pytest.Item):
     def __init__(self, *, check, **kwargs):
         super().__init__(**kwargs)
         self.check = check
+        # Seconds the check itself took (the report's duration_ms), once
+        # its run has given it: the item's call duration.
+        self.check_seconds = None
         # `-k contract` selects a family as `-k recall` selects ids.
         self.extra_keyword_matches.add(check[1])
         self.user_properties.append(("family", check[1]))
@@ -332,8 +416,8 @@ class CheckItem(pytest.Item):
             raise CheckFailed(f"{check_id}: the run's report has no entry for this check: `{info['command']}`")
         kind = entry.get("outcome")
         message = entry.get("message") or ""
-        # The check's own time: the item's time includes the run's start
-        # (and, for the first item, the whole run).
+        if entry.get("duration_ms") is not None:
+            self.check_seconds = entry["duration_ms"] / 1000
         self.user_properties.append(("check_duration_ms", entry.get("duration_ms")))
         if kind == "pass":
             return
@@ -357,15 +441,34 @@ class CheckItem(pytest.Item):
         if example:
             lines.append(f"counterexample (seed {example.get('seed')}): {example.get('input')}")
         lines.append(f"rule ({entry.get('family')}): {entry.get('description')}")
+        prefix = info["prefix"]
         lines.append(
             f"seed {run_meta.get('seed')}, {run_meta.get('cases')} cases; this check alone: "
-            f"pytest '{self.nodeid}' --tinymemory-seed {run_meta.get('seed')}"
+            f"{prefix}{shlex.join(self._pytest_command(run_meta.get('seed')))}"
         )
-        lines.append(f"  or: {info['command']} --check {entry['id']}")
+        lines.append(f"  or: {prefix}{info['command']} --check {entry['id']}")
         bundle = info["bundles"].get(entry["id"])
         if bundle:
-            lines.append(f"replay: {shlex.join(['tinymemory-conformance', 'replay', bundle, *info['replay']])}")
+            lines.append(f"replay: {prefix}{shlex.join([self.parent._binary, 'replay', bundle, *info['replay']])}")
         return "\n".join(lines)
+
+    def _pytest_command(self, seed):
+        """``python -m pytest /ABS/test_file.py::Class::check`` with the
+        seed and the plugin's flags this session was given, runnable from
+        any directory (with the PYTHONPATH prefix of the failure)."""
+        config = self.config
+        node = "::".join([str(self.path), *self.nodeid.split("::")[1:]])
+        argv = [sys.executable, "-m", "pytest", node]
+        if PLUGIN in (getattr(config.option, "plugins", None) or []):
+            argv += ["-p", PLUGIN]
+        argv += ["--tinymemory-seed", str(seed)]
+        for option in ("tinymemory_corpus", "tinymemory_cases", "tinymemory_timeout"):
+            value = config.getoption(option)
+            if value is not None:
+                if option == "tinymemory_corpus" and value not in ("on", "off"):
+                    value = os.path.abspath(value)
+                argv += ["--" + option.replace("_", "-"), str(value)]
+        return argv
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, (CheckFailed, RunError, BinaryError)):

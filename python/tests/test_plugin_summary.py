@@ -1,0 +1,210 @@
+"""What pytest shows of a run besides pass and fail: the conformance level,
+each check's own time, failures sharing one driver error, and printed
+commands that run from any directory (inner pytest runs, pytester)."""
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import xml.etree.ElementTree as ET
+
+from conftest import EXAMPLES
+
+FAST = ["--tinymemory-corpus", "off", "--tinymemory-cases", "4", "-p", "no:cacheprovider"]
+
+TWO_CLASSES = """
+from tinymemory.testing import DriverConformance
+
+class TestMemory(DriverConformance):
+    driver = "memory_driver:MemoryStore"
+
+class TestBroken(DriverConformance):
+    driver = "broken_driver:BrokenStore"
+"""
+
+OFFLINE = """
+from tinymemory import protocol as tp
+from memory_driver import MemoryStore
+
+class Offline(MemoryStore):
+    def recall(self, *args, **kwargs):
+        raise tp.DriverError("backend", "the index is offline")
+"""
+
+
+def summary(result):
+    lines = result.stdout.lines
+    start = next(i for i, line in enumerate(lines) if "tinymemory conformance" in line and line.startswith("="))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("="))
+    return lines[start + 1 : end]
+
+
+def test_the_summary_states_each_classs_conformance_line_as_the_cli_does(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(test_two=TWO_CLASSES)
+    result = pytester.runpytest(*FAST)
+    result.assert_outcomes(passed=51 + 58, failed=7, skipped=4)
+    lines = [line for line in summary(result) if ": conformance: " in line]
+    assert lines == [
+        "test_two.py::TestMemory: conformance: PARTIAL (lexical: contract, sections, portability, property)",
+        "test_two.py::TestBroken: conformance: PARTIAL (lexical: portability)",
+    ]
+
+
+def test_a_filtered_class_is_stated_filtered(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(test_two=TWO_CLASSES)
+    result = pytester.runpytest(*FAST, "-k", "TestMemory and (store.upsert or forget)")
+    result.assert_outcomes(passed=3)
+    assert [line for line in summary(result) if ": conformance: " in line] == [
+        "test_two.py::TestMemory: conformance: PARTIAL (lexical, filtered: contract)",
+    ]
+
+
+def test_each_item_takes_its_checks_own_time_in_junit_and_durations(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        test_mem="""
+        from tinymemory.testing import DriverConformance
+
+        class TestMemory(DriverConformance):
+            driver = "memory_driver:MemoryStore"
+        """
+    )
+    xml = pytester.path / "junit.xml"
+    reports = pytester.path / "reports"
+    result = pytester.runpytest(
+        *FAST,
+        f"--junitxml={xml}",
+        "-o",
+        "junit_duration_report=call",
+        "--tinymemory-report-dir",
+        str(reports),
+        "--durations=3",
+    )
+    result.assert_outcomes(passed=58, skipped=2)
+    report = json.loads((reports / "test_mem.TestMemory.json").read_text())
+    own = {c["id"]: c["duration_ms"] for c in report["checks"]}
+    times = {case.get("name"): case.get("time") for case in ET.parse(xml).getroot().iter("testcase")}
+    # JUnit writes seconds with 3 decimals.
+    assert times == {check: f"{ms / 1000:.3f}" for check, ms in own.items()}
+    slowest = sorted(own, key=own.get, reverse=True)[:3]
+    lines = result.stdout.lines
+    start = lines.index(next(line for line in lines if "slowest 3 durations" in line))
+    assert lines[start + 1 : start + 4] == [
+        f"{own[check] / 1000:.2f}s call     test_mem.py::TestMemory::{check}" for check in slowest
+    ]
+
+
+def test_failures_sharing_one_driver_error_are_one_line_of_the_summary(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        drv=OFFLINE,
+        test_offline="""
+        from tinymemory.testing import DriverConformance
+
+        class TestOffline(DriverConformance):
+            driver = "drv:Offline"
+        """,
+    )
+    result = pytester.runpytest(*FAST, "-k", "recall.limit or recall.min_score or store.upsert")
+    result.assert_outcomes(passed=1, failed=3)
+    assert summary(result)[1:] == [
+        "test_offline.py::TestOffline: conformance: NONE (lexical, filtered)",
+        "test_offline.py::TestOffline: 3 checks failed on the same error: backend failure: the index is offline "
+        "(recall.limit, recall.min_score, store.upsert_replaces_metadata)",
+    ]
+    assert re.fullmatch(
+        r"test_offline\.py::TestOffline: 4 checks in one run of \d+\.\d\ds \(their own times sum to \d+\.\d\ds\)",
+        summary(result)[0],
+    )
+
+
+def test_a_class_whose_run_did_not_start_has_no_summary_line(pytester):
+    pytester.makepyfile(
+        drv="""
+        def make():
+            raise RuntimeError("cannot reach the index")
+        """,
+        test_raise="""
+        from tinymemory.testing import DriverConformance
+
+        class TestRaises(DriverConformance):
+            driver = "drv:make"
+            profile = "lexical"
+        """,
+    )
+    result = pytester.runpytest(*FAST, "-k", "store.upsert")
+    result.assert_outcomes(failed=2)
+    assert "tinymemory conformance" not in result.stdout.str()
+
+
+def elsewhere_env():
+    # The printed prefix must carry every directory the command needs: the
+    # test's own sys.path (here EXAMPLES, inserted by the test only) is not
+    # in the environment of a new shell.
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    return env
+
+
+def printed(result, start):
+    line = next(line for line in result.stdout.lines if start in line)
+    return line[line.index(start) + len(start) :]
+
+
+def test_the_printed_commands_run_the_check_from_another_directory(pytester, tmp_path):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        test_broken="""
+        from tinymemory.testing import DriverConformance
+
+        class TestBroken(DriverConformance):
+            driver = "broken_driver:BrokenStore"
+        """
+    )
+    bundles = pytester.path / "bundles"
+    result = pytester.runpytest(*FAST, "--tinymemory-bundle-dir", str(bundles), "-k", "forget.idempotent")
+    result.assert_outcomes(failed=1)
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+
+    alone = printed(result, "this check alone: ")
+    assert alone.startswith("PYTHONPATH=")
+    assert str(pytester.path / "test_broken.py") + "::TestBroken::forget.idempotent" in shlex.split(alone)
+    done = subprocess.run(alone, shell=True, cwd=other, env=elsewhere_env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "forget.idempotent FAIL: second forget of the same key: expected false, got true" in done.stdout
+    assert re.fullmatch(r"=+ 1 failed in [0-9.]+s =+", done.stdout.splitlines()[-1]), done.stdout
+
+    cli = printed(result, "  or: ")
+    done = subprocess.run(cli, shell=True, cwd=other, env=elsewhere_env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "FAIL  forget.idempotent (contract, " in done.stdout
+    assert done.stdout.splitlines()[-1] == "0 passed, 1 failed"
+
+    replay = printed(result, "replay: ")
+    done = subprocess.run(replay, shell=True, cwd=other, env=elsewhere_env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    # The replay ran the check again and it failed as recorded.
+    assert "now:      fail: second forget of the same key: expected false, got true" in done.stdout.splitlines()
+
+
+def test_each_classs_checks_are_one_xdist_group(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(test_two=TWO_CLASSES)
+    pytester.makeconftest(
+        """
+        def pytest_collection_finish(session):
+            for item in session.items:
+                mark = item.get_closest_marker("xdist_group")
+                print("GROUP", item.nodeid, mark.args if mark else None)
+        """
+    )
+    result = pytester.runpytest(*FAST, "--collect-only", "-q", "-s", "-k", "store.upsert_replaces_metadata")
+    groups = [line for line in result.stdout.lines if line.startswith("GROUP ")]
+    assert groups == [
+        "GROUP test_two.py::TestMemory::store.upsert_replaces_metadata ('test_two.py::TestMemory',)",
+        "GROUP test_two.py::TestBroken::store.upsert_replaces_metadata ('test_two.py::TestBroken',)",
+    ]

@@ -264,6 +264,13 @@ pub(crate) struct RunArgs {
     #[arg(long, value_enum, value_name = "WHAT", default_value_t = AllSkipped::Fail)]
     pub(crate) all_skipped: AllSkipped,
 
+    /// Do not rerun the failing checks of an `exec:` driver alone, each on
+    /// a fresh driver process, to tell a failure that depends on the
+    /// checks before it (which the rerun then names) from one that does
+    /// not (docs/cli.md, "Order-dependent failures").
+    #[arg(long)]
+    pub(crate) no_rerun: bool,
+
     /// Write every request the suite sends and every answer it gets to
     /// FILE (replaced), one JSON object a line with its time, the process
     /// id (`null` for an in-process driver, traced by a decorator in the

@@ -19,6 +19,7 @@ use self::plan::{CorpusPlan, RunPlan};
 use self::preflight::{Preflight, TraceFile};
 use self::trace_marks::TraceMarks;
 
+mod alone;
 mod claims;
 pub(crate) mod finish;
 mod overwrite;
@@ -63,7 +64,8 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     let started = SystemTime::now()
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
-    let summary = execute(&plan, opened.factory, corpus, &console, &mut progress).await?;
+    let mut summary = execute(&plan, opened.factory, corpus, &console, &mut progress).await?;
+    alone::explain(args, &plan, &mut summary, &console).await;
     let report = plan.report(&summary, started, started_at.elapsed(), load_time);
     finish::finish(&plan, &report, &console)
 }

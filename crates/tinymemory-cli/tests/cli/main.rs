@@ -12,6 +12,7 @@ mod support {
     pub mod xsd;
 }
 
+mod alone;
 mod baseline;
 mod bundle_replay;
 mod cli;

@@ -160,6 +160,7 @@ fn a_failed_check_names_the_trace_lines_of_its_last_operations() {
         "--driver",
         "exec:python3 examples/python/broken_driver.py",
         "--no-corpus",
+        "--no-rerun",
         "--check",
         "recall.limit",
         "--trace",

@@ -1,0 +1,236 @@
+//! A failure on a driver whose processes carry state from check to check,
+//! rerun alone and, when it passes alone, traced to the earlier check that
+//! makes it fail.
+//!
+//! An exec driver's process serves check after check, reset between them
+//! (docs/protocol.md, "Lifecycle"): `reset` empties the store, but what the
+//! engine learnt (a query plan, a cache, an index's shape, a leaked
+//! handle) stays. A check failing after another check's writes changed the
+//! engine passes when run alone, and the "this check alone" command a user
+//! tries first then proves nothing. So each failing check of an exec
+//! driver is run again on a fresh process of its own; when it passes
+//! there, the checks that ran before it are tried in front of it, nearest
+//! first, each in a fresh process, until one reproduces the failure. The
+//! verdict and a command that reproduces it end the failure's message, so
+//! every report format carries them. In-process drivers get a fresh store
+//! per check and nothing else, so they are not rerun.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tinymemory_conformance::{Family, Outcome, RunSummary, Runner};
+use tinymemory_exec::ExecConfig;
+
+use super::plan::RunPlan;
+use crate::args::RunArgs;
+use crate::console::Console;
+use crate::driver::{self, DriverSpec};
+
+/// The most failing checks explained in one run: past them a run is
+/// broken more widely than by order.
+const MAX_EXPLAINED: usize = 3;
+
+/// The most earlier checks tried one at a time in front of a failure.
+const MAX_SINGLE_TRIES: usize = 12;
+
+/// The wall time all the reruns of a run may take together; what is not
+/// settled by then says so.
+const BUDGET: Duration = Duration::from_secs(60);
+
+/// What a rerun alone found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Verdict {
+    /// It fails on a fresh process with nothing before it.
+    FailsAlone,
+    /// It passes alone and fails after this one earlier check.
+    After(&'static str),
+    /// It passes alone, passes after each of the nearest earlier checks,
+    /// and fails after all of them together.
+    AfterAll(Vec<&'static str>),
+    /// It passes alone and after every earlier check together: its
+    /// failure depends on something no rerun repeats (timing, or state
+    /// older than the run).
+    NotReproduced(Vec<&'static str>),
+    /// The budget ran out first.
+    Unsettled,
+}
+
+/// The environment variable that does what `--no-rerun` does, for a CI
+/// job or a pytest session (`TINYMEMORY_NO_RERUN=1`).
+const NO_RERUN_ENV: &str = "TINYMEMORY_NO_RERUN";
+
+/// Reruns the failing checks of an exec driver alone, and appends what
+/// each rerun found to its failure's message. Does nothing for other
+/// drivers, with `--no-rerun` or with [`NO_RERUN_ENV`] set to anything
+/// but empty or `0`.
+pub(crate) async fn explain(
+    args: &RunArgs,
+    plan: &RunPlan,
+    summary: &mut RunSummary,
+    console: &Console,
+) {
+    let env_off = std::env::var(NO_RERUN_ENV).is_ok_and(|v| !v.is_empty() && v != "0");
+    if args.no_rerun || env_off || !matches!(plan.driver, DriverSpec::Exec(_)) {
+        return;
+    }
+    let started = Instant::now();
+    let failing: Vec<usize> = summary
+        .reports
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| matches!(r.outcome, Outcome::Fail(_)) && r.family != Family::Corpus)
+        .map(|(i, _)| i)
+        .take(MAX_EXPLAINED)
+        .collect();
+    for i in failing {
+        let id = summary.reports[i].id;
+        let earlier: Vec<&'static str> = summary.reports[..i]
+            .iter()
+            .filter(|r| r.family != Family::Corpus)
+            .map(|r| r.id)
+            .collect();
+        console.line(&format!(
+            "rerunning {id} alone on a fresh driver process (--no-rerun skips this)"
+        ));
+        let verdict = verdict(args, plan, id, &earlier, started).await;
+        let said = describe(args, plan, id, &verdict);
+        console.line(&format!(
+            "      {id}: {}",
+            said.trim_start_matches('\n').trim_start()
+        ));
+        if let Outcome::Fail(f) = &mut summary.reports[i].outcome {
+            f.message.push_str(&said);
+        }
+    }
+}
+
+async fn verdict(
+    args: &RunArgs,
+    plan: &RunPlan,
+    id: &'static str,
+    earlier: &[&'static str],
+    started: Instant,
+) -> Verdict {
+    let within = || started.elapsed() < BUDGET;
+    match fails(args, plan, &[id]).await {
+        Some(true) => return Verdict::FailsAlone,
+        Some(false) => {}
+        None => return Verdict::Unsettled,
+    }
+    for &before in earlier.iter().rev().take(MAX_SINGLE_TRIES) {
+        if !within() {
+            return Verdict::Unsettled;
+        }
+        if fails(args, plan, &[before, id]).await == Some(true) {
+            return Verdict::After(before);
+        }
+    }
+    if earlier.is_empty() {
+        return Verdict::NotReproduced(Vec::new());
+    }
+    if !within() {
+        return Verdict::Unsettled;
+    }
+    let mut all = earlier.to_vec();
+    all.push(id);
+    match fails(args, plan, &all).await {
+        Some(true) => Verdict::AfterAll(earlier.to_vec()),
+        Some(false) => Verdict::NotReproduced(earlier.to_vec()),
+        None => Verdict::Unsettled,
+    }
+}
+
+/// Whether `id`, run last after `ids`' others in one fresh driver process
+/// (one job, the run's seed, cases and timeouts, no corpus), fails;
+/// `None` when the driver could not be started or the check did not end
+/// in a pass or a failure.
+async fn fails(args: &RunArgs, plan: &RunPlan, ids: &[&'static str]) -> Option<bool> {
+    let exec = ExecConfig::default().with_request_timeout(Duration::from_secs(args.call_timeout));
+    let opened = driver::open_with(&plan.driver, exec).ok()?;
+    let registry = plan.registry.filter(|c| ids.contains(&c.id));
+    let summary = Runner::new(registry)
+        .with_profile(plan.profile)
+        .with_timeout(plan.timeout)
+        .with_call_timeout(plan.call_timeout)
+        .with_config(plan.config)
+        .with_jobs(1)
+        .run(Arc::clone(&opened.factory), None, |_| {})
+        .await;
+    let last = *ids.last()?;
+    match &summary.reports.iter().find(|r| r.id == last)?.outcome {
+        Outcome::Pass => Some(false),
+        Outcome::Fail(_) => Some(true),
+        _ => None,
+    }
+}
+
+/// The sentence a verdict adds to the failure's message, with the command
+/// that reproduces the failure.
+fn describe(args: &RunArgs, plan: &RunPlan, id: &'static str, verdict: &Verdict) -> String {
+    let command = |ids: &[&str]| reproduce(args, plan, ids);
+    match verdict {
+        Verdict::FailsAlone => format!(
+            "\n  fails alone too, on a fresh driver process: the checks before it are not the \
+             cause; reproduce: {}",
+            command(&[id])
+        ),
+        Verdict::After(before) => format!(
+            "\n  passes alone, on a fresh driver process, and fails after {before} on the same \
+             process: {before} leaves state in the engine that reset does not clear (a query \
+             plan, a cache, an index's shape), which a store must not depend on; reproduce: {}",
+            command(&[before, id])
+        ),
+        Verdict::AfterAll(before) => {
+            let mut ids: Vec<&str> = before.clone();
+            ids.push(id);
+            format!(
+                "\n  passes alone, on a fresh driver process, and after each of the {} checks \
+                 nearest before it, but fails after all {} checks that ran before it on the same \
+                 process: their state adds up in the engine (reset does not clear it); \
+                 reproduce: {}",
+                MAX_SINGLE_TRIES.min(before.len()),
+                before.len(),
+                command(&ids)
+            )
+        }
+        Verdict::NotReproduced(before) => format!(
+            "\n  passes alone, on a fresh driver process, and after the {} checks that ran before \
+             it: the failure depends on what no rerun repeats (timing, other processes, or state \
+             older than the run)",
+            before.len()
+        ),
+        Verdict::Unsettled => "\n  (not rerun alone: the reruns' time budget was spent, or the \
+                               driver could not be started again)"
+            .to_owned(),
+    }
+}
+
+/// A `run` command line running `ids` in that (the registry's) order in
+/// one driver process, with the run's driver, profile, seed and cases.
+fn reproduce(args: &RunArgs, plan: &RunPlan, ids: &[&str]) -> String {
+    let quote = |s: &str| {
+        shlex::try_quote(s).map_or_else(|_| format!("'{s}'"), std::borrow::Cow::into_owned)
+    };
+    let mut words = vec![
+        "tinymemory-conformance".to_owned(),
+        "run".to_owned(),
+        "--driver".to_owned(),
+        quote(&args.driver.to_string()),
+    ];
+    if let Some(p) = plan.requested {
+        words.extend(["--profile".to_owned(), p.to_string()]);
+    }
+    words.extend([
+        "--no-corpus".to_owned(),
+        "--jobs".to_owned(),
+        "1".to_owned(),
+        "--seed".to_owned(),
+        plan.config.seed.to_string(),
+        "--cases".to_owned(),
+        plan.config.cases.to_string(),
+    ]);
+    for id in ids {
+        words.extend(["--check".to_owned(), (*id).to_owned()]);
+    }
+    words.join(" ")
+}

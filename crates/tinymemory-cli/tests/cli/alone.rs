@@ -1,0 +1,138 @@
+//! A failing check of an exec driver is rerun alone on a fresh driver
+//! process; when it passes there, the earlier check that makes it fail is
+//! named, with a command that reproduces the failure (docs/cli.md,
+//! "Order-dependent failures").
+
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::support::bin::{repo, run, scratch};
+
+fn message_of(report: &Value, id: &str) -> String {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .and_then(|c| c["message"].as_str())
+        .unwrap_or_else(|| panic!("no message for {id}: {report}"))
+        .to_owned()
+}
+
+#[test]
+fn a_failure_that_passes_alone_names_the_check_before_it_and_reproduces() {
+    let dir = scratch();
+    let out = dir.path().join("report.json");
+    let driver = format!(
+        "exec:python3 {}",
+        repo("crates/tinymemory-cli/tests/drivers/plan_drift_driver.py").display()
+    );
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--cases",
+        "4",
+        "--jobs",
+        "1",
+        "--check",
+        "store.concurrent_writes",
+        "--check",
+        "sections.across_merge_order",
+        "--format",
+        "json",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let message = message_of(&report, "sections.across_merge_order");
+    let (_, said) = message
+        .split_once("\n  passes alone, on a fresh driver process, and fails after ")
+        .unwrap_or_else(|| panic!("{message}"));
+    assert!(
+        said.starts_with("store.concurrent_writes on the same process"),
+        "{said}"
+    );
+    let command = said.split_once("; reproduce: ").unwrap().1;
+    assert_eq!(
+        command,
+        format!(
+            "tinymemory-conformance run --driver '{driver}' --no-corpus --jobs 1 --seed \
+             8388357248759721216 --cases 4 --check store.concurrent_writes --check \
+             sections.across_merge_order"
+        )
+    );
+    // The command as printed, the binary first on PATH, from elsewhere.
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
+    let again = Command::new("sh")
+        .args(["-c", &format!("{command} --no-rerun --format json")])
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(report["checks"][0]["outcome"], "pass");
+    assert_eq!(report["checks"][1]["id"], "sections.across_merge_order");
+    assert_eq!(report["checks"][1]["outcome"], "fail");
+}
+
+#[test]
+fn a_failure_of_its_own_fails_alone_too_and_no_rerun_leaves_it_as_it_was() {
+    let driver = format!(
+        "exec:python3 {}",
+        repo("examples/python/broken_driver.py").display()
+    );
+    let args = [
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--check",
+        "recall.limit",
+        "--format",
+        "json",
+    ];
+    let ran = run(&args);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let report: Value = serde_json::from_str(&ran.stdout).unwrap();
+    let message = message_of(&report, "recall.limit");
+    assert_eq!(
+        message,
+        format!(
+            "hits with limit 3 of 5 entries holding the word: expected 3, got 5\n  fails alone \
+             too, on a fresh driver process: the checks before it are not the cause; reproduce: \
+             tinymemory-conformance run --driver '{driver}' --no-corpus --jobs 1 --seed \
+             8388357248759721216 --cases 64 --check recall.limit"
+        )
+    );
+    let mut quiet = args.to_vec();
+    quiet.push("--no-rerun");
+    let ran = run(&quiet);
+    let report: Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_eq!(
+        message_of(&report, "recall.limit"),
+        "hits with limit 3 of 5 entries holding the word: expected 3, got 5"
+    );
+}
+
+#[test]
+fn an_in_process_driver_is_not_rerun() {
+    let ran = run(&[
+        "run",
+        "--driver",
+        "mutant:limit-plus-one",
+        "--no-corpus",
+        "--check",
+        "recall.limit",
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    assert!(!ran.stdout.contains("rerunning"), "{}", ran.dump());
+}

@@ -43,7 +43,7 @@ enum Place {
     },
     /// A FIFO, a device or a socket (or a symlink to one), written in
     /// place through the name given.
-    InPlace {
+    Through {
         /// Its identity when resolved.
         id: Option<FileId>,
     },
@@ -131,7 +131,7 @@ impl Target {
             Ok(meta) if !meta.is_file() => {
                 return Ok(Self {
                     named: path.to_owned(),
-                    place: Place::InPlace { id: id_of(path) },
+                    place: Place::Through { id: id_of(path) },
                 })
             }
             _ => {}
@@ -183,7 +183,7 @@ impl Target {
     pub(crate) fn path(&self) -> PathBuf {
         match &self.place {
             Place::Replace { dir, name, .. } => dir.join(name),
-            Place::InPlace { .. } | Place::Stream(_) | Place::Append { .. } => self.named.clone(),
+            Place::Through { .. } | Place::Stream(_) | Place::Append { .. } => self.named.clone(),
         }
     }
 
@@ -229,7 +229,7 @@ impl Target {
         let (id, append) = match &self.place {
             Place::Stream(Stream::Stdout) => return Ok(Box::new(std::io::stdout())),
             Place::Stream(Stream::Stderr) => return Ok(Box::new(std::io::stderr())),
-            Place::InPlace { id } => (id, false),
+            Place::Through { id } => (id, false),
             Place::Append { id } => (id, true),
             Place::Replace { .. } => return Err(self.failed(&"it is not written in place")),
         };

@@ -63,6 +63,22 @@ def test_a_factory_returning_no_store_names_the_missing_methods(tmp_path):
     )
 
 
+def test_a_factory_that_raises_after_starting_a_thread_exits_at_once(tmp_path):
+    # A factory that starts a worker thread (as aiosqlite's connection
+    # does) and then raises: the process must exit with the error, not
+    # wait for the thread (it was reported as hung after 60 s).
+    (tmp_path / "threaded.py").write_text(
+        "import threading, time\n"
+        "def make():\n"
+        "    threading.Thread(target=time.sleep, args=(3600,)).start()\n"
+        "    raise RuntimeError('cannot open the store')\n"
+    )
+    done = serve("threaded:make", tmp_path)
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == ""
+    assert "RuntimeError: cannot open the store" in done.stderr
+
+
 def test_a_module_failing_to_import_shows_its_traceback(tmp_path):
     (tmp_path / "broken_import.py").write_text("import no_such_dependency_here\n")
     done = serve("broken_import:Store", tmp_path)

@@ -17,6 +17,7 @@ shows that stderr with the exit status.
 """
 
 import importlib
+import os
 import sys
 import traceback
 
@@ -128,8 +129,21 @@ def main(argv=None):
     return 0
 
 
+def _exit(code):
+    """Ends the process with `code`. A start that failed ends at once,
+    without waiting for threads the factory started before it raised (an
+    aiosqlite worker, a client's pool): the interpreter's normal exit
+    joins every non-daemon thread, so such a driver answered nothing and
+    was reported as hung after 60 s instead of as the error it printed."""
+    if code == 0:
+        sys.exit(0)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
     # The driver's own directory, not this package's, is what a
     # MODULE:FACTORY usually names: `python -m` already put the working
     # directory first on sys.path.
-    sys.exit(main())
+    _exit(main())

@@ -12,7 +12,7 @@ tinymemory.adapters.embeddings) unless the adapter is given another.
 docs/adapters.md has the mapping as a table; in short:
 
 - an entry is a ``Document``: ``page_content`` the content, ``metadata``
-  ``{"namespace", "key", "category", "session_id" (absent for none),
+  ``{"namespace", "key", "category", "session_id" (None for none),
   "taint", "timestamp"}``, ``id`` a UUID 5 of ``[namespace, key]`` (the
   form every store accepts; Qdrant takes UUIDs only). ``store`` and
   ``store_many`` are one ``add_documents(documents, ids=...)`` call: an
@@ -186,10 +186,16 @@ class VectorStoreAdapter(tp.Store):
     def _document(self, namespace, key, content, category, session_id, taint, timestamp=None):
         from langchain_core.documents import Document
 
-        metadata = {"namespace": namespace, "key": key, "category": category, "taint": taint}
-        # Absent, not None: several stores (Chroma) refuse None values.
-        if session_id is not None:
-            metadata["session_id"] = session_id
+        # session_id is always written, None included: an upsert that
+        # merges metadata (Chroma's) keeps an absent key's old value, so a
+        # session left out would survive the write that cleared it.
+        metadata = {
+            "namespace": namespace,
+            "key": key,
+            "category": category,
+            "taint": taint,
+            "session_id": session_id,
+        }
         # VectorStore has no time of its own: the adapter stamps the write
         # (an import keeps the record's).
         metadata["timestamp"] = timestamp if timestamp is not None else tp.now_rfc3339()

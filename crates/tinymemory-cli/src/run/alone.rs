@@ -80,9 +80,17 @@ pub(crate) async fn explain(
         .enumerate()
         .filter(|(_, r)| matches!(r.outcome, Outcome::Fail(_)) && r.family != Family::Corpus)
         .map(|(i, _)| i)
-        .take(MAX_EXPLAINED)
         .collect();
-    for i in failing {
+    for &i in failing.iter().skip(MAX_EXPLAINED) {
+        if let Outcome::Fail(f) = &mut summary.reports[i].outcome {
+            f.message.push_str(&format!(
+                "\n  (not rerun alone: only the first {MAX_EXPLAINED} failures of a run are; \
+                 run this check alone with --jobs 1 to tell whether it depends on the checks \
+                 before it)"
+            ));
+        }
+    }
+    for i in failing.into_iter().take(MAX_EXPLAINED) {
         let id = summary.reports[i].id;
         let earlier: Vec<&'static str> = summary.reports[..i]
             .iter()
@@ -207,16 +215,37 @@ fn describe(args: &RunArgs, plan: &RunPlan, id: &'static str, verdict: &Verdict)
 
 /// A `run` command line running `ids` in that (the registry's) order in
 /// one driver process, with the run's driver, profile, seed and cases.
+///
+/// It runs as printed from any directory: it changes to this run's
+/// working directory (an exec command's relative paths are relative to
+/// it), sets this run's `PYTHONPATH` when it has one (the pytest plugin
+/// puts the test's `sys.path` there, so the driver's module imports), and
+/// names this binary by its path.
 fn reproduce(args: &RunArgs, plan: &RunPlan, ids: &[&str]) -> String {
     let quote = |s: &str| {
         shlex::try_quote(s).map_or_else(|_| format!("'{s}'"), std::borrow::Cow::into_owned)
     };
-    let mut words = vec![
-        "tinymemory-conformance".to_owned(),
+    let mut prefix = Vec::new();
+    if let Some(dir) = std::env::current_dir()
+        .ok()
+        .and_then(|d| d.to_str().map(quote))
+    {
+        prefix.push(format!("cd {dir} &&"));
+    }
+    if let Some(path) = std::env::var("PYTHONPATH").ok().filter(|p| !p.is_empty()) {
+        prefix.push(format!("PYTHONPATH={}", quote(&path)));
+    }
+    let binary = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.to_str().map(quote))
+        .unwrap_or_else(|| "tinymemory-conformance".to_owned());
+    let mut words = prefix;
+    words.extend([
+        binary,
         "run".to_owned(),
         "--driver".to_owned(),
         quote(&args.driver.to_string()),
-    ];
+    ]);
     if let Some(p) = plan.requested {
         words.extend(["--profile".to_owned(), p.to_string()]);
     }

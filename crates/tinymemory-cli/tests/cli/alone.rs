@@ -9,6 +9,21 @@ use serde_json::Value;
 
 use crate::support::bin::{repo, run, scratch};
 
+/// What the printed command starts with: the run's working directory and
+/// `PYTHONPATH` (the tests' own), then the binary.
+fn prefix() -> String {
+    let cwd = std::env::current_dir().unwrap();
+    let python_path = match std::env::var("PYTHONPATH") {
+        Ok(p) if !p.is_empty() => format!("PYTHONPATH={} ", shlex::try_quote(&p).unwrap()),
+        _ => String::new(),
+    };
+    format!(
+        "cd {} && {python_path}{}",
+        shlex::try_quote(cwd.to_str().unwrap()).unwrap(),
+        env!("CARGO_BIN_EXE_tinymemory-conformance")
+    )
+}
+
 fn message_of(report: &Value, id: &str) -> String {
     report["checks"]
         .as_array()
@@ -60,21 +75,17 @@ fn a_failure_that_passes_alone_names_the_check_before_it_and_reproduces() {
     assert_eq!(
         command,
         format!(
-            "tinymemory-conformance run --driver '{driver}' --no-corpus --jobs 1 --seed \
-             8388357248759721216 --cases 4 --check store.concurrent_writes --check \
-             sections.across_merge_order"
+            "{} run --driver '{driver}' --no-corpus --jobs 1 --seed 8388357248759721216 --cases \
+             4 --check store.concurrent_writes --check sections.across_merge_order",
+            prefix()
         )
     );
-    // The command as printed, the binary first on PATH, from elsewhere.
-    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
-        .parent()
-        .unwrap()
-        .to_owned();
-    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
+    // The command exactly as printed, from elsewhere, with nothing on PATH
+    // but the shell's own.
     let again = Command::new("sh")
         .args(["-c", &format!("{command} --no-rerun --format json")])
         .current_dir(dir.path())
-        .env("PATH", path)
+        .env("PATH", "/usr/bin:/bin")
         .output()
         .unwrap();
     assert_eq!(again.status.code(), Some(1));
@@ -109,8 +120,9 @@ fn a_failure_of_its_own_fails_alone_too_and_no_rerun_leaves_it_as_it_was() {
         format!(
             "hits with limit 3 of 5 entries holding the word: expected 3, got 5\n  fails alone \
              too, on a fresh driver process: the checks before it are not the cause; reproduce: \
-             tinymemory-conformance run --driver '{driver}' --no-corpus --jobs 1 --seed \
-             8388357248759721216 --cases 64 --check recall.limit"
+             {} run --driver '{driver}' --no-corpus --jobs 1 --seed 8388357248759721216 --cases \
+             64 --check recall.limit",
+            prefix()
         )
     );
     let mut quiet = args.to_vec();

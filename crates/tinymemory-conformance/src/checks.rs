@@ -211,6 +211,13 @@ macro_rules! __tinymemory_standard_checks {
             ] {
                 mistake: "a document id made of namespace and key joined by a separator",
             };
+            store_opens_empty => "store.opens_empty" [
+                Contract, BOTH,
+                "a store opened after another store of the driver is closed is empty and answers as new: get, list, namespaces and recall find nothing the earlier store held",
+                metadata::opens_empty
+            ] {
+                mistake: "a query or page cache that reset does not clear: an exec driver's process serves store after store, so the next store answers with the last one's entries",
+            };
             list_filters => "list.filters" [
                 Contract, BOTH,
                 "list keeps exactly the entries of the category and session asked, in one namespace or all",

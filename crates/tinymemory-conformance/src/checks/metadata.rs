@@ -356,6 +356,61 @@ async fn newest_of_imported_spellings(d: &dyn MemoryProvider) -> Step {
     Ok(())
 }
 
+/// A store, written and read (so that any cache holds its answers), then
+/// closed; the next store of the driver (an exec driver: the same process,
+/// after `reset`) must hold nothing of it, whatever it is asked first.
+pub(crate) async fn opens_empty(ctx: CheckContext) -> Step {
+    let ns = "learning:reopened";
+    let opts = RecallOptions::in_namespace(ns);
+    {
+        let d = fresh(&ctx).await?;
+        put(d.as_ref(), ns, "lantern", "a lantern by the door").await?;
+        d.recall("lantern", 10, &opts).await?;
+        d.get(ns, "lantern").await?;
+        d.list(Some(ns), None, None).await?;
+        d.list(None, None, None).await?;
+        d.namespaces().await?;
+    }
+    let d = fresh(&ctx).await?;
+    let cause = "a store opened after another is closed must be empty: a cache that reset \
+                 does not clear answers with the closed store's entries (an exec driver's \
+                 process serves store after store)";
+    let hits = d.recall("lantern", 10, &opts).await?;
+    ensure!(
+        hits.is_empty(),
+        "recall(\"lantern\") in {ns} of a new store found {:?}, which only the closed store held: \
+         {cause}",
+        hits.iter().map(|h| h.key.as_str()).collect::<Vec<_>>()
+    );
+    let got = d.get(ns, "lantern").await?;
+    ensure!(
+        got.is_none(),
+        "get({ns}, \"lantern\") of a new store found the closed store's entry: {cause}"
+    );
+    let listed = d.list(Some(ns), None, None).await?;
+    ensure!(
+        listed.is_empty(),
+        "list({ns}) of a new store gave {} entries: {cause}",
+        listed.len()
+    );
+    let all = d.list(None, None, None).await?;
+    ensure!(
+        all.is_empty(),
+        "list(None) of a new store gave {} entries: {cause}",
+        all.len()
+    );
+    let namespaces = d.namespaces().await?;
+    ensure!(
+        namespaces.is_empty(),
+        "namespaces() of a new store gave {:?}: {cause}",
+        namespaces
+            .iter()
+            .map(|n| n.namespace.as_str())
+            .collect::<Vec<_>>()
+    );
+    Ok(())
+}
+
 pub(crate) async fn distinct_identities(ctx: CheckContext) -> Step {
     let d = fresh(&ctx).await?;
     // Joined as namespace + "/" + key, both pairs are "learning:a/b/c".

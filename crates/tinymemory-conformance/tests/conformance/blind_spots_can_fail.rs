@@ -416,3 +416,67 @@ async fn a_distance_for_score_is_reported_before_the_extra_hits() {
          one (0.5): scores must be higher-is-better"
     );
 }
+
+/// A store whose recall answers are cached by `(namespace, query)` in a
+/// cache every store of its factory shares, cleared by a write to that
+/// namespace but never by opening a new store: an exec driver's process
+/// whose `reset` empties the data and keeps the query cache. No check
+/// asked a new store anything before writing to it, so this passed the
+/// whole suite.
+struct CacheKeptAcrossStores {
+    inner: ReferenceDriver,
+    cache: Arc<std::sync::Mutex<std::collections::HashMap<(String, String), Vec<MemoryEntry>>>>,
+}
+
+tinymemory_api::delegate_provider! {
+    impl[] MemoryProvider for CacheKeptAcrossStores {
+        forward(inner): driver_id, get, forget, list, namespaces, store_many, export_page, import;
+
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            self.cache.lock().unwrap().retain(|(ns, _), _| ns != namespace);
+            self.inner.store(namespace, key, content, category, session_id, taint).await
+        }
+
+        async fn recall(
+            &self,
+            query: &str,
+            limit: usize,
+            opts: &RecallOptions,
+        ) -> Result<Vec<MemoryEntry>, MemoryError> {
+            let key = (opts.effective_namespace().to_owned(), query.to_owned());
+            if let Some(hits) = self.cache.lock().unwrap().get(&key) {
+                return Ok(hits.clone());
+            }
+            let hits = self.inner.recall(query, limit, opts).await?;
+            self.cache.lock().unwrap().insert(key, hits.clone());
+            Ok(hits)
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_cache_kept_from_one_store_to_the_next_fails_opens_empty() {
+    let cache = Arc::default();
+    let factory: Arc<dyn DriverFactory> = Arc::new(FnFactory::new("cache-kept", move || {
+        Ok(Box::new(CacheKeptAcrossStores {
+            inner: ReferenceDriver::new(),
+            cache: Arc::clone(&cache),
+        }) as Box<dyn MemoryProvider>)
+    }));
+    let message = support::one_check::failure_of(factory, "store.opens_empty").await;
+    assert_eq!(
+        message,
+        "recall(\"lantern\") in learning:reopened of a new store found [\"lantern\"], which only \
+         the closed store held: a store opened after another is closed must be empty: a cache \
+         that reset does not clear answers with the closed store's entries (an exec driver's \
+         process serves store after store)"
+    );
+}

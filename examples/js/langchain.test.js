@@ -13,7 +13,8 @@ test("MemoryVectorStore fails exactly its documented checks", () => {
   const { passed, failed, skipped, stderr } = innerRun("./langchain.conformance.js");
   assert.deepEqual([...failed.keys()], EXPECTED_FAILURES, stderr);
   assert.deepEqual(skipped, ["corpus.namespace_counts", "corpus.self_retrieval"]);
-  assert.equal(passed.length, 48);
+  // The semantic checks of this build (60) but the 8 failures and the 2 corpus checks.
+  assert.equal(passed.length, 50);
   for (const [id, message] of failed) {
     assert.match(message, /has score nan: scores must be finite numbers/, `${id} fails for another reason: ${message}`);
   }

@@ -425,8 +425,11 @@ async fn a_distance_for_score_is_reported_before_the_extra_hits() {
 /// whole suite.
 struct CacheKeptAcrossStores {
     inner: ReferenceDriver,
-    cache: Arc<std::sync::Mutex<std::collections::HashMap<(String, String), Vec<MemoryEntry>>>>,
+    cache: Arc<std::sync::Mutex<RecallCache>>,
 }
+
+/// Recall answers by `(namespace, query)`.
+type RecallCache = std::collections::HashMap<(String, String), Vec<MemoryEntry>>;
 
 tinymemory_api::delegate_provider! {
     impl[] MemoryProvider for CacheKeptAcrossStores {

@@ -83,8 +83,7 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
 /// file is not written.
 fn open(args: &RunArgs, trace_file: Option<&TraceFile>) -> Result<Opened, CliError> {
     let trace = trace_file.map(|t| &t.trace);
-    let mut exec =
-        ExecConfig::default().with_request_timeout(Duration::from_secs(args.call_timeout));
+    let mut exec = exec_config(args);
     // An exec driver's protocol is traced where it is spoken; an
     // in-process driver is traced by a decorator, in the same shape.
     if let Some(t) = trace.filter(|_| is_exec(args)) {
@@ -96,6 +95,12 @@ fn open(args: &RunArgs, trace_file: Option<&TraceFile>) -> Result<Opened, CliErr
         opened.factory = Arc::new(TracedFactory::new(opened.factory, t.clone()));
     }
     Ok(opened)
+}
+
+/// The limits of an exec driver's processes: `--call-timeout` per request.
+/// The run's own processes and those its reruns start alone share it.
+fn exec_config(args: &RunArgs) -> ExecConfig {
+    ExecConfig::default().with_request_timeout(Duration::from_secs(args.call_timeout))
 }
 
 fn is_exec(args: &RunArgs) -> bool {

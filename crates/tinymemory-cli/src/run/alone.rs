@@ -19,7 +19,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tinymemory_conformance::{Family, Outcome, RunSummary, Runner};
-use tinymemory_exec::ExecConfig;
 
 use super::plan::RunPlan;
 use crate::args::RunArgs;
@@ -153,8 +152,7 @@ async fn verdict(
 /// `None` when the driver could not be started or the check did not end
 /// in a pass or a failure.
 async fn fails(args: &RunArgs, plan: &RunPlan, ids: &[&'static str]) -> Option<bool> {
-    let exec = ExecConfig::default().with_request_timeout(Duration::from_secs(args.call_timeout));
-    let opened = driver::open_with(&plan.driver, exec).ok()?;
+    let opened = driver::open_with(&plan.driver, super::exec_config(args)).ok()?;
     let registry = plan.registry.filter(|c| ids.contains(&c.id));
     let summary = Runner::new(registry)
         .with_profile(plan.profile)

@@ -59,7 +59,7 @@ def test_the_broken_example_fails_exactly_its_documented_checks(pytester):
     result.stdout.fnmatch_lines(
         [
             "*forget.idempotent FAIL: second forget of the same key: expected false, got true",
-            "seed *, 4 cases; this check alone: PYTHONPATH=* -m pytest */test_the_broken_example_fails_exactly_its_documented_checks.py::TestBroken::forget.idempotent --tinymemory-seed * --tinymemory-corpus off --tinymemory-cases 4",
+            "seed *, 4 cases; this check alone: PYTHONPATH=* -m pytest */test_the_broken_example_fails_exactly_its_documented_checks.py::TestBroken::forget.idempotent* --tinymemory-seed * --tinymemory-corpus off --tinymemory-cases 4",
         ]
     )
 
@@ -231,6 +231,45 @@ def test_a_driver_that_crashes_mid_run_fails_that_check(pytester):
         "store.upsert_replaces_metadata": "passed",
     }
     result.stdout.fnmatch_lines(["forget.idempotent *the process exited (exit status: 9)*"])
+
+
+def test_a_deep_traceback_is_quoted_whole_under_the_failing_item(pytester):
+    # Forty distinct frames (Python folds a repeated frame, so each is its
+    # own function) and an exception line longer than any cap on a message.
+    frames = "".join(f"def f{i}(q):\n    return f{i + 1}(q)\n" for i in range(40))
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        drv=f"""
+from memory_driver import MemoryStore
+
+{frames}
+def f40(q):
+    raise ValueError("index page 7 is corrupt: " + "z" * 1500)
+
+
+class Deep(MemoryStore):
+    def forget(self, namespace, key):
+        f0(key)
+""",
+        test_deep="""
+        from tinymemory.testing import DriverConformance
+
+        class TestDeep(DriverConformance):
+            driver = "drv:Deep"
+        """,
+    )
+    result, cases = junit(pytester, "-k", "forget.idempotent")
+    assert cases == {"forget.idempotent": "failure"}
+    failures = result.stdout.str().split("short test summary info")[0]
+    quoted = [line.strip() for line in failures.splitlines() if line.strip().startswith("| ")]
+    frames_quoted = [line for line in quoted if line.startswith('|   File "') and "drv.py" in line]
+    # Every frame of the driver's file, in order, each line whole.
+    assert [line.rsplit(" in ", 1)[1] for line in frames_quoted] == [
+        "forget",
+        *(f"f{i}" for i in range(41)),
+    ]
+    assert quoted[0] == "| Traceback (most recent call last):"
+    assert quoted[-1] == "| ValueError: index page 7 is corrupt: " + "z" * 1500
 
 
 def fake_binary(pytester, version):

@@ -146,8 +146,11 @@ def elsewhere_env():
     # The printed prefix must carry every directory the command needs: the
     # test's own sys.path (here EXAMPLES, inserted by the test only) is not
     # in the environment of a new shell.
+    # Nor, from a checkout, the variables that load the plugin and name
+    # the binary.
     env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
+    for name in ("PYTHONPATH", "PYTEST_PLUGINS", "TINYMEMORY_CONFORMANCE_BIN"):
+        env.pop(name, None)
     return env
 
 

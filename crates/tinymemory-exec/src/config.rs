@@ -11,8 +11,11 @@ use std::time::Duration;
 /// error names the request and quotes the process's stderr.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = tinymemory_api::DEFAULT_CALL_TIMEOUT;
 
-/// How many of the process's last stderr lines an error quotes.
-pub const DEFAULT_STDERR_LINES: usize = 20;
+/// How many of the process's last stderr lines an error quotes, at most:
+/// enough for a deep traceback, whose last lines name the fault. The quote
+/// is also held to 16,000 characters in all by dropping its first lines,
+/// and each line to 4,000 characters.
+pub const DEFAULT_STDERR_LINES: usize = 200;
 
 /// The longest answer line accepted, in bytes. A `list` of the whole bundled
 /// corpus is about 7 MiB; anything past this is a runaway driver.

@@ -164,6 +164,24 @@ def write_report(report, directory, name):
     return path
 
 
+
+def _from_entry_point(config):
+    """True when this plugin was loaded through the wheel's ``pytest11``
+    entry point, which every pytest of the environment loads by itself."""
+    return any(
+        getattr(plugin, "__name__", None) == PLUGIN for plugin, _dist in config.pluginmanager.list_plugin_distinfo()
+    )
+
+
+def _binary_prefix():
+    """``TINYMEMORY_CONFORMANCE_BIN=PATH `` (absolute, shell-quoted) when
+    this session's binary came from that variable, which a new shell may
+    not have; "" otherwise."""
+    chosen = os.environ.get("TINYMEMORY_CONFORMANCE_BIN")
+    if not chosen:
+        return ""
+    return f"TINYMEMORY_CONFORMANCE_BIN={shlex.quote(os.path.abspath(chosen))} "
+
 class CheckFailed(Exception):
     """A check that failed: the message is the whole report."""
 
@@ -444,7 +462,7 @@ class CheckItem(pytest.Item):
         prefix = info["prefix"]
         lines.append(
             f"seed {run_meta.get('seed')}, {run_meta.get('cases')} cases; this check alone: "
-            f"{prefix}{shlex.join(self._pytest_command(run_meta.get('seed')))}"
+            f"{prefix}{_binary_prefix()}{shlex.join(self._pytest_command(run_meta.get('seed')))}"
         )
         lines.append(f"  or: {prefix}{info['command']} --check {entry['id']}")
         bundle = info["bundles"].get(entry["id"])
@@ -459,7 +477,10 @@ class CheckItem(pytest.Item):
         config = self.config
         node = "::".join([str(self.path), *self.nodeid.split("::")[1:]])
         argv = [sys.executable, "-m", "pytest", node]
-        if PLUGIN in (getattr(config.option, "plugins", None) or []):
+        # Loaded by `-p` or $PYTEST_PLUGINS (a checkout, no wheel) rather
+        # than the wheel's entry point: a new shell may not have the
+        # variable, and `-p` beside it is harmless.
+        if not _from_entry_point(config):
             argv += ["-p", PLUGIN]
         argv += ["--tinymemory-seed", str(seed)]
         for option in ("tinymemory_corpus", "tinymemory_cases", "tinymemory_timeout"):

@@ -240,18 +240,24 @@ impl Session {
     ) -> Result<Value, MemoryError> {
         match parse_answer(bytes, id) {
             Ok(Answer::Result(value)) => Ok(value),
-            Ok(Answer::Error(mut wire)) => {
-                if wire.kind != WireErrorKind::Invalid {
-                    // Best effort: lines the driver wrote while failing,
-                    // typically a traceback, if they have arrived yet.
-                    wire.message.push_str(&self.stderr.render_since(mark));
-                }
-                Err(wire.into_memory_error().unwrap_or_else(|reason| {
-                    MemoryError::fault(format!(
-                        "failed to read the answer to `{op}` from `{}`: {reason}",
-                        self.command
-                    ))
-                }))
+            Ok(Answer::Error(wire)) => {
+                let quote = if wire.kind == WireErrorKind::Invalid {
+                    String::new()
+                } else {
+                    // The lines the driver wrote while failing, typically a
+                    // traceback: written before the answer, but read by
+                    // another task, so they may still be on their way.
+                    self.stderr.settle().await;
+                    self.stderr.render_since(mark)
+                };
+                Err(wire
+                    .into_memory_error_quoting(&quote)
+                    .unwrap_or_else(|reason| {
+                        MemoryError::fault(format!(
+                            "failed to read the answer to `{op}` from `{}`: {reason}",
+                            self.command
+                        ))
+                    }))
             }
             Err(e) if e.desynchronised() => {
                 self.kill().await;

@@ -203,9 +203,22 @@ impl WireError {
     /// [`MAX_SHOWN_CHARS`](tinymemory_api::shown::MAX_SHOWN_CHARS) is cut
     /// there, saying how many bytes were cut.
     pub fn into_memory_error(self) -> Result<MemoryError, String> {
+        self.into_memory_error_quoting("")
+    }
+
+    /// [`WireError::into_memory_error`] with `quote` (the driver's stderr
+    /// while it failed, a traceback) after the message: the message is cut
+    /// at [`MAX_SHOWN_CHARS`](tinymemory_api::shown::MAX_SHOWN_CHARS), the
+    /// quote is not, since its own limits cut it by whole lines and its
+    /// last lines are the ones that name the fault.
+    ///
+    /// # Errors
+    ///
+    /// As [`WireError::into_memory_error`].
+    pub fn into_memory_error_quoting(self, quote: &str) -> Result<MemoryError, String> {
         // Only ever shown: a message is cut at MAX_SHOWN_CHARS here, once,
         // for every command and report that prints it.
-        let message = capped(&self.message).into_owned();
+        let message = capped(&self.message).into_owned() + quote;
         match self.kind {
             WireErrorKind::Invalid => {
                 let raw = self

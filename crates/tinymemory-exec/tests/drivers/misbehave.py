@@ -16,6 +16,7 @@ suite run meets it; every other request is answered normally):
   bad-entry WORD  recall of WORD answers entries without a timestamp
   nan WORD        recall of WORD answers a NaN score, as json.dumps allows
   traceback WORD  recall of WORD raises inside the driver (a backend error)
+  long-traceback WORD  recall of WORD writes a 46-line traceback, then a backend error
   panic WORD      recall of WORD raises a BaseException that is no Exception,
                   as a native engine's PanicException (pyo3) is
   no-rule         invalid errors come without a rule
@@ -117,6 +118,14 @@ for raw in sys.stdin:
         for hit in answer["result"]:
             hit["score"] = float("nan")
         out(json.dumps(answer))
+    elif cued and mode == "long-traceback":
+        # A deep traceback: 45 frames, and a last line longer than any cap
+        # on one driver-supplied string.
+        for frame in range(45):
+            print(f"frame {frame:02} " + "y" * 191, file=sys.stderr)
+        print("ValueError: page 7 is corrupt: " + "z" * 1200, file=sys.stderr)
+        sys.stderr.flush()
+        out(json.dumps({"id": r["id"], "error": {"kind": "backend", "message": "ValueError: page 7 is corrupt"}}))
     elif cued and mode == "traceback":
         answer = tp.handle(store, "misbehave", {"id": r["id"], "op": "recall"})
         out(tp.encode(answer))

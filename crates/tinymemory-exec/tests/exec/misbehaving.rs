@@ -155,6 +155,23 @@ async fn an_exception_in_the_driver_is_its_backend_error() {
 }
 
 #[tokio::test]
+async fn a_drivers_traceback_is_quoted_whole_after_its_message() {
+    let d = cued("long-traceback", "zebra").await;
+    let e = recall(&d, "zebra").await.unwrap_err();
+    assert!(matches!(e, MemoryError::Backend { .. }), "{e}");
+    let mut want =
+        "backend failure: ValueError: page 7 is corrupt\n  stderr (46 lines):".to_owned();
+    for frame in 0..45 {
+        want.push_str(&format!("\n  | frame {frame:02} {}", "y".repeat(191)));
+    }
+    want.push_str(&format!(
+        "\n  | ValueError: page 7 is corrupt: {}",
+        "z".repeat(1200)
+    ));
+    assert_eq!(e.to_string(), want);
+}
+
+#[tokio::test]
 async fn an_invalid_error_without_a_rule_is_backend() {
     let d = ExecDriver::spawn(&misbehave("no-rule", None), short_timeout())
         .await

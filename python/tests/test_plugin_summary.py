@@ -9,6 +9,7 @@ import shlex
 import subprocess
 import xml.etree.ElementTree as ET
 
+import pytest
 from conftest import EXAMPLES
 
 FAST = ["--tinymemory-corpus", "off", "--tinymemory-cases", "4", "-p", "no:cacheprovider"]
@@ -213,3 +214,43 @@ def test_each_classs_checks_are_one_xdist_group(pytester):
         "GROUP test_two.py::TestMemory::store.upsert_replaces_metadata ('test_two.py::TestMemory',)",
         "GROUP test_two.py::TestBroken::store.upsert_replaces_metadata ('test_two.py::TestBroken',)",
     ]
+
+
+@pytest.mark.parametrize(("mode", "dist"), [([], "load"), (["--dist", "loadgroup"], "loadgroup")])
+def test_under_xdist_each_class_runs_on_one_worker_and_the_header_says_why(pytester, monkeypatch, mode, dist):
+    # Each class's checks spread over the workers made every worker run the
+    # class's whole suite; xdist's loadgroup did not keep them together
+    # under pytest 9 either.
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [EXAMPLES, os.environ.get("PYTHONPATH")])))
+    pytester.makepyfile(test_two=TWO_CLASSES)
+    result = pytester.runpytest_subprocess(*FAST, "-n", "2", *mode, "-v", "-k", "store.upsert or forget.idempotent")
+    result.assert_outcomes(passed=5, failed=1)
+    assert (
+        f"tinymemory: under --dist {dist} each DriverConformance class runs on one worker: its checks come from "
+        "one run of the binary, which each worker given one of them would repeat "
+        "(docs/validate-python-driver.md, pytest-xdist)"
+    ) in result.stdout.lines
+    workers = {}
+    for line in result.stdout.lines:
+        m = re.match(r"\[(gw\d+)\] \[ *\d+%\] (PASSED|FAILED) test_two.py::(\w+)::", line)
+        if m:
+            workers.setdefault(m.group(3), set()).add(m.group(1))
+    assert sorted(workers) == ["TestBroken", "TestMemory"]
+    assert all(len(w) == 1 for w in workers.values()), workers
+
+
+def test_an_explicit_dist_mode_is_left_alone(pytester, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [EXAMPLES, os.environ.get("PYTHONPATH")])))
+    pytester.makepyfile(test_two=TWO_CLASSES)
+    result = pytester.runpytest_subprocess(*FAST, "-n", "2", "--dist", "loadscope", "-k", "store.upsert")
+    result.assert_outcomes(passed=4)
+    assert "tinymemory: under --dist" not in result.stdout.str()
+
+
+def test_a_check_items_node_id_names_its_class_and_no_other_test_does():
+    from tinymemory.testing._xdist import class_of_check
+
+    assert class_of_check("t/test_x.py::TestStore::recall.none_means_global") == "t/test_x.py::TestStore"
+    assert class_of_check("t/test_x.py::TestStore::test_upsert") is None
+    assert class_of_check("t/test_x.py::TestStore::test_p[a.b]") is None
+    assert class_of_check("pkg/__init__.py::pkg.function") is None

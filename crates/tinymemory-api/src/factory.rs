@@ -43,6 +43,19 @@ pub trait DriverFactory: Send + Sync {
         true
     }
 
+    /// A hint given when a run starts: it will hold up to `stores` stores
+    /// of this factory at once (its jobs, twice that when a check holds two
+    /// stores or runs property cases on free slots). A factory whose
+    /// [`DriverFactory::open`] is slow (a process to start) may begin
+    /// preparing that many now, in the background and concurrently, so
+    /// that no open waits for a whole start-up; it never prepares more than
+    /// `stores` at once on this hint, and calling it again with the same
+    /// number starts nothing more. It must return at once. The default does
+    /// nothing: an in-process store opens at once.
+    fn start_ahead(&self, stores: usize) {
+        let _ = stores;
+    }
+
     /// A new, empty driver.
     ///
     /// # Errors

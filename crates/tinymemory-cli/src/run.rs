@@ -52,6 +52,8 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     let not_opened = not_opened_with(plan.outputs.trace.as_ref());
     driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     console.line(&plan.header());
+    // An exec driver's processes start while the corpus loads.
+    runner(&plan, &console).start_ahead(opened.factory.as_ref());
     let mut progress = ConsoleProgress::new(&console, plan.quiet);
     let load_started = Instant::now();
     let corpus = load_corpus(args, &plan, opened.corpus_store, &console, &mut progress).await?;
@@ -156,6 +158,17 @@ async fn load_corpus(
     }
 }
 
+/// The runner of the plan's checks, reporting case progress to `console`.
+fn runner(plan: &RunPlan, console: &Console) -> Runner {
+    Runner::new(plan.registry.clone())
+        .with_profile(plan.profile)
+        .with_timeout(plan.timeout)
+        .with_call_timeout(plan.call_timeout)
+        .with_config(plan.config)
+        .with_jobs(plan.jobs)
+        .with_progress(console.case_progress())
+}
+
 /// Runs the plan's checks, the console and the trace (when there is one)
 /// watching.
 ///
@@ -169,13 +182,7 @@ async fn execute(
     console: &Arc<Console>,
     progress: &mut ConsoleProgress<'_>,
 ) -> Result<RunSummary, CliError> {
-    let runner = Runner::new(plan.registry.clone())
-        .with_profile(plan.profile)
-        .with_timeout(plan.timeout)
-        .with_call_timeout(plan.call_timeout)
-        .with_config(plan.config)
-        .with_jobs(plan.jobs)
-        .with_progress(console.case_progress());
+    let runner = runner(plan, console);
     let ticker = console.start_ticker();
     let summary = match &plan.outputs.trace {
         Some(t) => {

@@ -418,6 +418,10 @@ impl DriverFactory for MeteredFactory {
         self.inner.independent_stores()
     }
 
+    fn start_ahead(&self, stores: usize) {
+        self.inner.start_ahead(stores);
+    }
+
     /// Opening counts as a call too: an exec factory's `open` is a
     /// `reset` request, or a new process's `hello`.
     async fn open(&self) -> Result<Box<dyn MemoryProvider>, MemoryError> {

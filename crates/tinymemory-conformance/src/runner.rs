@@ -202,6 +202,31 @@ impl Runner {
             .await
     }
 
+    /// Tells `factory` how many stores this run will hold at once
+    /// ([`DriverFactory::start_ahead`]), so a factory whose stores are
+    /// processes can start them now, before the corpus is loaded.
+    /// [`Runner::run`] does it too; calling it first only starts the same
+    /// processes earlier. The number is the run's jobs (one when the
+    /// factory's stores are not independent) for the checks its profile
+    /// selects, at most one per check; twice that when a property check is
+    /// selected, since `properties.cap_determinism` holds two stores and a
+    /// property runs cases on free slots; none for no check.
+    pub fn start_ahead(&self, factory: &dyn DriverFactory) {
+        let profile = self.profile.unwrap_or_else(|| factory.recall_profile());
+        let checks = self.registry.for_profile(profile);
+        let jobs = if factory.independent_stores() {
+            self.jobs
+        } else {
+            1
+        };
+        let slots = jobs.min(checks.len());
+        let two_stores = checks
+            .checks()
+            .iter()
+            .any(|c| c.family == crate::Family::Property);
+        factory.start_ahead(if two_stores { 2 * slots } else { slots });
+    }
+
     /// [`Runner::run`], telling `observer` of each check as it starts and
     /// as it finishes (in registry order; [`RunObserver`]). The reports
     /// the summary holds are those `observer` saw, with what it added.
@@ -216,6 +241,7 @@ impl Runner {
         observer: &mut O,
     ) -> RunSummary {
         let started = Instant::now();
+        self.start_ahead(factory.as_ref());
         let profile = self.profile.unwrap_or_else(|| factory.recall_profile());
         let ctx = CheckContext {
             factory,

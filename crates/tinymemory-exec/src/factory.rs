@@ -151,7 +151,7 @@ impl ExecFactory {
     /// A fresh store: an idle process reset, else a new process.
     async fn fresh(&self) -> Result<ExecDriver, MemoryError> {
         let pool = Some(Arc::downgrade(&self.pool));
-        while let Some(conn) = self.pool.take() {
+        while let Some(conn) = self.pool.take().await {
             let reset = ExecDriver::reset(
                 Arc::clone(&conn),
                 self.driver_id.clone(),
@@ -167,24 +167,9 @@ impl ExecFactory {
             }
         }
         let (conn, hello) = start(&self.command, self.config.clone(), &self.pool).await?;
-        if hello.profile() != self.recall_profile {
+        if let Some(e) = self.unlike_the_first(&hello) {
             // Dropping the connection ends the process.
-            return Err(MemoryError::fault(format!(
-                "failed to start `{}`: this process declares recall profile {}, the driver's first \
-                 process declared {}; every process of a driver must declare the same profile",
-                self.command,
-                hello.profile(),
-                self.recall_profile
-            )));
-        }
-        if hello.ops != self.ops {
-            return Err(MemoryError::fault(format!(
-                "failed to start `{}`: this process lists ops {}, the driver's first process listed {}; \
-                 every process of a driver must list the same ops",
-                self.command,
-                op_list(&hello.ops),
-                op_list(&self.ops)
-            )));
+            return Err(e);
         }
         ExecDriver::reset(
             conn,
@@ -195,12 +180,61 @@ impl ExecFactory {
         )
         .await
     }
+
+    /// Why a later process's `hello` is refused: it declares another
+    /// profile or lists other ops than the first process did.
+    fn unlike_the_first(&self, hello: &HelloResult) -> Option<MemoryError> {
+        if hello.profile() != self.recall_profile {
+            return Some(MemoryError::fault(format!(
+                "failed to start `{}`: this process declares recall profile {}, the driver's first \
+                 process declared {}; every process of a driver must declare the same profile",
+                self.command,
+                hello.profile(),
+                self.recall_profile
+            )));
+        }
+        if hello.ops != self.ops {
+            return Some(MemoryError::fault(format!(
+                "failed to start `{}`: this process lists ops {}, the driver's first process listed {}; \
+                 every process of a driver must list the same ops",
+                self.command,
+                op_list(&hello.ops),
+                op_list(&self.ops)
+            )));
+        }
+        None
+    }
 }
 
 /// `[store_many, import]`, or `[]`.
 fn op_list(ops: &[OptionalOp]) -> String {
     let names: Vec<&str> = ops.iter().map(|op| op.as_str()).collect();
     format!("[{}]", names.join(", "))
+}
+
+/// A process being started ahead of the store that will use it.
+struct Ahead {
+    command: ExecCommand,
+    config: ExecConfig,
+    recall_profile: RecallProfile,
+    ops: Vec<OptionalOp>,
+    pool: Arc<Pool>,
+}
+
+impl Ahead {
+    async fn start(self) {
+        let conn = match Connection::start(&self.command, self.config) {
+            Ok(conn) => {
+                let conn = Arc::new(conn);
+                check_hello(&conn, conn.call(hello()).await)
+                    .ok()
+                    .filter(|h| h.profile() == self.recall_profile && h.ops == self.ops)
+                    .map(|_| conn)
+            }
+            Err(_) => None,
+        };
+        self.pool.end_start(conn);
+    }
 }
 
 /// Starts a process and checks its `hello`; returns it with its answer.
@@ -247,6 +281,36 @@ impl DriverFactory for ExecFactory {
     /// `false` when it said nothing.
     fn independent_stores(&self) -> bool {
         self.independent_stores
+    }
+
+    /// Starts processes in the background, all at once, until this factory
+    /// has started `stores` (the first included), so each start-up overlaps
+    /// the others and the first checks: an `open` then waits for one of
+    /// them rather than starting its own. Only for a driver whose `hello`
+    /// declared `independent_stores` (a process of a driver sharing one
+    /// database may change what another holds when it starts), and only
+    /// inside a Tokio runtime. A process started ahead that fails or
+    /// answers `hello` unlike the first is dropped: the `open` that would
+    /// have used it starts its own, and reports why.
+    fn start_ahead(&self, stores: usize) {
+        if !self.independent_stores {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let started = usize::try_from(self.pool.started()).unwrap_or(usize::MAX);
+        for _ in started..stores {
+            self.pool.begin_start();
+            let ahead = Ahead {
+                command: self.command.clone(),
+                config: self.config.clone(),
+                recall_profile: self.recall_profile,
+                ops: self.ops.clone(),
+                pool: Arc::clone(&self.pool),
+            };
+            runtime.spawn(ahead.start());
+        }
     }
 
     /// An empty store with a process to itself: an idle process after a

@@ -1,31 +1,64 @@
-//! Idle driver processes, kept for the next store.
+//! Idle driver processes, kept for the next store, and those being
+//! started ahead of the stores that will need them.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use tokio::sync::Notify;
+
 use crate::process::Connection;
+
+#[derive(Default)]
+struct State {
+    idle: Vec<Arc<Connection>>,
+    /// Processes started ahead ([`Pool::begin_start`]) whose `hello` has
+    /// not been answered yet.
+    starting: usize,
+}
 
 /// The processes of one [`ExecFactory`](crate::ExecFactory) that no store
 /// holds. A store's process comes back here when the store is dropped, and
-/// the next `open` resets it instead of starting a new one.
+/// the next `open` resets it instead of starting a new one; a process
+/// started ahead joins it once it has answered `hello`.
 #[derive(Default)]
 pub(crate) struct Pool {
-    idle: Mutex<Vec<Arc<Connection>>>,
+    state: Mutex<State>,
     started: AtomicU64,
+    /// Signalled whenever a process joins or a start ahead ends.
+    changed: Notify,
 }
 
 impl Pool {
-    fn lock(&self) -> MutexGuard<'_, Vec<Arc<Connection>>> {
-        // Pushes and pops cannot leave the list half-changed, so a poisoned
-        // lock is still sound.
-        self.idle
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // Pushes, pops and counts cannot leave the state half-changed, so a
+        // poisoned lock is still sound.
+        self.state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// An idle process, most recently returned first.
-    pub(crate) fn take(&self) -> Option<Arc<Connection>> {
-        self.lock().pop()
+    /// An idle process, most recently returned first; while none is idle
+    /// but some are being started ahead, waits for one of them (or for a
+    /// store to return its process). `None` when there is none to wait for:
+    /// the caller starts one.
+    pub(crate) async fn take(&self) -> Option<Arc<Connection>> {
+        loop {
+            let notified = self.changed.notified();
+            let mut notified = std::pin::pin!(notified);
+            // Registered before the state is read, so a change between the
+            // read and the wait is not missed.
+            notified.as_mut().enable();
+            {
+                let mut state = self.lock();
+                if let Some(conn) = state.idle.pop() {
+                    return Some(conn);
+                }
+                if state.starting == 0 {
+                    return None;
+                }
+            }
+            notified.await;
+        }
     }
 
     /// Keeps `conn` for a later store, unless it is no longer usable (it is
@@ -37,7 +70,8 @@ impl Pool {
         if conn.has_pending() {
             conn.abort();
         } else if conn.is_usable() {
-            self.lock().push(conn);
+            self.lock().idle.push(conn);
+            self.changed.notify_waiters();
         }
     }
 
@@ -46,7 +80,28 @@ impl Pool {
         self.started.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Processes started so far.
+    /// Counts one more process started ahead, not yet ready:
+    /// [`Pool::take`] waits for it rather than starting another.
+    pub(crate) fn begin_start(&self) {
+        self.record_start();
+        self.lock().starting += 1;
+    }
+
+    /// Ends a start begun by [`Pool::begin_start`]: `conn` is kept as idle
+    /// when it started well; `None` (it failed) leaves the next `open` to
+    /// start a process of its own, and meet the failure itself.
+    pub(crate) fn end_start(&self, conn: Option<Arc<Connection>>) {
+        {
+            let mut state = self.lock();
+            state.starting -= 1;
+            if let Some(conn) = conn.filter(|c| c.is_usable()) {
+                state.idle.push(conn);
+            }
+        }
+        self.changed.notify_waiters();
+    }
+
+    /// Processes started so far, those still starting included.
     pub(crate) fn started(&self) -> u64 {
         self.started.load(Ordering::Relaxed)
     }

@@ -31,6 +31,9 @@ U32_MAX = 2**32 - 1
 PLUGIN = "tinymemory.testing.plugin"
 # Classes whose run ended, in the order they ran: the terminal summary's.
 _RAN = pytest.StashKey()
+# pytest-xdist's distribution mode, when the plugin schedules it so that
+# each conformance class runs on one worker.
+_SWITCHED = pytest.StashKey()
 
 
 def pytest_addoption(parser):
@@ -64,11 +67,51 @@ def pytest_configure(config):
     config.stash[_RAN] = []
     # pytest-xdist registers it too; without xdist it is a mark no one reads.
     config.addinivalue_line("markers", "xdist_group(name): pytest-xdist --dist loadgroup keeps a group on one worker")
+    _one_worker_per_class(config)
 
 
+def _one_worker_per_class(config):
+    """Under ``pytest -n N`` with pytest-xdist's ``load`` (the default) or
+    ``loadgroup`` distribution, each DriverConformance class's checks go
+    to one worker (``_xdist.ClassScheduling``): a class's items spread over
+    the workers would each run the class's whole suite again. Every other
+    test is distributed as the mode says. The controller says so once, in
+    the header; workers and the other modes are left alone."""
+    if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
+        return
+    dist = getattr(config.option, "dist", "no")
+    if dist in ("load", "loadgroup"):
+        config.stash[_SWITCHED] = dist
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's hook, on the controller: its first answer is the
+    scheduler; None leaves the choice to xdist."""
+    dist = config.stash.get(_SWITCHED, None)
+    if dist is None:
+        return None
+    from ._xdist import ClassScheduling
+
+    return ClassScheduling(config, log, by_group=dist == "loadgroup")
+
+
+def pytest_report_header(config):
+    dist = config.stash.get(_SWITCHED, None)
+    if dist is None:
+        return []
+    return [
+        f"tinymemory: under --dist {dist} each DriverConformance class runs on one worker: its checks "
+        "come from one run of the binary, which each worker given one of them would repeat "
+        "(docs/validate-python-driver.md, pytest-xdist)"
+    ]
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session, config, items):
-    # Under `pytest -n N --dist loadgroup` a class's checks go to one
-    # worker, which runs the class's suite once (docs/validate-python-driver.md).
+    # The class as an xdist_group too, for schedulers that read the mark
+    # (xdist's loadgroup under pytest 8); first, since an xdist worker reads
+    # the marks in a hook of its own.
     for item in items:
         if isinstance(item, CheckItem):
             item.add_marker(pytest.mark.xdist_group(item.parent.nodeid))

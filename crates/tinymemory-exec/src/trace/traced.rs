@@ -257,6 +257,10 @@ impl DriverFactory for TracedFactory {
         self.inner.independent_stores()
     }
 
+    fn start_ahead(&self, stores: usize) {
+        self.inner.start_ahead(stores);
+    }
+
     async fn open(&self) -> Result<Box<dyn MemoryProvider>, MemoryError> {
         Ok(Box::new(Traced::new(
             self.inner.open().await?,

@@ -3,6 +3,7 @@
 //! sides of the wire. Every test needs `python3` on `PATH` (`.ci/run`
 //! checks for it).
 
+mod ahead;
 mod examples;
 mod misbehaving;
 mod optional;

@@ -7,33 +7,12 @@ use tinymemory_api::{MemoryError, MemoryProvider, RecallOptions, RecallProfile};
 use tinymemory_conformance::DriverFactory;
 use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver, ExecFactory};
 
-use crate::support::{example, examples_dir, misbehave, short_timeout};
+use crate::support::{example, inline, misbehave, short_timeout};
 
 /// A driver whose `hello` result is `result`, the in-memory example
 /// otherwise.
 fn hello_answering(result: &serde_json::Value) -> ExecCommand {
     misbehave("hello", Some(&result.to_string()))
-}
-
-/// `python3 -c CODE ARGS`, with `examples/python` and the `tinymemory`
-/// package of `python/` importable.
-fn inline(code: &str, args: &[&str]) -> ExecCommand {
-    let dir = examples_dir().to_string_lossy().into_owned();
-    let package = examples_dir()
-        .join("../../python")
-        .to_string_lossy()
-        .into_owned();
-    let prelude = format!(
-        "import sys\nsys.dont_write_bytecode = True\nsys.path.insert(0, {dir:?})\n\
-         sys.path.insert(0, {package:?})\n\
-         import tinymemory.protocol as tp\nfrom memory_driver import MemoryStore\n"
-    );
-    ExecCommand::new(
-        "python3",
-        ["-c".to_owned(), format!("{prelude}{code}")]
-            .into_iter()
-            .chain(args.iter().map(|a| (*a).to_owned())),
-    )
 }
 
 /// The error opening a factory over `command` gives, after checking that

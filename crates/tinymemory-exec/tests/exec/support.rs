@@ -164,3 +164,24 @@ pub fn failures(summary: &RunSummary) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// `python3 -c CODE ARGS`, with `examples/python` and the `tinymemory`
+/// package of `python/` importable.
+pub fn inline(code: &str, args: &[&str]) -> ExecCommand {
+    let dir = examples_dir().to_string_lossy().into_owned();
+    let package = examples_dir()
+        .join("../../python")
+        .to_string_lossy()
+        .into_owned();
+    let prelude = format!(
+        "import sys\nsys.dont_write_bytecode = True\nsys.path.insert(0, {dir:?})\n\
+         sys.path.insert(0, {package:?})\n\
+         import tinymemory.protocol as tp\nfrom memory_driver import MemoryStore\n"
+    );
+    ExecCommand::new(
+        "python3",
+        ["-c".to_owned(), format!("{prelude}{code}")]
+            .into_iter()
+            .chain(args.iter().map(|a| (*a).to_owned())),
+    )
+}

@@ -1,0 +1,105 @@
+//! Processes started ahead (`DriverFactory::start_ahead`): started at
+//! once, used by the next opens instead of new ones, and never a way
+//! around the checks a process's `hello` gets.
+
+use futures::future::join_all;
+use tinymemory_api::{MemoryCategory, MemoryError, MemoryProvider, MemoryTaint};
+use tinymemory_conformance::DriverFactory;
+use tinymemory_exec::{ExecConfig, ExecFactory};
+
+use crate::support::{example, inline, short_timeout};
+
+async fn keys(d: &dyn MemoryProvider) -> Vec<String> {
+    let listed = d.list(None, None, None).await.expect("list");
+    listed.into_iter().map(|e| e.key).collect()
+}
+
+#[tokio::test]
+async fn processes_started_ahead_serve_the_next_opens_and_no_more_start() {
+    let f = ExecFactory::connect(example("memory_driver.py", &[]), ExecConfig::default())
+        .await
+        .unwrap();
+    f.start_ahead(3);
+    // Counted when started, not when ready: a second hint starts nothing.
+    assert_eq!(f.processes_started(), 3);
+    f.start_ahead(3);
+    assert_eq!(f.processes_started(), 3);
+    let stores: Vec<_> = join_all((0..3).map(|_| f.open()))
+        .await
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(f.processes_started(), 3);
+    // Three processes, three stores.
+    for (i, store) in stores.iter().enumerate() {
+        store
+            .store(
+                "global",
+                &format!("k{i}"),
+                "text",
+                MemoryCategory::Core,
+                None,
+                MemoryTaint::Internal,
+            )
+            .await
+            .unwrap();
+    }
+    for (i, store) in stores.iter().enumerate() {
+        assert_eq!(keys(store.as_ref()).await, vec![format!("k{i}")]);
+    }
+}
+
+#[tokio::test]
+async fn a_process_started_ahead_unlike_the_first_is_dropped_and_the_open_says_why() {
+    // The first process to start declares semantic, every later one lexical.
+    let marker = std::env::temp_dir().join(format!("tinymemory-exec-ahead-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let marker_arg = marker.to_string_lossy().into_owned();
+    let command = inline(
+        "import os\nfirst = not os.path.exists(sys.argv[1])\nopen(sys.argv[1], 'a').close()\n\
+         tp.serve(MemoryStore(), 'd', recall_profile=tp.SEMANTIC if first else tp.LEXICAL)\n",
+        &[&marker_arg],
+    );
+    let f = ExecFactory::connect(command.clone(), short_timeout())
+        .await
+        .unwrap();
+    f.start_ahead(2);
+    let first = f.open().await.expect("the first process is reused");
+    let Err(e) = f.open().await else {
+        panic!("a second process declaring lexical was accepted");
+    };
+    assert_eq!(
+        e,
+        MemoryError::fault(format!(
+            "failed to start `{command}`: this process declares recall profile lexical, the \
+             driver's first process declared semantic; every process of a driver must declare \
+             the same profile"
+        ))
+    );
+    // The one started ahead, dropped, and the one the open started.
+    assert_eq!(f.processes_started(), 3);
+    drop(first);
+    let _ = std::fs::remove_file(&marker);
+}
+
+#[tokio::test]
+async fn a_driver_whose_stores_share_a_database_gets_no_process_ahead() {
+    let command = inline(
+        "class Shared(MemoryStore):\n    independent_stores = False\n\ntp.serve(Shared(), 'd')\n",
+        &[],
+    );
+    let f = ExecFactory::connect(command, short_timeout())
+        .await
+        .unwrap();
+    assert!(!f.independent_stores());
+    f.start_ahead(4);
+    assert_eq!(f.processes_started(), 1);
+}
+
+#[test]
+fn outside_a_runtime_no_process_is_started_ahead() {
+    let f =
+        ExecFactory::connect_blocking(example("memory_driver.py", &[]), short_timeout()).unwrap();
+    f.start_ahead(2);
+    assert_eq!(f.processes_started(), 1);
+}

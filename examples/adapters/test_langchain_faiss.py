@@ -9,5 +9,6 @@ from tinymemory.testing import VectorStoreConformance
 
 
 class TestFaiss(VectorStoreConformance):
+    independent_stores = True  # each driver process holds its own engine
     def make_store(self, embeddings):
         return FAISS(embeddings, faiss.IndexFlatL2(embeddings.dims), InMemoryDocstore(), {})

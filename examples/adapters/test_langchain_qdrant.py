@@ -9,6 +9,7 @@ from tinymemory.testing import VectorStoreConformance
 
 
 class TestQdrantVectorStore(VectorStoreConformance):
+    independent_stores = True  # each driver process holds its own engine
     def make_store(self, embeddings):
         client = QdrantClient(":memory:")
         client.create_collection(

@@ -8,6 +8,7 @@ from tinymemory.testing import LangGraphStoreConformance
 
 
 class TestInMemoryStoreAsync(LangGraphStoreConformance):
+    independent_stores = True  # each driver process holds its own engine
     use_async = True
 
     def make_store(self):

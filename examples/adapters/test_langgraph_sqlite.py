@@ -14,6 +14,7 @@ from tinymemory.testing import LangGraphStoreConformance
 
 
 class TestSqliteStore(LangGraphStoreConformance):
+    independent_stores = True  # each driver process holds its own engine
     def make_store(self):
         # As SqliteStore.from_conn_string opens it: autocommit, shared
         # across the store's threads.

@@ -139,6 +139,9 @@ def _filter(category, session_id):
 
 
 class QdrantStore(tp.Store):
+    # Each driver process holds its own engine in RAM: checks may run in
+    # several processes at once.
+    independent_stores = True
     recall_profile = tp.SEMANTIC
     # PACKAGE==VERSION WHAT: the compatibility matrix (tinymemory.matrix)
     # reads the engine's package and version from the driver id.

@@ -60,6 +60,9 @@ def _words(text):
 
 
 class TantivyStore(tp.Store):
+    # Each driver process holds its own engine in RAM: checks may run in
+    # several processes at once.
+    independent_stores = True
     # PACKAGE==VERSION WHAT: the compatibility matrix (tinymemory.matrix)
     # reads the engine's package and version from the driver id.
     driver_id = f"tantivy=={_metadata.version('tantivy')} tantivy.Index in RAM (examples/engines/tantivy_store.py)"

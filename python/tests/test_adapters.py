@@ -154,3 +154,40 @@ def test_a_store_without_an_index_names_the_mapping_limit():
         "index (IndexConfig), so its search ignores the query and ranks nothing: give the factory's store an "
         "index to run the recall checks"
     )
+
+
+@pytest.mark.parametrize("declared", [False, True])
+def test_an_adapter_declares_independent_stores_only_when_told(declared):
+    from langchain_core.vectorstores import InMemoryVectorStore
+    from langgraph.store.memory import InMemoryStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter
+    from tinymemory.adapters.langgraph import LangGraphStore
+
+    graph = LangGraphStore(lambda: InMemoryStore(index={"dims": 256, "embed": HashedEmbedding()}), independent_stores=declared)
+    chain = VectorStoreAdapter(InMemoryVectorStore, independent_stores=declared)
+    for adapter in (graph, chain):
+        hello = tp.handle(adapter, adapter.driver_id, {"id": 1, "op": "hello", "protocol": tp.PROTOCOL_VERSION})
+        assert hello["id"] == 1
+        assert hello["result"].get("independent_stores", False) is declared
+
+
+def test_the_conformance_classes_pass_independent_stores_to_their_adapters():
+    from tinymemory.testing import LangGraphStoreConformance, VectorStoreConformance
+
+    class Graph(LangGraphStoreConformance):
+        independent_stores = True
+
+        def make_store(self):
+            from langgraph.store.memory import InMemoryStore
+
+            return InMemoryStore(index={"dims": 256, "embed": HashedEmbedding()})
+
+    class Chain(VectorStoreConformance):
+        def make_store(self, embeddings):
+            from langchain_core.vectorstores import InMemoryVectorStore
+
+            return InMemoryVectorStore(embeddings)
+
+    assert Graph.tinymemory_store().independent_stores is True
+    assert Chain.tinymemory_store().independent_stores is False

@@ -144,7 +144,15 @@ class VectorStoreAdapter(tp.Store):
     recall_profile = tp.SEMANTIC
 
     def __init__(
-        self, factory, embeddings=None, cleanup=None, make_filter=None, score=None, package=None, version=None
+        self,
+        factory,
+        embeddings=None,
+        cleanup=None,
+        make_filter=None,
+        score=None,
+        package=None,
+        version=None,
+        independent_stores=False,
     ):
         if not callable(factory):
             raise TypeError(f"factory is {factory!r}; expected a callable taking an Embeddings")
@@ -159,6 +167,9 @@ class VectorStoreAdapter(tp.Store):
         self._cleanup = cleanup
         self._make_filter = make_filter
         self._score = score
+        # Declared in hello: each driver process's stores are its own, so
+        # the suite may run checks in several processes at once.
+        self.independent_stores = independent_stores is True
         self._engine = self._new_engine()
         self._ids = {}
         self._written = False

@@ -101,12 +101,15 @@ class LangGraphStore(tp.Store):
 
     recall_profile = tp.SEMANTIC
 
-    def __init__(self, factory, cleanup=None, use_async=False, package=None, version=None):
+    def __init__(self, factory, cleanup=None, use_async=False, package=None, version=None, independent_stores=False):
         if not callable(factory):
             raise TypeError(f"factory is {factory!r}; expected a callable returning a BaseStore")
         self._factory = factory
         self._cleanup = cleanup
         self._use_async = bool(use_async)
+        # Declared in hello: each driver process's stores are its own, so
+        # the suite may run checks in several processes at once.
+        self.independent_stores = independent_stores is True
         self._loop = asyncio.new_event_loop() if self._use_async else None
         self._engine = self._new_engine()
         self._written = False

@@ -129,9 +129,16 @@ class LangGraphStoreConformance(DriverConformance):
     ``engine_package`` and ``engine_version`` name the engine in the
     driver id (default: the distribution holding the store's class).
     The other options are DriverConformance's; ``profile`` is semantic.
+    ``independent_stores`` (default False) declares that the stores
+    ``make_store`` returns live in the driver process (in memory, or a
+    file of each process's own), so two processes never share data: the
+    suite then runs checks in several processes at once (the binary's
+    ``--jobs``, the cores) and starts them ahead. Leave it False for a
+    store over a server or a shared file.
     """
 
     profile = "semantic"
+    independent_stores = False
     use_async = False
     engine_package = None
     engine_version = None
@@ -159,6 +166,7 @@ class LangGraphStoreConformance(DriverConformance):
             use_async=cls.use_async,
             package=cls.engine_package,
             version=cls.engine_version,
+            independent_stores=cls.independent_stores,
         )
 
 
@@ -182,9 +190,16 @@ class VectorStoreConformance(DriverConformance):
     (tinymemory.adapters.langchain.default_filter). ``score`` is
     "relevance", "similarity" or None (the adapter's default); see
     VectorStoreAdapter. ``profile`` is semantic.
+    ``independent_stores`` (default False) declares that the stores
+    ``make_store`` returns live in the driver process (in memory, or a
+    file of each process's own), so two processes never share data: the
+    suite then runs checks in several processes at once (the binary's
+    ``--jobs``, the cores) and starts them ahead. Leave it False for a
+    store over a server or a shared file.
     """
 
     profile = "semantic"
+    independent_stores = False
     score = None
     engine_package = None
     engine_version = None
@@ -222,4 +237,5 @@ class VectorStoreConformance(DriverConformance):
             score=cls.score,
             package=cls.engine_package,
             version=cls.engine_version,
+            independent_stores=cls.independent_stores,
         )

@@ -1,6 +1,6 @@
 """The tinymemory-conformance binary a wheel carries, written out as a file.
 
-    python3 .ci/release/wheel_binary.py WHEEL OUT_DIR   # prints OUT_DIR/tinymemory-conformance[.exe]
+    python3 .ci/release/wheel_binary.py WHEEL OUT_DIR   # prints OUT_DIR/tinymemory-conformance[.exe], with /
 
 A maturin ``bindings = "bin"`` wheel holds the binary at
 ``<name>-<version>.data/scripts/tinymemory-conformance`` (``.exe`` on
@@ -56,7 +56,9 @@ def main(argv=None):
         print("usage: wheel_binary.py WHEEL OUT_DIR", file=sys.stderr)
         return 2
     try:
-        print(extract(args[0], args[1]))
+        # Forward slashes: Windows takes them, and Git Bash (the release
+        # workflow's shell there) would read a backslash path as one name.
+        print(extract(args[0], args[1]).replace(os.sep, "/"))
     except (OSError, zipfile.BadZipFile, WheelError) as e:
         print(f"error: {args[0]}: {e}", file=sys.stderr)
         return 1

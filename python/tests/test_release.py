@@ -330,3 +330,17 @@ def test_a_wheel_without_one_binary_is_refused(tmp_path, scripts, found):
     with pytest.raises(wheel_binary.WheelError) as e:
         wheel_binary.extract(str(wheel), str(tmp_path / "out"))
     assert str(e.value) == f"expected one *.data/scripts/tinymemory-conformance[.exe] in the wheel, found {found}"
+
+
+def test_the_script_prints_the_binary_path_or_the_error(tmp_path):
+    script = os.path.join(ROOT, ".ci", "release", "wheel_binary.py")
+    wheel = make_wheel(tmp_path / "w.whl", {"t-1.data/scripts/tinymemory-conformance": b"\x7fELF"})
+    done = subprocess.run([sys.executable, script, str(wheel), str(tmp_path / "out")],
+                          capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, (tmp_path / "out" / "tinymemory-conformance").as_posix() + "\n", "")
+    empty = make_wheel(tmp_path / "e.whl", {"tinymemory/__init__.py": b""})
+    done = subprocess.run([sys.executable, script, str(empty), str(tmp_path / "out")],
+                          capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1, "", f"error: {empty}: expected one *.data/scripts/tinymemory-conformance[.exe] in the wheel, found []\n")

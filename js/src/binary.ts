@@ -21,13 +21,16 @@ const QUICK_TIMEOUT_MS = 30_000;
 
 /**
  * The platform packages, by `${process.platform}-${process.arch}` (with
- * `-musl` on a Linux without glibc). Only the ones listed in
- * package.json's optionalDependencies are published for a release;
- * docs/ci.md says how a release job builds each.
+ * `-musl` on a Linux without glibc): exactly the directories of npm/, each
+ * published by the release workflow (.github/workflows/release.yml,
+ * docs/release.md), whose scripts/release-manifest.mjs refuses a release
+ * where the two differ.
  */
 export const PLATFORM_PACKAGES: Readonly<Record<string, string>> = {
   "linux-x64": "tinymemory-conformance-linux-x64",
   "linux-arm64": "tinymemory-conformance-linux-arm64",
+  "linux-x64-musl": "tinymemory-conformance-linux-x64-musl",
+  "linux-arm64-musl": "tinymemory-conformance-linux-arm64-musl",
   "darwin-x64": "tinymemory-conformance-darwin-x64",
   "darwin-arm64": "tinymemory-conformance-darwin-arm64",
   "win32-x64": "tinymemory-conformance-win32-x64",

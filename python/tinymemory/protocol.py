@@ -701,3 +701,15 @@ def serve(store, driver_id, stdin=None, stdout=None, recall_profile=None):
             stdout.flush()
     finally:
         _serve_ended = True
+
+
+def __getattr__(name):
+    """``__version__``: the release of the library, ``tinymemory.__version__`` (the ``tinymemory-conformance``
+    distribution's, which is the suite's: docs/release.md, "One version"). Not ``PROTOCOL_VERSION``, the
+    wire's version, which changes far less often. Computed on first use, as the package's is, so a driver
+    process pays nothing for it at start-up."""
+    if name == "__version__":
+        from . import __version__
+
+        return __version__
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

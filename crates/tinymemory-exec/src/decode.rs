@@ -10,13 +10,14 @@ use tinymemory_api::MemoryError;
 
 use crate::process::Connection;
 use crate::protocol::{
-    parse_ops, parse_recall_profile, quote, HelloResult, Request, PROTOCOL_VERSION,
+    parse_ops, parse_recall_profile, quote, HelloResult, Request, PROTOCOL_VERSION, SUITE_VERSION,
 };
 
 /// The `hello` request for this suite's version.
 pub(crate) fn hello() -> Request {
     Request::Hello {
         protocol: PROTOCOL_VERSION,
+        suite_version: SUITE_VERSION.to_owned(),
     }
 }
 

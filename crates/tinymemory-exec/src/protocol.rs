@@ -22,3 +22,8 @@ pub use wire::{HelloResult, WireEntry, WireError, WireErrorKind, WireSummary};
 /// The protocol version this crate speaks. The suite sends it in `hello`;
 /// a driver answering with any other version is refused at start-up.
 pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The suite's release, sent in `hello` as `suite_version`: the
+/// workspace's version (Cargo.toml), which the wheel, the npm packages and
+/// `tinymemory-conformance --version` carry too (docs/release.md).
+pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");

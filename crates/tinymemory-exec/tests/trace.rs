@@ -114,8 +114,12 @@ async fn the_optional_ops_are_traced_in_process_and_over_the_protocol() {
         .await
         .unwrap();
     let sent = exchanges(&buffer.lines(), false);
-    // hello, reset, then the store_many request and its answer.
-    assert_eq!(sent[0]["op"], "hello");
+    // hello, reset, then the store_many request and its answer. hello
+    // names the suite's release, the workspace's version (docs/release.md).
+    assert_eq!(
+        sent[0],
+        json!({"id": 1, "op": "hello", "protocol": 1, "suite_version": env!("CARGO_PKG_VERSION")})
+    );
     assert_eq!(
         sent[1]["result"]["ops"],
         json!(["store_many", "export_page", "import"])

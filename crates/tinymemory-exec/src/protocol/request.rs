@@ -10,11 +10,18 @@ use tinymemory_api::{MemoryCategory, MemoryTaint};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
-    /// The first request to every process: the suite's protocol version.
-    /// Answer: [`HelloResult`](crate::protocol::HelloResult).
+    /// The first request to every process: the suite's protocol version
+    /// and its own release. Answer: [`HelloResult`](crate::protocol::HelloResult).
     Hello {
         /// The version the suite speaks, [`PROTOCOL_VERSION`](crate::protocol::PROTOCOL_VERSION).
         protocol: u32,
+        /// The suite's release (`0.1.0`, [`SUITE_VERSION`](crate::protocol::SUITE_VERSION)):
+        /// what `tinymemory-conformance --version` prints, for a driver's
+        /// logs. A driver must not refuse a suite by it (the protocol
+        /// version is what two sides agree on). Empty when read from a
+        /// trace written before the field existed.
+        #[serde(default)]
+        suite_version: String,
     },
     /// Empty the store: every entry of every namespace goes. Sent after
     /// `hello` and before every check. Answer: `null`.

@@ -12,7 +12,7 @@ use tinymemory_api::portability::MemoryRecord;
 use tinymemory_api::{MemoryCategory, MemoryTaint};
 use tinymemory_exec::protocol::{
     parse_answer, Answer, HelloResult, Request, RequestLine, WireEntry, WireExportPage,
-    WireImportOutcome, WireSummary, PROTOCOL_VERSION,
+    WireImportOutcome, WireSummary, PROTOCOL_VERSION, SUITE_VERSION,
 };
 
 use crate::schema_check::Schemas;
@@ -54,6 +54,7 @@ fn requests() -> Vec<Request> {
     vec![
         Request::Hello {
             protocol: PROTOCOL_VERSION,
+            suite_version: SUITE_VERSION.to_owned(),
         },
         Request::Reset,
         Request::Store {

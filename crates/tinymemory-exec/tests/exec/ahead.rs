@@ -7,7 +7,7 @@ use tinymemory_api::{MemoryCategory, MemoryError, MemoryProvider, MemoryTaint};
 use tinymemory_conformance::DriverFactory;
 use tinymemory_exec::{ExecConfig, ExecFactory};
 
-use crate::support::{example, inline, short_timeout};
+use crate::support::{example, inline};
 
 async fn keys(d: &dyn MemoryProvider) -> Vec<String> {
     let listed = d.list(None, None, None).await.expect("list");
@@ -60,7 +60,7 @@ async fn a_process_started_ahead_unlike_the_first_is_dropped_and_the_open_says_w
          tp.serve(MemoryStore(), 'd', recall_profile=tp.SEMANTIC if first else tp.LEXICAL)\n",
         &[&marker_arg],
     );
-    let f = ExecFactory::connect(command.clone(), short_timeout())
+    let f = ExecFactory::connect(command.clone(), ExecConfig::default())
         .await
         .unwrap();
     f.start_ahead(2);
@@ -88,7 +88,7 @@ async fn a_driver_whose_stores_share_a_database_gets_no_process_ahead() {
         "class Shared(MemoryStore):\n    independent_stores = False\n\ntp.serve(Shared(), 'd')\n",
         &[],
     );
-    let f = ExecFactory::connect(command, short_timeout())
+    let f = ExecFactory::connect(command, ExecConfig::default())
         .await
         .unwrap();
     assert!(!f.independent_stores());
@@ -98,8 +98,8 @@ async fn a_driver_whose_stores_share_a_database_gets_no_process_ahead() {
 
 #[test]
 fn outside_a_runtime_no_process_is_started_ahead() {
-    let f =
-        ExecFactory::connect_blocking(example("memory_driver.py", &[]), short_timeout()).unwrap();
+    let f = ExecFactory::connect_blocking(example("memory_driver.py", &[]), ExecConfig::default())
+        .unwrap();
     f.start_ahead(2);
     assert_eq!(f.processes_started(), 1);
 }

@@ -7,7 +7,7 @@ use tinymemory_api::{MemoryError, MemoryProvider, RecallOptions, RecallProfile};
 use tinymemory_conformance::DriverFactory;
 use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver, ExecFactory};
 
-use crate::support::{example, inline, misbehave, short_timeout};
+use crate::support::{example, inline, misbehave};
 
 /// A driver whose `hello` result is `result`, the in-memory example
 /// otherwise.
@@ -18,12 +18,13 @@ fn hello_answering(result: &serde_json::Value) -> ExecCommand {
 /// The error opening a factory over `command` gives, after checking that
 /// the driver and the blocking constructors give the same.
 async fn start_error(command: &ExecCommand) -> MemoryError {
-    let e = ExecFactory::connect(command.clone(), short_timeout())
+    let e = ExecFactory::connect(command.clone(), ExecConfig::default())
         .await
         .unwrap_err();
-    let blocking = ExecFactory::connect_blocking(command.clone(), short_timeout()).unwrap_err();
+    let blocking =
+        ExecFactory::connect_blocking(command.clone(), ExecConfig::default()).unwrap_err();
     assert_eq!(blocking, e);
-    let driver = ExecDriver::spawn(command, short_timeout())
+    let driver = ExecDriver::spawn(command, ExecConfig::default())
         .await
         .unwrap_err();
     assert_eq!(driver, e);
@@ -33,11 +34,11 @@ async fn start_error(command: &ExecCommand) -> MemoryError {
 /// The profile of a factory and of a driver over `command`, which must
 /// agree.
 async fn declared(command: &ExecCommand) -> RecallProfile {
-    let f = ExecFactory::connect(command.clone(), short_timeout())
+    let f = ExecFactory::connect(command.clone(), ExecConfig::default())
         .await
         .expect("the driver starts");
     assert_eq!(f.recall_profile(), DriverFactory::recall_profile(&f));
-    let d = ExecDriver::spawn(command, short_timeout())
+    let d = ExecDriver::spawn(command, ExecConfig::default())
         .await
         .expect("the driver starts");
     assert_eq!(d.recall_profile(), f.recall_profile());
@@ -158,7 +159,7 @@ async fn the_python_library_refuses_an_unknown_profile_before_hello() {
         "class S(MemoryStore):\n    recall_profile = 'vector'\ntp.serve(S(), 'd')\n",
         &[],
     );
-    let e = ExecFactory::connect(command, short_timeout())
+    let e = ExecFactory::connect(command, ExecConfig::default())
         .await
         .unwrap_err();
     assert!(matches!(e, MemoryError::Backend { .. }), "{e}");
@@ -183,7 +184,7 @@ async fn a_later_process_declaring_another_profile_fails_its_open() {
          tp.serve(MemoryStore(), 'd', recall_profile=tp.SEMANTIC if first else tp.LEXICAL)\n",
         &[&marker],
     );
-    let f = ExecFactory::connect(command.clone(), short_timeout())
+    let f = ExecFactory::connect(command.clone(), ExecConfig::default())
         .await
         .unwrap();
     assert_eq!(f.recall_profile(), RecallProfile::Semantic);
@@ -205,7 +206,7 @@ async fn a_later_process_declaring_another_profile_fails_its_open() {
 
 #[tokio::test]
 async fn a_base_exception_in_the_driver_is_its_backend_error() {
-    let d = ExecDriver::spawn(&misbehave("panic", Some("zebra")), short_timeout())
+    let d = ExecDriver::spawn(&misbehave("panic", Some("zebra")), ExecConfig::default())
         .await
         .unwrap();
     let e = d

@@ -3,7 +3,7 @@
 //! around the checks a process's `hello` gets.
 
 use futures::future::join_all;
-use tinymemory_api::{MemoryCategory, MemoryError, MemoryProvider, MemoryTaint};
+use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint};
 use tinymemory_conformance::DriverFactory;
 use tinymemory_exec::{ExecConfig, ExecFactory};
 
@@ -51,35 +51,9 @@ async fn processes_started_ahead_serve_the_next_opens_and_no_more_start() {
 
 #[tokio::test]
 async fn a_process_started_ahead_unlike_the_first_is_dropped_and_the_open_says_why() {
-    // The first process to start declares semantic, every later one lexical.
-    let marker = std::env::temp_dir().join(format!("tinymemory-exec-ahead-{}", std::process::id()));
-    let _ = std::fs::remove_file(&marker);
-    let marker_arg = marker.to_string_lossy().into_owned();
-    let command = inline(
-        "import os\nfirst = not os.path.exists(sys.argv[1])\nopen(sys.argv[1], 'a').close()\n\
-         tp.serve(MemoryStore(), 'd', recall_profile=tp.SEMANTIC if first else tp.LEXICAL)\n",
-        &[&marker_arg],
-    );
-    let f = ExecFactory::connect(command.clone(), ExecConfig::default())
-        .await
-        .unwrap();
-    f.start_ahead(2);
-    let first = f.open().await.expect("the first process is reused");
-    let Err(e) = f.open().await else {
-        panic!("a second process declaring lexical was accepted");
-    };
-    assert_eq!(
-        e,
-        MemoryError::fault(format!(
-            "failed to start `{command}`: this process declares recall profile lexical, the \
-             driver's first process declared semantic; every process of a driver must declare \
-             the same profile"
-        ))
-    );
-    // The one started ahead, dropped, and the one the open started.
-    assert_eq!(f.processes_started(), 3);
-    drop(first);
-    let _ = std::fs::remove_file(&marker);
+    // The first process, the one started ahead (dropped), and the one the
+    // second open started.
+    assert_eq!(crate::profiles::later_process_unlike_the_first(2).await, 3);
 }
 
 #[tokio::test]

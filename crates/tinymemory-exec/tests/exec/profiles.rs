@@ -175,8 +175,17 @@ async fn the_python_library_refuses_an_unknown_profile_before_hello() {
 
 #[tokio::test]
 async fn a_later_process_declaring_another_profile_fails_its_open() {
-    // The first process to start declares semantic, every later one lexical.
-    let dir = std::env::temp_dir().join(format!("tinymemory-exec-profile-{}", std::process::id()));
+    assert_eq!(later_process_unlike_the_first(0).await, 2);
+}
+
+/// A driver whose first process declares semantic and every later one
+/// lexical, after `start_ahead(ahead)`: the second open fails naming both
+/// profiles. Returns how many processes the factory started.
+pub(crate) async fn later_process_unlike_the_first(ahead: usize) -> u64 {
+    let dir = std::env::temp_dir().join(format!(
+        "tinymemory-exec-profile-{}-{ahead}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_file(&dir);
     let marker = dir.to_string_lossy().into_owned();
     let command = inline(
@@ -188,6 +197,7 @@ async fn a_later_process_declaring_another_profile_fails_its_open() {
         .await
         .unwrap();
     assert_eq!(f.recall_profile(), RecallProfile::Semantic);
+    f.start_ahead(ahead);
     let first = f.open().await.expect("the first process is reused");
     let Err(e) = f.open().await else {
         panic!("a second process declaring lexical was accepted");
@@ -202,6 +212,7 @@ async fn a_later_process_declaring_another_profile_fails_its_open() {
     );
     drop(first);
     let _ = std::fs::remove_file(&dir);
+    f.processes_started()
 }
 
 #[tokio::test]

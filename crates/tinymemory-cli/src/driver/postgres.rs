@@ -120,9 +120,11 @@ impl DriverKind for Postgres {
     /// schema, whatever the URL's spelling (`127.0.0.1` and `localhost`,
     /// extra parameters).
     async fn store_identity(&self, flag: &'static str) -> Result<Option<String>, CliError> {
-        let url = &self.0;
-        let failed =
-            |e: MemoryError| CliError::Setup(format!("failed to open {flag} postgres:{url}: {e}"));
+        // Named by its spelling, never by the URL as given: the URL may
+        // hold a password, and this message reaches the terminal and CI
+        // logs.
+        let spelling = DriverSpec::new(self.clone());
+        let failed = |e: MemoryError| CliError::Setup(format!("failed to open {flag} {spelling}: {e}"));
         let config = PostgresConfig::from_url(&self.0).map_err(failed)?;
         PostgresDriver::connect_lazy(&config)
             .map_err(failed)?

@@ -7,6 +7,7 @@
 use crate::driver::SpecError;
 use crate::exit;
 use crate::files::FileError;
+use crate::identity::Clash;
 use crate::select::SelectError;
 
 /// A command that ended early: why, as one or more `error: …` lines for
@@ -27,6 +28,16 @@ pub(crate) enum CliError {
     /// a bundle, an output) ([`exit::USAGE`]).
     #[error(transparent)]
     File(#[from] FileError),
+    /// A file the command writes is one it also reads or writes (an
+    /// output on the store, a bundle in the corpus), refused before
+    /// anything is opened; `why` says what follows ([`exit::USAGE`]).
+    #[error("{clash}: {why}")]
+    Clash {
+        /// The two uses of the file.
+        clash: Clash,
+        /// What the command never does, and the way out.
+        why: &'static str,
+    },
     /// A `--check` or `--family` that selects nothing ([`exit::USAGE`]).
     #[error(transparent)]
     Select(#[from] SelectError),
@@ -73,7 +84,11 @@ impl CliError {
     /// The exit code the process ends with ([`exit`]).
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
-            Self::Usage(_) | Self::Spec(_) | Self::File(_) | Self::Select(_) => exit::USAGE,
+            Self::Usage(_)
+            | Self::Spec(_)
+            | Self::File(_)
+            | Self::Clash { .. }
+            | Self::Select(_) => exit::USAGE,
             Self::Setup(_) | Self::NotOpened(_) | Self::Runtime(_) => exit::SETUP,
             Self::Failed(_) => exit::FAILURES,
             Self::NothingVerified { .. } => exit::NO_CHECKS_RAN,
@@ -149,6 +164,27 @@ mod tests {
         let io = || std::io::Error::other("no threads");
         let cases = [
             (CliError::Usage(String::new()), exit::USAGE),
+            (
+                CliError::Spec(crate::driver::DriverSpec::parse("mongo").unwrap_err()),
+                exit::USAGE,
+            ),
+            (CliError::File(FileError::Stdout(io())), exit::USAGE),
+            (
+                CliError::Select(SelectError::NoMatch("x".into())),
+                exit::USAGE,
+            ),
+            (
+                CliError::Clash {
+                    clash: Clash {
+                        writer: "--output a".into(),
+                        other: "--baseline a".into(),
+                        path: "a".into(),
+                        other_path: "a".into(),
+                    },
+                    why: "name another file",
+                },
+                exit::USAGE,
+            ),
             (CliError::Setup(String::new()), exit::SETUP),
             (CliError::NotOpened(String::new()), exit::SETUP),
             (CliError::Runtime(io()), exit::SETUP),
@@ -173,6 +209,19 @@ mod tests {
             .to_string(),
             "every selected check was skipped (3 of 3), so nothing was verified; \
              --all-skipped warn or pass accepts such a run"
+        );
+        assert_eq!(
+            CliError::Clash {
+                clash: Clash {
+                    writer: "--output a".into(),
+                    other: "--baseline a".into(),
+                    path: "a".into(),
+                    other_path: "a".into(),
+                },
+                why: "name another file",
+            }
+            .to_string(),
+            "--output a names the same file as --baseline a: name another file"
         );
         assert_eq!(
             CliError::Runtime(io()).to_string(),

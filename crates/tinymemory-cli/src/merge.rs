@@ -22,10 +22,9 @@ pub(crate) fn main(args: &MergeArgs) -> CliResult {
             claims.read(format!("the shard report {}", path.display()), path);
         }
         claims.write(format!("--output {}", output.display()), output);
-        claims.check().map_err(|clash| {
-            CliError::Usage(format!(
-                "{clash}: the merged report would replace a shard it reads; name another file"
-            ))
+        claims.check().map_err(|clash| CliError::Clash {
+            clash,
+            why: "the merged report would replace a shard it reads; name another file",
         })?;
     }
     let output = args.output.as_deref().map(Target::resolve).transpose()?;

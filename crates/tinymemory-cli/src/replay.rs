@@ -132,11 +132,9 @@ fn check_claims(args: &ReplayArgs, spec: &DriverSpec, reads_corpus: bool) -> Res
         true,
         false,
     );
-    claims.check().map_err(|clash| {
-        CliError::Usage(format!(
-            "{clash}: replay never writes a file it reads, so nothing was opened; \
-             name another store"
-        ))
+    claims.check().map_err(|clash| CliError::Clash {
+        clash,
+        why: "replay never writes a file it reads, so nothing was opened; name another store",
     })
 }
 

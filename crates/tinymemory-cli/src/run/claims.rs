@@ -62,10 +62,9 @@ pub(crate) fn check(args: &RunArgs, trace: Option<&Path>) -> Result<(), CliError
             );
         }
     }
-    claims.check().map_err(|clash| {
-        CliError::Usage(format!(
-            "{clash}: an output of a run is never a file the run also reads or writes, \
-             so nothing was opened or written; name another file"
-        ))
+    claims.check().map_err(|clash| CliError::Clash {
+        clash,
+        why: "an output of a run is never a file the run also reads or writes, so nothing \
+              was opened or written; name another file",
     })
 }

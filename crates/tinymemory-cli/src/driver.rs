@@ -4,7 +4,8 @@
 //! a kind (its spellings, how it opens for a run and for `migrate`, the
 //! version reports record, the files it owns) is in that kind's module
 //! under `driver/`, behind [`DriverKind`]. Adding a kind is its module and
-//! its name in the [`kinds!`] line below (ARCHITECTURE.md, "A driver").
+//! its name in the `kinds!` line below (ARCHITECTURE.md, "A driver kind of
+//! the CLI").
 
 use std::ffi::OsStr;
 use std::fmt;

@@ -6,7 +6,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use tinymemory_api::MemoryError;
+use tinymemory_api::{MemoryError, MemoryProvider};
 use tinymemory_conformance::DriverFactory as _;
 use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver, ExecFactory};
 
@@ -57,7 +57,11 @@ impl DriverKind for Exec {
         // own, and nothing else runs yet.
         let command = &self.0;
         let factory = ExecFactory::connect_blocking(command.clone(), exec.clone())?;
-        let corpus_store = CorpusStore::Exec(command.clone(), exec);
+        let corpus_command = command.clone();
+        let corpus_store = CorpusStore::later(move || async move {
+            let store = ExecDriver::spawn(&corpus_command, exec).await?;
+            Ok(Box::new(store) as Box<dyn MemoryProvider>)
+        });
         // The id is the driver's own text: escaped, so it cannot drive the
         // terminal.
         let about = format!(

@@ -124,10 +124,14 @@ impl DriverKind for Sqlite {
             let store = crate::scratch::ScratchSqlite::open(dir.join(format!("check-{n}.db")))?;
             Ok(Box::new(store) as Box<dyn MemoryProvider>)
         });
+        let description = format!("sqlite (corpus store {})", corpus_path.display());
         Ok(Opened {
             factory: Arc::new(factory),
-            description: format!("sqlite (corpus store {})", corpus_path.display()),
-            corpus_store: CorpusStore::Sqlite(corpus_path),
+            description,
+            corpus_store: CorpusStore::later(move || async move {
+                let store = SqliteDriver::open(&corpus_path)?;
+                Ok(Box::new(store) as Box<dyn MemoryProvider>)
+            }),
             without_corpus: Some("sqlite (a fresh file per check)".to_owned()),
             _scratch: Some(scratch),
         })

@@ -159,6 +159,19 @@ mod tests {
         );
     }
 
+    /// `--output a` refused for being `--baseline a`.
+    fn clash() -> CliError {
+        CliError::Clash {
+            clash: Clash {
+                writer: "--output a".into(),
+                other: "--baseline a".into(),
+                path: "a".into(),
+                other_path: "a".into(),
+            },
+            why: "name another file",
+        }
+    }
+
     #[test]
     fn the_variant_decides_the_exit_code() {
         let io = || std::io::Error::other("no threads");
@@ -173,18 +186,7 @@ mod tests {
                 CliError::Select(SelectError::NoMatch("x".into())),
                 exit::USAGE,
             ),
-            (
-                CliError::Clash {
-                    clash: Clash {
-                        writer: "--output a".into(),
-                        other: "--baseline a".into(),
-                        path: "a".into(),
-                        other_path: "a".into(),
-                    },
-                    why: "name another file",
-                },
-                exit::USAGE,
-            ),
+            (clash(), exit::USAGE),
             (CliError::Setup(String::new()), exit::SETUP),
             (CliError::NotOpened(String::new()), exit::SETUP),
             (CliError::Runtime(io()), exit::SETUP),
@@ -211,16 +213,7 @@ mod tests {
              --all-skipped warn or pass accepts such a run"
         );
         assert_eq!(
-            CliError::Clash {
-                clash: Clash {
-                    writer: "--output a".into(),
-                    other: "--baseline a".into(),
-                    path: "a".into(),
-                    other_path: "a".into(),
-                },
-                why: "name another file",
-            }
-            .to_string(),
+            clash().to_string(),
             "--output a names the same file as --baseline a: name another file"
         );
         assert_eq!(

@@ -126,12 +126,27 @@ pub(crate) struct MigrateArgs {
 /// `--page-size`'s default: 1,000 records, the corpus loader's batch.
 const DEFAULT_PAGE_SIZE: usize = 1_000;
 
+/// Why a `--page-size` is refused.
+#[derive(Debug, thiserror::Error)]
+enum PageSizeError {
+    #[error("a page of 0 records never advances the export; give at least 1")]
+    Zero,
+    #[error("{given:?} is not a number of records: {source}")]
+    NotANumber {
+        given: String,
+        source: std::num::ParseIntError,
+    },
+}
+
 /// `--page-size`: a whole number of at least 1.
-fn parse_page_size(s: &str) -> Result<usize, String> {
+fn parse_page_size(s: &str) -> Result<usize, PageSizeError> {
     match s.parse::<usize>() {
-        Ok(0) => Err("a page of 0 records never advances the export; give at least 1".to_owned()),
+        Ok(0) => Err(PageSizeError::Zero),
         Ok(n) => Ok(n),
-        Err(e) => Err(format!("{s:?} is not a number of records: {e}")),
+        Err(source) => Err(PageSizeError::NotANumber {
+            given: s.to_owned(),
+            source,
+        }),
     }
 }
 

@@ -8,6 +8,7 @@ use tinymemory_corpus::Corpus;
 use tinymemory_sections::Sections;
 
 use crate::console::Console;
+use crate::error::CliError;
 
 /// The example section recall printed after loading.
 const EXAMPLE_QUERY: &str = "computer";
@@ -26,10 +27,14 @@ pub(crate) async fn load(
     console: &Console,
     example: bool,
     progress: &mut dyn RunObserver,
-) -> Result<LoadedCorpus, String> {
+) -> Result<LoadedCorpus, CliError> {
     let root = root.map_or_else(bundled, Path::to_owned);
-    let corpus = Corpus::load(&root)
-        .map_err(|e| format!("failed to load the corpus at {}: {e}", root.display()))?;
+    let corpus = Corpus::load(&root).map_err(|e| {
+        CliError::Setup(format!(
+            "failed to load the corpus at {}: {e}",
+            root.display()
+        ))
+    })?;
     for w in &corpus.warnings {
         console.line(&format!("warning: {w}"));
     }
@@ -38,7 +43,7 @@ pub(crate) async fn load(
         progress.load_progress(done, total);
     })
     .await
-    .map_err(|e| format!("failed to store the corpus: {e}"))?;
+    .map_err(|e| CliError::Setup(format!("failed to store the corpus: {e}")))?;
     let report = loaded.report();
     console.line(&format!(
         "loaded {}: {} entries in {} namespaces ({} lines skipped with a warning)",

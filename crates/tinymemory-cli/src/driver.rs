@@ -1,217 +1,210 @@
 //! Which driver to run against, and fresh stores of it.
+//!
+//! A `--driver` spec is of one kind, and everything the command knows of
+//! a kind (its spellings, how it opens for a run and for `migrate`, the
+//! version reports record, the files it owns) is in that kind's module
+//! under `driver/`, behind [`DriverKind`]. Adding a kind is its module and
+//! its name in the `kinds!` line below (ARCHITECTURE.md, "A driver kind of
+//! the CLI").
 
 use std::ffi::OsStr;
 use std::fmt;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
 use std::sync::Arc;
 
-use tinymemory_api::{MemoryError, MemoryProvider, RecallProfile};
-use tinymemory_conformance::{DriverFactory, FnFactory};
-use tinymemory_doubles::Mutant;
-use tinymemory_exec::{ExecCommand, ExecConfig, ExecFactory};
-use tinymemory_postgres::{PostgresConfig, PostgresFactory};
-use tinymemory_reference::{ReferenceDriver, SemanticReferenceDriver};
+use tinymemory_api::MemoryError;
+use tinymemory_conformance::DriverFactory;
+use tinymemory_exec::{ExecCommand, ExecConfig};
+
+use crate::error::CliError;
+use crate::identity::Claims;
+use crate::migrate::open::{End, Store};
 
 pub(crate) use self::corpus_store::CorpusStore;
+#[cfg(test)]
+pub(crate) use self::kind::Owned;
+pub(crate) use self::kind::{DriverKind, Named, Registration};
+#[cfg(test)]
+pub(crate) use self::sqlite::Sqlite;
 
 mod corpus_store;
+mod kind;
+mod memory;
 
-/// A `--driver` value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum DriverSpec {
-    /// `tinymemory_reference::ReferenceDriver`, declaring the lexical
-    /// recall profile.
-    Reference,
-    /// `tinymemory_reference::SemanticReferenceDriver` (driver id
-    /// `semantic-reference`), declaring the semantic recall profile.
-    Semantic,
-    /// `tinymemory_doubles::NullDriver`: retains nothing, so the suite
-    /// must report it failing (and its properties skipped), never passing.
-    Null,
-    /// `None`: a temporary file.
-    Sqlite(Option<PathBuf>),
-    /// The reference driver of the mutants' recall profile
-    /// ([`mutant_profile`]) wrapped by these mutants
-    /// (`tinymemory_doubles::mutants()`), the first innermost: one mutant
-    /// breaks one rule; stacking them breaks several at once. Parsing
-    /// refuses a stack of mutants of different profiles.
-    Mutant(Vec<&'static str>),
-    /// A driver process speaking the exec protocol (docs/protocol.md),
-    /// from `exec:COMMAND ARGS`: the words split as a shell would.
-    Exec(ExecCommand),
-    /// A PostgreSQL server, from `postgres:URL` (the URL as libpq reads
-    /// it, checked when parsed). Every check, and the corpus, gets a scratch
-    /// schema of its own, dropped at the end of the run.
-    Postgres(String),
+/// Declares each kind's module and registers its [`Registration`]
+/// (`KIND`), in the order `unknown driver` lists them.
+macro_rules! kinds {
+    ($($kind:ident),+ $(,)?) => {
+        $(mod $kind;)+
+        /// Every driver kind, in the order `unknown driver` lists them.
+        const KINDS: &[&Registration] = &[$(&$kind::KIND),+];
+    };
+}
+
+kinds!(reference, semantic, null, sqlite, postgres, exec, mutant);
+
+/// A `--driver` value: a spec of one of the registered kinds.
+#[derive(Clone)]
+pub(crate) struct DriverSpec(Arc<dyn DriverKind>);
+
+/// Why a `--driver`, `--from` or `--to` value is not a spec.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum SpecError {
+    /// Of no registered kind; `expected` lists their spellings.
+    #[error("unknown driver {spec:?}; expected {expected}")]
+    Unknown {
+        /// The value as given.
+        spec: String,
+        /// The kinds' spellings: `reference, semantic, .. or mutant:NAME`.
+        expected: String,
+    },
+    /// Not UTF-8, and of no kind that takes a path as it is.
+    #[error("{lossy:?} is not UTF-8; only the path of sqlite:PATH may be")]
+    NotUtf8 {
+        /// The value, its bytes that are not UTF-8 replaced.
+        lossy: String,
+    },
+    /// Of a kind, which refuses it: the kind's own error says why.
+    #[error(transparent)]
+    Kind(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl SpecError {
+    /// A kind's refusal of a spec.
+    pub(crate) fn kind(e: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Self::Kind(Box::new(e))
+    }
 }
 
 impl DriverSpec {
-    /// Parses `reference`, `semantic`, `null`, `sqlite`, `sqlite:PATH`,
-    /// `postgres:URL`, `mutant:NAME[+NAME..]` or `exec:COMMAND ARGS`.
-    pub(crate) fn parse(s: &str) -> Result<Self, String> {
-        match s.split_once(':') {
-            None if s == "reference" => Ok(Self::Reference),
-            None if s == "semantic" => Ok(Self::Semantic),
-            None if s == "null" => Ok(Self::Null),
-            None if s == "sqlite" => Ok(Self::Sqlite(None)),
-            Some(("sqlite", "")) => Err("sqlite:PATH needs a path after the colon".into()),
-            // SQLite opens `file:` names as URIs (`file:u.db` is `u.db`), so
-            // the file a URI names could pass every check of the outputs
-            // against the store: a path is asked for instead.
-            Some(("sqlite", path)) if path.starts_with("file:") => Err(format!(
-                "sqlite:{path}: a SQLite URI is not taken here (SQLite would open the file it \
-                 names, which the run could not tell from its outputs); name the file itself, \
-                 sqlite:{}",
-                path.trim_start_matches("file:")
-                    .split('?')
-                    .next()
-                    .unwrap_or_default()
-            )),
-            Some(("sqlite", path)) => Ok(Self::Sqlite(Some(PathBuf::from(path)))),
-            Some(("mutant", names)) => {
-                let stack = names
-                    .split('+')
-                    .map(|name| tinymemory_doubles::mutant(name).ok_or_else(|| unknown_mutant(name)))
-                    .collect::<Result<Vec<_>, _>>()?;
-                stack_profile(&stack)?;
-                Ok(Self::Mutant(stack.iter().map(|m| m.name).collect()))
-            }
-            Some(("postgres", "")) => Err(
-                "postgres:URL needs a connection URL after the colon, such as \
-                 postgres:postgres://user@127.0.0.1:5432/db"
-                    .into(),
-            ),
-            Some(("postgres" | "postgresql", url)) if url.starts_with("//") => Err(format!(
-                "{s:?} is a connection URL without the driver name: the form is postgres:URL, \
-                 so pass --driver postgres:{s}"
-            )),
-            Some(("postgres", url)) => PostgresConfig::from_url(url)
-                .map(|_| Self::Postgres(url.to_owned()))
-                .map_err(|e| e.to_string()),
-            Some(("exec", line)) => ExecCommand::parse(line)
-                .map(Self::Exec)
-                .map_err(|e| format!("{e}; expected exec:'COMMAND ARGS'")),
-            _ => Err(format!(
-                "unknown driver {s:?}; expected reference, semantic, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
-            )),
-        }
+    /// A spec of `kind`.
+    pub(crate) fn new(kind: impl DriverKind + 'static) -> Self {
+        Self(Arc::new(kind))
+    }
+
+    /// Parses a spec of any registered kind: `reference`, `semantic`,
+    /// `null`, `sqlite`, `sqlite:PATH`, `postgres:URL`,
+    /// `mutant:NAME[+NAME..]` or `exec:COMMAND ARGS`.
+    ///
+    /// # Errors
+    ///
+    /// The kind's refusal, or [`SpecError::Unknown`].
+    pub(crate) fn parse(s: &str) -> Result<Self, SpecError> {
+        KINDS
+            .iter()
+            .find_map(|kind| (kind.parse)(s))
+            .unwrap_or_else(|| {
+                Err(SpecError::Unknown {
+                    spec: s.to_owned(),
+                    expected: expected(),
+                })
+            })
     }
 
     /// [`DriverSpec::parse`] of a raw argument: a `sqlite:PATH` whose path
     /// is not UTF-8 is taken as it is (on Unix); anything else must be
     /// UTF-8.
-    pub(crate) fn parse_os(raw: &OsStr) -> Result<Self, String> {
+    ///
+    /// # Errors
+    ///
+    /// As [`DriverSpec::parse`], or [`SpecError::NotUtf8`].
+    pub(crate) fn parse_os(raw: &OsStr) -> Result<Self, SpecError> {
         if let Some(text) = raw.to_str() {
             return Self::parse(text);
         }
-        #[cfg(unix)]
-        {
-            use std::os::unix::ffi::OsStrExt;
-            if let Some(path) = raw.as_bytes().strip_prefix(b"sqlite:") {
-                if !path.is_empty() && !path.starts_with(b"file:") {
-                    return Ok(Self::Sqlite(Some(PathBuf::from(OsStr::from_bytes(path)))));
-                }
-            }
-        }
-        Err(format!(
-            "{:?} is not UTF-8; only the path of sqlite:PATH may be",
-            raw.to_string_lossy()
-        ))
+        KINDS
+            .iter()
+            .find_map(|kind| (kind.parse_os)(raw))
+            .ok_or_else(|| SpecError::NotUtf8 {
+                lossy: raw.to_string_lossy().into_owned(),
+            })
     }
 
     /// The version reports record for this driver: the crate and version
     /// that implement it (every driver here is built with this binary).
     pub(crate) fn version(&self) -> String {
-        let v = env!("CARGO_PKG_VERSION");
-        match self {
-            Self::Reference => format!("tinymemory-reference {v}"),
-            Self::Semantic => format!("tinymemory-reference {v} (semantic)"),
-            Self::Null => format!("tinymemory-doubles {v} (null driver)"),
-            Self::Sqlite(_) => format!("tinymemory-sqlite {v}"),
-            Self::Mutant(names) => {
-                let semantic = match mutants_of(names).and_then(|stack| stack_profile(&stack)) {
-                    Ok(RecallProfile::Semantic) => " (semantic)",
-                    _ => "",
-                };
-                format!(
-                    "tinymemory-reference {v}{semantic} with mutant {}",
-                    names.join("+")
-                )
+        self.0.version()
+    }
+
+    /// The kind, for what [`DriverKind`] says of it.
+    pub(crate) fn kind(&self) -> &dyn DriverKind {
+        self.0.as_ref()
+    }
+
+    /// [`DriverKind::command`].
+    pub(crate) fn command(&self) -> Option<&ExecCommand> {
+        self.0.command()
+    }
+
+    /// [`DriverKind::open_existing`].
+    pub(crate) async fn open_existing(&self, end: End) -> Result<Store, CliError> {
+        self.0.open_existing(self, end).await
+    }
+
+    /// Claims the files the driver owns ([`DriverKind::owned_files`]) in
+    /// `claims`: its store as `store_role`, each file a word of its
+    /// command names as `FILE, named by ROLE`, each with its SQLite
+    /// companions. The store is claimed written when `store_writes`, the
+    /// files of words when `words_write` (a run's program is taken to read
+    /// them, a migration target's to write them).
+    pub(crate) fn claim_files(
+        &self,
+        claims: &mut Claims,
+        roles: (&str, &str),
+        store_writes: bool,
+        words_write: bool,
+    ) {
+        let (store_role, role) = roles;
+        for owned in self.0.owned_files() {
+            match owned.named {
+                Named::Store => claims.sqlite_store(store_role, &owned.path, store_writes),
+                Named::Word => claims.sqlite_store(
+                    &format!("{}, named by {role}", owned.path.display()),
+                    &owned.path,
+                    words_write,
+                ),
             }
-            Self::Exec(command) => format!("`{command}` over tinymemory-exec {v}"),
-            Self::Postgres(_) => format!("tinymemory-postgres {v}"),
         }
+    }
+
+    /// [`DriverKind::kept_store`].
+    pub(crate) fn kept_store(&self) -> Option<&Path> {
+        self.0.kept_store()
+    }
+}
+
+/// The kinds' spellings, as `unknown driver` lists them.
+fn expected() -> String {
+    let all: Vec<&str> = KINDS
+        .iter()
+        .flat_map(|k| k.spellings.iter().copied())
+        .collect();
+    match all.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => all.concat(),
+    }
+}
+
+/// Equal when of one kind and equal as that kind ([`kind::DynEq`]).
+impl PartialEq for DriverSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.dyn_eq(other.0.as_any())
+    }
+}
+
+impl Eq for DriverSpec {}
+
+impl fmt::Debug for DriverSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
     }
 }
 
 /// The `--driver` spelling: parsing it gives the same spec back.
 impl fmt::Display for DriverSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Reference => f.write_str("reference"),
-            Self::Semantic => f.write_str("semantic"),
-            Self::Null => f.write_str("null"),
-            Self::Sqlite(None) => f.write_str("sqlite"),
-            Self::Sqlite(Some(path)) => write!(f, "sqlite:{}", path.display()),
-            Self::Mutant(names) => write!(f, "mutant:{}", names.join("+")),
-            Self::Exec(command) => write!(f, "exec:{command}"),
-            // Never the password: reports and logs show this.
-            Self::Postgres(url) => match PostgresConfig::from_url(url) {
-                Ok(config) => write!(f, "postgres:{}", config.redacted_url()),
-                Err(_) => f.write_str("postgres:(unreadable URL)"),
-            },
-        }
+        self.0.spelling(f)
     }
-}
-
-fn unknown_mutant(name: &str) -> String {
-    format!(
-        "unknown mutant {name:?}; `tinymemory-conformance mutants` lists them: {}",
-        tinymemory_doubles::mutants()
-            .iter()
-            .map(|m| m.name)
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
-}
-
-/// The one recall profile of a stack of mutants ([`Mutant::profile`]):
-/// they all wrap the same reference driver ([`Mutant::base`]), whose
-/// profile the run declares.
-///
-/// # Errors
-///
-/// A usage message when the stack is empty or mixes profiles.
-pub(crate) fn stack_profile(stack: &[&Mutant]) -> Result<RecallProfile, String> {
-    let Some((first, rest)) = stack.split_first() else {
-        return Err("mutant:NAME needs a mutant name".to_owned());
-    };
-    match rest.iter().find(|m| m.profile != first.profile) {
-        None => Ok(first.profile),
-        Some(other) => Err(format!(
-            "mutants {} ({}) and {} ({}) wrap different reference drivers; \
-             stack only mutants of one recall profile",
-            first.name, first.profile, other.name, other.profile
-        )),
-    }
-}
-
-/// How descriptions name the reference driver of `profile`, which the
-/// mutants of that profile wrap ([`Mutant::base`]).
-pub(crate) fn reference_name(profile: RecallProfile) -> &'static str {
-    match profile {
-        RecallProfile::Lexical => "the reference driver",
-        RecallProfile::Semantic => "the semantic reference driver",
-    }
-}
-
-/// The catalogue entries named `names`.
-fn mutants_of(names: &[&str]) -> Result<Vec<&'static Mutant>, String> {
-    names
-        .iter()
-        .map(|name| tinymemory_doubles::mutant(name).ok_or_else(|| unknown_mutant(name)))
-        .collect()
 }
 
 /// The fresh-store factory for the checks, the store the corpus goes into,
@@ -227,7 +220,25 @@ pub(crate) struct Opened {
     /// store; `None` when the description holds either way.
     pub(crate) without_corpus: Option<String>,
     /// Kept alive for the run: the temporary files live in it.
-    _scratch: Option<tempfile::TempDir>,
+    pub(crate) _scratch: Option<tempfile::TempDir>,
+}
+
+impl Opened {
+    /// A driver whose stores are in memory: `factory`'s, and the corpus
+    /// store `corpus`, described as `description` with or without a corpus.
+    pub(crate) fn in_memory(
+        factory: impl DriverFactory + 'static,
+        corpus: Box<dyn tinymemory_api::MemoryProvider>,
+        description: impl Into<String>,
+    ) -> Self {
+        Self {
+            factory: Arc::new(factory),
+            corpus_store: CorpusStore::Ready(corpus),
+            description: description.into(),
+            without_corpus: None,
+            _scratch: None,
+        }
+    }
 }
 
 /// [`open_with`] under the exec driver's default limits.
@@ -235,142 +246,17 @@ pub(crate) fn open(spec: &DriverSpec) -> Result<Opened, MemoryError> {
     open_with(spec, ExecConfig::default())
 }
 
-/// Opens `spec`; an `exec:` driver's processes run under `exec` (its
-/// request timeout is `run --call-timeout`).
+/// Opens `spec` for a run ([`DriverKind::open`]); an `exec:` driver's
+/// processes run under `exec` (its request timeout is `run
+/// --call-timeout`).
 pub(crate) fn open_with(spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, MemoryError> {
-    match spec {
-        DriverSpec::Reference => Ok(Opened {
-            factory: Arc::new(FnFactory::new("reference", || {
-                Ok(Box::new(ReferenceDriver::new()) as Box<dyn MemoryProvider>)
-            })),
-            corpus_store: CorpusStore::Ready(Box::new(ReferenceDriver::new())),
-            description: "reference (in memory)".to_owned(),
-            without_corpus: None,
-            _scratch: None,
-        }),
-        DriverSpec::Semantic => Ok(Opened {
-            factory: Arc::new(
-                FnFactory::new("semantic-reference", || {
-                    Ok(Box::new(SemanticReferenceDriver::new()) as Box<dyn MemoryProvider>)
-                })
-                .with_profile(RecallProfile::Semantic),
-            ),
-            corpus_store: CorpusStore::Ready(Box::new(SemanticReferenceDriver::new())),
-            description: "semantic-reference (in memory, cosine of hashed embeddings)".to_owned(),
-            without_corpus: None,
-            _scratch: None,
-        }),
-        DriverSpec::Null => Ok(Opened {
-            factory: Arc::new(FnFactory::new("null", || {
-                Ok(Box::new(tinymemory_doubles::NullDriver::new()) as Box<dyn MemoryProvider>)
-            })),
-            corpus_store: CorpusStore::Ready(Box::new(tinymemory_doubles::NullDriver::new())),
-            description: "null (retains nothing)".to_owned(),
-            without_corpus: None,
-            _scratch: None,
-        }),
-        DriverSpec::Mutant(names) => {
-            let stack = mutants_of(names).map_err(MemoryError::fault)?;
-            let profile = stack_profile(&stack).map_err(MemoryError::fault)?;
-            // One profile, so one base: the innermost mutant's.
-            let base = stack[0];
-            let wraps: Vec<_> = stack.iter().map(|m| m.wrap).collect();
-            let open = move || wraps.iter().fold(base.base(), |inner, wrap| wrap(inner));
-            let corpus_store = CorpusStore::Ready(open());
-            Ok(Opened {
-                factory: Arc::new(
-                    FnFactory::new(spec.to_string(), move || Ok(open())).with_profile(profile),
-                ),
-                corpus_store,
-                description: format!(
-                    "mutant {} ({}, in memory)",
-                    names.join("+"),
-                    reference_name(profile)
-                ),
-                without_corpus: None,
-                _scratch: None,
-            })
-        }
-        DriverSpec::Exec(command) => {
-            // Two processes: one reset before every check, one holding the
-            // corpus, started when the corpus is loaded. `connect` only asks
-            // `hello`, so a run refused before its first check resets
-            // nothing. Blocking is fine here: each process is served by a
-            // thread of its own, and nothing else runs yet.
-            let config = exec;
-            let factory = ExecFactory::connect_blocking(command.clone(), config.clone())?;
-            let corpus_store = CorpusStore::Exec(command.clone(), config);
-            // The id is the driver's own text: escaped, so it cannot drive
-            // the terminal.
-            let about = format!(
-                "exec `{command}` (driver {}, protocol version {}",
-                tinymemory_conformance::report::visible(&factory.driver_id()),
-                tinymemory_exec::protocol::PROTOCOL_VERSION
-            );
-            Ok(Opened {
-                factory: Arc::new(factory),
-                corpus_store,
-                description: format!("{about}; the corpus store is a process of its own)"),
-                without_corpus: Some(format!("{about})")),
-                _scratch: None,
-            })
-        }
-        DriverSpec::Postgres(url) => {
-            // No I/O yet: the schemas are created by their first calls, so
-            // an unreachable server fails the corpus load (or each check).
-            // The corpus store is a scratch schema too, so a run never
-            // touches the server's other schemas; all of them are dropped
-            // when the factory is, at the end of the run.
-            let config = PostgresConfig::from_url(url)?;
-            let factory = PostgresFactory::new(&config)?;
-            let corpus_store = CorpusStore::Ready(Box::new(factory.scratch()));
-            let description = format!(
-                "postgres {} (scratch schemas {}_*, dropped at the end of the run)",
-                factory.server(),
-                factory.prefix()
-            );
-            Ok(Opened {
-                factory: Arc::new(factory),
-                corpus_store,
-                description,
-                without_corpus: None,
-                _scratch: None,
-            })
-        }
-        DriverSpec::Sqlite(path) => {
-            let scratch = tempfile::Builder::new()
-                .prefix("tinymemory-conformance-")
-                .tempdir_in(crate::scratch::root())
-                .map_err(|e| MemoryError::backend("failed to create a temporary directory", e))?;
-            crate::cleanup::remove_on_signal(scratch.path().to_owned());
-            let corpus_path = path
-                .clone()
-                .unwrap_or_else(|| scratch.path().join("corpus.db"));
-            let dir = scratch.path().to_owned();
-            let next = AtomicU64::new(0);
-            let factory = FnFactory::new("sqlite", move || {
-                let n = next.fetch_add(1, Ordering::Relaxed);
-                let store = crate::scratch::ScratchSqlite::open(dir.join(format!("check-{n}.db")))?;
-                Ok(Box::new(store) as Box<dyn MemoryProvider>)
-            });
-            Ok(Opened {
-                factory: Arc::new(factory),
-                description: format!("sqlite (corpus store {})", corpus_path.display()),
-                corpus_store: CorpusStore::Sqlite(corpus_path),
-                without_corpus: Some("sqlite (a fresh file per check)".to_owned()),
-                _scratch: Some(scratch),
-            })
-        }
-    }
+    spec.0.open(spec, exec)
 }
 
-/// The driver could not be opened: [`crate::exit::SETUP`], its message
+/// The driver could not be opened: [`CliError::NotOpened`], its message
 /// escaped (`run`, `replay`).
-pub(crate) fn not_opened(e: &dyn std::fmt::Display) -> crate::error::CliError {
-    crate::error::CliError::setup(format!(
-        "failed to open the driver: {}",
-        tinymemory_api::shown::visible(&e.to_string())
-    ))
+pub(crate) fn not_opened(e: &dyn std::fmt::Display) -> CliError {
+    CliError::NotOpened(tinymemory_api::shown::visible(&e.to_string()).into_owned())
 }
 
 /// Opens one fresh store from the factory and drops it, so a driver that
@@ -383,55 +269,156 @@ pub(crate) async fn probe(opened: &Opened) -> Result<(), MemoryError> {
     opened.factory.open().await.map(drop)
 }
 
+/// A store in memory opened for `migrate`: refused as a source, which
+/// would always be empty; as a target, a migration is a dry run of the
+/// copy and its verification.
+///
+/// # Errors
+///
+/// A usage error for a source; a set-up error when the store fails to
+/// open.
+pub(crate) async fn open_in_memory(spec: &DriverSpec, end: End) -> Result<Store, CliError> {
+    if end == End::Source {
+        return Err(in_memory_source(end, spec));
+    }
+    let setup = |e: MemoryError| end.not_opened(spec, &e);
+    let opened = open(spec).map_err(setup)?;
+    Ok(Store {
+        provider: opened.corpus_store.open().await.map_err(setup)?,
+        in_memory: true,
+    })
+}
+
+/// A store in memory named as a migration's source.
+pub(crate) fn in_memory_source(end: End, spec: &DriverSpec) -> CliError {
+    CliError::Usage(format!(
+        "{} {spec} is a store in memory, empty when migrate starts: \
+         migrate from a store that holds entries (sqlite:PATH, postgres:URL, exec:COMMAND)",
+        end.flag()
+    ))
+}
+
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
+    use tinymemory_api::RecallProfile;
+
     use super::*;
+
+    /// The spec `s` parses to, or the message of its refusal.
+    fn parse(s: &str) -> Result<DriverSpec, Refusal> {
+        DriverSpec::parse(s).map_err(|e| Refusal(e.to_string()))
+    }
+
+    /// A refusal's message, compared as text.
+    #[derive(Debug, PartialEq, Eq)]
+    struct Refusal(String);
+
+    impl Refusal {
+        fn starts_with(&self, prefix: &str) -> bool {
+            self.0.starts_with(prefix)
+        }
+
+        fn contains(&self, part: &str) -> bool {
+            self.0.contains(part)
+        }
+    }
+
+    impl PartialEq<&str> for Refusal {
+        fn eq(&self, other: &&str) -> bool {
+            self.0 == *other
+        }
+    }
+
+    fn version(s: &str) -> String {
+        parse(s).unwrap().version()
+    }
+
+    fn v() -> &'static str {
+        env!("CARGO_PKG_VERSION")
+    }
 
     #[test]
     fn driver_specs_parse() {
-        assert_eq!(DriverSpec::parse("reference"), Ok(DriverSpec::Reference));
-        assert_eq!(DriverSpec::parse("semantic"), Ok(DriverSpec::Semantic));
+        for word in ["reference", "semantic", "null"] {
+            assert_eq!(parse(word).map(|s| s.to_string()), Ok(word.to_owned()));
+        }
         assert_eq!(
-            DriverSpec::Semantic.version(),
-            format!(
-                "tinymemory-reference {} (semantic)",
-                env!("CARGO_PKG_VERSION")
-            )
+            version("semantic"),
+            format!("tinymemory-reference {} (semantic)", v())
         );
-        assert_eq!(DriverSpec::parse("null"), Ok(DriverSpec::Null));
-        assert_eq!(DriverSpec::Null.to_string(), "null");
-        assert_eq!(DriverSpec::parse("sqlite"), Ok(DriverSpec::Sqlite(None)));
+        assert_eq!(parse("null").unwrap().to_string(), "null");
+        assert_eq!(parse("sqlite"), Ok(DriverSpec::new(Sqlite(None))));
         assert_eq!(
-            DriverSpec::parse("sqlite:/tmp/a:b.db"),
-            Ok(DriverSpec::Sqlite(Some(PathBuf::from("/tmp/a:b.db"))))
-        );
-        assert!(DriverSpec::parse("sqlite:").is_err());
-        assert_eq!(
-            DriverSpec::parse("mongo"),
-            Err(
-                "unknown driver \"mongo\"; expected reference, semantic, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
-                    .to_owned()
-            )
+            parse("sqlite:/tmp/a:b.db"),
+            Ok(DriverSpec::new(Sqlite(Some(PathBuf::from("/tmp/a:b.db")))))
         );
         assert_eq!(
-            DriverSpec::parse("mutant:limit-plus-one"),
-            Ok(DriverSpec::Mutant(vec!["limit-plus-one"]))
+            parse("sqlite:").unwrap_err(),
+            "sqlite:PATH needs a path after the colon"
         );
         assert_eq!(
-            DriverSpec::parse("mutant:limit-plus-one+forget-always-true"),
-            Ok(DriverSpec::Mutant(vec![
+            parse("mongo").unwrap_err(),
+            "unknown driver \"mongo\"; expected reference, semantic, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
+        );
+        assert_eq!(
+            parse("mutant:limit-plus-one"),
+            Ok(DriverSpec::new(mutant::Mutant(vec!["limit-plus-one"])))
+        );
+        assert_eq!(
+            parse("mutant:limit-plus-one+forget-always-true"),
+            Ok(DriverSpec::new(mutant::Mutant(vec![
                 "limit-plus-one",
                 "forget-always-true"
-            ]))
+            ])))
         );
-        assert!(DriverSpec::parse("mutant:limit-plus-one+")
-            .is_err_and(|e| e.starts_with("unknown mutant \"\"; ")));
-        assert!(DriverSpec::parse("mutant:no-such")
-            .is_err_and(|e| e.starts_with("unknown mutant \"no-such\"; ")));
+        assert!(
+            parse("mutant:limit-plus-one+").is_err_and(|e| e.starts_with("unknown mutant \"\"; "))
+        );
+        assert!(
+            parse("mutant:no-such").is_err_and(|e| e.starts_with("unknown mutant \"no-such\"; "))
+        );
+        // Specs of two kinds are never equal, whatever they hold.
+        assert_ne!(parse("reference"), parse("semantic"));
+        assert_ne!(parse("sqlite"), parse("reference"));
+    }
+
+    #[test]
+    fn a_sqlite_uri_is_refused_with_the_file_it_names() {
+        assert_eq!(
+            parse("sqlite:file:u.db?mode=rwc").unwrap_err(),
+            "sqlite:file:u.db?mode=rwc: a SQLite URI is not taken here (SQLite would open the \
+             file it names, which the run could not tell from its outputs); name the file \
+             itself, sqlite:u.db"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_a_sqlite_path_may_be_other_than_utf8() {
+        use std::os::unix::ffi::OsStrExt;
+        let raw = |b: &[u8]| {
+            DriverSpec::parse_os(OsStr::from_bytes(b)).map_err(|e| Refusal(e.to_string()))
+        };
+        assert_eq!(
+            raw(b"sqlite:/tmp/\xff.db"),
+            Ok(DriverSpec::new(Sqlite(Some(PathBuf::from(
+                OsStr::from_bytes(b"/tmp/\xff.db")
+            )))))
+        );
+        assert_eq!(
+            raw(b"exec:\xff"),
+            Err(Refusal(
+                "\"exec:\u{fffd}\" is not UTF-8; only the path of sqlite:PATH may be".to_owned()
+            ))
+        );
+        assert!(raw(b"sqlite:file:\xff").is_err());
     }
 
     #[test]
     fn a_stack_of_mutants_has_one_profile() {
+        use mutant::{stack_profile, Refused};
         let m = |name| tinymemory_doubles::mutant(name).unwrap();
         assert_eq!(
             stack_profile(&[m("limit-plus-one"), m("like-wildcards")]),
@@ -441,24 +428,22 @@ mod tests {
             stack_profile(&[m("short-top-k"), m("distance-scores")]),
             Ok(RecallProfile::Semantic)
         );
+        assert_eq!(stack_profile(&[]), Err(Refused::Empty));
         assert_eq!(
-            stack_profile(&[]),
-            Err("mutant:NAME needs a mutant name".to_owned())
+            Refused::Empty.to_string(),
+            "mutant:NAME needs a mutant name"
         );
         assert_eq!(
-            DriverSpec::parse("mutant:limit-plus-one+short-top-k"),
-            Err(
-                "mutants limit-plus-one (lexical) and short-top-k (semantic) wrap different \
-                 reference drivers; stack only mutants of one recall profile"
-                    .to_owned()
-            )
+            parse("mutant:limit-plus-one+short-top-k").unwrap_err(),
+            "mutants limit-plus-one (lexical) and short-top-k (semantic) wrap different \
+             reference drivers; stack only mutants of one recall profile"
         );
         assert_eq!(
-            DriverSpec::parse("mutant:short-top-k").map(|s| s.version()),
-            Ok(format!(
+            version("mutant:short-top-k"),
+            format!(
                 "tinymemory-reference {} (semantic) with mutant short-top-k",
-                env!("CARGO_PKG_VERSION")
-            ))
+                v()
+            )
         );
     }
 
@@ -513,21 +498,18 @@ mod tests {
     #[test]
     fn exec_specs_split_like_a_shell() {
         assert_eq!(
-            DriverSpec::parse("exec:python3 'my driver.py' --db :memory:"),
-            Ok(DriverSpec::Exec(ExecCommand::new(
+            parse("exec:python3 'my driver.py' --db :memory:"),
+            Ok(DriverSpec::new(exec::Exec(ExecCommand::new(
                 "python3",
                 ["my driver.py", "--db", ":memory:"]
-            )))
+            ))))
         );
         assert_eq!(
-            DriverSpec::parse("exec:"),
-            Err(
-                "failed to read the driver command: it is empty; expected exec:'COMMAND ARGS'"
-                    .to_owned()
-            )
+            parse("exec:").unwrap_err(),
+            "failed to read the driver command: it is empty; expected exec:'COMMAND ARGS'"
         );
         assert!(
-            DriverSpec::parse("exec:python3 'x.py").is_err_and(
+            parse("exec:python3 'x.py").is_err_and(
                 |e| e.starts_with("failed to read the driver command \"python3 'x.py\": ")
             )
         );
@@ -536,25 +518,25 @@ mod tests {
     #[test]
     fn postgres_specs_take_a_url_and_never_show_its_password() {
         assert_eq!(
-            DriverSpec::parse("postgres:postgres://ann@127.0.0.1:5433/mem"),
-            Ok(DriverSpec::Postgres(
+            parse("postgres:postgres://ann@127.0.0.1:5433/mem"),
+            Ok(DriverSpec::new(postgres::Postgres(
                 "postgres://ann@127.0.0.1:5433/mem".to_owned()
-            ))
+            )))
         );
-        assert!(DriverSpec::parse("postgres:").is_err_and(|e| e.starts_with("postgres:URL needs")));
-        assert!(
-            DriverSpec::parse("postgres:postgres://ann:s3cret@h:notaport/db")
-                .is_err_and(|e| e.contains("postgres.url") && !e.contains("s3cret"))
+        assert!(parse("postgres:").is_err_and(|e| e.starts_with("postgres:URL needs")));
+        assert_eq!(
+            parse("postgresql://ann@h/db").unwrap_err(),
+            "\"postgresql://ann@h/db\" is a connection URL without the driver name: the form is \
+             postgres:URL, so pass --driver postgres:postgresql://ann@h/db"
         );
-        let spec = DriverSpec::parse("postgres:postgres://ann:s3cret@127.0.0.1:5433/mem").unwrap();
+        assert!(parse("postgres:postgres://ann:s3cret@h:notaport/db")
+            .is_err_and(|e| e.contains("postgres.url") && !e.contains("s3cret")));
+        let spec = parse("postgres:postgres://ann:s3cret@127.0.0.1:5433/mem").unwrap();
         assert_eq!(
             spec.to_string(),
             "postgres:postgres://ann@127.0.0.1:5433/mem"
         );
-        assert_eq!(
-            spec.version(),
-            format!("tinymemory-postgres {}", env!("CARGO_PKG_VERSION"))
-        );
+        assert_eq!(spec.version(), format!("tinymemory-postgres {}", v()));
     }
 
     #[test]
@@ -573,5 +555,201 @@ mod tests {
             let spec = DriverSpec::parse(s).expect("parses");
             assert_eq!(spec.to_string(), s);
         }
+    }
+
+    #[test]
+    fn every_kind_has_a_version_naming_its_crate() {
+        let cases = [
+            ("reference", format!("tinymemory-reference {}", v())),
+            (
+                "semantic",
+                format!("tinymemory-reference {} (semantic)", v()),
+            ),
+            ("null", format!("tinymemory-doubles {} (null driver)", v())),
+            ("sqlite:u.db", format!("tinymemory-sqlite {}", v())),
+            (
+                "postgres:postgres://h/db",
+                format!("tinymemory-postgres {}", v()),
+            ),
+            (
+                "exec:python3 d.py",
+                format!("`python3 d.py` over tinymemory-exec {}", v()),
+            ),
+            (
+                "mutant:limit-plus-one",
+                format!("tinymemory-reference {} with mutant limit-plus-one", v()),
+            ),
+        ];
+        for (spec, expected) in cases {
+            assert_eq!(version(spec), expected, "{spec}");
+        }
+    }
+
+    /// The files each kind owns, for one sample spec of every registered
+    /// kind: what an output may never name and the other end of a
+    /// migration may never be. A kind registered without a sample here
+    /// fails the coverage assertion.
+    #[test]
+    fn every_kind_lists_the_files_it_owns() {
+        let store = |p: &str| Owned {
+            path: PathBuf::from(p),
+            named: Named::Store,
+        };
+        let word = |p: &str| Owned {
+            path: PathBuf::from(p),
+            named: Named::Word,
+        };
+        let samples: [(&str, Vec<Owned>); 10] = [
+            ("reference", vec![]),
+            ("semantic", vec![]),
+            ("null", vec![]),
+            ("mutant:limit-plus-one", vec![]),
+            // A temporary file, and a database in memory: no file of the
+            // user's.
+            ("sqlite", vec![]),
+            ("sqlite::memory:", vec![]),
+            ("sqlite:data/u.db", vec![store("data/u.db")]),
+            // A server: no file; its schemas are compared by identity.
+            ("postgres:postgres://ann:s3cret@h/db", vec![]),
+            (
+                "exec:python3 drv.py --db=my.db",
+                vec![
+                    word("python3"),
+                    word("drv.py"),
+                    word("--db=my.db"),
+                    word("my.db"),
+                ],
+            ),
+            (
+                "exec:sh -c 'drv --db my.db 2>>drv.log'",
+                vec![
+                    word("sh"),
+                    word("-c"),
+                    word("drv --db my.db 2>>drv.log"),
+                    word("drv.log"),
+                    word("drv"),
+                    word("--db"),
+                    word("my.db"),
+                    word("2>>drv.log"),
+                ],
+            ),
+        ];
+        for (spec, expected) in &samples {
+            assert_eq!(
+                &parse(spec).unwrap().kind().owned_files(),
+                expected,
+                "{spec}"
+            );
+        }
+        let covered: std::collections::BTreeSet<usize> = samples
+            .iter()
+            .map(|(spec, _)| {
+                KINDS
+                    .iter()
+                    .position(|k| (k.parse)(spec).is_some())
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(
+            covered.len(),
+            KINDS.len(),
+            "a registered kind has no sample"
+        );
+    }
+
+    /// How a run claims the files a driver owns: the store written, with
+    /// its companions; the files of a command's words read, with theirs.
+    #[test]
+    fn owned_files_are_claimed_with_their_companions() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = std::fs::canonicalize(dir.path()).unwrap();
+        let claimed = |s: &str| {
+            let spec = DriverSpec::parse(s).unwrap();
+            let mut claims = Claims::default();
+            let role = format!("--driver {spec}");
+            spec.claim_files(
+                &mut claims,
+                (&format!("the store of {role}"), &role),
+                true,
+                false,
+            );
+            claims.listed()
+        };
+        let with_companions = |role: &str, file: &Path, writes: bool| {
+            std::iter::once((role.to_owned(), file.to_owned(), writes))
+                .chain(
+                    crate::identity::SQLITE_COMPANIONS
+                        .into_iter()
+                        .map(|suffix| {
+                            let companion = PathBuf::from(format!("{}{suffix}", file.display()));
+                            (
+                                format!(
+                                    "the {suffix} companion ({}) of {role}",
+                                    companion.display()
+                                ),
+                                companion,
+                                writes,
+                            )
+                        }),
+                )
+                .collect::<Vec<_>>()
+        };
+        let db = dir.join("u.db");
+        let spec = format!("sqlite:{}", db.display());
+        assert_eq!(
+            claimed(&spec),
+            with_companions(&format!("the store of --driver {spec}"), &db, true)
+        );
+        let script = dir.join("drv.py");
+        let spec = format!("exec:{}", script.display());
+        assert_eq!(
+            claimed(&spec),
+            with_companions(
+                &format!("{}, named by --driver {spec}", script.display()),
+                &script,
+                false
+            )
+        );
+    }
+
+    #[test]
+    fn exec_words_name_files_after_eq_redirections_and_uris() {
+        let files = |s: &str| {
+            DriverSpec::parse(s)
+                .unwrap()
+                .kind()
+                .owned_files()
+                .into_iter()
+                .map(|o| {
+                    assert_eq!(o.named, Named::Word);
+                    o.path.display().to_string()
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            files("exec:python3 drv.py file:x.db?mode=rwc <in >&out"),
+            [
+                "python3",
+                "drv.py",
+                "file:x.db?mode=rwc",
+                "x.db",
+                // After `=`: a word may name a file anywhere in it.
+                "rwc",
+                "<in",
+                "in",
+                ">&out",
+                "out"
+            ]
+        );
+        assert_eq!(
+            DriverSpec::parse("sqlite:u.db")
+                .unwrap()
+                .kind()
+                .owned_files(),
+            [Owned {
+                path: PathBuf::from("u.db"),
+                named: Named::Store
+            }]
+        );
     }
 }

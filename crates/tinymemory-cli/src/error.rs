@@ -1,17 +1,79 @@
-//! The error a command ends with: the lines it prints on stderr and the
-//! exit code that goes with them, so a command body returns it with `?`
-//! instead of printing and returning a code at every turn.
+//! The error a command ends with: its variant decides the exit code, as
+//! nextest's `ExpectedError::process_exit_code` does, so a command body
+//! returns it with `?` instead of printing and returning a code at every
+//! turn, and no helper hands back a bare message whose code a caller must
+//! remember.
 
-use std::fmt;
-
+use crate::driver::SpecError;
 use crate::exit;
+use crate::files::FileError;
+use crate::identity::Clash;
+use crate::select::SelectError;
 
-/// A command that ended early: one or more `error: …` lines for stderr,
-/// and the [`exit`] code the process ends with.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct CliError {
-    code: u8,
-    messages: Vec<String>,
+/// A command that ended early: why, as one or more `error: …` lines for
+/// stderr, and (by its variant, [`CliError::exit_code`]) the [`exit`]
+/// code the process ends with.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CliError {
+    /// The command line, or a file it names, cannot be used: a malformed
+    /// report or bundle, an output that would replace a file the command
+    /// uses, a selection that matches nothing ([`exit::USAGE`]).
+    #[error("{0}")]
+    Usage(String),
+    /// A `--driver`, `--from` or `--to` spec that names no driver
+    /// ([`exit::USAGE`]).
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// A file the command names that it cannot read or write (a report,
+    /// a bundle, an output) ([`exit::USAGE`]).
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A file the command writes is one it also reads or writes (an
+    /// output on the store, a bundle in the corpus), refused before
+    /// anything is opened; `why` says what follows ([`exit::USAGE`]).
+    #[error("{clash}: {why}")]
+    Clash {
+        /// The two uses of the file.
+        clash: Clash,
+        /// What the command never does, and the way out.
+        why: &'static str,
+    },
+    /// A `--check` or `--family` that selects nothing ([`exit::USAGE`]).
+    #[error(transparent)]
+    Select(#[from] SelectError),
+    /// The driver, the corpus or a store could not be set up
+    /// ([`exit::SETUP`]).
+    #[error("{0}")]
+    Setup(String),
+    /// The driver of a `run` or a `replay` failed to open; its message,
+    /// escaped ([`exit::SETUP`]).
+    #[error("failed to open the driver: {0}")]
+    NotOpened(String),
+    /// The async runtime did not start ([`exit::SETUP`]).
+    #[error("failed to start the async runtime: {0}")]
+    Runtime(std::io::Error),
+    /// A command that ran and found a failure it cannot go on from: a
+    /// migration whose records failed to import or whose target differs
+    /// ([`exit::FAILURES`]).
+    #[error("{0}")]
+    Failed(String),
+    /// `run`: every one of the `total` selected checks was skipped and
+    /// `--all-skipped fail` (the default) says such a run fails
+    /// ([`exit::NO_CHECKS_RAN`]).
+    #[error(
+        "every selected check was skipped ({skipped} of {total}), so nothing was verified; \
+         --all-skipped warn or pass accepts such a run"
+    )]
+    NothingVerified {
+        /// Checks skipped.
+        skipped: usize,
+        /// Checks selected.
+        total: usize,
+    },
+    /// Several errors found before the command stopped (`diff` with two
+    /// bad reports), in the order found; the first decides the code.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    Several(Vec<CliError>),
 }
 
 /// What a command returns: the exit code of a command that ran to its
@@ -19,90 +81,60 @@ pub(crate) struct CliError {
 pub(crate) type CliResult = Result<u8, CliError>;
 
 impl CliError {
-    /// An error with exit `code` and one message.
-    pub(crate) fn new(code: u8, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            messages: vec![message.into()],
+    /// The exit code the process ends with ([`exit`]).
+    pub(crate) fn exit_code(&self) -> u8 {
+        match self {
+            Self::Usage(_)
+            | Self::Spec(_)
+            | Self::File(_)
+            | Self::Clash { .. }
+            | Self::Select(_) => exit::USAGE,
+            Self::Setup(_) | Self::NotOpened(_) | Self::Runtime(_) => exit::SETUP,
+            Self::Failed(_) => exit::FAILURES,
+            Self::NothingVerified { .. } => exit::NO_CHECKS_RAN,
+            Self::Several(errors) => errors.first().map_or(exit::USAGE, Self::exit_code),
         }
     }
 
-    /// A usage error ([`exit::USAGE`]): the command line, or a file it
-    /// names.
-    pub(crate) fn usage(message: impl Into<String>) -> Self {
-        Self::new(exit::USAGE, message)
+    /// This error followed by `other`, with this error's code: a command
+    /// that checks two things before it stops says both.
+    pub(crate) fn and(self, other: Self) -> Self {
+        let mut errors = match self {
+            Self::Several(errors) => errors,
+            one => vec![one],
+        };
+        match other {
+            Self::Several(more) => errors.extend(more),
+            one => errors.push(one),
+        }
+        Self::Several(errors)
     }
 
-    /// A set-up error ([`exit::SETUP`]): the driver, the corpus or the
-    /// runtime.
-    pub(crate) fn setup(message: impl Into<String>) -> Self {
-        Self::new(exit::SETUP, message)
+    /// Each message (one, or one of each of [`CliError::Several`]); a
+    /// message may span lines of its own (the recorded command of a
+    /// bundle).
+    fn messages(&self) -> Vec<String> {
+        match self {
+            Self::Several(errors) => errors.iter().flat_map(Self::messages).collect(),
+            one => vec![one.to_string()],
+        }
     }
 
-    /// This error followed by `other`'s messages, with this error's code:
-    /// a command that checks two things before it stops says both.
-    pub(crate) fn and(mut self, other: Self) -> Self {
-        self.messages.extend(other.messages);
-        self
-    }
-
-    /// The exit code.
-    #[cfg(test)]
-    pub(crate) fn code(&self) -> u8 {
-        self.code
+    /// What [`CliError::report`] prints: each message after `error: `, one
+    /// to a line.
+    pub(crate) fn lines(&self) -> String {
+        self.messages()
+            .iter()
+            .map(|m| format!("error: {m}"))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// Prints every message as an `error: …` line on stderr and returns
     /// the exit code.
     pub(crate) fn report(&self) -> u8 {
-        for message in &self.messages {
-            stderr_line!("error: {message}");
-        }
-        self.code
-    }
-}
-
-/// The messages, one `error: …` line each, as [`CliError::report`]
-/// prints them.
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (n, message) in self.messages.iter().enumerate() {
-            if n > 0 {
-                f.write_str("\n")?;
-            }
-            write!(f, "error: {message}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for CliError {}
-
-/// This crate's helpers say why as `Result<_, String>`: `.or_usage()?`
-/// or `.or_setup()?` gives the message its exit code.
-pub(crate) trait OrExit<T> {
-    /// The error as a [`CliError::usage`].
-    ///
-    /// # Errors
-    ///
-    /// The message, with [`exit::USAGE`].
-    fn or_usage(self) -> Result<T, CliError>;
-
-    /// The error as a [`CliError::setup`].
-    ///
-    /// # Errors
-    ///
-    /// The message, with [`exit::SETUP`].
-    fn or_setup(self) -> Result<T, CliError>;
-}
-
-impl<T> OrExit<T> for Result<T, String> {
-    fn or_usage(self) -> Result<T, CliError> {
-        self.map_err(CliError::usage)
-    }
-
-    fn or_setup(self) -> Result<T, CliError> {
-        self.map_err(CliError::setup)
+        stderr_line!("{}", self.lines());
+        self.exit_code()
     }
 }
 
@@ -112,15 +144,81 @@ mod tests {
 
     #[test]
     fn an_error_keeps_its_code_and_every_message() {
-        let e = CliError::usage("failed to read a.json").and(CliError::setup("failed to read b"));
-        assert_eq!(e.code(), exit::USAGE);
+        let e = CliError::Usage("failed to read a.json".into())
+            .and(CliError::Setup("failed to read b".into()));
+        assert_eq!(e.exit_code(), exit::USAGE);
         assert_eq!(
-            e.to_string(),
+            e.lines(),
             "error: failed to read a.json\nerror: failed to read b"
         );
+        let e = CliError::Setup("a".into())
+            .and(CliError::Usage("b".into()).and(CliError::Usage("c".into())));
         assert_eq!(
-            Err::<(), _>("no".to_owned()).or_setup().unwrap_err().code(),
-            exit::SETUP
+            (e.exit_code(), e.lines()),
+            (exit::SETUP, "error: a\nerror: b\nerror: c".to_owned())
+        );
+    }
+
+    /// `--output a` refused for being `--baseline a`.
+    fn clash() -> CliError {
+        CliError::Clash {
+            clash: Clash {
+                writer: "--output a".into(),
+                other: "--baseline a".into(),
+                path: "a".into(),
+                other_path: "a".into(),
+            },
+            why: "name another file",
+        }
+    }
+
+    #[test]
+    fn the_variant_decides_the_exit_code() {
+        let io = || std::io::Error::other("no threads");
+        let cases = [
+            (CliError::Usage(String::new()), exit::USAGE),
+            (
+                CliError::Spec(crate::driver::DriverSpec::parse("mongo").unwrap_err()),
+                exit::USAGE,
+            ),
+            (CliError::File(FileError::Stdout(io())), exit::USAGE),
+            (
+                CliError::Select(SelectError::NoMatch("x".into())),
+                exit::USAGE,
+            ),
+            (clash(), exit::USAGE),
+            (CliError::Setup(String::new()), exit::SETUP),
+            (CliError::NotOpened(String::new()), exit::SETUP),
+            (CliError::Runtime(io()), exit::SETUP),
+            (CliError::Failed(String::new()), exit::FAILURES),
+            (
+                CliError::NothingVerified {
+                    skipped: 3,
+                    total: 3,
+                },
+                exit::NO_CHECKS_RAN,
+            ),
+            (CliError::Several(Vec::new()), exit::USAGE),
+        ];
+        for (error, code) in cases {
+            assert_eq!(error.exit_code(), code, "{error:?}");
+        }
+        assert_eq!(
+            CliError::NothingVerified {
+                skipped: 3,
+                total: 3
+            }
+            .to_string(),
+            "every selected check was skipped (3 of 3), so nothing was verified; \
+             --all-skipped warn or pass accepts such a run"
+        );
+        assert_eq!(
+            clash().to_string(),
+            "--output a names the same file as --baseline a: name another file"
+        );
+        assert_eq!(
+            CliError::Runtime(io()).to_string(),
+            "failed to start the async runtime: no threads"
         );
     }
 }

@@ -1,20 +1,111 @@
 //! Reading reports and bundles named on the command line, and writing
 //! outputs, with errors that name the file.
 
-use std::path::Path;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
 
+use tinymemory_conformance::report::ReportError;
 use tinymemory_conformance::{Bundle, Report};
 
+/// A file a command names that it cannot read or write: a usage error
+/// ([`crate::exit::USAGE`]), each message naming the file.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum FileError {
+    /// A report or bundle named by a directory.
+    #[error("failed to read {}: it is a directory, and a report or a bundle is a file", .0.display())]
+    ReadDirectory(PathBuf),
+    /// A report or bundle that cannot be read.
+    #[error("failed to read {}: {source}", path.display())]
+    Read {
+        /// As named.
+        path: PathBuf,
+        /// The system's reason.
+        source: io::Error,
+    },
+    /// A report or bundle that is not one this build reads.
+    #[error("{}: {source}", path.display())]
+    Malformed {
+        /// As named.
+        path: PathBuf,
+        /// What is wrong in it.
+        source: ReportError,
+    },
+    /// An output file that cannot be written ([`crate::target::Target`]).
+    #[error("failed to write {}: {why}", path.display())]
+    Write {
+        /// As named.
+        path: PathBuf,
+        /// Why, without the path.
+        why: String,
+    },
+    /// Standard output failed (not a closed pipe).
+    #[error("failed to write to standard output: {0}")]
+    Stdout(io::Error),
+    /// `--bundle DIR` cannot be made or written in.
+    #[error("failed to use the bundle directory {}: {why}; --bundle names a directory, which gets one bundle file per failing check", dir.display())]
+    BundleDir {
+        /// As named.
+        dir: PathBuf,
+        /// Why, without the directory.
+        why: String,
+    },
+    /// No file can be created in the bundle directory's nearest existing
+    /// ancestor.
+    #[error("failed to use the bundle directory {}: a file cannot be created in {}: {source}", dir.display(), existing.display())]
+    BundleDirNotWritable {
+        /// As named.
+        dir: PathBuf,
+        /// Its nearest existing ancestor.
+        existing: PathBuf,
+        /// The system's reason.
+        source: ProbeError,
+    },
+    /// The bundle directory's nearest existing ancestor cannot be resolved.
+    #[error("failed to use the bundle directory {}: {}: {source}", dir.display(), existing.display())]
+    BundleDirUnresolved {
+        /// As named.
+        dir: PathBuf,
+        /// Its nearest existing ancestor.
+        existing: PathBuf,
+        /// The system's reason.
+        source: io::Error,
+    },
+    /// The bundle directory could not be made at the end of the run.
+    #[error("failed to create the bundle directory {}: {why}", dir.display())]
+    BundleDirNotMade {
+        /// As named.
+        dir: PathBuf,
+        /// Why, without the directory.
+        why: String,
+    },
+}
+
 /// Reads the JSON report at `path`.
-pub(crate) fn read_report(path: &Path) -> Result<Report, String> {
+///
+/// # Errors
+///
+/// [`FileError::ReadDirectory`], [`FileError::Read`] or
+/// [`FileError::Malformed`].
+pub(crate) fn read_report(path: &Path) -> Result<Report, FileError> {
     let text = read(path)?;
-    Report::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+    Report::from_json(&text).map_err(|source| FileError::Malformed {
+        path: path.to_owned(),
+        source,
+    })
 }
 
 /// Reads the regression bundle at `path`.
-pub(crate) fn read_bundle(path: &Path) -> Result<Bundle, String> {
+///
+/// # Errors
+///
+/// As [`read_report`].
+pub(crate) fn read_bundle(path: &Path) -> Result<Bundle, FileError> {
     let text = read(path)?;
-    Bundle::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+    Bundle::from_json(&text).map_err(|source| FileError::Malformed {
+        path: path.to_owned(),
+        source,
+    })
 }
 
 /// A new temporary file in `dir`, for [`persist`] to rename over a file
@@ -23,12 +114,11 @@ pub(crate) fn read_bundle(path: &Path) -> Result<Bundle, String> {
 /// # Errors
 ///
 /// The reason, without the path, when the file cannot be created.
-pub(crate) fn temporary_in(dir: &Path) -> Result<tempfile::NamedTempFile, String> {
+pub(crate) fn temporary_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
     tempfile::Builder::new()
         .prefix(".tinymemory-")
         .suffix(".tmp")
         .tempfile_in(dir)
-        .map_err(|e| e.to_string())
 }
 
 /// Renames `tmp` over `path`: a new file gets mode 0644, a replaced one
@@ -38,7 +128,7 @@ pub(crate) fn temporary_in(dir: &Path) -> Result<tempfile::NamedTempFile, String
 ///
 /// The reason, without the path, when the permissions cannot be set or
 /// the rename fails.
-pub(crate) fn persist(tmp: tempfile::TempPath, path: &Path) -> Result<(), String> {
+pub(crate) fn persist(tmp: tempfile::TempPath, path: &Path) -> io::Result<()> {
     // The entry replaced, not what it may lead to: a name made a link to
     // another file since lends that file's permissions to nothing.
     let permissions = match std::fs::symlink_metadata(path) {
@@ -46,9 +136,9 @@ pub(crate) fn persist(tmp: tempfile::TempPath, path: &Path) -> Result<(), String
         _ => new_file_permissions(),
     };
     if let Some(p) = permissions {
-        std::fs::set_permissions(&tmp, p).map_err(|e| e.to_string())?;
+        std::fs::set_permissions(&tmp, p)?;
     }
-    tmp.persist(path).map_err(|e| e.error.to_string())
+    tmp.persist(path).map_err(|e| e.error)
 }
 
 #[cfg(unix)]
@@ -73,14 +163,13 @@ const MAX_NAME_BYTES: usize = 255;
 ///
 /// # Errors
 ///
-/// A message naming `dir` and the reason.
-pub(crate) fn check_writable_dir(dir: &Path) -> Result<(), String> {
+/// A [`FileError`] naming `dir` and the reason.
+pub(crate) fn check_writable_dir(dir: &Path) -> Result<(), FileError> {
     let refused = |why: &str| {
-        Err(format!(
-            "failed to use the bundle directory {}: {why}; --bundle names a directory, \
-             which gets one bundle file per failing check",
-            dir.display()
-        ))
+        Err(FileError::BundleDir {
+            dir: dir.to_owned(),
+            why: why.to_owned(),
+        })
     };
     if let Some(long) = dir
         .components()
@@ -120,39 +209,52 @@ pub(crate) fn check_writable_dir(dir: &Path) -> Result<(), String> {
             format!("{} is a file", existing.display())
         });
     }
-    probe_dir(existing).map_err(|e| {
-        format!(
-            "failed to use the bundle directory {}: a file cannot be created in {}: {e}",
-            dir.display(),
-            existing.display()
-        )
+    probe_dir(existing).map_err(|source| FileError::BundleDirNotWritable {
+        dir: dir.to_owned(),
+        existing: existing.to_owned(),
+        source,
     })
+}
+
+/// Why a file cannot be created in a directory: the system's reason,
+/// without the temporary file's name.
+#[derive(Debug)]
+pub(crate) struct ProbeError(io::Error);
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = self.0.to_string();
+        match text.split_once(" at path ") {
+            Some((reason, _)) => f.write_str(reason),
+            None => f.write_str(&text),
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
 }
 
 /// Creates and removes a temporary file in `dir`; the error is the
 /// system's reason, without the temporary file's name.
-pub(crate) fn probe_dir(dir: &Path) -> Result<(), String> {
+pub(crate) fn probe_dir(dir: &Path) -> Result<(), ProbeError> {
     tempfile::Builder::new()
         .prefix(".tinymemory-probe-")
         .tempfile_in(dir)
         .map(drop)
-        .map_err(|e| {
-            let text = e.to_string();
-            match text.split_once(" at path ") {
-                Some((reason, _)) => reason.to_owned(),
-                None => text,
-            }
-        })
+        .map_err(ProbeError)
 }
 
-fn read(path: &Path) -> Result<String, String> {
+fn read(path: &Path) -> Result<String, FileError> {
     if path.is_dir() {
-        return Err(format!(
-            "failed to read {}: it is a directory, and a report or a bundle is a file",
-            path.display()
-        ));
+        return Err(FileError::ReadDirectory(path.to_owned()));
     }
-    std::fs::read_to_string(path).map_err(|e| format!("failed to read {}: {e}", path.display()))
+    std::fs::read_to_string(path).map_err(|source| FileError::Read {
+        path: path.to_owned(),
+        source,
+    })
 }
 
 /// Writes `text` to standard output. A closed pipe (`| head`) is not an
@@ -162,15 +264,13 @@ fn read(path: &Path) -> Result<String, String> {
 /// # Errors
 ///
 /// Any other write failure (a full disk behind `> report.json`), as a
-/// message naming standard output.
-pub(crate) fn stdout(text: &str) -> Result<(), String> {
+/// [`FileError::Stdout`].
+pub(crate) fn stdout(text: &str) -> Result<(), FileError> {
     use std::io::Write;
     crate::cleanup::wait_if_interrupted();
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(format!("failed to write to standard output: {e}"))
-        }
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(FileError::Stdout(e)),
         _ => Ok(()),
     }
 }

@@ -15,8 +15,6 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use tinymemory_exec::ExecCommand;
-
 /// The files SQLite keeps beside a database `PATH`: `PATH-wal` and
 /// `PATH-shm` in WAL mode, `PATH-journal` in rollback mode (SQLite's
 /// "Temporary Files Used By SQLite", sections 2.2 and 2.5).
@@ -134,67 +132,6 @@ impl Claims {
         }
     }
 
-    /// The files an `exec:` command line names: its program and each
-    /// argument, each word of an argument that a shell would split further
-    /// (the script of `sh -c '…'`), what follows `=` in `--db=my.db`, the
-    /// target of a redirection kept in one word (`2>>drv.log`) and the file
-    /// of a SQLite URI (`file:x.db?mode=rwc`);
-    /// each claimed, whether it exists yet or not, as a SQLite store would
-    /// be ([`Claims::sqlite_store`]: with its `-wal`, `-shm` and `-journal`
-    /// companions), as `FILE, named by ROLE`.
-    ///
-    /// Which words a program reads as files, and which files it creates,
-    /// only the program knows (`sqlite_driver.py my.db` creates `my.db` on
-    /// its first store), so every word is taken for one: an output named
-    /// like a word of the command is refused even when that word is not a
-    /// file, which costs a user nothing but another name. Words are read
-    /// relative to the run's working directory: a script that changes
-    /// directory (`cd sub && ...`) or builds paths from variables names
-    /// files no word shows, which docs/cli.md says.
-    pub(crate) fn command_files(&mut self, role: &str, command: &ExecCommand, writes: bool) {
-        let words =
-            std::iter::once(command.program()).chain(command.args().iter().map(String::as_str));
-        let mut found: Vec<String> = Vec::new();
-        let mut add = |word: &str| {
-            // `--db=my.db`; a shell redirection kept in one word
-            // (`2>>drv.log`, `>out`, `<in`); a SQLite URI
-            // (`file:x.db?mode=rwc`) names the file before its `?`.
-            let after_eq = word.split_once('=').map(|(_, v)| v);
-            let redirected = word
-                .rfind(['>', '<'])
-                .map(|i| word[i + 1..].trim_start_matches('&'));
-            let candidates = [Some(word), after_eq, redirected]
-                .into_iter()
-                .flatten()
-                .flat_map(|c| {
-                    let uri = c
-                        .strip_prefix("file:")
-                        .map(|rest| rest.split('?').next().unwrap_or_default());
-                    [Some(c), uri].into_iter().flatten()
-                });
-            for candidate in candidates {
-                if !candidate.is_empty() && !found.iter().any(|f| f == candidate) {
-                    found.push(candidate.to_owned());
-                }
-            }
-        };
-        for word in words {
-            add(word);
-            if word.contains(char::is_whitespace) {
-                for inner in shlex::split(word).unwrap_or_default() {
-                    add(&inner);
-                }
-            }
-        }
-        for file in found {
-            self.sqlite_store(
-                &format!("{file}, named by {role}"),
-                Path::new(&file),
-                writes,
-            );
-        }
-    }
-
     /// A directory whose files the command reads ([`Claims::read_tree`]),
     /// and each file in it by identity, so that a hard link or a symlink
     /// elsewhere to one of them is one of them too (at most
@@ -227,6 +164,15 @@ impl Claims {
                 }
             }
         }
+    }
+
+    /// Every claim as `(role, path, writes)`, in the order claimed.
+    #[cfg(test)]
+    pub(crate) fn listed(&self) -> Vec<(String, PathBuf, bool)> {
+        self.claims
+            .iter()
+            .map(|c| (c.role.clone(), c.path.clone(), c.writes))
+            .collect()
     }
 
     /// Adds a claim, of `family` or of a family of its own; returns its

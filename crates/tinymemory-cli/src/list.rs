@@ -5,11 +5,11 @@ use tinymemory_api::RecallProfile;
 use tinymemory_conformance::{Check, Registry};
 
 use crate::args::ListArgs;
-use crate::error::{CliResult, OrExit as _};
+use crate::error::CliResult;
 use crate::{exit, files};
 
 pub(crate) fn main(args: &ListArgs) -> CliResult {
-    files::stdout(&text(&Registry::standard(), args.profile)).or_usage()?;
+    files::stdout(&text(&Registry::standard(), args.profile))?;
     Ok(exit::SUCCESS)
 }
 

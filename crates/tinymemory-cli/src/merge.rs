@@ -8,7 +8,7 @@ use tinymemory_conformance::report::OutcomeKind;
 use tinymemory_conformance::{Registry, Report};
 
 use crate::args::{Format, MergeArgs};
-use crate::error::{CliError, CliResult, OrExit as _};
+use crate::error::{CliError, CliResult};
 use crate::identity::Claims;
 use crate::select::{self, CheckPattern};
 use crate::target::Target;
@@ -22,27 +22,18 @@ pub(crate) fn main(args: &MergeArgs) -> CliResult {
             claims.read(format!("the shard report {}", path.display()), path);
         }
         claims.write(format!("--output {}", output.display()), output);
-        claims.check().map_err(|clash| {
-            CliError::usage(format!(
-                "{clash}: the merged report would replace a shard it reads; name another file"
-            ))
+        claims.check().map_err(|clash| CliError::Clash {
+            clash,
+            why: "the merged report would replace a shard it reads; name another file",
         })?;
     }
-    let output = args
-        .output
-        .as_deref()
-        .map(Target::resolve)
-        .transpose()
-        .or_usage()?;
+    let output = args.output.as_deref().map(Target::resolve).transpose()?;
     let mut shards = Vec::with_capacity(args.reports.len());
     for path in &args.reports {
-        shards.push((
-            path.display().to_string(),
-            files::read_report(path).or_usage()?,
-        ));
+        shards.push((path.display().to_string(), files::read_report(path)?));
     }
-    let merged = Report::merge(&shards).or_usage()?;
-    this_builds_selection(&merged).or_usage()?;
+    let merged = Report::merge(&shards).map_err(CliError::Usage)?;
+    this_builds_selection(&merged)?;
     let rendered = match args.format {
         Format::Text => merged.to_text(false),
         Format::Json => merged.to_json(),
@@ -52,8 +43,7 @@ pub(crate) fn main(args: &MergeArgs) -> CliResult {
     match &output {
         Some(target) => target.write(&rendered),
         None => files::stdout(&rendered),
-    }
-    .or_usage()?;
+    }?;
     if merged.counts.failed() > 0 {
         return Ok(exit::FAILURES);
     }
@@ -69,15 +59,15 @@ pub(crate) fn main(args: &MergeArgs) -> CliResult {
 ///
 /// The checks missing from the shards' selection, or outside this
 /// build's, named; shards of another version of the suite.
-fn this_builds_selection(merged: &Report) -> Result<(), String> {
+fn this_builds_selection(merged: &Report) -> Result<(), CliError> {
     let run = &merged.run;
     let version = env!("CARGO_PKG_VERSION");
     if run.tool_version != version {
-        return Err(format!(
+        return Err(CliError::Usage(format!(
             "the shards were run by tinymemory-conformance {}, and this is {version}, whose \
              registry may hold other checks: merge them with the version that ran them",
             shown(&run.tool_version)
-        ));
+        )));
     }
     let (patterns, families) = match &run.filter {
         None => (Vec::new(), Vec::new()),
@@ -85,15 +75,17 @@ fn this_builds_selection(merged: &Report) -> Result<(), String> {
             f.checks
                 .iter()
                 .map(|c| {
-                    CheckPattern::parse(c)
-                        .map_err(|e| format!("the shards' filter --check {}: {e}", shown(c)))
+                    CheckPattern::parse(c).map_err(|e| {
+                        CliError::Usage(format!("the shards' filter --check {}: {e}", shown(c)))
+                    })
                 })
                 .collect::<Result<Vec<_>, _>>()?,
             f.families
                 .iter()
                 .map(|n| {
-                    select::parse_family(n)
-                        .map_err(|e| format!("the shards' filter --family {}: {e}", shown(n)))
+                    select::parse_family(n).map_err(|e| {
+                        CliError::Usage(format!("the shards' filter --family {}: {e}", shown(n)))
+                    })
                 })
                 .collect::<Result<Vec<_>, _>>()?,
         ),
@@ -105,13 +97,13 @@ fn this_builds_selection(merged: &Report) -> Result<(), String> {
         &patterns,
         &families,
     )
-    .map_err(|e| format!("the shards' filter: {e}"))?;
+    .map_err(|e| CliError::Usage(format!("the shards' filter: {e}")))?;
     if run.cases == 0 {
-        return Err(
+        return Err(CliError::Usage(
             "the shards say they ran 0 cases per property, which run refuses: they are not the \
              reports of a run"
                 .to_owned(),
-        );
+        ));
     }
     // What `run` writes of each check, held to the registry: a forged
     // family would move a failure out of the family whose level it
@@ -120,30 +112,30 @@ fn this_builds_selection(merged: &Report) -> Result<(), String> {
     for c in &merged.checks {
         if let Some(check) = registry.get(&c.id) {
             if c.family != check.family.as_str() {
-                return Err(format!(
+                return Err(CliError::Usage(format!(
                     "the shards put check {} in family {}, and this build's registry in {}",
                     c.id,
                     shown(&c.family),
                     check.family.as_str()
-                ));
+                )));
             }
         }
         if matches!(
             c.outcome,
             OutcomeKind::ExpectedFailure | OutcomeKind::UnexpectedlyPassing
         ) {
-            return Err(format!(
+            return Err(CliError::Usage(format!(
                 "the shards give check {} the outcome {}, which run never writes (only a Rust \
                  test's expected failures have it)",
                 c.id,
                 c.outcome.as_str()
-            ));
+            )));
         }
         if !(c.duration_ms.is_finite() && c.duration_ms >= 0.0) {
-            return Err(format!(
+            return Err(CliError::Usage(format!(
                 "the shards give check {} the duration {} ms: a duration is 0 or more",
                 c.id, c.duration_ms
-            ));
+            )));
         }
     }
     let expected: Vec<&str> = registry.checks().iter().map(|c| c.id).collect();
@@ -181,10 +173,10 @@ fn this_builds_selection(merged: &Report) -> Result<(), String> {
             listed(&extra)
         ));
     }
-    Err(format!(
+    Err(CliError::Usage(format!(
         "{why}: a merged report stands for one whole run, so its level is stated only over \
          every check that run selects"
-    ))
+    )))
 }
 
 /// At most 10 ids, then how many more.

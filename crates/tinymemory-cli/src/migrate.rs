@@ -3,7 +3,7 @@
 //! against the source.
 
 mod digest;
-mod open;
+pub(crate) mod open;
 mod pages;
 mod same;
 mod spot;
@@ -22,7 +22,7 @@ use crate::error::{CliError, CliResult};
 use crate::{cleanup, exit, runtime};
 
 use self::digest::Digest;
-use self::open::{End, OpenError, Store};
+use self::open::End;
 use self::pages::Pages;
 use self::verify::{Key, SHOWN};
 
@@ -30,48 +30,35 @@ pub(crate) fn main(args: &MigrateArgs) -> CliResult {
     runtime::build()?.block_on(migrate(args))
 }
 
-/// An error line and the exit code that goes with it.
-struct Failed(u8, String);
-
 /// [`run`], its error shown with a driver's control characters escaped.
 async fn migrate(args: &MigrateArgs) -> CliResult {
-    run(args)
-        .await
-        .map_err(|Failed(code, message)| CliError::new(code, visible(&message)))
-}
-
-fn opened(result: Result<Store, OpenError>) -> Result<Store, Failed> {
-    result.map_err(|e| match e {
-        OpenError::Usage(m) => Failed(exit::USAGE, m),
-        OpenError::Setup(m) => Failed(exit::SETUP, m),
+    run(args).await.map_err(|e| match e {
+        CliError::Usage(m) => CliError::Usage(visible(&m).into_owned()),
+        CliError::Setup(m) => CliError::Setup(visible(&m).into_owned()),
+        CliError::Failed(m) => CliError::Failed(visible(&m).into_owned()),
+        other => other,
     })
 }
 
-async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
+async fn run(args: &MigrateArgs) -> CliResult {
     if args.from == args.to && args.from.to_string() == args.to.to_string() {
-        return Err(Failed(
-            exit::USAGE,
-            format!(
-                "--from and --to both name {}: a store cannot be migrated into itself",
-                args.from
-            ),
-        ));
+        return Err(CliError::Usage(format!(
+            "--from and --to both name {}: a store cannot be migrated into itself",
+            args.from
+        )));
     }
     let same = match same::same_files(&args.from, &args.to) {
         Some(why) => Some(why),
-        None => same::same_server(&args.from, &args.to)
-            .await
-            .map_err(|m| Failed(exit::SETUP, m))?,
+        None => same::same_server(&args.from, &args.to).await?,
     };
     if let Some(why) = same {
-        return Err(Failed(
-            exit::USAGE,
-            format!("{why}: a store cannot be migrated into itself"),
-        ));
+        return Err(CliError::Usage(format!(
+            "{why}: a store cannot be migrated into itself"
+        )));
     }
     let console = Console::new(Stream::Stderr, args.quiet);
-    let source = opened(open::open(&args.from, End::Source).await)?;
-    let target = opened(open::open(&args.to, End::Target).await)?;
+    let source = open::open(&args.from, End::Source).await?;
+    let target = open::open(&args.to, End::Target).await?;
     let (from, to) = (args.from.to_string(), args.to.to_string());
     let src = source.provider.as_ref();
     let dst = target.provider.as_ref();
@@ -80,17 +67,14 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
     let listed = src
         .namespaces()
         .await
-        .map_err(|e| Failed(exit::SETUP, format!("failed to read --from {from}: {e}")))?;
+        .map_err(|e| CliError::Setup(format!("failed to read --from {from}: {e}")))?;
     let total: u64 = listed.iter().map(|n| n.count).sum();
     if total == 0 && !args.allow_empty_source {
-        return Err(Failed(
-            exit::SETUP,
-            format!(
-                "--from {from} holds no records, so there is nothing to migrate: a mistyped \
+        return Err(CliError::Setup(format!(
+            "--from {from} holds no records, so there is nothing to migrate: a mistyped \
                  path or an exec driver started without its file opens an empty store; \
                  --allow-empty-source migrates it anyway"
-            ),
-        ));
+        )));
     }
     let kept = refuse_or_keep(dst, &to, args).await?;
     if target.in_memory {
@@ -152,7 +136,7 @@ async fn run(args: &MigrateArgs) -> Result<u8, Failed> {
     }
     let v = verify::verify(src, dst, args.page_size, &kept)
         .await
-        .map_err(|e| Failed(exit::FAILURES, format!("failed to verify: {e}")))?;
+        .map_err(|e| CliError::Failed(format!("failed to verify: {e}")))?;
     if v.source_digest != copied.digest {
         failed = true;
         stderr_line!(
@@ -211,7 +195,7 @@ async fn provides_portability(
     provider: &dyn MemoryProvider,
     end: End,
     spec: &str,
-) -> Result<(), Failed> {
+) -> Result<(), CliError> {
     let (flag, op) = match end {
         End::Source => ("--from", "export_page"),
         End::Target => ("--to", "import"),
@@ -222,18 +206,14 @@ async fn provides_portability(
     };
     match result {
         Ok(()) => Ok(()),
-        Err(e @ MemoryError::Unsupported { .. }) => Err(Failed(
-            exit::SETUP,
-            format!(
-                "{flag} {spec} (driver {}) does not provide the portability family ({op}), \
+        Err(e @ MemoryError::Unsupported { .. }) => Err(CliError::Setup(format!(
+            "{flag} {spec} (driver {}) does not provide the portability family ({op}), \
                  which migrate needs: {e}",
-                provider.driver_id()
-            ),
-        )),
-        Err(e) => Err(Failed(
-            exit::SETUP,
-            format!("failed to {op} on {flag} {spec}: {e}"),
-        )),
+            provider.driver_id()
+        ))),
+        Err(e) => Err(CliError::Setup(format!(
+            "failed to {op} on {flag} {spec}: {e}"
+        ))),
     }
 }
 
@@ -243,24 +223,21 @@ async fn refuse_or_keep(
     target: &dyn MemoryProvider,
     spec: &str,
     args: &MigrateArgs,
-) -> Result<BTreeSet<Key>, Failed> {
-    let read = |e: MemoryError| Failed(exit::SETUP, format!("failed to read --to {spec}: {e}"));
+) -> Result<BTreeSet<Key>, CliError> {
+    let read = |e: MemoryError| CliError::Setup(format!("failed to read --to {spec}: {e}"));
     let listed = target.namespaces().await.map_err(read)?;
     if listed.is_empty() {
         return Ok(BTreeSet::new());
     }
     if !args.overwrite {
         let entries: u64 = listed.iter().map(|n| n.count).sum();
-        return Err(Failed(
-            exit::USAGE,
-            format!(
-                "the target {spec} already holds {entries} entries in {} namespaces, and \
+        return Err(CliError::Usage(format!(
+            "the target {spec} already holds {entries} entries in {} namespaces, and \
                  migrating would replace those with the same namespace and key; name a new \
                  store, or pass --overwrite to migrate into it anyway (if an interrupted \
                  migrate left it partial, --overwrite copies everything again and verifies it)",
-                listed.len()
-            ),
-        ));
+            listed.len()
+        )));
     }
     let mut keys = BTreeSet::new();
     let mut pages = Pages::new(target, args.page_size);
@@ -294,7 +271,7 @@ async fn copy(
     page_size: usize,
     total: u64,
     console: &Console,
-) -> Result<Copied, Failed> {
+) -> Result<Copied, CliError> {
     let mut progress = console.counted_progress("migrating", "records");
     let total = usize::try_from(total).unwrap_or(usize::MAX);
     let mut pages = Pages::new(source, page_size);
@@ -312,13 +289,10 @@ async fn copy(
             }
         };
         let page = pages.next_page().await.map_err(|e| {
-            Failed(
-                exit::FAILURES,
-                partial(format!(
-                    "failed to export page {} of --from {from}: {e}",
-                    pages.pages
-                )),
-            )
+            CliError::Failed(partial(format!(
+                "failed to export page {} of --from {from}: {e}",
+                pages.pages
+            )))
         })?;
         let Some(page) = page else { break };
         if !page.is_empty() {
@@ -336,7 +310,7 @@ async fn copy(
                 } else {
                     format!("{message}\n{}", partial_note(to))
                 };
-                Failed(exit::FAILURES, message)
+                CliError::Failed(message)
             })?;
             failures.extend(
                 outcome

@@ -62,7 +62,7 @@ async fn run() -> CliResult {
     match table(&mut PipeTolerant(std::io::stdout().lock())).await {
         Ok(0) => Ok(exit::SUCCESS),
         Ok(_) => Ok(exit::FAILURES),
-        Err(e) => Err(CliError::setup(format!(
+        Err(e) => Err(CliError::Setup(format!(
             "failed to write the table to stdout: {e}"
         ))),
     }

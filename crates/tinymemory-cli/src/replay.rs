@@ -10,34 +10,33 @@ use tinymemory_corpus::Corpus;
 use crate::args::ReplayArgs;
 use crate::console::{Console, Stream};
 use crate::driver::DriverSpec;
-use crate::error::{CliError, CliResult, OrExit as _};
+use crate::error::{CliError, CliResult};
 use crate::identity::Claims;
 use crate::progress::ConsoleProgress;
 use crate::{corpus, driver, exit, files, runtime};
 
 pub(crate) fn main(args: &ReplayArgs) -> CliResult {
-    let bundle = files::read_bundle(&args.bundle).or_usage()?;
+    let bundle = files::read_bundle(&args.bundle)?;
     let registry = Registry::standard();
-    let reads_corpus = registry_family(&registry, &bundle)
-        .map_err(|e| CliError::usage(format!("{}: {e}", args.bundle.display())))?
-        == Family::Corpus;
+    let reads_corpus = registry_family(&registry, &bundle, &args.bundle)? == Family::Corpus;
     let spec = match (&args.driver, &bundle.driver_spec) {
         (Some(spec), _) => spec.clone(),
         (None, Some(recorded)) => match DriverSpec::parse(recorded) {
             // A bundle is a file anyone may send: its command is shown,
             // never run, unless the reader names it.
-            Ok(DriverSpec::Exec(command)) => {
-                return Err(CliError::usage(format!(
+            Ok(spec) if spec.command().is_some() => {
+                let command = spec.command().map(ToString::to_string).unwrap_or_default();
+                return Err(CliError::Usage(format!(
                     "{}: the bundle was recorded against an exec driver, and replay never \
                      runs a command read from a file; the recorded command is:\n  {}\n\
                      read it, then pass it with --driver 'exec:COMMAND' (or choose another --driver)",
                     args.bundle.display(),
-                    visible(&command.to_string())
+                    visible(&command)
                 )));
             }
             Ok(spec) => spec,
             Err(e) => {
-                return Err(CliError::usage(format!(
+                return Err(CliError::Usage(format!(
                     "{}: failed to use the recorded driver: {}; pass --driver",
                     args.bundle.display(),
                     visible(&e.to_string())
@@ -45,13 +44,13 @@ pub(crate) fn main(args: &ReplayArgs) -> CliResult {
             }
         },
         (None, None) => {
-            return Err(CliError::usage(format!(
+            return Err(CliError::Usage(format!(
                 "{}: the bundle records no driver spec; pass --driver",
                 args.bundle.display()
             )));
         }
     };
-    check_claims(args, &spec, reads_corpus).map_err(CliError::usage)?;
+    check_claims(args, &spec, reads_corpus)?;
     runtime::build()?.block_on(replay(args, &registry, &bundle, &spec, reads_corpus))
 }
 
@@ -82,8 +81,7 @@ async fn replay(
             false,
             &mut ConsoleProgress::new(&console, true),
         )
-        .await
-        .or_setup()?;
+        .await?;
         Some(Arc::new(loaded))
     } else {
         None
@@ -96,8 +94,8 @@ async fn replay(
             Duration::from_secs(args.timeout),
         )
         .await;
-    let replay = result.map_err(|e| CliError::usage(format!("{}: {e}", args.bundle.display())))?;
-    files::stdout(&replay.to_text(bundle)).or_usage()?;
+    let replay = result.map_err(|e| CliError::Usage(format!("{}: {e}", args.bundle.display())))?;
+    files::stdout(&replay.to_text(bundle))?;
     Ok(
         if replay.still_fails() || replay.verdict == tinymemory_conformance::report::Verdict::NotRun
         {
@@ -114,13 +112,7 @@ async fn replay(
 /// claimed with its SQLite companions too, so `sqlite:BUNDLE-wal` (a file
 /// SQLite would take for the bundle's journal) is refused. The corpus
 /// counts when it is read (a corpus check) or named (`--corpus`).
-fn check_claims(args: &ReplayArgs, spec: &DriverSpec, reads_corpus: bool) -> Result<(), String> {
-    let DriverSpec::Sqlite(Some(store)) = spec else {
-        return Ok(());
-    };
-    if store.as_os_str() == ":memory:" {
-        return Ok(());
-    }
+fn check_claims(args: &ReplayArgs, spec: &DriverSpec, reads_corpus: bool) -> Result<(), CliError> {
     let mut claims = Claims::default();
     claims.sqlite_store(
         &format!("the bundle {}", args.bundle.display()),
@@ -131,16 +123,18 @@ fn check_claims(args: &ReplayArgs, spec: &DriverSpec, reads_corpus: bool) -> Res
         let root = args.corpus.clone().unwrap_or_else(Corpus::default_root);
         claims.read_tree_files(&format!("the corpus {}", root.display()), &root);
     }
-    claims.sqlite_store(
-        &format!("the store of --driver {}", shown(&spec.to_string())),
-        store,
+    // Every claim but the store's reads: the files a command's words name
+    // are read too, so only the store can clash.
+    let driver = format!("--driver {}", shown(&spec.to_string()));
+    spec.claim_files(
+        &mut claims,
+        (&format!("the store of {driver}"), &driver),
         true,
+        false,
     );
-    claims.check().map_err(|clash| {
-        format!(
-            "{clash}: replay never writes a file it reads, so nothing was opened; \
-             name another store"
-        )
+    claims.check().map_err(|clash| CliError::Clash {
+        clash,
+        why: "replay never writes a file it reads, so nothing was opened; name another store",
     })
 }
 
@@ -148,22 +142,33 @@ fn check_claims(args: &ReplayArgs, spec: &DriverSpec, reads_corpus: bool) -> Res
 /// how the check runs (whether it reads the corpus), so a bundle whose id
 /// the registry lacks, or whose `family` field says otherwise (edited, or
 /// from another build), is refused before any driver opens.
-fn registry_family(registry: &Registry, bundle: &Bundle) -> Result<Family, String> {
+///
+/// # Errors
+///
+/// A usage error naming the bundle's `path` and what of it this build
+/// does not know.
+fn registry_family(
+    registry: &Registry,
+    bundle: &Bundle,
+    path: &std::path::Path,
+) -> Result<Family, CliError> {
     let Some(check) = registry.get(&bundle.check) else {
-        return Err(format!(
-            "the bundle's check \"{}\" is not a check of this build (`list` shows them), \
+        return Err(CliError::Usage(format!(
+            "{}: the bundle's check \"{}\" is not a check of this build (`list` shows them), \
              so it is not replayed",
+            path.display(),
             shown(&bundle.check)
-        ));
+        )));
     };
     if check.family.as_str() != bundle.family {
-        return Err(format!(
-            "the bundle's family \"{}\" is not the family of its check {} in this build \
+        return Err(CliError::Usage(format!(
+            "{}: the bundle's family \"{}\" is not the family of its check {} in this build \
              (\"{}\"); the bundle was edited or written by another build, so it is not replayed",
+            path.display(),
             shown(&bundle.family),
             check.id,
             check.family.as_str()
-        ));
+        )));
     }
     Ok(check.family)
 }

@@ -10,8 +10,8 @@ use tinymemory_exec::ExecConfig;
 
 use crate::args::RunArgs;
 use crate::console::Console;
-use crate::driver::{self, CorpusStore, DriverSpec, Opened};
-use crate::error::{CliError, CliResult, OrExit as _};
+use crate::driver::{self, CorpusStore, Opened};
+use crate::error::{CliError, CliResult};
 use crate::progress::ConsoleProgress;
 use crate::{corpus, runtime};
 
@@ -61,7 +61,7 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     // The run starts: until here, a refused or failed run left no trace
     // file (its error quoted the trace instead).
     if let Some(t) = &plan.outputs.trace {
-        t.keep().or_usage()?;
+        t.keep()?;
     }
     let started = SystemTime::now()
         .checked_sub(started_at.elapsed())
@@ -80,7 +80,7 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
 ///
 /// # Errors
 ///
-/// A [`CliError::setup`] naming why the driver could not be opened,
+/// A [`CliError::Setup`] naming why the driver could not be opened,
 /// quoting the trace (what the driver was sent before it failed), whose
 /// file is not written.
 fn open(args: &RunArgs, trace_file: Option<&TraceFile>) -> Result<Opened, CliError> {
@@ -106,7 +106,7 @@ fn exec_config(args: &RunArgs) -> ExecConfig {
 }
 
 fn is_exec(args: &RunArgs) -> bool {
-    matches!(args.driver, DriverSpec::Exec(_))
+    args.driver.command().is_some()
 }
 
 /// [`driver::not_opened`], quoting the trace when there is one: the
@@ -126,8 +126,8 @@ fn not_opened_with(
 ///
 /// # Errors
 ///
-/// A [`CliError::setup`]: the store could not be opened, or the corpus
-/// read or stored; a [`CliError::usage`] for a store holding entries.
+/// A [`CliError::Setup`]: the store could not be opened, or the corpus
+/// read or stored; a [`CliError::Usage`] for a store holding entries.
 async fn load_corpus(
     args: &RunArgs,
     plan: &RunPlan,
@@ -144,15 +144,12 @@ async fn load_corpus(
         CorpusPlan::Load(root) => {
             let trace = plan.outputs.trace.as_ref();
             let mut store = store.open().await.map_err(|e| not_opened_with(trace)(&e))?;
-            overwrite::refuse(&args.driver, store.as_ref(), !args.overwrite)
-                .await
-                .or_usage()?;
+            overwrite::refuse(&args.driver, store.as_ref(), !args.overwrite).await?;
             if let Some(t) = trace.filter(|_| !is_exec(args)) {
                 store = Box::new(Traced::new(store, t.trace.clone()));
             }
-            let loaded = corpus::load(root.as_deref(), store, console, !plan.quiet, progress)
-                .await
-                .or_setup()?;
+            let loaded =
+                corpus::load(root.as_deref(), store, console, !plan.quiet, progress).await?;
             Ok(Some(Arc::new(loaded)))
         }
     }
@@ -197,7 +194,7 @@ async fn execute(
     console.idle();
     if let Some(t) = &plan.outputs.trace {
         t.trace.flush().map_err(|e| {
-            CliError::usage(format!(
+            CliError::Usage(format!(
                 "failed to write the trace {}: {e}",
                 t.path.display()
             ))

@@ -7,12 +7,12 @@ use crate::error::CliError;
 ///
 /// # Errors
 ///
-/// A [`CliError::setup`] saying why it could not start.
+/// [`CliError::Runtime`] saying why it could not start.
 pub(crate) fn build() -> Result<tokio::runtime::Runtime, CliError> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_time()
         .enable_io()
         .build()
-        .map_err(|e| CliError::setup(format!("failed to start the async runtime: {e}")))
+        .map_err(CliError::Runtime)
 }

@@ -14,6 +14,32 @@ pub(crate) const FAMILIES: [Family; 5] = [
     Family::Property,
 ];
 
+/// Why a selection (`--check`, `--family`) is refused: a usage error
+/// ([`crate::exit::USAGE`]).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum SelectError {
+    /// A `--check` that is not a glob.
+    #[error("not a valid pattern: {0}")]
+    Pattern(globset::Error),
+    /// A `--family` that is not one; the families, listed.
+    #[error("no such family; the families are {0}")]
+    NoFamily(String),
+    /// A `--check` that matches no check of any profile.
+    #[error("--check {0} matches no check id or family; `tinymemory-conformance list` lists them")]
+    NoMatch(String),
+    /// A `--check` that matches no check of the run's profile.
+    #[error(
+        "--check {pattern} matches no check id or family of the {profile} recall profile; \
+         `tinymemory-conformance list --profile {profile}` lists them"
+    )]
+    NoMatchInProfile {
+        /// As given.
+        pattern: String,
+        /// The run's.
+        profile: RecallProfile,
+    },
+}
+
 /// One `--check` pattern: a glob matched against check ids and family
 /// names, with the text it was given as.
 #[derive(Debug, Clone)]
@@ -25,8 +51,8 @@ pub(crate) struct CheckPattern {
 impl CheckPattern {
     /// `--check`'s value: a glob (`*`, `?`, `[..]`, `{a,b}`); a malformed
     /// one is a usage error naming it.
-    pub(crate) fn parse(raw: &str) -> Result<Self, String> {
-        let glob = Glob::new(raw).map_err(|e| format!("not a valid pattern: {e}"))?;
+    pub(crate) fn parse(raw: &str) -> Result<Self, SelectError> {
+        let glob = Glob::new(raw).map_err(SelectError::Pattern)?;
         Ok(Self {
             raw: raw.to_owned(),
             matcher: glob.compile_matcher(),
@@ -39,13 +65,13 @@ impl CheckPattern {
 }
 
 /// `--family`'s value: one of [`FAMILIES`].
-pub(crate) fn parse_family(raw: &str) -> Result<Family, String> {
+pub(crate) fn parse_family(raw: &str) -> Result<Family, SelectError> {
     FAMILIES
         .into_iter()
         .find(|f| f.as_str() == raw)
         .ok_or_else(|| {
             let names: Vec<&str> = FAMILIES.iter().map(|f| f.as_str()).collect();
-            format!("no such family; the families are {}", names.join(", "))
+            SelectError::NoFamily(names.join(", "))
         })
 }
 
@@ -68,7 +94,7 @@ pub(crate) fn parse_family(raw: &str) -> Result<Family, String> {
 pub(crate) fn check_patterns(
     patterns: &[CheckPattern],
     profile: Option<RecallProfile>,
-) -> Result<(), String> {
+) -> Result<(), SelectError> {
     let registry = match profile {
         Some(p) => Registry::standard().for_profile(p),
         None => Registry::standard(),
@@ -80,20 +106,16 @@ pub(crate) fn check_patterns(
         None => Ok(()),
         Some(p) => Err(match profile {
             Some(profile) => no_match(p, profile),
-            None => format!(
-                "--check {} matches no check id or family; `tinymemory-conformance list` lists them",
-                p.raw
-            ),
+            None => SelectError::NoMatch(p.raw.clone()),
         }),
     }
 }
 
-fn no_match(p: &CheckPattern, profile: RecallProfile) -> String {
-    format!(
-        "--check {} matches no check id or family of the {profile} recall profile; \
-         `tinymemory-conformance list --profile {profile}` lists them",
-        p.raw
-    )
+fn no_match(p: &CheckPattern, profile: RecallProfile) -> SelectError {
+    SelectError::NoMatchInProfile {
+        pattern: p.raw.clone(),
+        profile,
+    }
 }
 
 pub(crate) fn select(
@@ -101,7 +123,7 @@ pub(crate) fn select(
     profile: RecallProfile,
     patterns: &[CheckPattern],
     families: &[Family],
-) -> Result<(Registry, Option<RunFilter>), String> {
+) -> Result<(Registry, Option<RunFilter>), SelectError> {
     if patterns.is_empty() && families.is_empty() {
         return Ok((registry.clone(), None));
     }
@@ -124,7 +146,7 @@ pub(crate) fn select(
 mod tests {
     use super::*;
 
-    fn ids(patterns: &[&str], families: &[Family]) -> Result<Vec<&'static str>, String> {
+    fn ids(patterns: &[&str], families: &[Family]) -> Result<Vec<&'static str>, SelectError> {
         let patterns: Vec<CheckPattern> = patterns
             .iter()
             .map(|p| CheckPattern::parse(p).unwrap())
@@ -177,13 +199,15 @@ mod tests {
     #[test]
     fn a_pattern_matching_nothing_is_named() {
         assert_eq!(
-            ids(&["store.upsert", "corpus.self_retrieval"], &[]).unwrap_err(),
+            ids(&["store.upsert", "corpus.self_retrieval"], &[])
+                .unwrap_err()
+                .to_string(),
             "--check corpus.self_retrieval matches no check id or family of the lexical recall \
              profile; `tinymemory-conformance list --profile lexical` lists them"
         );
         assert!(CheckPattern::parse("recall.[a").is_err());
         assert_eq!(
-            parse_family("corpora").unwrap_err(),
+            parse_family("corpora").unwrap_err().to_string(),
             "no such family; the families are contract, sections, corpus, portability, property"
         );
     }

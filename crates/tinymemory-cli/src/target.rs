@@ -17,7 +17,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::files;
+use crate::files::{self, FileError};
 
 /// A file's identity: device and inode.
 type FileId = (u64, u64);
@@ -101,8 +101,11 @@ impl Target {
     ///
     /// A message naming `path` when it is a directory, has no file name,
     /// or its directory is missing or cannot be written to.
-    pub(crate) fn resolve(path: &Path) -> Result<Self, String> {
-        let failed = |why: String| format!("failed to write {}: {why}", path.display());
+    pub(crate) fn resolve(path: &Path) -> Result<Self, FileError> {
+        let failed = |why: String| FileError::Write {
+            path: path.to_owned(),
+            why,
+        };
         if path.is_dir() {
             return Err(failed("it is a directory".to_owned()));
         }
@@ -169,7 +172,7 @@ impl Target {
     /// # Errors
     ///
     /// As [`Target::resolve`].
-    pub(crate) fn in_dir(dir: &Path, name: &str) -> Result<Self, String> {
+    pub(crate) fn in_dir(dir: &Path, name: &str) -> Result<Self, FileError> {
         Self::resolve(&dir.join(name))
     }
 
@@ -195,7 +198,7 @@ impl Target {
     ///
     /// A message naming the output when the directory was replaced since
     /// it was resolved, or the file cannot be created.
-    pub(crate) fn temporary(&self) -> Result<Option<tempfile::NamedTempFile>, String> {
+    pub(crate) fn temporary(&self) -> Result<Option<tempfile::NamedTempFile>, FileError> {
         let Place::Replace { dir, .. } = &self.place else {
             return Ok(None);
         };
@@ -213,7 +216,7 @@ impl Target {
     ///
     /// A message naming the output when the directory was replaced, or
     /// the rename fails; the temporary file is then removed.
-    pub(crate) fn commit(&self, tmp: tempfile::TempPath) -> Result<(), String> {
+    pub(crate) fn commit(&self, tmp: tempfile::TempPath) -> Result<(), FileError> {
         self.same_directory()?;
         files::persist(tmp, &self.path()).map_err(|e| self.failed(&e))
     }
@@ -225,7 +228,7 @@ impl Target {
     ///
     /// A message naming the output when it cannot be opened, or leads to
     /// another file than when it was resolved (nothing is then written).
-    pub(crate) fn open_in_place(&self) -> Result<Box<dyn std::io::Write + Send>, String> {
+    pub(crate) fn open_in_place(&self) -> Result<Box<dyn std::io::Write + Send>, FileError> {
         let (id, append) = match &self.place {
             Place::Stream(Stream::Stdout) => return Ok(Box::new(std::io::stdout())),
             Place::Stream(Stream::Stderr) => return Ok(Box::new(std::io::stderr())),
@@ -257,7 +260,7 @@ impl Target {
     ///
     /// A message naming the output (see [`Target::temporary`],
     /// [`Target::commit`], [`Target::open_in_place`]), or the write's.
-    pub(crate) fn write(&self, text: &str) -> Result<(), String> {
+    pub(crate) fn write(&self, text: &str) -> Result<(), FileError> {
         use std::io::Write;
         crate::cleanup::wait_if_interrupted();
         match self.temporary()? {
@@ -278,7 +281,7 @@ impl Target {
 
     /// Refuses a directory that is no longer the one resolved: one of its
     /// components was replaced (by a symlink elsewhere, say).
-    fn same_directory(&self) -> Result<(), String> {
+    fn same_directory(&self) -> Result<(), FileError> {
         let Place::Replace { dir, dir_id, .. } = &self.place else {
             return Ok(());
         };
@@ -292,8 +295,11 @@ impl Target {
         )))
     }
 
-    fn failed(&self, why: &dyn std::fmt::Display) -> String {
-        format!("failed to write {}: {why}", self.named.display())
+    fn failed(&self, why: &dyn std::fmt::Display) -> FileError {
+        FileError::Write {
+            path: self.named.clone(),
+            why: why.to_string(),
+        }
     }
 }
 
@@ -315,7 +321,7 @@ impl DirTarget {
     /// # Errors
     ///
     /// [`files::check_writable_dir`]'s message.
-    pub(crate) fn resolve(dir: &Path) -> Result<Self, String> {
+    pub(crate) fn resolve(dir: &Path) -> Result<Self, FileError> {
         files::check_writable_dir(dir)?;
         // The nearest ancestor that exists: `bundles` alone has the empty
         // path above it, the working directory.
@@ -329,13 +335,12 @@ impl DirTarget {
         } else {
             existing
         };
-        let base = std::fs::canonicalize(existing).map_err(|e| {
-            format!(
-                "failed to use the bundle directory {}: {}: {e}",
-                dir.display(),
-                existing.display()
-            )
-        })?;
+        let base =
+            std::fs::canonicalize(existing).map_err(|source| FileError::BundleDirUnresolved {
+                dir: dir.to_owned(),
+                existing: existing.to_owned(),
+                source,
+            })?;
         Ok(Self {
             named: dir.to_owned(),
             base_id: id_of(&base),
@@ -357,22 +362,20 @@ impl DirTarget {
     ///
     /// A message naming the directory when its ancestor was replaced or
     /// the directory cannot be made.
-    pub(crate) fn create(&self) -> Result<PathBuf, String> {
+    pub(crate) fn create(&self) -> Result<PathBuf, FileError> {
+        let not_made = |why: String| FileError::BundleDirNotMade {
+            dir: self.named.clone(),
+            why,
+        };
         if id_of(&self.base) != self.base_id {
-            return Err(format!(
-                "failed to create the bundle directory {}: {} is another directory than when \
-                 the command started (or is gone), so nothing was written",
-                self.named.display(),
+            return Err(not_made(format!(
+                "{} is another directory than when the command started (or is gone), so \
+                 nothing was written",
                 self.base.display()
-            ));
+            )));
         }
         let dir = self.base.join(&self.rest);
-        let failed = |e: std::io::Error| {
-            format!(
-                "failed to create the bundle directory {}: {e}",
-                self.named.display()
-            )
-        };
+        let failed = |e: std::io::Error| not_made(e.to_string());
         std::fs::create_dir_all(&dir).map_err(failed)?;
         let made = std::fs::canonicalize(&dir).map_err(failed)?;
         // The missing directories were made here, so each is a directory,
@@ -383,14 +386,12 @@ impl DirTarget {
             .components()
             .all(|c| matches!(c, std::path::Component::Normal(_)));
         if plain && made != self.base.join(&self.rest) {
-            return Err(format!(
-                "failed to create the bundle directory {}: it leads to {} now, not below {} as \
-                 when the command started (a directory of it was replaced by a symlink), so \
-                 nothing was written",
-                self.named.display(),
+            return Err(not_made(format!(
+                "it leads to {} now, not below {} as when the command started (a directory of \
+                 it was replaced by a symlink), so nothing was written",
                 made.display(),
                 self.base.display()
-            ));
+            )));
         }
         Ok(made)
     }
@@ -469,7 +470,7 @@ mod tests {
         let target = Target::resolve(&out_dir.join("u.db")).unwrap();
         std::fs::remove_dir(&out_dir).unwrap();
         std::os::unix::fs::symlink(&store_dir, &out_dir).unwrap();
-        let err = target.write("the report").unwrap_err();
+        let err = target.write("the report").unwrap_err().to_string();
         assert_eq!(
             err,
             format!(
@@ -495,7 +496,7 @@ mod tests {
         let target = Target::resolve(&out).unwrap();
         std::fs::remove_file(&out).unwrap();
         std::os::unix::fs::symlink(&store, &out).unwrap();
-        let err = target.write("the report").unwrap_err();
+        let err = target.write("the report").unwrap_err().to_string();
         assert!(err.ends_with("so nothing was written to it"), "{err}");
         assert_eq!(std::fs::read(&store).unwrap(), b"the store");
     }
@@ -504,16 +505,19 @@ mod tests {
     fn a_directory_or_a_missing_directory_is_refused_when_resolved() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(
-            Target::resolve(dir.path()).unwrap_err(),
+            Target::resolve(dir.path()).unwrap_err().to_string(),
             format!(
                 "failed to write {}: it is a directory",
                 dir.path().display()
             )
         );
         let missing = dir.path().join("no/such/report.json");
-        assert!(Target::resolve(&missing).unwrap_err().starts_with(&format!(
-            "failed to write {}: its directory",
-            missing.display()
-        )));
+        assert!(Target::resolve(&missing)
+            .unwrap_err()
+            .to_string()
+            .starts_with(&format!(
+                "failed to write {}: its directory",
+                missing.display()
+            )));
     }
 }

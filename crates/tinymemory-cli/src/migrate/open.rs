@@ -1,12 +1,11 @@
 //! Opening a `--from` or `--to` driver as the store it already is: never
-//! reset, never emptied, never a scratch schema.
+//! reset, never emptied, never a scratch schema. What that means for each
+//! kind is its [`crate::driver::DriverKind::open_existing`].
 
 use tinymemory_api::MemoryProvider;
-use tinymemory_exec::{ExecConfig, ExecDriver};
-use tinymemory_postgres::{PostgresConfig, PostgresDriver};
-use tinymemory_sqlite::SqliteDriver;
 
-use crate::driver::{self, DriverSpec};
+use crate::driver::DriverSpec;
+use crate::error::CliError;
 
 /// Which end of the migration a store is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,15 +23,11 @@ impl End {
             Self::Target => "--to",
         }
     }
-}
 
-/// Why a store could not be opened.
-#[derive(Debug)]
-pub(crate) enum OpenError {
-    /// The spec cannot name a store for this end: a usage error.
-    Usage(String),
-    /// The driver failed to open: a set-up error.
-    Setup(String),
+    /// The set-up error of `spec`, this end, failing to open with `e`.
+    pub(crate) fn not_opened(self, spec: &DriverSpec, e: &dyn std::fmt::Display) -> CliError {
+        CliError::Setup(format!("failed to open {} {spec}: {e}", self.flag()))
+    }
 }
 
 /// An opened store.
@@ -43,17 +38,14 @@ pub(crate) struct Store {
     pub(crate) in_memory: bool,
 }
 
-/// Opens `spec` for `end`.
+/// Opens `spec` for `end`, as its kind says
+/// ([`crate::driver::DriverKind::open_existing`]):
 ///
-/// - `sqlite:PATH`: the file. As a source it must exist and is opened
-///   read-only ([`SqliteDriver::open_read_only`]: never created, migrated
-///   or switched to WAL; an empty file, another program's database and a
-///   version-1 file are refused). `sqlite` alone, a temporary file, is
-///   refused; `sqlite::memory:` is in memory, as `reference` is.
-/// - `postgres:URL`: the driver's tables in its default schema
-///   (`tinymemory`). A target's are created when missing; a source's must
-///   exist ([`PostgresDriver::connect_existing`]), so a mistyped server or
-///   database is refused rather than migrated from as an empty store.
+/// - `sqlite:PATH`: the file; a source must exist and is opened
+///   read-only. `sqlite` alone, a temporary file, is refused;
+///   `sqlite::memory:` is in memory, as `reference` is.
+/// - `postgres:URL`: the driver's tables in its default schema; a
+///   source's must exist.
 /// - `exec:COMMAND`: the process, after `hello`, without `reset`.
 /// - `reference`, `semantic`, `null`, `mutant:..`: in memory. Refused as a
 ///   source, which would always be empty; allowed as a target, where a
@@ -61,78 +53,8 @@ pub(crate) struct Store {
 ///
 /// # Errors
 ///
-/// [`OpenError::Usage`] for a spec that names no store for `end`;
-/// [`OpenError::Setup`] with the driver's error.
-pub(crate) async fn open(spec: &DriverSpec, end: End) -> Result<Store, OpenError> {
-    let flag = end.flag();
-    let setup = |e: tinymemory_api::MemoryError| {
-        OpenError::Setup(format!("failed to open {flag} {spec}: {e}"))
-    };
-    match spec {
-        DriverSpec::Sqlite(None) => Err(OpenError::Usage(format!(
-            "{flag} sqlite names a temporary file, which holds nothing before migrate and \
-             nothing after it; name the file: {flag} sqlite:PATH"
-        ))),
-        DriverSpec::Sqlite(Some(path)) => {
-            // The names SQLite gives a private database: `SqliteDriver::open`
-            // opens them in memory.
-            let in_memory = path.as_os_str() == ":memory:";
-            if in_memory && end == End::Source {
-                return Err(in_memory_source(flag, spec));
-            }
-            if end == End::Source && !path.exists() {
-                return Err(OpenError::Setup(format!(
-                    "failed to open {flag} {spec}: {} does not exist (a source is never created)",
-                    path.display()
-                )));
-            }
-            let provider = match end {
-                End::Source => SqliteDriver::open_read_only(path),
-                End::Target => SqliteDriver::open(path),
-            }
-            .map_err(setup)?;
-            Ok(Store {
-                provider: Box::new(provider),
-                in_memory,
-            })
-        }
-        DriverSpec::Postgres(url) => {
-            let config = PostgresConfig::from_url(url).map_err(setup)?;
-            let provider = match end {
-                End::Source => PostgresDriver::connect_existing(&config).await,
-                End::Target => PostgresDriver::connect_with(&config).await,
-            }
-            .map_err(setup)?;
-            Ok(Store {
-                provider: Box::new(provider),
-                in_memory: false,
-            })
-        }
-        DriverSpec::Exec(command) => {
-            let provider = ExecDriver::attach(command, ExecConfig::default())
-                .await
-                .map_err(setup)?;
-            Ok(Store {
-                provider: Box::new(provider),
-                in_memory: false,
-            })
-        }
-        DriverSpec::Reference | DriverSpec::Semantic | DriverSpec::Null | DriverSpec::Mutant(_) => {
-            if end == End::Source {
-                return Err(in_memory_source(flag, spec));
-            }
-            let opened = driver::open(spec).map_err(setup)?;
-            Ok(Store {
-                provider: opened.corpus_store.open().await.map_err(setup)?,
-                in_memory: true,
-            })
-        }
-    }
-}
-
-fn in_memory_source(flag: &str, spec: &DriverSpec) -> OpenError {
-    OpenError::Usage(format!(
-        "{flag} {spec} is a store in memory, empty when migrate starts: \
-         migrate from a store that holds entries (sqlite:PATH, postgres:URL, exec:COMMAND)"
-    ))
+/// A [`CliError::Usage`] for a spec that names no store for `end`; a
+/// [`CliError::Setup`] with the driver's error.
+pub(crate) async fn open(spec: &DriverSpec, end: End) -> Result<Store, CliError> {
+    spec.open_existing(end).await
 }

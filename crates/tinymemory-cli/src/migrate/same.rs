@@ -3,9 +3,10 @@
 //! of its companions (`a.db` and `a.db-wal`), a file an `exec:` source
 //! names, or one PostgreSQL schema reached by two URLs.
 
-use tinymemory_postgres::{PostgresConfig, PostgresDriver};
+use std::any::Any;
 
 use crate::driver::DriverSpec;
+use crate::error::CliError;
 use crate::identity::{self, Claims};
 
 /// Why `from` and `to` are one store, when their files say so (see
@@ -16,7 +17,7 @@ use crate::identity::{self, Claims};
 pub(crate) fn same_files(from: &DriverSpec, to: &DriverSpec) -> Option<String> {
     // Two exec drivers may share a script (two files of one driver): only
     // a store's files are compared with the other end's.
-    if matches!((from, to), (DriverSpec::Exec(_), DriverSpec::Exec(_))) {
+    if from.command().is_some() && to.command().is_some() {
         return None;
     }
     let mut claims = Claims::default();
@@ -33,50 +34,36 @@ pub(crate) fn same_files(from: &DriverSpec, to: &DriverSpec) -> Option<String> {
     Some(clash.to_string())
 }
 
+/// The files `spec` owns, as `flag SPEC`: a target's are written (its
+/// program writes its files too), a source's read.
 fn claim(claims: &mut Claims, spec: &DriverSpec, flag: &str, writes: bool) {
-    match spec {
-        DriverSpec::Sqlite(Some(path)) if path.as_os_str() != ":memory:" => {
-            claims.sqlite_store(&format!("{flag} {spec}"), path, writes);
-        }
-        DriverSpec::Exec(command) => {
-            // A target's program writes its files; a source's is read.
-            claims.command_files(&format!("{flag} {spec}"), command, writes);
-        }
-        _ => {}
-    }
+    let role = format!("{flag} {spec}");
+    spec.claim_files(claims, (&role, &role), writes, writes);
 }
 
-/// The identity both `postgres:URL` specs reach, when it is the same
-/// ([`PostgresDriver::store_identity`]: system identifier, database and
-/// schema), whatever the URLs' spellings (`127.0.0.1` and `localhost`,
-/// extra parameters). `Ok(None)` for other specs or two stores.
+/// The identity both specs reach, when they are of one kind that knows it
+/// ([`crate::driver::DriverKind::store_identity`]: two URLs of one
+/// PostgreSQL schema) and it is the same. `Ok(None)` for other specs or
+/// two stores.
 ///
 /// # Errors
 ///
-/// A message naming the end whose server could not be asked.
+/// A set-up error naming the end whose server could not be asked.
 pub(crate) async fn same_server(
     from: &DriverSpec,
     to: &DriverSpec,
-) -> Result<Option<String>, String> {
-    let (DriverSpec::Postgres(a), DriverSpec::Postgres(b)) = (from, to) else {
+) -> Result<Option<String>, CliError> {
+    if Any::type_id(from.kind().as_any()) != Any::type_id(to.kind().as_any()) {
         return Ok(None);
-    };
-    let identity = |url: &str, flag: &'static str| {
-        let url = url.to_owned();
-        async move {
-            let failed = |e: tinymemory_api::MemoryError| {
-                format!("failed to open {flag} postgres:{url}: {e}")
-            };
-            let config = PostgresConfig::from_url(&url).map_err(failed)?;
-            PostgresDriver::connect_lazy(&config)
-                .map_err(failed)?
-                .store_identity()
-                .await
-                .map_err(failed)
-        }
-    };
-    let (a_id, b_id) = (identity(a, "--from").await?, identity(b, "--to").await?);
-    Ok((a_id == b_id).then(|| format!("--from {from} and --to {to} reach the same store, {a_id}")))
+    }
+    let a = from.kind().store_identity("--from").await?;
+    let b = to.kind().store_identity("--to").await?;
+    Ok(match (a, b) {
+        (Some(a_id), Some(b_id)) if a_id == b_id => Some(format!(
+            "--from {from} and --to {to} reach the same store, {a_id}"
+        )),
+        _ => None,
+    })
 }
 
 #[cfg(test)]
@@ -84,6 +71,7 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
+    use crate::driver::Sqlite;
 
     #[test]
     fn spellings_links_and_companions_of_one_file_are_the_same_store() {
@@ -92,7 +80,7 @@ mod tests {
         std::fs::write(&a, b"x").unwrap();
         let hard = dir.path().join("hard.db");
         std::fs::hard_link(&a, &hard).unwrap();
-        let spec = |p: PathBuf| DriverSpec::Sqlite(Some(p));
+        let spec = |p: PathBuf| DriverSpec::new(Sqlite(Some(p)));
         let canonical = std::fs::canonicalize(&a).unwrap();
         let same = |to: PathBuf| {
             format!(
@@ -125,7 +113,10 @@ mod tests {
             same_files(&spec(a.clone()), &spec(dir.path().join("b.db"))),
             None
         );
-        assert_eq!(same_files(&spec(a), &DriverSpec::Reference), None);
+        assert_eq!(
+            same_files(&spec(a), &DriverSpec::parse("reference").unwrap()),
+            None
+        );
     }
 
     #[test]
@@ -134,7 +125,7 @@ mod tests {
         let db = dir.path().join("my.db");
         std::fs::write(&db, b"x").unwrap();
         let from = DriverSpec::parse(&format!("exec:python3 driver.py {}", db.display())).unwrap();
-        let to = DriverSpec::Sqlite(Some(db.clone()));
+        let to = DriverSpec::new(Sqlite(Some(db.clone())));
         assert_eq!(
             same_files(&from, &to),
             Some(format!(

@@ -23,7 +23,7 @@ use tinymemory_conformance::{Family, Outcome, RunSummary, Runner};
 use super::plan::RunPlan;
 use crate::args::RunArgs;
 use crate::console::Console;
-use crate::driver::{self, DriverSpec};
+use crate::driver;
 
 /// The most failing checks explained in one run: past them a run is
 /// broken more widely than by order.
@@ -69,7 +69,7 @@ pub(crate) async fn explain(
     console: &Console,
 ) {
     let env_off = std::env::var(NO_RERUN_ENV).is_ok_and(|v| !v.is_empty() && v != "0");
-    if args.no_rerun || env_off || !matches!(plan.driver, DriverSpec::Exec(_)) {
+    if args.no_rerun || env_off || plan.driver.command().is_none() {
         return;
     }
     let started = Instant::now();

@@ -6,8 +6,8 @@ use std::path::Path;
 use tinymemory_conformance::{Bundle, Registry};
 
 use crate::args::RunArgs;
-use crate::driver::DriverSpec;
-use crate::identity::{Claims, SQLITE_COMPANIONS};
+use crate::error::CliError;
+use crate::identity::Claims;
 
 /// Every file `args` names, as the run uses it: the store of
 /// `--driver sqlite:PATH` with its companions, the files named in an
@@ -17,26 +17,22 @@ use crate::identity::{Claims, SQLITE_COMPANIONS};
 ///
 /// # Errors
 ///
-/// A message naming the output, the file it shares and why it is refused.
-pub(crate) fn check(args: &RunArgs, trace: Option<&Path>) -> Result<(), String> {
+/// A usage error naming the output, the file it shares and why it is
+/// refused, or the driver's own refusal
+/// ([`crate::driver::DriverKind::refuse_for_run`]).
+pub(crate) fn check(args: &RunArgs, trace: Option<&Path>) -> Result<(), CliError> {
+    args.driver.kind().refuse_for_run()?;
     let mut claims = Claims::default();
-    match &args.driver {
-        DriverSpec::Sqlite(Some(path)) if path.as_os_str() != ":memory:" => {
-            companion_of_a_store(path)?;
-            claims.sqlite_store(
-                &format!("the store of --driver {}", args.driver),
-                path,
-                true,
-            );
-        }
-        DriverSpec::Exec(command) => {
-            // The words of the command that name files (inside a
-            // `sh -c '…'` script and after `--db=` too): whatever the
-            // program does with them, a report must not replace them.
-            claims.command_files(&format!("--driver {}", args.driver), command, false);
-        }
-        _ => {}
-    }
+    // The program of an `exec:` driver is taken to read the files its
+    // words name: whatever it does with them, a report must not replace
+    // them.
+    let driver = format!("--driver {}", args.driver);
+    args.driver.claim_files(
+        &mut claims,
+        (&format!("the store of {driver}"), &driver),
+        true,
+        false,
+    );
     if !args.no_corpus {
         let root = args.corpus.clone().unwrap_or_else(crate::corpus::bundled);
         claims.read_tree_files(&format!("the corpus {}", root.display()), &root);
@@ -66,33 +62,9 @@ pub(crate) fn check(args: &RunArgs, trace: Option<&Path>) -> Result<(), String> 
             );
         }
     }
-    claims.check().map_err(|clash| {
-        format!(
-            "{clash}: an output of a run is never a file the run also reads or writes, \
-             so nothing was opened or written; name another file"
-        )
+    claims.check().map_err(|clash| CliError::Clash {
+        clash,
+        why: "an output of a run is never a file the run also reads or writes, so nothing \
+              was opened or written; name another file",
     })
-}
-
-/// Refuses a store named as another store's companion (`w.db-wal` beside
-/// `w.db`): SQLite deletes or replays that file when it opens `w.db`, so
-/// a store written there is lost.
-///
-/// # Errors
-///
-/// The store, its companion name and why.
-fn companion_of_a_store(path: &Path) -> Result<(), String> {
-    let text = path.as_os_str().to_string_lossy();
-    for suffix in SQLITE_COMPANIONS {
-        if let Some(base) = text.strip_suffix(suffix) {
-            if Path::new(base).is_file() {
-                return Err(format!(
-                    "--driver sqlite:{text} names the {suffix} companion of the SQLite store \
-                     {base}, which SQLite deletes or replays when it opens {base}; name another \
-                     file"
-                ));
-            }
-        }
-    }
-    Ok(())
 }

@@ -6,7 +6,8 @@ use tinymemory_conformance::{Bundle, Comparison, Report};
 use super::plan::RunPlan;
 use crate::args::{AllSkipped, Format};
 use crate::console::Console;
-use crate::error::{CliError, CliResult, OrExit as _};
+use crate::error::{CliError, CliResult};
+use crate::files::FileError;
 use crate::target::Target;
 use crate::{exit, files, shared};
 
@@ -20,16 +21,14 @@ use crate::{exit, files, shared};
 /// ([`exit::NO_CHECKS_RAN`], by [`all_skipped`]).
 pub(crate) fn finish(plan: &RunPlan, report: &Report, console: &Console) -> CliResult {
     if let Some(dir) = &plan.outputs.bundle {
-        let made = dir.create().or_usage()?;
+        let made = dir.create()?;
         for bundle in Bundle::all_from(report) {
-            Target::in_dir(&made, &bundle.file_name())
-                .and_then(|t| t.write(&bundle.to_json()))
-                .or_usage()?;
+            Target::in_dir(&made, &bundle.file_name()).and_then(|t| t.write(&bundle.to_json()))?;
             let path = dir.named().join(bundle.file_name());
             console.line(&format!("bundle: {}", path.display()));
         }
     }
-    write_report(plan, report, console).or_usage()?;
+    write_report(plan, report, console)?;
     for line in shared::lines(report) {
         console.line(&line);
     }
@@ -46,7 +45,7 @@ pub(crate) fn finish(plan: &RunPlan, report: &Report, console: &Console) -> CliR
     };
     console.line(&report.closing_line());
     if let Some(message) = console.write_error() {
-        return Err(CliError::usage(message));
+        return Err(CliError::Usage(message));
     }
     if gate_fails {
         return Ok(exit::FAILURES);
@@ -65,15 +64,13 @@ pub(crate) fn all_skipped(policy: AllSkipped, total: usize, skipped: usize) -> C
     if total == 0 || skipped < total {
         return Ok(exit::SUCCESS);
     }
-    let what =
-        format!("every selected check was skipped ({skipped} of {total}), so nothing was verified");
     match policy {
-        AllSkipped::Fail => Err(CliError::new(
-            exit::NO_CHECKS_RAN,
-            format!("{what}; --all-skipped warn or pass accepts such a run"),
-        )),
+        AllSkipped::Fail => Err(CliError::NothingVerified { skipped, total }),
         AllSkipped::Warn => {
-            stderr_line!("warning: {what}");
+            stderr_line!(
+                "warning: every selected check was skipped ({skipped} of {total}), so nothing \
+                 was verified"
+            );
             Ok(exit::SUCCESS)
         }
         AllSkipped::Pass => Ok(exit::SUCCESS),
@@ -82,7 +79,7 @@ pub(crate) fn all_skipped(policy: AllSkipped, total: usize, skipped: usize) -> C
 
 /// The rendered report to `--output`, or to stdout for a non-text format.
 /// A text run without `--output` has already printed its lines.
-fn write_report(plan: &RunPlan, report: &Report, console: &Console) -> Result<(), String> {
+fn write_report(plan: &RunPlan, report: &Report, console: &Console) -> Result<(), FileError> {
     let outputs = &plan.outputs;
     let colour_text = outputs.output.is_none() && console.colour();
     let rendered = match outputs.format {
@@ -111,15 +108,15 @@ mod tests {
 
     #[test]
     fn a_run_that_skipped_every_check_fails_unless_told_otherwise() {
-        let code = |r: CliResult| r.unwrap_or_else(|e| e.code());
+        let code = |r: CliResult| r.unwrap_or_else(|e| e.exit_code());
         assert_eq!(
             code(all_skipped(AllSkipped::Fail, 4, 4)),
             exit::NO_CHECKS_RAN
         );
-        assert_eq!(all_skipped(AllSkipped::Warn, 4, 4), Ok(exit::SUCCESS));
-        assert_eq!(all_skipped(AllSkipped::Pass, 4, 4), Ok(exit::SUCCESS));
+        assert_eq!(code(all_skipped(AllSkipped::Warn, 4, 4)), exit::SUCCESS);
+        assert_eq!(code(all_skipped(AllSkipped::Pass, 4, 4)), exit::SUCCESS);
         // One check ran: the run verified something.
-        assert_eq!(all_skipped(AllSkipped::Fail, 4, 3), Ok(exit::SUCCESS));
-        assert_eq!(all_skipped(AllSkipped::Fail, 0, 0), Ok(exit::SUCCESS));
+        assert_eq!(code(all_skipped(AllSkipped::Fail, 4, 3)), exit::SUCCESS);
+        assert_eq!(code(all_skipped(AllSkipped::Fail, 0, 0)), exit::SUCCESS);
     }
 }

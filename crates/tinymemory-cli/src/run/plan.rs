@@ -14,7 +14,7 @@ use tinymemory_conformance::{
 use super::preflight::{Baseline, Outputs, Preflight};
 use crate::args::{AllSkipped, RunArgs};
 use crate::driver::{DriverSpec, Opened};
-use crate::error::{CliError, OrExit as _};
+use crate::error::CliError;
 use crate::select;
 
 /// Whether and where from the corpus is loaded.
@@ -87,14 +87,14 @@ impl RunPlan {
     ///
     /// # Errors
     ///
-    /// A [`CliError::usage`] naming the argument and why.
+    /// A [`CliError::Usage`] naming the argument and why.
     pub(crate) fn resolve(
         args: &RunArgs,
         preflight: Preflight,
         opened: &Opened,
     ) -> Result<Self, CliError> {
         let Preflight { outputs, baseline } = preflight;
-        let jobs = jobs(args, outputs.trace.is_some(), opened.factory.as_ref()).or_usage()?;
+        let jobs = jobs(args, outputs.trace.is_some(), opened.factory.as_ref())?;
         let declared = opened.factory.recall_profile();
         let profile = args.profile.unwrap_or(declared);
         let (registry, filter) = select::select(
@@ -102,8 +102,7 @@ impl RunPlan {
             profile,
             &args.checks,
             &args.families,
-        )
-        .or_usage()?;
+        )?;
         let (registry, shard) = shard(registry, args.shard)?;
         let corpus = if args.no_corpus {
             CorpusPlan::Skipped
@@ -198,7 +197,7 @@ fn shard(
     };
     let selection: Vec<String> = registry.checks().iter().map(|c| c.id.to_owned()).collect();
     if shard.total as usize > selection.len().max(1) {
-        return Err(CliError::usage(format!(
+        return Err(CliError::Usage(format!(
             "--shard {shard}: {} shards for a selection of {} checks would leave \
              shards with nothing to run; use at most {} shards",
             shard.total,
@@ -220,7 +219,7 @@ fn same_profile(baseline: &Baseline, profile: RecallProfile) -> Result<(), CliEr
     if theirs == profile {
         return Ok(());
     }
-    Err(CliError::usage(format!(
+    Err(CliError::Usage(format!(
         "the baseline {} was run under the {theirs} recall profile and this run is {profile}: \
          their checks differ, so the gate would not compare like with like; \
          record a baseline under {profile}, or run with --profile {theirs}",
@@ -237,7 +236,7 @@ fn same_profile(baseline: &Baseline, profile: RecallProfile) -> Result<(), CliEr
 ///
 /// `--jobs` above 1 for a driver whose stores are not independent,
 /// naming why (with a trace it was refused before the trace was opened).
-fn jobs(args: &RunArgs, traced: bool, factory: &dyn DriverFactory) -> Result<usize, String> {
+fn jobs(args: &RunArgs, traced: bool, factory: &dyn DriverFactory) -> Result<usize, CliError> {
     let independent = factory.independent_stores();
     let Some(asked) = args.jobs.map(|n| usize::try_from(n).unwrap_or(usize::MAX)) else {
         return Ok(if traced || !independent {
@@ -247,13 +246,13 @@ fn jobs(args: &RunArgs, traced: bool, factory: &dyn DriverFactory) -> Result<usi
         });
     };
     if asked > 1 && !independent {
-        return Err(format!(
+        return Err(CliError::Usage(format!(
             "--jobs {asked}: the driver {} does not declare that two of its stores are \
              independent, so checks run at once could share one store (a driver backed by one \
              database); run it with --jobs 1, or have its hello declare \
              \"independent_stores\": true (docs/protocol.md, \"Lifecycle\"; a Python store: `independent_stores = True` on its class)",
             args.driver
-        ));
+        )));
     }
     Ok(asked)
 }

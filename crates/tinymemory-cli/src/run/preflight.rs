@@ -10,9 +10,8 @@ use tinymemory_exec::trace::Trace;
 use super::claims;
 use crate::args::{Format, RunArgs};
 use crate::console::Stream;
-use crate::driver::DriverSpec;
-use crate::error::{CliError, OrExit as _};
-use crate::files;
+use crate::error::CliError;
+use crate::files::{self, FileError};
 use crate::target::{DirTarget, Target};
 
 /// The environment variable naming a trace file when `--trace` is not
@@ -56,15 +55,16 @@ impl TraceFile {
     ///
     /// # Errors
     ///
-    /// A message naming the path when the rename fails.
-    pub(crate) fn keep(&self) -> Result<(), String> {
+    /// A [`crate::files::FileError`] naming the path when the rename
+    /// fails.
+    pub(crate) fn keep(&self) -> Result<(), CliError> {
         let pending = self
             .pending
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take();
         match pending {
-            Some((tmp, target)) => target.commit(tmp),
+            Some((tmp, target)) => Ok(target.commit(tmp)?),
             None => Ok(()),
         }
     }
@@ -154,35 +154,24 @@ impl Preflight {
     ///
     /// # Errors
     ///
-    /// A [`CliError::usage`] naming the argument and why.
+    /// A [`CliError::Usage`] naming the argument and why.
     pub(crate) fn resolve(args: &RunArgs) -> Result<Self, CliError> {
         let trace = trace_file(args);
-        claims::check(args, trace.as_deref())
-            .and_then(|()| jobs_with_trace(args.jobs, trace.is_some()))
-            .and_then(|()| crate::select::check_patterns(&args.checks, args.profile))
-            .or_usage()?;
+        claims::check(args, trace.as_deref())?;
+        jobs_with_trace(args.jobs, trace.is_some())?;
+        crate::select::check_patterns(&args.checks, args.profile)?;
         let baseline = match &args.baseline {
             Some(path) => Some(Baseline {
                 path: path.clone(),
-                report: files::read_report(path).or_usage()?,
+                report: files::read_report(path)?,
             }),
             None => None,
         };
-        let bundle = args
-            .bundle
-            .as_deref()
-            .map(DirTarget::resolve)
-            .transpose()
-            .or_usage()?;
-        let output = args
-            .output
-            .as_deref()
-            .map(Target::resolve)
-            .transpose()
-            .or_usage()?;
+        let bundle = args.bundle.as_deref().map(DirTarget::resolve).transpose()?;
+        let output = args.output.as_deref().map(Target::resolve).transpose()?;
         let trace = match trace {
             Some(path) => {
-                let (trace, pending) = open_trace(&path).or_usage()?;
+                let (trace, pending) = open_trace(&path)?;
                 Some(TraceFile {
                     trace,
                     path,
@@ -207,7 +196,7 @@ impl Preflight {
 fn trace_file(args: &RunArgs) -> Option<PathBuf> {
     args.trace.clone().or_else(|| {
         std::env::var_os(TRACE_ENV)
-            .filter(|v| !v.is_empty() && matches!(args.driver, DriverSpec::Exec(_)))
+            .filter(|v| !v.is_empty() && args.driver.command().is_some())
             .map(PathBuf::from)
     })
 }
@@ -217,13 +206,13 @@ fn trace_file(args: &RunArgs) -> Option<PathBuf> {
 ///
 /// # Errors
 ///
-/// The message saying why.
-fn jobs_with_trace(jobs: Option<u32>, traced: bool) -> Result<(), String> {
+/// A usage error saying why.
+fn jobs_with_trace(jobs: Option<u32>, traced: bool) -> Result<(), CliError> {
     match jobs {
-        Some(asked) if asked > 1 && traced => Err(format!(
+        Some(asked) if asked > 1 && traced => Err(CliError::Usage(format!(
             "--jobs {asked} with a trace: each trace line names the one running check, so a \
              traced run runs one check at a time; drop --jobs or the trace"
-        )),
+        ))),
         _ => Ok(()),
     }
 }
@@ -231,7 +220,7 @@ fn jobs_with_trace(jobs: Option<u32>, traced: bool) -> Result<(), String> {
 /// Starts the trace to `path` before the driver starts: the trace's
 /// handle, writing to a temporary file in the directory `path` resolves
 /// to, renamed onto it when kept, or in place (a FIFO, a device).
-fn open_trace(path: &Path) -> Result<(Trace, Option<(tempfile::TempPath, Target)>), String> {
+fn open_trace(path: &Path) -> Result<(Trace, Option<(tempfile::TempPath, Target)>), FileError> {
     let target = Target::resolve(path)?;
     let (out, pending): (Box<dyn std::io::Write + Send>, _) = match target.temporary()? {
         None => (target.open_in_place()?, None),

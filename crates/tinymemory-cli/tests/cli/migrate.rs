@@ -837,3 +837,24 @@ fn an_exec_target_naming_the_source_file_is_the_source() {
     );
     assert_eq!(snapshot(&a), before, "the source is not written");
 }
+
+/// Two `postgres:` ends are asked whether they reach one store before
+/// either is opened; a server that cannot be asked is a set-up error that
+/// names the end as every other message does, with the URL's password
+/// left out (it once printed the URL as given, password included).
+#[test]
+fn an_unreachable_server_is_named_without_its_password() {
+    // Port 1 refuses connections: no server is needed.
+    let from = "postgres:postgres://ann:s3cret@127.0.0.1:1/mem";
+    let to = "postgres:postgres://ann:s3cret@127.0.0.1:1/other";
+    let ran = run(&["migrate", "--from", from, "--to", to]);
+    assert_eq!(ran.code, 3, "{}", ran.dump());
+    assert!(
+        ran.stderr
+            .starts_with("error: failed to open --from postgres:postgres://ann@127.0.0.1:1/mem: "),
+        "{}",
+        ran.dump()
+    );
+    assert!(!ran.stderr.contains("s3cret"), "{}", ran.dump());
+    assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.dump());
+}

@@ -148,23 +148,39 @@ async fn contents(d: &dyn MemoryProvider) -> (Vec<MemoryRecord>, Vec<NamespaceSu
     (records, ns)
 }
 
+/// The first problem a migration met.
+#[derive(Debug)]
+enum Problem {
+    Export(tinymemory_api::MemoryError),
+    Import(tinymemory_api::MemoryError),
+    /// The import refused a record: its namespace, key and why.
+    Refused(String),
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Export(e) => write!(f, "export: {e}"),
+            Self::Import(e) => write!(f, "import: {e}"),
+            Self::Refused(why) => write!(f, "import refused {why}"),
+        }
+    }
+}
+
 /// Exports `from` in pages and imports each into `to`; the first problem.
-async fn migrate(from: &dyn MemoryProvider, to: &dyn MemoryProvider) -> Result<(), String> {
+async fn migrate(from: &dyn MemoryProvider, to: &dyn MemoryProvider) -> Result<(), Problem> {
     let mut cursor = None;
     loop {
         let page = from
             .export_page(cursor.as_ref(), PAGE)
             .await
-            .map_err(|e| format!("export: {e}"))?;
-        let outcome = to
-            .import(&page.records)
-            .await
-            .map_err(|e| format!("import: {e}"))?;
+            .map_err(Problem::Export)?;
+        let outcome = to.import(&page.records).await.map_err(Problem::Import)?;
         if let Some(f) = outcome.failures.first() {
-            return Err(format!(
-                "import refused {} {:?}: {}",
+            return Err(Problem::Refused(format!(
+                "{} {:?}: {}",
                 f.namespace, f.key, f.error
-            ));
+            )));
         }
         match page.next_cursor {
             None => return Ok(()),

@@ -1,0 +1,154 @@
+//! `exec:COMMAND ARGS`: a driver process speaking the exec protocol
+//! (docs/protocol.md, `tinymemory_exec`), the words split as a shell
+//! would.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tinymemory_api::{MemoryError, MemoryProvider};
+use tinymemory_conformance::DriverFactory as _;
+use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver, ExecFactory};
+
+use super::kind::{text_only, DriverKind, Named, Owned, Registration};
+use super::{CorpusStore, DriverSpec, Opened, SpecError};
+use crate::error::CliError;
+use crate::migrate::open::{End, Store};
+
+pub(super) const KIND: Registration = Registration {
+    spellings: &["exec:COMMAND"],
+    parse,
+    parse_os: text_only,
+};
+
+/// An `exec:` spec: the program and its arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Exec(pub(crate) ExecCommand);
+
+/// The command line could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}; expected exec:'COMMAND ARGS'")]
+struct Unreadable(tinymemory_exec::CommandLineError);
+
+fn parse(s: &str) -> Option<Result<DriverSpec, SpecError>> {
+    let line = s.strip_prefix("exec:")?;
+    Some(
+        ExecCommand::parse(line)
+            .map(|command| DriverSpec::new(Exec(command)))
+            .map_err(|e| SpecError::kind(Unreadable(e))),
+    )
+}
+
+#[async_trait::async_trait]
+impl DriverKind for Exec {
+    fn spelling(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "exec:{}", self.0)
+    }
+
+    fn version(&self) -> String {
+        format!("`{}` over tinymemory-exec {}", self.0, env!("CARGO_PKG_VERSION"))
+    }
+
+    fn open(&self, _spec: &DriverSpec, exec: ExecConfig) -> Result<Opened, MemoryError> {
+        // Two processes: one reset before every check, one holding the
+        // corpus, started when the corpus is loaded. `connect` only asks
+        // `hello`, so a run refused before its first check resets nothing.
+        // Blocking is fine here: each process is served by a thread of its
+        // own, and nothing else runs yet.
+        let command = &self.0;
+        let factory = ExecFactory::connect_blocking(command.clone(), exec.clone())?;
+        let corpus_command = command.clone();
+        let corpus_store = CorpusStore::later(move || async move {
+            let store = ExecDriver::spawn(&corpus_command, exec).await?;
+            Ok(Box::new(store) as Box<dyn MemoryProvider>)
+        });
+        // The id is the driver's own text: escaped, so it cannot drive the
+        // terminal.
+        let about = format!(
+            "exec `{command}` (driver {}, protocol version {}",
+            tinymemory_conformance::report::visible(&factory.driver_id()),
+            tinymemory_exec::protocol::PROTOCOL_VERSION
+        );
+        Ok(Opened {
+            factory: Arc::new(factory),
+            corpus_store,
+            description: format!("{about}; the corpus store is a process of its own)"),
+            without_corpus: Some(format!("{about})")),
+            _scratch: None,
+        })
+    }
+
+    /// The process, after `hello`, without `reset`.
+    async fn open_existing(&self, spec: &DriverSpec, end: End) -> Result<Store, CliError> {
+        let provider = ExecDriver::attach(&self.0, ExecConfig::default())
+            .await
+            .map_err(|e| end.not_opened(spec, &e))?;
+        Ok(Store {
+            provider: Box::new(provider),
+            in_memory: false,
+        })
+    }
+
+    /// The files the command line names: its program and each argument,
+    /// each word of an argument that a shell would split further (the
+    /// script of `sh -c '…'`), what follows `=` in `--db=my.db`, the target
+    /// of a redirection kept in one word (`2>>drv.log`) and the file of a
+    /// SQLite URI (`file:x.db?mode=rwc`), whether they exist yet or not.
+    ///
+    /// Which words a program reads as files, and which files it creates,
+    /// only the program knows (`sqlite_driver.py my.db` creates `my.db` on
+    /// its first store), so every word is taken for one: an output named
+    /// like a word of the command is refused even when that word is not a
+    /// file, which costs a user nothing but another name. Words are read
+    /// relative to the run's working directory: a script that changes
+    /// directory (`cd sub && ...`) or builds paths from variables names
+    /// files no word shows, which docs/cli.md says.
+    fn owned_files(&self) -> Vec<Owned> {
+        let command = &self.0;
+        let words =
+            std::iter::once(command.program()).chain(command.args().iter().map(String::as_str));
+        let mut found: Vec<String> = Vec::new();
+        let mut add = |word: &str| {
+            // `--db=my.db`; a shell redirection kept in one word
+            // (`2>>drv.log`, `>out`, `<in`); a SQLite URI
+            // (`file:x.db?mode=rwc`) names the file before its `?`.
+            let after_eq = word.split_once('=').map(|(_, v)| v);
+            let redirected = word
+                .rfind(['>', '<'])
+                .map(|i| word[i + 1..].trim_start_matches('&'));
+            let candidates = [Some(word), after_eq, redirected]
+                .into_iter()
+                .flatten()
+                .flat_map(|c| {
+                    let uri = c
+                        .strip_prefix("file:")
+                        .map(|rest| rest.split('?').next().unwrap_or_default());
+                    [Some(c), uri].into_iter().flatten()
+                });
+            for candidate in candidates {
+                if !candidate.is_empty() && !found.iter().any(|f| f == candidate) {
+                    found.push(candidate.to_owned());
+                }
+            }
+        };
+        for word in words {
+            add(word);
+            if word.contains(char::is_whitespace) {
+                for inner in shlex::split(word).unwrap_or_default() {
+                    add(&inner);
+                }
+            }
+        }
+        found
+            .into_iter()
+            .map(|file| Owned {
+                path: PathBuf::from(file),
+                named: Named::Word,
+            })
+            .collect()
+    }
+
+    fn command(&self) -> Option<&ExecCommand> {
+        Some(&self.0)
+    }
+}

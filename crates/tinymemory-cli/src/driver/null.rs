@@ -1,0 +1,24 @@
+//! `null`: `tinymemory_doubles::NullDriver`, which retains nothing, so the
+//! suite must report it failing (and its properties skipped), never
+//! passing.
+
+use tinymemory_api::RecallProfile;
+use tinymemory_doubles::NullDriver;
+
+use super::kind::{text_only, Registration};
+use super::memory::InMemory;
+
+pub(super) const KIND: Registration = Registration {
+    spellings: &["null"],
+    parse: |s| NULL.parse(s),
+    parse_os: text_only,
+};
+
+static NULL: InMemory = InMemory {
+    spelling: "null",
+    version: concat!("tinymemory-doubles ", env!("CARGO_PKG_VERSION"), " (null driver)"),
+    driver_id: "null",
+    profile: RecallProfile::Lexical,
+    description: "null (retains nothing)",
+    store: || Box::new(NullDriver::new()),
+};

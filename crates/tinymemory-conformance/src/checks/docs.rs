@@ -26,14 +26,14 @@ struct RowDocs {
 }
 
 macro_rules! docs_of_row {
-    ($id:literal, { mistake: $mistake:literal $(,)? }) => {
+    ($id:literal, { cost_ms: $cost:literal, mistake: $mistake:literal $(,)? }) => {
         RowDocs {
             id: $id,
             mistake: $mistake,
             semantic: "",
         }
     };
-    ($id:literal, { mistake: $mistake:literal, semantic: $semantic:literal $(,)? }) => {
+    ($id:literal, { cost_ms: $cost:literal, mistake: $mistake:literal, semantic: $semantic:literal $(,)? }) => {
         RowDocs {
             id: $id,
             mistake: $mistake,

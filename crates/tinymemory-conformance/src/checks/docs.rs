@@ -245,7 +245,7 @@ fn docs_tables_are_generated_from_the_registry_and_the_catalogue() {
     assert!(
         stale.is_empty(),
         "the tables of {} differ from the registry's rows (src/checks.rs) or the \
-         mutants catalogue (tinymemory-doubles/src/mutants/catalogue.rs): \
+         mutants catalogue (the entries of tinymemory-doubles/src/mutants/*.rs): \
          rewrite them with TINYMEMORY_BLESS=1 cargo test -p tinymemory-conformance --lib docs",
         stale.join(", ")
     );

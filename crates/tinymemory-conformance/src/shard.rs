@@ -73,7 +73,6 @@ pub fn cost(id: &str) -> u32 {
 /// The cost of a check that is not a standard one ([`cost`]).
 pub const DEFAULT_COST: u32 = 10;
 
-
 impl Registry {
     /// The checks of `shard` ([`cost`]-balanced, see the module docs), in
     /// registry order.

@@ -3,7 +3,7 @@
 //! sockets, not only timers (found running the PostgreSQL driver's own
 //! tests through the macro: every check panicked with "IO is disabled").
 
-use tinymemory_api::{MemoryCategory, MemoryError, MemoryProvider, MemoryTaint};
+use tinymemory_api::{MemoryCategory, MemoryError, MemoryTaint};
 use tinymemory_reference::ReferenceDriver;
 
 /// The reference driver, but every `store` first opens a loopback socket,

@@ -62,11 +62,11 @@
 /// panic instead: there the checks must run).
 ///
 /// ```
-/// # use std::sync::Arc;
-/// # use tinymemory_api::{DriverFactory, MemoryError, MemoryProvider, RecallProfile};
-/// # use tinymemory_conformance::FnFactory;
+/// use tinymemory_api::DriverFactory;
+/// use tinymemory_conformance::FnFactory;
+///
 /// /// The factory of the server named by `MY_DB_URL`.
-/// fn my_factory() -> Result<FnFactory, String> {
+/// fn my_factory() -> Result<impl DriverFactory, String> {
 ///     match std::env::var("MY_DB_URL") {
 ///         Ok(_url) => Ok(FnFactory::new("my-db", || {
 ///             Ok(Box::new(tinymemory_reference::ReferenceDriver::new()) as _)
@@ -80,9 +80,10 @@
 /// ```
 #[macro_export]
 macro_rules! conformance_tests {
-    (
-        $name:ident,
-        factory = $factory:expr
+    ($name:ident, factory = $factory:expr $(, $($options:tt)*)?) => {
+        $crate::conformance_tests!(@with [factory $factory] $name $(, $($options)*)?);
+    };
+    (@with [$kind:ident $factory:expr] $name:ident
         $(, profile = $profile:expr)?
         $(, config = $config:expr)?
         $(, corpus = $corpus:expr)?
@@ -91,22 +92,11 @@ macro_rules! conformance_tests {
     ) => {
         $crate::__tinymemory_standard_checks! {
             [$crate::__tinymemory_conformance_module]
-            [$name] [factory $factory] [$($profile)?] [$($config)?] [$($corpus)?] [$($($id => $reason),*)?]
+            [$name] [$kind $factory] [$($profile)?] [$($config)?] [$($corpus)?] [$($($id => $reason),*)?]
         }
     };
-    (
-        $name:ident,
-        $factory:expr
-        $(, profile = $profile:expr)?
-        $(, config = $config:expr)?
-        $(, corpus = $corpus:expr)?
-        $(, expected_failures = { $($id:literal => $reason:literal),* $(,)? })?
-        $(,)?
-    ) => {
-        $crate::__tinymemory_standard_checks! {
-            [$crate::__tinymemory_conformance_module]
-            [$name] [from_fn $factory] [$($profile)?] [$($config)?] [$($corpus)?] [$($($id => $reason),*)?]
-        }
+    ($name:ident, $factory:expr $(, $($options:tt)*)?) => {
+        $crate::conformance_tests!(@with [from_fn $factory] $name $(, $($options)*)?);
     };
 }
 

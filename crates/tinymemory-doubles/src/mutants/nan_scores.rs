@@ -58,17 +58,7 @@ pub(super) const MUTANTS: &[super::Mutant] = &[
         description: "the best hit of every recall scores NaN, as a 0/0 normalisation would give",
         wrap: NanScores::new(),
         profile: Lexical,
-        witness: |d| {
-            use super::witness::{put, scored};
-            use tinymemory_api::RecallOptions;
-            let any = RecallOptions::default;
-            put(d, "global", "full", "rust async").await?;
-            put(d, "global", "half", "rust tokio").await?;
-            Ok(format!(
-                "{:?}",
-                scored(&d.recall("rust async", 10, &any()).await?)
-            ))
-        },
+        witness: |d| { super::witness::two_scored_hits(d).await },
         reference: r#"[("full", Some(1.0)), ("half", Some(0.5))]"#,
         mutant: r#"[("full", Some(NaN)), ("half", Some(0.5))]"#,
     },

@@ -4,7 +4,7 @@
 use tinymemory_api::portability::{ExportCursor, MemoryRecord};
 use tinymemory_api::{
     now_rfc3339, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint,
-    NamespaceSummary,
+    NamespaceSummary, RecallOptions,
 };
 
 /// Stores `content` at `(ns, key)` as core, without a session, internal.
@@ -89,6 +89,18 @@ pub(super) fn ranked(hits: &[MemoryEntry]) -> String {
         })
         .collect();
     format!("{got:?}")
+}
+
+/// The witness of the score mutants: `full` ("rust async") and `half`
+/// ("rust tokio") recalled by "rust async", rendered as `(key, score)`
+/// pairs: the reference driver scores them 1.0 and 0.5.
+pub(super) async fn two_scored_hits(d: &dyn MemoryProvider) -> Result<String, MemoryError> {
+    put(d, "global", "full", "rust async").await?;
+    put(d, "global", "half", "rust tokio").await?;
+    let hits = d
+        .recall("rust async", 10, &RecallOptions::default())
+        .await?;
+    Ok(format!("{:?}", scored(&hits)))
 }
 
 /// Every page of an export with page size `limit`: its keys and whether

@@ -17,3 +17,12 @@ except ImportError:
 # these tests hold the plugin's own messages to exact text, so the reruns
 # are off here. The CLI's tests cover the reruns.
 os.environ.setdefault("TINYMEMORY_NO_RERUN", "1")
+
+
+def lexical_checks():
+    """``[(id, family, description)]`` of this build's lexical checks, as the
+    plugin lists them (``tinymemory-conformance list --profile lexical``),
+    so a test's counts follow the binary's registry."""
+    from tinymemory.testing._binary import checked_binary, list_checks
+
+    return list_checks(checked_binary(), "lexical")

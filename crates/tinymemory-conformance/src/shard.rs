@@ -47,89 +47,31 @@ impl fmt::Display for Shard {
     }
 }
 
-/// A check's cost for the partition: its wall time in milliseconds on the
-/// SQLite driver over the bundled corpus (debug build, `--jobs 1`, 64
-/// cases, measured at this table's commit), at least 1. The property
-/// checks and the 1 MiB round trips are two orders of magnitude above a
-/// contract check, so a partition by count would be far from balanced. A
-/// check missing from the table costs [`DEFAULT_COST`]: a test requires a
-/// measurement for every property check and the model, which cost seconds,
-/// and refuses entries of checks that no longer exist.
-#[must_use]
-pub fn cost(id: &str) -> u32 {
-    COSTS
-        .iter()
-        .find(|(known, _)| *known == id)
-        .map_or(DEFAULT_COST, |(_, c)| *c)
+/// `match id { "check.id" => cost_ms, ... }` over the rows of the table.
+macro_rules! costs_of {
+    ($id:ident; $($test:ident => $check:literal $def:tt { cost_ms: $cost:literal, $($docs:tt)* };)*) => {
+        match $id {
+            $($check => $cost,)*
+            _ => DEFAULT_COST,
+        }
+    };
 }
 
-/// The cost of a check [`cost`] has no measurement for.
-pub const DEFAULT_COST: u32 = 10;
+/// A check's cost for the partition: its wall time in milliseconds on the
+/// SQLite driver over the bundled corpus (debug build, `--jobs 1`, 64
+/// cases, the `duration_ms` of a `--format json` report), at least 1. The
+/// property checks and the 1 MiB round trips are two orders of magnitude
+/// above a contract check, so a partition by count would be far from
+/// balanced. Each standard check's cost is the `cost_ms` of its row in the
+/// table of standard checks (`src/checks.rs`), so a new check cannot be
+/// added without one; any other id costs [`DEFAULT_COST`].
+#[must_use]
+pub fn cost(id: &str) -> u32 {
+    crate::__tinymemory_standard_checks!([costs_of] id)
+}
 
-/// Measured costs, in milliseconds ([`cost`]).
-const COSTS: &[(&str, u32)] = &[
-    ("store.upsert", 5),
-    ("recall.none_means_global", 4),
-    ("recall.hit_namespace", 7),
-    ("recall.scores_finite_higher_better", 12),
-    ("recall.limit", 28),
-    ("recall.plain_text_query", 34),
-    ("recall.min_score", 9),
-    ("namespaces.exact_counts", 3),
-    ("namespace.invalid_refused", 3),
-    ("forget.idempotent", 3),
-    ("recall.whole_words", 5),
-    ("recall.deterministic", 25),
-    ("recall.self_retrieval", 14),
-    ("recall.reindexed_on_upsert", 13),
-    ("recall.namespace_isolation", 952),
-    ("store.bulk", 8),
-    ("store.upsert_replaces_metadata", 13),
-    ("store.timestamps", 17),
-    ("namespaces.last_updated", 72),
-    ("store.distinct_identities", 9),
-    ("list.filters", 12),
-    ("recall.filters", 33),
-    ("recall.huge_limit", 4),
-    ("store.hostile_text_round_trip", 59),
-    ("store.big_content_round_trip", 792),
-    ("recall.hostile_queries", 13),
-    ("store.concurrent_writes", 50),
-    ("namespace.case_sensitive", 13),
-    ("namespace.no_wildcards", 11),
-    ("namespace.reserved_words", 121),
-    ("sections.custom_spelling", 17),
-    ("sections.invalid_section_refused", 8),
-    ("sections.across_merge_order", 15),
-    ("sections.cap_and_truncation", 10),
-    ("sections.namespace_filter_conflict", 2),
-    ("sections.namespaces_listed_once", 9),
-    ("sections.pinned_hits_only", 6),
-    ("sections.view_recall_pinned", 3),
-    ("corpus.namespace_counts", 26),
-    ("corpus.recall_own_words", 107),
-    ("portability.pages_partition", 38),
-    ("portability.end_of_export", 11),
-    ("portability.page_limits", 9),
-    ("portability.unknown_cursor", 6),
-    ("portability.cursor_stable", 9),
-    ("portability.round_trip", 45),
-    ("portability.taint_kept", 7),
-    ("portability.import_hostile", 882),
-    ("portability.import_failures", 13),
-    ("properties.across_ordering", 887),
-    ("properties.cap_determinism", 1583),
-    ("properties.custom_spelling", 1726),
-    ("properties.namespace_round_trip", 632),
-    ("properties.pinning_cost", 1146),
-    ("properties.truncation", 1222),
-    ("properties.concurrent_equals_sequential", 1776),
-    ("properties.export_partition", 868),
-    ("properties.export_round_trip", 1034),
-    ("model.differential", 573),
-    ("recall.ranking_higher_better", 12),
-    ("corpus.self_retrieval", 300),
-];
+/// The cost of a check that is not a standard one ([`cost`]).
+pub const DEFAULT_COST: u32 = 10;
 
 impl Registry {
     /// The checks of `shard` ([`cost`]-balanced, see the module docs), in
@@ -227,32 +169,16 @@ mod tests {
         }
     }
 
-    /// A check of the contract, section, corpus or portability families
-    /// costs 3 to 400 ms, close enough to [`DEFAULT_COST`] for a new one to
-    /// go unmeasured at first; a property check or the model costs seconds,
-    /// so a missing one would unbalance every shard it lands in.
+    /// Every standard check's cost is its own measurement, a positive
+    /// one, and not the fallback by accident of a mistyped row.
     #[test]
-    fn every_generated_check_has_a_measured_cost_and_no_other_is_listed() {
-        let registry = Registry::standard();
-        let missing: Vec<&str> = registry
-            .checks()
-            .iter()
-            .filter(|c| c.family == crate::Family::Property)
-            .map(|c| c.id)
-            .filter(|id| !COSTS.iter().any(|(k, _)| k == id))
-            .collect();
-        assert!(
-            missing.is_empty(),
-            "no cost for {missing:?}: measure them (module docs)"
-        );
-        let stale: Vec<&str> = COSTS
-            .iter()
-            .map(|(k, _)| *k)
-            .filter(|k| registry.get(k).is_none())
-            .collect();
-        assert!(
-            stale.is_empty(),
-            "costs of checks that no longer exist: {stale:?}"
-        );
+    fn every_standard_check_costs_its_rows_measurement() {
+        assert_eq!(cost("store.upsert"), 5);
+        assert_eq!(cost("properties.concurrent_equals_sequential"), 1776);
+        assert_eq!(cost("model.differential"), 573);
+        assert_eq!(cost("no.such_check"), DEFAULT_COST);
+        for c in Registry::standard().checks() {
+            assert!(cost(c.id) >= 1, "{}: a cost of at least 1 ms", c.id);
+        }
     }
 }

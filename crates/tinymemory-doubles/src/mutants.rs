@@ -146,81 +146,108 @@
 //! # });
 //! ```
 //!
-//! The mutants of this crate add `new`, `get_ref`, `get_mut` and
-//! `into_inner` (`inner_only_accessors!`), an entry in [`mutants()`]
-//! (`src/mutants/catalogue.rs`) naming the check that must catch them and
-//! every other check that fails on them (run `tinymemory-conformance run
-//! --driver mutant:NAME` to see which), a row in the tables above, and a
-//! witness in `tests/doubles/mutants.rs`: a scenario the reference driver
-//! and the mutant answer differently. ARCHITECTURE.md, "A mutant", has
-//! the steps and the tests that hold each.
+//! # A mutant is one file plus one line
+//!
+//! A mutant of this crate is one file of `src/mutants/`: the wrapper as
+//! above, with `new`, `get_ref`, `get_mut` and `into_inner`
+//! (`inner_only_accessors!`), and the file's catalogue entries, each with
+//! its witness: a scenario the mutant and the driver it wraps answer
+//! differently, and the exact line each gives. The file is declared, its
+//! wrapper exported and its entries gathered into [`mutants()`] by one
+//! line of the `mutant_files!` list at the end of `src/mutants.rs`
+//! (`drops_last_hit => DropsLastHit;`), so the module list, the catalogue
+//! and the witnesses cannot drift apart:
+//!
+//! ```text
+//! pub(super) const MUTANTS: &[super::Mutant] = &[entry! {
+//!     name: "drops-last-hit",
+//!     rule: "contract 5: at most limit hits; limit 0 returns Ok(empty)",
+//!     check: "recall.limit",
+//!     also_caught_by: &["model.differential"],
+//!     description: "every recall loses its last hit",
+//!     wrap: DropsLastHit::new(),
+//!     profile: Lexical,
+//!     witness: |d| {
+//!         use super::witness::{keys, put};
+//!         put(d, "global", "k", "apple").await?;
+//!         let hits = d.recall("apple", 5, &RecallOptions::default()).await?;
+//!         Ok(format!("{:?}", keys(&hits)))
+//!     },
+//!     reference: r#"["k"]"#,
+//!     mutant: "[]",
+//! }];
+//! ```
+//!
+//! `also_caught_by` names every other check that fails on the mutant (run
+//! `tinymemory-conformance run --driver mutant:NAME` to see which); the
+//! conformance crate's self-test fails on any difference. The tables
+//! above are regenerated from the catalogue (`TINYMEMORY_BLESS=1 cargo
+//! test -p tinymemory-conformance --lib docs`), and the doubles crate's
+//! tests run every witness on both drivers. ARCHITECTURE.md, "A mutant",
+//! has the steps and the tests that hold each.
 
-mod blank_set;
-mod bm25_sign;
-mod case_folds;
+#[macro_use]
 mod catalogue;
-mod collection_stats;
-mod concurrent_writes;
-mod counts_every_store;
-mod defaults_absent;
-mod drops_taint;
-mod early_years;
-mod exact_counts;
-mod forget;
-mod import_taint;
-mod invalid_refused;
-mod leap_second;
-mod limit;
-mod metadata;
-mod min_score;
-mod nan_scores;
-mod paging;
-mod partial_batch;
-mod plain_text_query;
-mod prefix_pin;
-mod ranking;
-mod reserved_name;
-mod scores;
-mod split_namespaces;
-mod stale_index;
-mod stale_recall;
-mod stop_words;
-mod store_upsert;
-mod utf16_order;
-mod wildcards;
-mod zero_query;
+mod witness;
 
-pub use blank_set::JsBlankSet;
-pub use bm25_sign::Bm25SignAsMatch;
-pub use case_folds::CaseFoldsNamespaces;
-pub use catalogue::{mutant, mutants, Mutant};
-pub use collection_stats::CollectionWideStatistics;
-pub use concurrent_writes::LosesConcurrentWrites;
-pub use counts_every_store::CountsEveryStore;
-pub use defaults_absent::{DefaultFields, DefaultsAsAbsent, UpsertPath};
-pub use drops_taint::DropsTaint;
-pub use early_years::ShiftedEarlyYears;
+// Not a mutant: so blunt a fault says little about any one check (above).
+mod exact_counts;
+
+pub use catalogue::{mutant, mutants, Mutant, Witness, WitnessFuture};
 pub use exact_counts::InflatedCounts;
-pub use forget::ForgetAlwaysTrue;
-pub use import_taint::ImportDropsTaint;
-pub use invalid_refused::{sanitize_namespace, SanitizesNamespaces};
-pub use leap_second::LeapSecondAnyDay;
-pub use limit::LimitPlusOne;
-pub use metadata::{MetadataFault, MetadataFaultKind};
-pub use min_score::IgnoresMinScore;
-pub use nan_scores::NanScores;
-pub use paging::{CursorRestarts, EmptyPageEnds, OverlappingPages};
-pub use partial_batch::PartialBatch;
-pub use plain_text_query::EngineSyntaxErrors;
-pub use prefix_pin::PrefixPinnedRecall;
-pub use ranking::{RankingFault, RankingFaultKind};
-pub use reserved_name::{first_label, ReservesName, LANGGRAPH};
-pub use scores::NegatedScores;
-pub use split_namespaces::SplitsNamespacesByCategory;
-pub use stale_index::StaleIndex;
-pub use stale_recall::StaleRecallAfterForget;
-pub use stop_words::{DropsStopWords, ENGLISH_STOP_WORDS};
-pub use store_upsert::DuplicatesOnStore;
-pub use utf16_order::Utf16KeyOrder;
-pub use wildcards::{like, LikeWildcards};
-pub use zero_query::ZeroQueryNan;
+
+/// Declares each mutant file, re-exports the items it names, and gathers
+/// its `MUTANTS` into the catalogue in the order of the lines: a file
+/// missing from this list is not compiled, so its mutants cannot be left
+/// out of the catalogue while their wrapper builds.
+macro_rules! mutant_files {
+    ($($module:ident $(=> $($export:ident),+)?;)*) => {
+        $(
+            mod $module;
+            $(pub use $module::{$($export),+};)?
+        )*
+
+        /// The catalogue: every file's entries, file by file.
+        fn gathered() -> Vec<Mutant> {
+            [$($module::MUTANTS),*].concat()
+        }
+    };
+}
+
+// One line per mutant file, in catalogue order: `file => what it exports`.
+mutant_files! {
+    store_upsert => DuplicatesOnStore;
+    drops_taint => DropsTaint;
+    concurrent_writes => LosesConcurrentWrites;
+    none_means_all;
+    hit_namespace;
+    scores => NegatedScores;
+    nan_scores => NanScores;
+    limit => LimitPlusOne;
+    plain_text_query => EngineSyntaxErrors;
+    min_score => IgnoresMinScore;
+    counts_every_store => CountsEveryStore;
+    invalid_refused => sanitize_namespace, SanitizesNamespaces;
+    forget => ForgetAlwaysTrue;
+    stale_recall => StaleRecallAfterForget;
+    case_folds => CaseFoldsNamespaces;
+    wildcards => like, LikeWildcards;
+    split_namespaces => SplitsNamespacesByCategory;
+    prefix_pin => PrefixPinnedRecall;
+    metadata => MetadataFault, MetadataFaultKind;
+    collection_stats => CollectionWideStatistics;
+    paging => CursorRestarts, EmptyPageEnds, OverlappingPages;
+    partial_batch => PartialBatch;
+    import_taint => ImportDropsTaint;
+    defaults_absent => DefaultFields, DefaultsAsAbsent, UpsertPath;
+    bm25_sign => Bm25SignAsMatch;
+    reserved_name => first_label, ReservesName, LANGGRAPH;
+    stop_words => DropsStopWords, ENGLISH_STOP_WORDS;
+    utf16_order => Utf16KeyOrder;
+    leap_second => LeapSecondAnyDay;
+    early_years => ShiftedEarlyYears;
+    ranking => RankingFault, RankingFaultKind;
+    stale_index => StaleIndex;
+    zero_query => ZeroQueryNan;
+    blank_set => JsBlankSet;
+}

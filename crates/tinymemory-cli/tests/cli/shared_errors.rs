@@ -2,6 +2,9 @@
 
 use std::process::Command;
 
+use tinymemory_api::RecallProfile;
+use tinymemory_conformance::{Family, Registry};
+
 #[test]
 fn one_query_parser_error_is_named_once_for_the_checks_it_fails() {
     let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
@@ -19,6 +22,14 @@ fn one_query_parser_error_is_named_once_for_the_checks_it_fails() {
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8(out.stdout).expect("utf-8");
     let lines: Vec<&str> = stdout.lines().collect();
+    // Every lexical check of this build runs but the corpus ones (skipped);
+    // 7 fail.
+    let lexical = Registry::standard().for_profile(RecallProfile::Lexical);
+    let skipped = lexical.family(Family::Corpus).len();
+    let closing = format!(
+        "{} passed, 7 failed, {skipped} skipped",
+        lexical.len() - 7 - skipped
+    );
     assert_eq!(
         lines[lines.len() - 3..],
         [
@@ -26,7 +37,7 @@ fn one_query_parser_error_is_named_once_for_the_checks_it_fails() {
              (recall.plain_text_query, properties.cap_determinism, properties.truncation, \
              properties.concurrent_equals_sequential, model.differential)",
             "conformance: PARTIAL (lexical: sections, portability)",
-            "52 passed, 7 failed, 2 skipped",
+            closing.as_str(),
         ],
         "{stdout}"
     );

@@ -26,14 +26,14 @@ struct RowDocs {
 }
 
 macro_rules! docs_of_row {
-    ($id:literal, { mistake: $mistake:literal $(,)? }) => {
+    ($id:literal, { cost_ms: $cost:literal, mistake: $mistake:literal $(,)? }) => {
         RowDocs {
             id: $id,
             mistake: $mistake,
             semantic: "",
         }
     };
-    ($id:literal, { mistake: $mistake:literal, semantic: $semantic:literal $(,)? }) => {
+    ($id:literal, { cost_ms: $cost:literal, mistake: $mistake:literal, semantic: $semantic:literal $(,)? }) => {
         RowDocs {
             id: $id,
             mistake: $mistake,
@@ -136,6 +136,35 @@ fn counts() -> String {
     )
 }
 
+/// How many checks `examples/python/broken_driver.py` fails under
+/// `run --no-corpus` (its three bugs, and the checks they reach; the
+/// Python tests assert the same seven).
+const BROKEN_PYTHON_DRIVER_FAILURES: usize = 7;
+
+/// The closing lines of docs/validate-python-driver.md's transcript of
+/// the broken driver: every lexical check but the corpus ones (skipped)
+/// and its failures passed.
+fn broken_closing() -> String {
+    let lexical = Registry::standard().for_profile(RecallProfile::Lexical);
+    let skipped = lexical.family(Family::Corpus).len();
+    format!(
+        "```text\n{} passed, {BROKEN_PYTHON_DRIVER_FAILURES} failed, {skipped} skipped\n$ echo $?\n1\n```\n",
+        lexical.len() - BROKEN_PYTHON_DRIVER_FAILURES - skipped
+    )
+}
+
+/// docs/properties.md's sentence on the null driver: of the property
+/// family only `properties.namespace_round_trip` needs no stored data.
+fn null_properties() -> String {
+    let n = Registry::standard().family(Family::Property).len();
+    format!(
+        "On the null driver the property family therefore reports `1 passed, 0 failed, {} skipped`: \
+         of its {n} checks only `properties.namespace_round_trip` runs without stored data \
+         (`tests/conformance/properties_null.rs`).\n",
+        n - 1
+    )
+}
+
 /// The `wrapper` cell of a mutant: its constructor, linked to the item
 /// it calls (rustdoc resolves the link from the `mutants` module, and
 /// `cargo doc -D warnings` fails on one that does not).
@@ -215,11 +244,17 @@ fn rule_ids() -> String {
 fn docs_tables_are_generated_from_the_registry_and_the_catalogue() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let bless = std::env::var_os("TINYMEMORY_BLESS").is_some();
-    let regions: [(&str, &str, String); 8] = [
+    let regions: [(&str, &str, String); 10] = [
         ("docs/protocol.md", "rules", rules()),
         ("docs/protocol.md", "rule-ids", rule_ids()),
         ("docs/validate-python-driver.md", "rules", rules()),
         ("docs/profiles.md", "counts", counts()),
+        ("docs/properties.md", "null-properties", null_properties()),
+        (
+            "docs/validate-python-driver.md",
+            "broken-closing",
+            broken_closing(),
+        ),
         ("docs/profiles.md", "applicability", applicability()),
         ("README.md", "contract", contract()),
         ("docs/profiles.md", "semantic-mutants", semantic_mutants()),
@@ -245,7 +280,7 @@ fn docs_tables_are_generated_from_the_registry_and_the_catalogue() {
     assert!(
         stale.is_empty(),
         "the tables of {} differ from the registry's rows (src/checks.rs) or the \
-         mutants catalogue (tinymemory-doubles/src/mutants/catalogue.rs): \
+         mutants catalogue (the entries of tinymemory-doubles/src/mutants/*.rs): \
          rewrite them with TINYMEMORY_BLESS=1 cargo test -p tinymemory-conformance --lib docs",
         stale.join(", ")
     );

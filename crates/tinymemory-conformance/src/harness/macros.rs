@@ -50,11 +50,40 @@
 /// Each test runs its check on a new current-thread Tokio runtime
 /// ([`Harness::test`](crate::Harness::test)). A skipped check passes its
 /// test and prints the reason to stderr (`cargo test -- --nocapture`).
+///
+/// # A driver that needs a server
+///
+/// A driver whose stores are opened asynchronously, or only when a server
+/// is reachable, gives `factory = EXPR` instead of the closure: EXPR is a
+/// `Result<F, String>` with `F` a [`DriverFactory`](tinymemory_api::DriverFactory),
+/// evaluated once per test. `Err(why)` skips the test: it passes and prints
+/// `SKIPPED <module path>::<test>: <why>` to stderr, so a run without the
+/// server says so on every check instead of failing it (in CI, make EXPR
+/// panic instead: there the checks must run).
+///
+/// ```
+/// use tinymemory_api::DriverFactory;
+/// use tinymemory_conformance::FnFactory;
+///
+/// /// The factory of the server named by `MY_DB_URL`.
+/// fn my_factory() -> Result<impl DriverFactory, String> {
+///     match std::env::var("MY_DB_URL") {
+///         Ok(_url) => Ok(FnFactory::new("my-db", || {
+///             Ok(Box::new(tinymemory_reference::ReferenceDriver::new()) as _)
+///         })),
+///         Err(_) => Err("needs a server: set MY_DB_URL".to_owned()),
+///     }
+/// }
+///
+/// tinymemory_conformance::conformance_tests!(my_db, factory = my_factory());
+/// # fn main() {}
+/// ```
 #[macro_export]
 macro_rules! conformance_tests {
-    (
-        $name:ident,
-        $factory:expr
+    ($name:ident, factory = $factory:expr $(, $($options:tt)*)?) => {
+        $crate::conformance_tests!(@with [factory $factory] $name $(, $($options)*)?);
+    };
+    (@with [$kind:ident $factory:expr] $name:ident
         $(, profile = $profile:expr)?
         $(, config = $config:expr)?
         $(, corpus = $corpus:expr)?
@@ -63,8 +92,29 @@ macro_rules! conformance_tests {
     ) => {
         $crate::__tinymemory_standard_checks! {
             [$crate::__tinymemory_conformance_module]
-            [$name] [$factory] [$($profile)?] [$($config)?] [$($corpus)?] [$($($id => $reason),*)?]
+            [$name] [$kind $factory] [$($profile)?] [$($config)?] [$($corpus)?] [$($($id => $reason),*)?]
         }
+    };
+    ($name:ident, $factory:expr $(, $($options:tt)*)?) => {
+        $crate::conformance_tests!(@with [from_fn $factory] $name $(, $($options)*)?);
+    };
+}
+
+/// Not public API: the harness of a [`conformance_tests!`] module over a
+/// closure (`from_fn`) or a `Result` of a factory (`factory`), `Err` being
+/// why the tests are skipped.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tinymemory_harness_of {
+    ($name:ident from_fn $factory:expr) => {
+        ::std::result::Result::<$crate::Harness, ::std::string::String>::Ok(
+            $crate::Harness::from_fn(stringify!($name), $factory),
+        )
+    };
+    ($name:ident factory $factory:expr) => {
+        ::std::result::Result::<_, ::std::string::String>::map($factory, |f| {
+            $crate::Harness::new(::std::sync::Arc::new(f))
+        })
     };
 }
 
@@ -73,7 +123,7 @@ macro_rules! conformance_tests {
 #[macro_export]
 macro_rules! __tinymemory_conformance_module {
     (
-        [$name:ident] [$factory:expr] [$($profile:expr)?] [$($config:expr)?] [$($corpus:expr)?]
+        [$name:ident] [$kind:ident $factory:expr] [$($profile:expr)?] [$($config:expr)?] [$($corpus:expr)?]
         [$($id:literal => $reason:literal),*];
         $($test:ident => $check:literal $def:tt $docs:tt;)*
     ) => {
@@ -81,7 +131,8 @@ macro_rules! __tinymemory_conformance_module {
             #[allow(unused_imports)]
             use super::*;
 
-            fn harness() -> $crate::Harness {
+            /// The module's harness, or why its tests are skipped.
+            fn harness() -> ::std::result::Result<$crate::Harness, ::std::string::String> {
                 #[allow(unused_mut)]
                 let mut config = $crate::RunConfig::default();
                 $( config = $config; )?
@@ -89,23 +140,38 @@ macro_rules! __tinymemory_conformance_module {
                     .with_env_overrides()
                     .unwrap_or_else(|e| panic!("{e}"));
                 #[allow(unused_mut)]
-                let mut harness = $crate::Harness::from_fn(stringify!($name), $factory).with_config(config);
+                let mut harness = $crate::__tinymemory_harness_of!($name $kind $factory)?
+                    .with_config(config);
                 $( harness = harness.with_profile($profile); )?
                 $( harness = harness.with_corpus($corpus); )?
-                harness $( .expect_failure($id, $reason) )*
+                Ok(harness $( .expect_failure($id, $reason) )*)
             }
 
             #[test]
             fn expected_failures_are_valid() {
-                if let Err(e) = harness().validate() {
-                    panic!("{e}");
+                match harness() {
+                    Ok(harness) => {
+                        if let Err(e) = harness.validate() {
+                            panic!("{e}");
+                        }
+                    }
+                    Err(why) => $crate::Harness::skip_unavailable(
+                        concat!(module_path!(), "::expected_failures_are_valid"),
+                        &why,
+                    ),
                 }
             }
 
             $(
                 #[test]
                 fn $test() {
-                    harness().test($check);
+                    match harness() {
+                        Ok(harness) => harness.test($check),
+                        Err(why) => $crate::Harness::skip_unavailable(
+                            concat!(module_path!(), "::", stringify!($test)),
+                            &why,
+                        ),
+                    }
                 }
             )*
         }

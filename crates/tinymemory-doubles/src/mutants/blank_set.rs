@@ -71,3 +71,25 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "js-blank-set",
+        rule: "contract 6: an empty or whitespace-only query (Unicode White_Space) gives Ok(empty)",
+        check: "recall.plain_text_query",
+        also_caught_by: &[],
+        description: "blankness is decided by JavaScript's trim(): a query of U+0085 ranks every entry, and one of U+FEFF alone gives nothing",
+        wrap: JsBlankSet::new(),
+        profile: Semantic,
+        witness: |d| {
+            use super::witness::{put, ranked};
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            put(d, "global", "k", "comet").await?;
+            Ok(ranked(&d.recall("\u{85}", 10, &any()).await?))
+        },
+        reference: "[]",
+        mutant: r#"[("k", "0.000")]"#,
+    },
+];

@@ -75,3 +75,25 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "bm25-sign-as-match",
+        rule: "lexical: every entry sharing a word with the query is a hit, whatever its BM25 weight",
+        check: "recall.none_means_global",
+        also_caught_by: &["recall.hit_namespace", "recall.limit", "forget.idempotent", "recall.common_words", "recall.self_retrieval", "recall.filters", "recall.huge_limit", "store.big_content_round_trip", "namespace.case_sensitive", "namespace.no_wildcards", "namespace.reserved_words", "sections.across_merge_order", "sections.cap_and_truncation", "sections.namespaces_listed_once", "sections.pinned_hits_only", "sections.view_recall_pinned", "portability.import_hostile", "model.differential"],
+        description: "a hit is kept only when its Okapi BM25 weight is above 0, so the only entry of a namespace is never found",
+        wrap: Bm25SignAsMatch::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{keys, put};
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            put(d, "global", "g", "zebra crossing").await?;
+            Ok(format!("{:?}", keys(&d.recall("zebra", 10, &any()).await?)))
+        },
+        reference: r#"["g"]"#,
+        mutant: "[]",
+    },
+];

@@ -109,3 +109,25 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "case-folds-namespaces",
+        rule: "namespaces: names compare byte for byte, so learning:A and learning:a are two namespaces",
+        check: "namespace.case_sensitive",
+        also_caught_by: &["model.differential"],
+        description: "every namespace is lowercased before use, like a case-insensitive collation",
+        wrap: CaseFoldsNamespaces::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::put;
+            put(d, "learning:A", "k", "upper").await?;
+            put(d, "learning:a", "k", "lower").await?;
+            let got = d.get("learning:A", "k").await?;
+            Ok(format!("{:?}", got.map(|e| (e.namespace, e.content))))
+        },
+        reference: r#"Some((Some("learning:A"), "upper"))"#,
+        mutant: r#"Some((Some("learning:a"), "lower"))"#,
+    },
+];

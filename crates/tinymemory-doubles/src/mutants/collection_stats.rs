@@ -81,3 +81,29 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "collection-wide-statistics",
+        rule: "contract 11: a pinned recall returns the same hits and score bits whatever other namespaces hold",
+        check: "recall.namespace_isolation",
+        also_caught_by: &[],
+        description: "scores are weighted by a BM25 IDF counted over every namespace, as FTS5's bm25() is, so a write elsewhere changes them",
+        wrap: CollectionWideStatistics::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::put;
+            use tinymemory_api::{MemoryEntry, RecallOptions};
+            put(d, "global", "a", "rust borrow").await?;
+            let pinned = RecallOptions::in_namespace("global");
+            let bits = |hits: Vec<MemoryEntry>| hits.first().and_then(|h| h.score).map(f64::to_bits);
+            let before = bits(d.recall("rust", 10, &pinned).await?);
+            put(d, "learning:x", "b", "rust").await?;
+            let after = bits(d.recall("rust", 10, &pinned).await?);
+            Ok(format!("{}", before == after))
+        },
+        reference: "true",
+        mutant: "false",
+    },
+];

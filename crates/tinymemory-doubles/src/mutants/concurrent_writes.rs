@@ -128,3 +128,25 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "loses-concurrent-writes",
+        rule: "contract 1: every store that returned Ok is kept, however many run at once",
+        check: "store.concurrent_writes",
+        also_caught_by: &[],
+        description: "a store that starts while another store is in flight returns Ok but is never written",
+        wrap: LosesConcurrentWrites::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{keys, put};
+            let (a, b) = tokio::join!(put(d, "global", "a", "x"), put(d, "global", "b", "y"));
+            a?;
+            b?;
+            Ok(format!("{:?}", keys(&d.list(None, None, None).await?)))
+        },
+        reference: r#"["a", "b"]"#,
+        mutant: r#"["a"]"#,
+    },
+];

@@ -145,3 +145,25 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "counts-every-store",
+        rule: "contract 8: namespaces() gives every non-empty namespace its exact count",
+        check: "namespaces.exact_counts",
+        also_caught_by: &["store.upsert", "store.bulk", "portability.round_trip", "properties.export_round_trip", "model.differential"],
+        description: "namespaces() counts every store of a key, upserts included, like a full-text table gaining a row per write",
+        wrap: CountsEveryStore::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{counts, put};
+            put(d, "global", "a", "x").await?;
+            put(d, "global", "a", "y").await?;
+            put(d, "global", "b", "x").await?;
+            Ok(format!("{:?}", counts(&d.namespaces().await?)))
+        },
+        reference: r#"[("global", 2)]"#,
+        mutant: r#"[("global", 3)]"#,
+    },
+];

@@ -227,3 +227,99 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// The witness of the two mutants that keep metadata under the defaults:
+/// an entry of category daily, session `s1` and taint external sync, then
+/// the defaults written over it through `path` (store_many or import);
+/// renders what `get` then gives as `Some((category, session, taint))`.
+async fn over_the_defaults(
+    d: &dyn MemoryProvider,
+    path: UpsertPath,
+) -> Result<String, MemoryError> {
+    d.store(
+        "global",
+        "k",
+        "note",
+        MemoryCategory::Daily,
+        Some("s1"),
+        MemoryTaint::ExternalSync,
+    )
+    .await?;
+    match path {
+        UpsertPath::Import => {
+            d.import(&[super::witness::record("global", "k", MemoryTaint::Internal)])
+                .await?;
+        }
+        UpsertPath::Store | UpsertPath::StoreMany => {
+            d.store_many(&[NewEntry::new("global", "k", "note")]).await?;
+        }
+    }
+    let got = d.get("global", "k").await?;
+    Ok(format!(
+        "{:?}",
+        got.map(|e| (e.category, e.session_id, e.taint))
+    ))
+}
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "default-category-kept",
+        rule: "contract 1: an upsert replaces the category, the default core included; metadata is never merged",
+        check: "store.upsert_replaces_metadata",
+        also_caught_by: &["model.differential"],
+        description: "a store of category core over an entry of another category keeps the old one, as patch semantics reading the default as not given do",
+        wrap: DefaultsAsAbsent::new(UpsertPath::Store, DefaultFields::CATEGORY),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::put_as;
+            use tinymemory_api::{MemoryCategory, MemoryTaint};
+            put_as(
+                d,
+                "global",
+                "k",
+                MemoryCategory::Custom("projects".into()),
+                MemoryTaint::Internal,
+            )
+            .await?;
+            put_as(
+                d,
+                "global",
+                "k",
+                MemoryCategory::Core,
+                MemoryTaint::Internal,
+            )
+            .await?;
+            Ok(format!(
+                "{:?}",
+                d.get("global", "k").await?.map(|e| e.category)
+            ))
+        },
+        reference: "Some(Core)",
+        mutant: r#"Some(Custom("projects"))"#,
+    },
+    entry! {
+        name: "defaults-kept-by-store-many",
+        rule: "bulk store: an entry of a batch replaces category, session and taint, defaults included",
+        check: "store.upsert_replaces_metadata",
+        also_caught_by: &[],
+        description: "store_many over existing keys keeps the stored category, session and taint where the entry gives core, no session or internal",
+        wrap: DefaultsAsAbsent::new(UpsertPath::StoreMany, DefaultFields::ALL),
+        profile: Lexical,
+        witness: |d| { over_the_defaults(d, UpsertPath::StoreMany).await },
+        reference: "Some((Core, None, Internal))",
+        mutant: r#"Some((Daily, Some("s1"), ExternalSync))"#,
+    },
+    entry! {
+        name: "defaults-kept-by-import",
+        rule: "portability: an import replaces category, session and taint, defaults included",
+        check: "portability.taint_kept",
+        also_caught_by: &[],
+        description: "import over existing keys keeps the stored category, session and taint where the record gives core, no session or internal",
+        wrap: DefaultsAsAbsent::new(UpsertPath::Import, DefaultFields::ALL),
+        profile: Lexical,
+        witness: |d| { over_the_defaults(d, UpsertPath::Import).await },
+        reference: "Some((Core, None, Internal))",
+        mutant: r#"Some((Daily, Some("s1"), ExternalSync))"#,
+    },
+];

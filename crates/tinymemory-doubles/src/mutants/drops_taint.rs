@@ -64,3 +64,31 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "drops-taint",
+        rule: "contract 1: taint, category and session are stored as given",
+        check: "store.upsert",
+        also_caught_by: &["store.bulk", "portability.taint_kept", "portability.import_hostile", "model.differential"],
+        description: "every store is written as MemoryTaint::Internal, so externally synced entries read back as internal",
+        wrap: DropsTaint::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::put_as;
+            use tinymemory_api::{MemoryCategory, MemoryTaint};
+            put_as(
+                d,
+                "global",
+                "k",
+                MemoryCategory::Core,
+                MemoryTaint::ExternalSync,
+            )
+            .await?;
+            Ok(format!("{:?}", d.get("global", "k").await?.map(|e| e.taint)))
+        },
+        reference: "Some(ExternalSync)",
+        mutant: "Some(Internal)",
+    },
+];

@@ -60,3 +60,34 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "years-below-100-shifted",
+        rule: "metadata: last_updated is the namespace's newest timestamp by instant, years 0000-0099 included",
+        check: "namespaces.last_updated",
+        also_caught_by: &[],
+        description: "namespaces() compares timestamps of years 0000-0099 as 1900-1999, as JavaScript's Date.UTC reads a year below 100",
+        wrap: ShiftedEarlyYears::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::record;
+            use tinymemory_api::MemoryTaint;
+            use tinymemory_api::portability::MemoryRecord;
+            let at = |key: &str, timestamp: &str| MemoryRecord {
+                timestamp: timestamp.into(),
+                ..record("global", key, MemoryTaint::Internal)
+            };
+            d.import(&[
+                at("a", "0099-12-31T23:59:59Z"),
+                at("b", "1969-07-20T20:17:00Z"),
+            ])
+            .await?;
+            let last = d.namespaces().await?.into_iter().next().and_then(|s| s.last_updated);
+            Ok(format!("{last:?}"))
+        },
+        reference: r#"Some("1969-07-20T20:17:00Z")"#,
+        mutant: r#"Some("0099-12-31T23:59:59Z")"#,
+    },
+];

@@ -25,3 +25,25 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "forget-always-true",
+        rule: "contract 10: forget is idempotent: true, then false",
+        check: "forget.idempotent",
+        also_caught_by: &["model.differential"],
+        description: "forget always returns true, even when nothing was there",
+        wrap: ForgetAlwaysTrue::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::put;
+            put(d, "global", "k", "x").await?;
+            let first = d.forget("global", "k").await?;
+            let second = d.forget("global", "k").await?;
+            Ok(format!("{:?}", (first, second)))
+        },
+        reference: "(true, false)",
+        mutant: "(true, true)",
+    },
+];

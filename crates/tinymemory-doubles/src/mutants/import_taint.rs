@@ -37,3 +37,25 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "import-drops-taint",
+        rule: "portability: an import keeps every field, taint included (ExternalSync stays ExternalSync)",
+        check: "portability.taint_kept",
+        also_caught_by: &["portability.round_trip", "portability.import_hostile", "properties.export_round_trip"],
+        description: "import writes every record as MemoryTaint::Internal",
+        wrap: ImportDropsTaint::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::record;
+            use tinymemory_api::MemoryTaint;
+            d.import(&[record("global", "k", MemoryTaint::ExternalSync)])
+                .await?;
+            Ok(format!("{:?}", d.get("global", "k").await?.map(|e| e.taint)))
+        },
+        reference: "Some(ExternalSync)",
+        mutant: "Some(Internal)",
+    },
+];

@@ -150,3 +150,32 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "sanitizes-invalid-namespaces",
+        rule: "contract 9: an invalid namespace is MemoryError::Invalid on every method",
+        check: "namespace.invalid_refused",
+        also_caught_by: &["store.bulk", "portability.import_failures", "properties.namespace_round_trip", "model.differential"],
+        description: "an invalid namespace is silently rewritten to a valid one instead of refused",
+        wrap: SanitizesNamespaces::new(),
+        profile: Lexical,
+        witness: |d| {
+            use tinymemory_api::{MemoryCategory, MemoryTaint};
+            let got = d
+                .store(
+                    "a b",
+                    "k",
+                    "x",
+                    MemoryCategory::Core,
+                    None,
+                    MemoryTaint::Internal,
+                )
+                .await;
+            Ok(format!("{:?}", got.map_err(|e| e.rule())))
+        },
+        reference: r#"Err(Some("namespace.charset"))"#,
+        mutant: "Ok(())",
+    },
+];

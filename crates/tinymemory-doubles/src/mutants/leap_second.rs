@@ -65,6 +65,31 @@ tinymemory_api::delegate_provider! {
     }
 }
 
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "leap-second-any-day",
+        rule: "portability: an import refuses a timestamp that is not RFC 3339, a leap second outside 23:59:60 UTC on a month's last day included",
+        check: "portability.import_failures",
+        also_caught_by: &[],
+        description: "import takes a second of 60 on any day and at any minute, read as 59, as a parser checking each field's range alone does",
+        wrap: LeapSecondAnyDay::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::record;
+            use tinymemory_api::MemoryTaint;
+            use tinymemory_api::portability::MemoryRecord;
+            let leap = MemoryRecord {
+                timestamp: "2020-01-15T23:59:60Z".into(),
+                ..record("global", "k", MemoryTaint::Internal)
+            };
+            Ok(format!("{}", d.import(&[leap]).await?.failures.len()))
+        },
+        reference: "1",
+        mutant: "0",
+    },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

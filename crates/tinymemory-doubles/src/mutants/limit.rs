@@ -30,3 +30,29 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "limit-plus-one",
+        rule: "contract 5: at most limit hits; limit 0 returns Ok(empty)",
+        check: "recall.limit",
+        also_caught_by: &["recall.min_score", "sections.across_merge_order", "model.differential"],
+        description: "recall returns up to limit + 1 hits, and one hit for limit 0",
+        wrap: LimitPlusOne::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::put;
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            for k in ["a", "b", "c"] {
+                put(d, "global", k, "rust").await?;
+            }
+            let zero = d.recall("rust", 0, &any()).await?.len();
+            let two = d.recall("rust", 2, &any()).await?.len();
+            Ok(format!("{:?}", (zero, two)))
+        },
+        reference: "(0, 2)",
+        mutant: "(1, 3)",
+    },
+];

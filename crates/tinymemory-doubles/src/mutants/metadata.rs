@@ -342,3 +342,226 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "merges-metadata-on-upsert",
+        rule: "contract 1: an upsert replaces category, session and taint; metadata is never merged",
+        check: "store.upsert_replaces_metadata",
+        also_caught_by: &["store.bulk", "portability.taint_kept", "model.differential"],
+        description: "a store without a session keeps the session of the entry it replaces",
+        wrap: MetadataFault::new(MetadataFaultKind::MergesMetadataOnUpsert),
+        profile: Lexical,
+        witness: |d| {
+            use tinymemory_api::{MemoryCategory, MemoryTaint};
+            d.store(
+                "global",
+                "k",
+                "a",
+                MemoryCategory::Core,
+                Some("s1"),
+                MemoryTaint::Internal,
+            )
+            .await?;
+            d.store(
+                "global",
+                "k",
+                "b",
+                MemoryCategory::Core,
+                None,
+                MemoryTaint::Internal,
+            )
+            .await?;
+            Ok(format!(
+                "{:?}",
+                d.get("global", "k").await?.map(|e| e.session_id)
+            ))
+        },
+        reference: "Some(None)",
+        mutant: r#"Some(Some("s1"))"#,
+    },
+    entry! {
+        name: "epoch-timestamps",
+        rule: "contract: a timestamp is the RFC 3339 time of the store",
+        check: "store.timestamps",
+        also_caught_by: &["store.bulk", "namespaces.last_updated", "portability.taint_kept", "portability.import_hostile", "portability.import_failures"],
+        description: "every timestamp read back, last_updated included, is 1970-01-01T00:00:00Z",
+        wrap: MetadataFault::new(MetadataFaultKind::EpochTimestamps),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{absent, put};
+            put(d, "global", "k", "a").await?;
+            let t = d.get("global", "k").await?.ok_or_else(|| absent("global/k"))?.timestamp;
+            Ok(format!("{}", t.starts_with("1970-")))
+        },
+        reference: "false",
+        mutant: "true",
+    },
+    entry! {
+        name: "oldest-last-updated",
+        rule: "contract 8: last_updated is the newest timestamp of the namespace's entries",
+        check: "namespaces.last_updated",
+        also_caught_by: &[],
+        description: "namespaces() gives the oldest timestamp as last_updated",
+        wrap: MetadataFault::new(MetadataFaultKind::OldestLastUpdated),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{absent, put};
+            put(d, "global", "a", "x").await?;
+            tokio::time::sleep(std::time::Duration::from_millis(3)).await;
+            put(d, "global", "b", "y").await?;
+            let newest = d.get("global", "b").await?.ok_or_else(|| absent("global/b"))?.timestamp;
+            let last = d.namespaces().await?.into_iter().next().and_then(|s| s.last_updated);
+            Ok(format!("{}", last == Some(newest)))
+        },
+        reference: "true",
+        mutant: "false",
+    },
+    entry! {
+        name: "bytewise-last-updated",
+        rule: "contract 8: last_updated is the newest timestamp by instant, whatever its spelling",
+        check: "namespaces.last_updated",
+        also_caught_by: &[],
+        description: "namespaces() gives the bytewise greatest timestamp as last_updated (SQL MAX over the text)",
+        wrap: MetadataFault::new(MetadataFaultKind::BytewiseLastUpdated),
+        profile: Lexical,
+        witness: |d| {
+            use tinymemory_api::{MemoryCategory, MemoryTaint};
+            use tinymemory_api::portability::MemoryRecord;
+            let spelt = |key: &str, timestamp: &str| MemoryRecord {
+                namespace: "global".into(),
+                key: key.into(),
+                content: "x".into(),
+                category: MemoryCategory::Core,
+                session_id: None,
+                taint: MemoryTaint::Internal,
+                timestamp: timestamp.into(),
+            };
+            d.import(&[
+                spelt("utc", "2020-01-01T00:00:00Z"),
+                spelt("half", "2020-01-01T00:00:00.5Z"),
+            ])
+            .await?;
+            let last = d.namespaces().await?.into_iter().next().and_then(|s| s.last_updated);
+            Ok(format!("{last:?}"))
+        },
+        reference: r#"Some("2020-01-01T00:00:00.5Z")"#,
+        mutant: r#"Some("2020-01-01T00:00:00Z")"#,
+    },
+    entry! {
+        name: "joined-ids",
+        rule: "contract 1: an entry is identified by (namespace, key), never by the two joined",
+        check: "store.distinct_identities",
+        also_caught_by: &[],
+        description: "entries are identified by namespace + \"/\" + key, so (learning:a/b, c) and (learning:a, b/c) are one",
+        wrap: MetadataFault::new(MetadataFaultKind::JoinedIds),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::put;
+            put(d, "learning:a/b", "c", "first").await?;
+            put(d, "learning:a", "b/c", "second").await?;
+            Ok(format!(
+                "{:?}",
+                d.get("learning:a/b", "c").await?.map(|e| e.content)
+            ))
+        },
+        reference: r#"Some("first")"#,
+        mutant: r#"Some("second")"#,
+    },
+    entry! {
+        name: "inverted-list-category",
+        rule: "contract: list keeps exactly the entries of the category asked",
+        check: "list.filters",
+        also_caught_by: &["model.differential"],
+        description: "list with a category keeps every other category",
+        wrap: MetadataFault::new(MetadataFaultKind::InvertedListCategory),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{keys, put_as};
+            use tinymemory_api::{MemoryCategory, MemoryTaint};
+            put_as(
+                d,
+                "global",
+                "core",
+                MemoryCategory::Core,
+                MemoryTaint::Internal,
+            )
+            .await?;
+            put_as(
+                d,
+                "global",
+                "daily",
+                MemoryCategory::Daily,
+                MemoryTaint::Internal,
+            )
+            .await?;
+            Ok(format!(
+                "{:?}",
+                keys(
+                    &d.list(None, Some(&MemoryCategory::Core), None)
+                        .await?
+                )
+            ))
+        },
+        reference: r#"["core"]"#,
+        mutant: r#"["daily"]"#,
+    },
+    entry! {
+        name: "inverted-recall-session",
+        rule: "contract: recall keeps exactly the entries of the session asked",
+        check: "recall.filters",
+        also_caught_by: &["recall.limit", "store.upsert_replaces_metadata", "model.differential"],
+        description: "recall with a session keeps every other session",
+        wrap: MetadataFault::new(MetadataFaultKind::InvertedRecallSession),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::keys;
+            use tinymemory_api::{MemoryCategory, MemoryTaint, RecallOptions};
+            let any = RecallOptions::default;
+            d.store(
+                "global",
+                "s1",
+                "lantern",
+                MemoryCategory::Core,
+                Some("s1"),
+                MemoryTaint::Internal,
+            )
+            .await?;
+            d.store(
+                "global",
+                "s2",
+                "lantern",
+                MemoryCategory::Core,
+                Some("s2"),
+                MemoryTaint::Internal,
+            )
+            .await?;
+            let opts = RecallOptions {
+                session_id: Some("s1".into()),
+                ..any()
+            };
+            Ok(format!("{:?}", keys(&d.recall("lantern", 10, &opts).await?)))
+        },
+        reference: r#"["s1"]"#,
+        mutant: r#"["s2"]"#,
+    },
+    entry! {
+        name: "limit-as-i64",
+        rule: "contract 5: any limit up to 2^64 - 1 is valid",
+        check: "recall.huge_limit",
+        also_caught_by: &[],
+        description: "a limit above i64::MAX is a backend error, as an SQL LIMIT binding would be",
+        wrap: MetadataFault::new(MetadataFaultKind::LimitAsI64),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::put;
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            put(d, "global", "k", "lantern").await?;
+            Ok(format!("{}", d.recall("lantern", usize::MAX, &any()).await.is_ok()))
+        },
+        reference: "true",
+        mutant: "false",
+    },
+];

@@ -35,3 +35,33 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "ignores-min-score",
+        rule: "contract 7: min_score drops hits below it, and unscored hits when set",
+        check: "recall.min_score",
+        also_caught_by: &[],
+        description: "recall ignores min_score",
+        wrap: IgnoresMinScore::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{put, scored};
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            put(d, "global", "full", "rust async").await?;
+            put(d, "global", "half", "rust tokio").await?;
+            let opts = RecallOptions {
+                min_score: Some(0.9),
+                ..any()
+            };
+            Ok(format!(
+                "{:?}",
+                scored(&d.recall("rust async", 10, &opts).await?)
+            ))
+        },
+        reference: r#"[("full", Some(1.0))]"#,
+        mutant: r#"[("full", Some(1.0)), ("half", Some(0.5))]"#,
+    },
+];

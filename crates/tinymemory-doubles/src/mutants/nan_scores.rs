@@ -47,3 +47,19 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "nan-scores",
+        rule: "contract 4: scores, when present, are finite",
+        check: "recall.scores_finite_higher_better",
+        also_caught_by: &["recall.plain_text_query", "recall.min_score", "recall.self_retrieval", "recall.hostile_queries", "model.differential"],
+        description: "the best hit of every recall scores NaN, as a 0/0 normalisation would give",
+        wrap: NanScores::new(),
+        profile: Lexical,
+        witness: |d| { super::witness::two_scored_hits(d).await },
+        reference: r#"[("full", Some(1.0)), ("half", Some(0.5))]"#,
+        mutant: r#"[("full", Some(NaN)), ("half", Some(0.5))]"#,
+    },
+];

@@ -212,3 +212,64 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "overlapping-pages",
+        rule: "portability: every entry is in exactly one page of an export",
+        check: "portability.pages_partition",
+        also_caught_by: &["portability.end_of_export", "portability.page_limits", "portability.cursor_stable", "portability.round_trip", "portability.import_hostile", "properties.export_partition", "properties.export_round_trip"],
+        description: "each page after the first starts with the previous page's last record, as resuming with >= instead of > does",
+        wrap: OverlappingPages::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{pages, put};
+            for k in ["a", "b", "c"] {
+                put(d, "global", k, "note").await?;
+            }
+            Ok(format!("{:?}", pages(d, 2).await?))
+        },
+        reference: r#"[(["a", "b"], true), (["c"], false)]"#,
+        mutant: r#"[(["a", "b"], true), (["b", "c"], false)]"#,
+    },
+    entry! {
+        name: "cursor-restarts",
+        rule: "portability: a malformed cursor is Invalid, never a restart",
+        check: "portability.unknown_cursor",
+        also_caught_by: &[],
+        description: "an unknown cursor silently restarts the export from the first record",
+        wrap: CursorRestarts::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::put;
+            use tinymemory_api::portability::ExportCursor;
+            put(d, "global", "a", "note").await?;
+            let got = d
+                .export_page(Some(&ExportCursor::new("bogus")), 10)
+                .await
+                .map(|p| p.records.into_iter().map(|r| r.key).collect::<Vec<_>>())
+                .map_err(|e| e.rule().map(str::to_owned));
+            Ok(format!("{got:?}"))
+        },
+        reference: r#"Err(Some("export.cursor_unknown"))"#,
+        mutant: r#"Ok(["a"])"#,
+    },
+    entry! {
+        name: "empty-page-ends",
+        rule: "portability: only next_cursor None ends an export, and only when no record follows",
+        check: "portability.end_of_export",
+        also_caught_by: &["portability.pages_partition", "portability.cursor_stable", "portability.round_trip", "portability.import_hostile", "properties.export_partition", "properties.export_round_trip"],
+        description: "pages stop at namespace boundaries and an exhausted namespace gives an empty page with next_cursor None, records left",
+        wrap: EmptyPageEnds::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{pages, put};
+            put(d, "global", "a", "note").await?;
+            put(d, "learning:x", "b", "note").await?;
+            Ok(format!("{:?}", pages(d, 1).await?))
+        },
+        reference: r#"[(["a"], true), (["b"], false)]"#,
+        mutant: r#"[(["a"], true), ([], false)]"#,
+    },
+];

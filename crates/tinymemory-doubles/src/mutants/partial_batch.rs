@@ -39,3 +39,32 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "partial-batch",
+        rule: "bulk store: one invalid entry refuses the whole batch, nothing of it stored",
+        check: "store.bulk",
+        also_caught_by: &[],
+        description: "store_many stores entry by entry without validating first, keeping what came before an invalid entry",
+        wrap: PartialBatch::new(),
+        profile: Lexical,
+        witness: |d| {
+            let batch = [
+                tinymemory_api::NewEntry::new("global", "a", "first"),
+                tinymemory_api::NewEntry::new("global", "", "empty key"),
+            ];
+            let refused = d.store_many(&batch).await.err();
+            let kept: Vec<String> = d
+                .list(None, None, None)
+                .await?
+                .into_iter()
+                .map(|e| e.key)
+                .collect();
+            Ok(format!("{:?} {kept:?}", refused.as_ref().and_then(MemoryError::rule)))
+        },
+        reference: r#"Some("key.empty") []"#,
+        mutant: r#"Some("key.empty") ["a"]"#,
+    },
+];

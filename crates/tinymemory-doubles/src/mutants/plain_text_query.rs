@@ -76,3 +76,27 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "query-as-fts5-syntax",
+        rule: "contract 6: a query is plain text, never engine syntax; a blank query is Ok(empty)",
+        check: "recall.plain_text_query",
+        also_caught_by: &["recall.whole_words", "recall.hostile_queries", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
+        description: "the query goes to FTS5 MATCH unescaped: don't, quotes, *, (, AND and blank queries fail with a syntax error",
+        wrap: EngineSyntaxErrors::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::put;
+            use super::witness::keys;
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            put(d, "global", "k", "don't panic").await?;
+            let got = d.recall("don't", 10, &any()).await;
+            Ok(format!("{:?}", got.as_deref().map(keys)))
+        },
+        reference: r#"Ok(["k"])"#,
+        mutant: r#"Err(Backend { message: "fts5: syntax error near \"'\"", source: None })"#,
+    },
+];

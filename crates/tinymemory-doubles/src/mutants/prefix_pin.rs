@@ -58,3 +58,29 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "prefix-pinned-recall",
+        rule: "section API: a hit from another namespace than the one a recall was pinned to is a driver fault",
+        check: "sections.pinned_hits_only",
+        also_caught_by: &["recall.limit", "recall.namespace_isolation", "namespace.reserved_words", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
+        description: "a recall pinned to learning:rust also searches learning:rust-async (namespace LIKE ? || '%')",
+        wrap: PrefixPinnedRecall::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{key_ns, put};
+            use tinymemory_api::RecallOptions;
+            put(d, "learning:rust", "k1", "borrow").await?;
+            put(d, "learning:rust-async", "k2", "borrow").await?;
+            let opts = RecallOptions::in_namespace("learning:rust");
+            Ok(format!(
+                "{:?}",
+                key_ns(&d.recall("borrow", 10, &opts).await?)
+            ))
+        },
+        reference: r#"[("k1", Some("learning:rust"))]"#,
+        mutant: r#"[("k1", Some("learning:rust")), ("k2", Some("learning:rust-async"))]"#,
+    },
+];

@@ -171,3 +171,133 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "distance-scores",
+        rule: "contract 4: scores are higher-is-better; a distance (lower = nearer) converts",
+        check: "recall.ranking_higher_better",
+        also_caught_by: &["recall.min_score", "recall.self_retrieval", "recall.reindexed_on_upsert", "model.differential"],
+        description: "scores are the cosine distance 1 - s, nearest first, as a vector store returns them",
+        wrap: RankingFault::new(RankingFaultKind::DistanceScores),
+        profile: Semantic,
+        witness: |d| {
+            use super::witness::{put, ranked};
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            put(d, "global", "self", "comet tail").await?;
+            put(d, "global", "far", "granite river").await?;
+            Ok(ranked(&d.recall("comet tail", 10, &any()).await?))
+        },
+        reference: r#"[("self", "1.000"), ("far", "0.000")]"#,
+        mutant: r#"[("self", "0.000"), ("far", "1.000")]"#,
+    },
+    entry! {
+        name: "jittered-scores",
+        rule: "ranking: the same recall on unchanged data returns identical hits and score bits",
+        check: "recall.deterministic",
+        also_caught_by: &["recall.limit", "recall.min_score", "recall.namespace_isolation", "properties.across_ordering", "properties.cap_determinism", "properties.custom_spelling", "properties.concurrent_equals_sequential", "model.differential"],
+        description: "the n-th recall adds n * 1e-12 to every score",
+        wrap: RankingFault::new(RankingFaultKind::JitteredScores),
+        profile: Semantic,
+        witness: |d| {
+            use super::witness::put;
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            put(d, "global", "k", "comet tail").await?;
+            let a = d.recall("comet", 10, &any()).await?;
+            let b = d.recall("comet", 10, &any()).await?;
+            Ok(format!(
+                "{}",
+                a.first().and_then(|h| h.score).map(f64::to_bits)
+                    == b.first().and_then(|h| h.score).map(f64::to_bits)
+            ))
+        },
+        reference: "true",
+        mutant: "false",
+    },
+    entry! {
+        name: "length-scaled-scores",
+        rule: "ranking: an entry's own content ranks that entry first",
+        check: "recall.self_retrieval",
+        also_caught_by: &[],
+        description: "scores are multiplied by the content's length, like an inner product over unnormalised embeddings",
+        wrap: RankingFault::new(RankingFaultKind::LengthScaledScores),
+        profile: Semantic,
+        witness: |d| {
+            use super::witness::{keys, put};
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            put(d, "global", "a", "comet tail").await?;
+            put(d, "global", "b", "comet dust over northern hills at dusk").await?;
+            Ok(format!(
+                "{:?}",
+                keys(&d.recall("comet tail", 10, &any()).await?)
+            ))
+        },
+        reference: r#"["a", "b"]"#,
+        mutant: r#"["b", "a"]"#,
+    },
+    entry! {
+        name: "min-score-exclusive",
+        rule: "contract 7: min_score keeps exactly the hits scoring >= it",
+        check: "recall.min_score",
+        also_caught_by: &[],
+        description: "a hit scoring exactly min_score is dropped (> instead of >=)",
+        wrap: RankingFault::new(RankingFaultKind::MinScoreExclusive),
+        profile: Semantic,
+        witness: |d| {
+            use super::witness::{keys, put};
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            put(d, "global", "k", "comet").await?;
+            let opts = RecallOptions {
+                min_score: Some(1.0),
+                ..any()
+            };
+            Ok(format!("{:?}", keys(&d.recall("comet", 10, &opts).await?)))
+        },
+        reference: r#"["k"]"#,
+        mutant: "[]",
+    },
+    entry! {
+        name: "short-top-k",
+        rule: "contract 5: a recall returns min(limit, entries passing the filters) hits",
+        check: "recall.limit",
+        also_caught_by: &["recall.hit_namespace", "recall.min_score", "recall.ranking_higher_better", "recall.filters", "recall.huge_limit", "sections.namespaces_listed_once", "model.differential"],
+        description: "a recall of two hits or more loses its last one",
+        wrap: RankingFault::new(RankingFaultKind::ShortTopK),
+        profile: Semantic,
+        witness: |d| {
+            use super::witness::put;
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            for k in ["a", "b", "c"] {
+                put(d, "global", k, "comet").await?;
+            }
+            Ok(format!("{}", d.recall("comet", 10, &any()).await?.len()))
+        },
+        reference: "3",
+        mutant: "2",
+    },
+    entry! {
+        name: "ignores-pin",
+        rule: "section API: a hit from another namespace than the one a recall was pinned to is a driver fault",
+        check: "sections.pinned_hits_only",
+        also_caught_by: &["recall.none_means_global", "recall.hit_namespace", "recall.limit", "recall.self_retrieval", "recall.namespace_isolation", "recall.filters", "recall.hostile_queries", "namespace.case_sensitive", "namespace.no_wildcards", "namespace.reserved_words", "sections.across_merge_order", "sections.cap_and_truncation", "sections.namespaces_listed_once", "sections.view_recall_pinned", "properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "model.differential"],
+        description: "a pinned recall ranks the entries of every namespace, as a collection-wide vector search",
+        wrap: RankingFault::new(RankingFaultKind::IgnoresPin),
+        profile: Semantic,
+        witness: |d| {
+            use super::witness::{key_ns, put};
+            use tinymemory_api::RecallOptions;
+            put(d, "global", "g", "comet").await?;
+            put(d, "learning:x", "l", "comet").await?;
+            let opts = RecallOptions::in_namespace("learning:x");
+            Ok(format!("{:?}", key_ns(&d.recall("comet", 10, &opts).await?)))
+        },
+        reference: r#"[("l", Some("learning:x"))]"#,
+        mutant: r#"[("g", Some("global")), ("l", Some("learning:x"))]"#,
+    },
+];

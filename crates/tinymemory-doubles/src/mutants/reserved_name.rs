@@ -148,3 +148,33 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "reserves-own-name",
+        rule: "namespaces: every valid name is a namespace, whatever word its first label is",
+        check: "namespace.reserved_words",
+        also_caught_by: &["properties.across_ordering", "properties.cap_determinism", "properties.pinning_cost", "properties.truncation", "properties.concurrent_equals_sequential", "properties.export_partition", "properties.export_round_trip"],
+        description: "a namespace whose first label is langgraph is refused, as one agent framework's store refuses its own name",
+        wrap: ReservesName::langgraph(),
+        profile: Lexical,
+        witness: |d| {
+            use tinymemory_api::{MemoryCategory, MemoryTaint};
+            let got = d
+                .store(
+                    "langgraph:notes",
+                    "k",
+                    "note",
+                    MemoryCategory::Core,
+                    None,
+                    MemoryTaint::Internal,
+                )
+                .await
+                .map_err(|e| e.kind());
+            Ok(format!("{got:?}"))
+        },
+        reference: "Ok(())",
+        mutant: r#"Err("backend")"#,
+    },
+];

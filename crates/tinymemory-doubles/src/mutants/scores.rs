@@ -46,3 +46,19 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "negated-scores",
+        rule: "contract 4: scores are higher-is-better; an engine ranking lower-is-better converts",
+        check: "recall.scores_finite_higher_better",
+        also_caught_by: &["recall.min_score", "recall.self_retrieval", "model.differential"],
+        description: "recall scores are negated: lower is better, like an unconverted bm25",
+        wrap: NegatedScores::new(),
+        profile: Lexical,
+        witness: |d| { super::witness::two_scored_hits(d).await },
+        reference: r#"[("full", Some(1.0)), ("half", Some(0.5))]"#,
+        mutant: r#"[("full", Some(-1.0)), ("half", Some(-0.5))]"#,
+    },
+];

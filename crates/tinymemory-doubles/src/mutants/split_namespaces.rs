@@ -57,3 +57,39 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "splits-namespaces-by-category",
+        rule: "section API: a namespace listed twice by namespaces() is a driver fault (contract 8: once each)",
+        check: "sections.namespaces_listed_once",
+        also_caught_by: &["store.bulk", "model.differential"],
+        description: "namespaces() groups by (namespace, category), listing a mixed namespace once per category",
+        wrap: SplitsNamespacesByCategory::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{counts, put_as};
+            use tinymemory_api::{MemoryCategory, MemoryTaint};
+            put_as(
+                d,
+                "learning:m",
+                "k1",
+                MemoryCategory::Core,
+                MemoryTaint::Internal,
+            )
+            .await?;
+            put_as(
+                d,
+                "learning:m",
+                "k2",
+                MemoryCategory::Daily,
+                MemoryTaint::Internal,
+            )
+            .await?;
+            Ok(format!("{:?}", counts(&d.namespaces().await?)))
+        },
+        reference: r#"[("learning:m", 2)]"#,
+        mutant: r#"[("learning:m", 1), ("learning:m", 1)]"#,
+    },
+];

@@ -220,3 +220,26 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "stale-embedding-on-upsert",
+        rule: "ranking: an upsert, a bulk store or an import over a key re-embeds its new content",
+        check: "recall.reindexed_on_upsert",
+        also_caught_by: &["recall.self_retrieval", "portability.round_trip"],
+        description: "a write over an existing key keeps the embedding of the entry's first content, while get and list show the new one",
+        wrap: StaleIndex::new(&[UpsertPath::Store, UpsertPath::StoreMany, UpsertPath::Import]),
+        profile: Semantic,
+        witness: |d| {
+            use super::witness::{put, ranked};
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            put(d, "global", "k", "comet tail").await?;
+            put(d, "global", "k", "granite river").await?;
+            Ok(ranked(&d.recall("comet tail", 10, &any()).await?))
+        },
+        reference: r#"[("k", "0.000")]"#,
+        mutant: r#"[("k", "1.000")]"#,
+    },
+];

@@ -150,3 +150,26 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "stale-recall-after-forget",
+        rule: "contract 10: a forgotten entry is gone from get, list, namespaces and recall",
+        check: "forget.idempotent",
+        also_caught_by: &["model.differential"],
+        description: "forget leaves the entry in the recall index, like a full-text table with no delete trigger",
+        wrap: StaleRecallAfterForget::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{keys, put};
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            put(d, "global", "k", "zebra").await?;
+            d.forget("global", "k").await?;
+            Ok(format!("{:?}", keys(&d.recall("zebra", 10, &any()).await?)))
+        },
+        reference: "[]",
+        mutant: r#"["k"]"#,
+    },
+];

@@ -67,3 +67,25 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "drops-stop-words",
+        rule: "lexical: every entry sharing a word with the query is a hit, stop words and one-letter words included",
+        check: "recall.common_words",
+        also_caught_by: &[],
+        description: "the query's English stop words (Lucene's list: the, is, it, be, not, a, ...) are dropped before the search, so recall(\"be\") finds nothing",
+        wrap: DropsStopWords::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{keys, put};
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            put(d, "global", "k", "to be or not to be").await?;
+            Ok(format!("{:?}", keys(&d.recall("be", 10, &any()).await?)))
+        },
+        reference: r#"["k"]"#,
+        mutant: "[]",
+    },
+];

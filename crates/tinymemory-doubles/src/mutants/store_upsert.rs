@@ -173,3 +173,29 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "duplicates-on-upsert",
+        rule: "contract 1: a second store at (namespace, key) replaces the first, never duplicates",
+        check: "store.upsert",
+        also_caught_by: &["namespaces.exact_counts", "store.bulk", "store.upsert_replaces_metadata", "store.timestamps", "portability.cursor_stable", "portability.round_trip", "properties.export_partition", "properties.export_round_trip", "model.differential"],
+        description: "a second store under a key keeps the old entry too: both show in list and in the namespaces() count",
+        wrap: DuplicatesOnStore::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::put;
+            put(d, "global", "k", "alpha").await?;
+            put(d, "global", "k", "beta").await?;
+            let list = d.list(None, None, None).await?;
+            let got: Vec<_> = list
+                .iter()
+                .map(|e| (e.key.as_str(), e.content.as_str()))
+                .collect();
+            Ok(format!("{got:?}"))
+        },
+        reference: r#"[("k", "beta")]"#,
+        mutant: r#"[("k", "beta"), ("k", "alpha")]"#,
+    },
+];

@@ -60,3 +60,24 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "utf16-key-order",
+        rule: "contract: list orders entries by (namespace, key), bytewise (UTF-8), not by UTF-16 code units",
+        check: "store.hostile_text_round_trip",
+        also_caught_by: &["portability.round_trip"],
+        description: "list sorts by UTF-16 code units, as JavaScript's default string comparison does, so a key starting at or above U+E000 comes after an astral one",
+        wrap: Utf16KeyOrder::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{keys, put};
+            put(d, "global", "\u{FF61}", "halfwidth").await?;
+            put(d, "global", "\u{1F600}", "astral").await?;
+            Ok(format!("{:?}", keys(&d.list(None, None, None).await?)))
+        },
+        reference: r#"["｡", "😀"]"#,
+        mutant: r#"["😀", "｡"]"#,
+    },
+];

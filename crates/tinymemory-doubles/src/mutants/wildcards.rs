@@ -72,3 +72,27 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "like-wildcards",
+        rule: "namespaces: a namespace filter matches that one name; _ and . are plain characters",
+        check: "namespace.no_wildcards",
+        also_caught_by: &[],
+        description: "list filters with namespace LIKE ?, so learning:a_b also lists learning:axb",
+        wrap: LikeWildcards::new(),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{keys, put};
+            put(d, "learning:a_b", "k1", "x").await?;
+            put(d, "learning:axb", "k2", "x").await?;
+            Ok(format!(
+                "{:?}",
+                keys(&d.list(Some("learning:a_b"), None, None).await?)
+            ))
+        },
+        reference: r#"["k1"]"#,
+        mutant: r#"["k1", "k2"]"#,
+    },
+];

@@ -72,3 +72,25 @@ tinymemory_api::delegate_provider! {
         }
     }
 }
+
+/// This file's mutants, gathered into [`mutants()`](super::mutants).
+pub(super) const MUTANTS: &[super::Mutant] = &[
+    entry! {
+        name: "zero-query-nan",
+        rule: "contract 6: a query without a word is plain text, never an error or a NaN score",
+        check: "recall.plain_text_query",
+        also_caught_by: &["recall.hostile_queries", "model.differential"],
+        description: "a non-blank query without a word scores every hit NaN, as cosine against the zero vector its embedding is",
+        wrap: ZeroQueryNan::new(),
+        profile: Semantic,
+        witness: |d| {
+            use super::witness::{put, ranked};
+            use tinymemory_api::RecallOptions;
+            let any = RecallOptions::default;
+            put(d, "global", "k", "comet").await?;
+            Ok(ranked(&d.recall("?!", 10, &any()).await?))
+        },
+        reference: r#"[("k", "0.000")]"#,
+        mutant: r#"[("k", "NaN")]"#,
+    },
+];

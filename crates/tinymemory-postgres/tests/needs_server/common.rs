@@ -11,34 +11,52 @@ fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
 
-/// The server's configuration from [`URL_ENV`], or `None` after printing
-/// why `test` is skipped.
+/// The server's configuration from [`URL_ENV`], or why there is none
+/// (the reason a test is skipped).
 ///
 /// # Panics
 ///
 /// When `CI` is set and [`URL_ENV`] is not, or does not parse: in CI these
 /// tests must run.
-pub fn config(test: &str) -> Option<PostgresConfig> {
+fn server(test: &str) -> Result<PostgresConfig, String> {
     match std::env::var(URL_ENV) {
-        Ok(url) if !url.trim().is_empty() => Some(
-            PostgresConfig::from_url(url.trim())
-                .unwrap_or_else(|e| panic!("{URL_ENV} is not a usable connection string: {e}")),
-        ),
+        Ok(url) if !url.trim().is_empty() => Ok(PostgresConfig::from_url(url.trim())
+            .unwrap_or_else(|e| panic!("{URL_ENV} is not a usable connection string: {e}"))),
         _ if in_ci() => panic!(
             "{test}: CI is set but {URL_ENV} is not: .ci/run must start the PostgreSQL server \
              (.ci/postgres.sh) and export it; these tests may not be skipped in CI"
         ),
-        _ => {
+        _ => Err(format!(
+            "needs a PostgreSQL server; set {URL_ENV}=postgres://USER@HOST:PORT/DB \
+             (README: \"Pointing the suite at your own PostgreSQL\")"
+        )),
+    }
+}
+
+/// The server's configuration from [`URL_ENV`], or `None` after printing
+/// why `test` is skipped.
+///
+/// # Panics
+///
+/// As [`server`].
+pub fn config(test: &str) -> Option<PostgresConfig> {
+    server(test)
+        .map_err(|why| {
             // Straight to the process's stderr: libtest captures `eprintln!`
             // of passing tests, and a skip must be seen.
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED {test}: needs a PostgreSQL server; set {URL_ENV}=postgres://USER@HOST:PORT/DB \
-                 (README: \"Pointing the suite at your own PostgreSQL\")"
-            );
-            None
-        }
-    }
+            let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+        })
+        .ok()
+}
+
+/// The factory `conformance_tests!` runs the standard checks on, or why
+/// they are skipped (the macro prints it).
+///
+/// # Panics
+///
+/// As [`server`], or when the pool cannot be built.
+pub fn suite_factory() -> Result<PostgresFactory, String> {
+    server("conformance").map(|c| PostgresFactory::new(&c).expect("the pool builds"))
 }
 
 /// A scratch-schema factory on the server, or `None` (skipped).

@@ -1,46 +1,16 @@
-//! The whole standard registry — contract, sections, corpus, properties,
-//! model — against the server, the corpus loaded through the section API.
+//! The standard checks on the PostgreSQL driver, run as any Rust driver's
+//! own tests run them: `conformance_tests!`, one `#[test]` per check
+//! (`conformance::postgres::recall_limit`), each store a scratch schema of
+//! a `PostgresFactory` of the test's own, the bundled corpus loaded for
+//! the corpus checks. Without a server each test prints
+//! `SKIPPED needs_server::conformance::postgres::<test>: needs a
+//! PostgreSQL server …`
+//! and passes; with `CI` set it fails instead.
 
-use std::sync::Arc;
+use crate::common::suite_factory;
 
-use tinymemory_conformance::{LoadedCorpus, Registry, RunConfig, Runner};
-use tinymemory_corpus::Corpus;
-
-use crate::common::factory_or_skip;
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_standard_check_passes() {
-    let factory = Arc::new(factory_or_skip!("conformance::every_standard_check_passes"));
-    let corpus = Corpus::load(&Corpus::default_root()).expect("the bundled corpus loads");
-    let loaded = LoadedCorpus::load(Box::new(factory.scratch()), &corpus)
-        .await
-        .expect("the corpus stores");
-    let config = RunConfig::default()
-        .with_env_overrides()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let summary = Runner::new(Registry::standard())
-        .with_config(config)
-        .run(factory.clone(), Some(Arc::new(loaded)), |r| {
-            eprintln!("{r}")
-        })
-        .await;
-    let not_passed: Vec<String> = summary
-        .reports
-        .iter()
-        .filter(|r| r.outcome.label() != "pass")
-        .map(ToString::to_string)
-        .collect();
-    assert!(
-        not_passed.is_empty(),
-        "{}\n{}",
-        summary.closing_line(),
-        not_passed.join("\n")
-    );
-    assert_eq!(
-        summary.reports.len(),
-        Registry::standard()
-            .for_profile(tinymemory_api::RecallProfile::Lexical)
-            .len()
-    );
-    factory.cleanup().await.unwrap();
-}
+tinymemory_conformance::conformance_tests!(
+    postgres,
+    factory = suite_factory(),
+    corpus = tinymemory_corpus::Corpus::default_root(),
+);

@@ -589,11 +589,13 @@ fn an_interrupted_migration_says_the_target_may_hold_a_partial_copy() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    // Interrupted once the copy has begun: the target holds a record. (A
+    // fixed wait after the file appeared was too short at load 40: the
+    // signal came before the copy, and so did the note it prints.)
     let started = std::time::Instant::now();
-    while !b.exists() && started.elapsed().as_secs() < 20 {
+    while !holds_a_record(&b) && started.elapsed().as_secs() < 60 {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    std::thread::sleep(std::time::Duration::from_millis(300));
     let killed = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -857,4 +859,30 @@ fn an_unreachable_server_is_named_without_its_password() {
     );
     assert!(!ran.stderr.contains("s3cret"), "{}", ran.dump());
     assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.dump());
+}
+
+/// Whether the SQLite file `db` holds an entry, read by python3's sqlite3
+/// (the exec tests need it anyway) through a read-only connection, which
+/// never blocks the process writing it.
+fn holds_a_record(db: &Path) -> bool {
+    if !db.exists() {
+        return false;
+    }
+    let read = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sqlite3, sys\n\
+             try:\n    c = sqlite3.connect(f'file:{sys.argv[1]}?mode=ro', uri=True)\n    \
+             n = c.execute('SELECT count(*) FROM memory_entries').fetchone()[0]\n\
+             except sqlite3.Error:\n    n = 0\n\
+             print(n)",
+        ])
+        .arg(db)
+        .output();
+    read.is_ok_and(|out| {
+        String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .parse::<u64>()
+            .is_ok_and(|n| n > 0)
+    })
 }

@@ -85,7 +85,8 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
 /// file is not written.
 fn open(args: &RunArgs, trace_file: Option<&TraceFile>) -> Result<Opened, CliError> {
     let trace = trace_file.map(|t| &t.trace);
-    let mut exec = exec_config(args);
+    let mut exec =
+        exec_config(args).with_started_beside(plan::processes_beside(args, trace.is_some()));
     // An exec driver's protocol is traced where it is spoken; an
     // in-process driver is traced by a decorator, in the same shape.
     if let Some(t) = trace.filter(|_| is_exec(args)) {

@@ -47,6 +47,14 @@ pub struct ExecConfig {
     /// Where every request and answer is recorded
     /// ([`ExecConfig::with_trace`]); `None` records nothing.
     pub trace: Option<crate::trace::Trace>,
+    /// How many processes [`ExecFactory::connect_blocking`](crate::ExecFactory::connect_blocking)
+    /// starts beside the first, at once and in the background, while the
+    /// first answers `hello` (a run's other jobs): each then has its
+    /// start-up behind it when a check needs it. No check has run yet, so
+    /// their starts cannot change what any store holds; they are dropped
+    /// when the first `hello` does not declare `independent_stores`. Zero
+    /// by default.
+    pub started_beside: usize,
 }
 
 impl ExecConfig {
@@ -72,6 +80,13 @@ impl ExecConfig {
         self
     }
 
+    /// This configuration with [`ExecConfig::started_beside`] set to `n`.
+    #[must_use]
+    pub fn with_started_beside(mut self, n: usize) -> Self {
+        self.started_beside = n;
+        self
+    }
+
     /// This configuration with another number of stderr lines quoted.
     #[must_use]
     pub fn with_stderr_lines(mut self, lines: usize) -> Self {
@@ -82,13 +97,15 @@ impl ExecConfig {
 
 impl Default for ExecConfig {
     /// [`DEFAULT_REQUEST_TIMEOUT`], [`DEFAULT_STDERR_LINES`] and
-    /// [`DEFAULT_BATCH_BYTES`], untraced.
+    /// [`DEFAULT_BATCH_BYTES`], untraced, no process started beside the
+    /// first.
     fn default() -> Self {
         Self {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             stderr_lines: DEFAULT_STDERR_LINES,
             batch_bytes: DEFAULT_BATCH_BYTES,
             trace: None,
+            started_beside: 0,
         }
     }
 }

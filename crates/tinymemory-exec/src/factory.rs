@@ -7,7 +7,7 @@ use tinymemory_api::DriverFactory;
 use tinymemory_api::{MemoryError, MemoryProvider, RecallProfile};
 
 use crate::decode::{check_hello, hello};
-use crate::pool::Pool;
+use crate::pool::{First, Pool};
 use crate::process::Connection;
 use crate::protocol::{HelloResult, OptionalOp};
 use crate::{ExecCommand, ExecConfig, ExecDriver};
@@ -69,6 +69,7 @@ impl ExecFactory {
     pub async fn connect(command: ExecCommand, config: ExecConfig) -> Result<Self, MemoryError> {
         let pool = Arc::new(Pool::default());
         let (conn, hello) = start(&command, config.clone(), &pool).await?;
+        pool.set_first(Some(first_of(&hello)));
         pool.put(conn);
         Ok(Self {
             command,
@@ -90,9 +91,33 @@ impl ExecFactory {
     /// As [`ExecFactory::connect`].
     pub fn connect_blocking(command: ExecCommand, config: ExecConfig) -> Result<Self, MemoryError> {
         let pool = Arc::new(Pool::default());
-        let conn = Arc::new(Connection::start(&command, config.clone())?);
-        pool.record_start();
-        let hello = check_hello(&conn, conn.call_blocking(hello()))?;
+        // Beside the first, inside a runtime only (their starts need one).
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            for _ in 0..config.started_beside {
+                pool.begin_start();
+                let ahead = Ahead {
+                    command: command.clone(),
+                    config: config.clone(),
+                    pool: Arc::clone(&pool),
+                };
+                runtime.spawn(ahead.start());
+            }
+        }
+        let first = Connection::start(&command, config.clone())
+            .map(Arc::new)
+            .and_then(|conn| {
+                pool.record_start();
+                let hello = check_hello(&conn, conn.call_blocking(hello()))?;
+                Ok((conn, hello))
+            });
+        let (conn, hello) = match first {
+            Ok(started) => started,
+            Err(e) => {
+                pool.set_first(None);
+                return Err(e);
+            }
+        };
+        pool.set_first(Some(first_of(&hello)));
         pool.put(conn);
         Ok(Self {
             command,
@@ -212,28 +237,53 @@ fn op_list(ops: &[OptionalOp]) -> String {
     format!("[{}]", names.join(", "))
 }
 
+/// What a process started ahead must answer like.
+fn first_of(hello: &HelloResult) -> First {
+    First {
+        recall_profile: hello.profile(),
+        ops: hello.ops.clone(),
+        independent_stores: hello.independent_stores,
+    }
+}
+
 /// A process being started ahead of the store that will use it.
 struct Ahead {
     command: ExecCommand,
     config: ExecConfig,
-    recall_profile: RecallProfile,
-    ops: Vec<OptionalOp>,
     pool: Arc<Pool>,
 }
 
 impl Ahead {
+    /// Starts the process and asks `hello`; keeps it as idle when it
+    /// answers as the first process did and that one declared independent
+    /// stores (it may have been started before the first answered).
     async fn start(self) {
-        let conn = match Connection::start(&self.command, self.config) {
+        // Stopped at once when the first process turns out to share its
+        // database with the others, or failed: it will not be used.
+        let unneeded = async {
+            if matches!(self.pool.first().await, Some(f) if f.independent_stores) {
+                std::future::pending::<()>().await;
+            }
+        };
+        let started = match Connection::start(&self.command, self.config) {
             Ok(conn) => {
                 let conn = Arc::new(conn);
-                check_hello(&conn, conn.call(hello()).await)
-                    .ok()
-                    .filter(|h| h.profile() == self.recall_profile && h.ops == self.ops)
-                    .map(|_| conn)
+                tokio::select! {
+                    answer = conn.call(hello()) => {
+                        check_hello(&conn, answer).ok().map(|h| (conn, first_of(&h)))
+                    }
+                    () = unneeded => None,
+                }
             }
             Err(_) => None,
         };
-        self.pool.end_start(conn);
+        let kept = match (started, self.pool.first().await) {
+            (Some((conn, own)), Some(first)) if first.independent_stores && own == first => {
+                Some(conn)
+            }
+            _ => None,
+        };
+        self.pool.end_start(kept);
     }
 }
 
@@ -305,8 +355,6 @@ impl DriverFactory for ExecFactory {
             let ahead = Ahead {
                 command: self.command.clone(),
                 config: self.config.clone(),
-                recall_profile: self.recall_profile,
-                ops: self.ops.clone(),
                 pool: Arc::clone(&self.pool),
             };
             runtime.spawn(ahead.start());

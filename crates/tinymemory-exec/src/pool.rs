@@ -6,14 +6,29 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::Notify;
 
+use tinymemory_api::RecallProfile;
+
 use crate::process::Connection;
+use crate::protocol::OptionalOp;
+
+/// What a process started ahead must answer in `hello` to be kept: what
+/// the first process answered.
+#[derive(Clone, PartialEq)]
+pub(crate) struct First {
+    pub(crate) recall_profile: RecallProfile,
+    pub(crate) ops: Vec<OptionalOp>,
+    pub(crate) independent_stores: bool,
+}
 
 #[derive(Default)]
 struct State {
     idle: Vec<Arc<Connection>>,
-    /// Processes started ahead ([`Pool::begin_start`]) whose `hello` has
-    /// not been answered yet.
+    /// Processes started ahead ([`Pool::begin_start`]) not yet kept or
+    /// dropped.
     starting: usize,
+    /// The first process's `hello`: unknown until it answers; `Err` when
+    /// it failed (no factory will use this pool).
+    first: Option<Result<First, ()>>,
 }
 
 /// The processes of one [`ExecFactory`](crate::ExecFactory) that no store
@@ -40,7 +55,9 @@ impl Pool {
     /// An idle process, most recently returned first; while none is idle
     /// but some are being started ahead, waits for one of them (or for a
     /// store to return its process). `None` when there is none to wait for:
-    /// the caller starts one.
+    /// the caller starts one. For a driver whose first `hello` did not
+    /// declare independent stores, waits first until every start ahead has
+    /// ended (they are all dropped).
     pub(crate) async fn take(&self) -> Option<Arc<Connection>> {
         loop {
             let notified = self.changed.notified();
@@ -50,11 +67,17 @@ impl Pool {
             notified.as_mut().enable();
             {
                 let mut state = self.lock();
-                if let Some(conn) = state.idle.pop() {
-                    return Some(conn);
-                }
-                if state.starting == 0 {
-                    return None;
+                // A driver sharing one database: no store until every
+                // process started beside the first has ended, so none of
+                // their starts can overlap a check.
+                let shared = matches!(&state.first, Some(Ok(f)) if !f.independent_stores);
+                if !(shared && state.starting > 0) {
+                    if let Some(conn) = state.idle.pop() {
+                        return Some(conn);
+                    }
+                    if state.starting == 0 {
+                        return None;
+                    }
                 }
             }
             notified.await;
@@ -99,6 +122,27 @@ impl Pool {
             }
         }
         self.changed.notify_waiters();
+    }
+
+    /// Records the first process's `hello` (`None`: it failed), which
+    /// the processes started ahead are waiting for.
+    pub(crate) fn set_first(&self, first: Option<First>) {
+        self.lock().first = Some(first.ok_or(()));
+        self.changed.notify_waiters();
+    }
+
+    /// The first process's `hello`, once it is known; `None` when it
+    /// failed.
+    pub(crate) async fn first(&self) -> Option<First> {
+        loop {
+            let notified = self.changed.notified();
+            let mut notified = std::pin::pin!(notified);
+            notified.as_mut().enable();
+            if let Some(first) = &self.lock().first {
+                return first.clone().ok();
+            }
+            notified.await;
+        }
     }
 
     /// Processes started so far, those still starting included.

@@ -227,6 +227,37 @@ fn same_profile(baseline: &Baseline, profile: RecallProfile) -> Result<(), CliEr
     )))
 }
 
+/// How many driver processes an exec driver starts beside its first while
+/// that one answers `hello` ([`ExecConfig::started_beside`](tinymemory_exec::ExecConfig::started_beside)):
+/// one for each job after the first, at most one per check either profile
+/// would select, none with a trace (one job). Counted before the driver's
+/// profile is known, so from the larger selection.
+pub(crate) fn processes_beside(args: &RunArgs, traced: bool) -> usize {
+    let jobs = if traced {
+        1
+    } else {
+        args.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            |n| usize::try_from(n).unwrap_or(usize::MAX),
+        )
+    };
+    let selected = [RecallProfile::Lexical, RecallProfile::Semantic]
+        .into_iter()
+        .filter_map(|profile| {
+            select::select(
+                &Registry::standard().for_profile(profile),
+                profile,
+                &args.checks,
+                &args.families,
+            )
+            .ok()
+            .map(|(registry, _)| registry.len())
+        })
+        .max()
+        .unwrap_or(0);
+    jobs.min(selected).saturating_sub(1)
+}
+
 /// How many checks run at once: `--jobs`, else the cores for a driver
 /// whose stores are independent (1 for one that does not say so, such as
 /// an exec driver without `independent_stores`, and 1 with a trace, whose

@@ -77,3 +77,37 @@ fn outside_a_runtime_no_process_is_started_ahead() {
     f.start_ahead(2);
     assert_eq!(f.processes_started(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn processes_started_beside_the_first_serve_the_first_opens() {
+    let config = ExecConfig::default().with_started_beside(2);
+    let f = ExecFactory::connect_blocking(example("memory_driver.py", &[]), config).unwrap();
+    assert_eq!(f.processes_started(), 3);
+    // The run's hint counts them: nothing more starts.
+    f.start_ahead(3);
+    assert_eq!(f.processes_started(), 3);
+    let stores: Vec<_> = join_all((0..3).map(|_| f.open()))
+        .await
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(stores.len(), 3);
+    assert_eq!(f.processes_started(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn processes_started_beside_a_driver_sharing_one_database_are_dropped() {
+    let command = inline(
+        "class Shared(MemoryStore):\n    independent_stores = False\n\ntp.serve(Shared(), 'd')\n",
+        &[],
+    );
+    let config = ExecConfig::default().with_started_beside(2);
+    let f = ExecFactory::connect_blocking(command, config).unwrap();
+    assert_eq!(f.processes_started(), 3);
+    // The first process serves the first store; the second store gets a
+    // process of its own, not one started before its driver was known.
+    let first = f.open().await.unwrap();
+    let second = f.open().await.unwrap();
+    assert_eq!(f.processes_started(), 4);
+    drop((first, second));
+}

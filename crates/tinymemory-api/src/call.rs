@@ -157,7 +157,7 @@ pub enum Call<'a> {
     },
 }
 
-impl Call<'_> {
+impl<'a> Call<'a> {
     /// The method called.
     #[must_use]
     pub fn method(&self) -> Method {
@@ -181,12 +181,12 @@ impl Call<'_> {
     /// `store_many` and `import`, whose batches may name several
     /// namespaces (see [`Call::addresses`]).
     #[must_use]
-    pub fn namespace(&self) -> Option<&str> {
-        match self {
+    pub fn namespace(&self) -> Option<&'a str> {
+        match *self {
             Self::Store { namespace, .. }
             | Self::Get { namespace, .. }
             | Self::Forget { namespace, .. } => Some(namespace),
-            Self::List { namespace, .. } => *namespace,
+            Self::List { namespace, .. } => namespace,
             Self::Recall { opts, .. } => opts.namespace.as_deref(),
             Self::Namespaces
             | Self::StoreMany { .. }
@@ -213,8 +213,8 @@ impl Call<'_> {
 
     /// The key of `store`, `get` and `forget`; `None` for the others.
     #[must_use]
-    pub fn key(&self) -> Option<&str> {
-        match self {
+    pub fn key(&self) -> Option<&'a str> {
+        match *self {
             Self::Store { key, .. } | Self::Get { key, .. } | Self::Forget { key, .. } => Some(key),
             _ => None,
         }

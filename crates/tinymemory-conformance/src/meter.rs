@@ -435,12 +435,16 @@ mod tests {
     /// driver returned for that namespace; any other error is left alone.
     #[tokio::test]
     async fn a_wrapped_recall_error_is_attributed_to_the_driver_s_own() {
+        use tinymemory_doubles::FaultHandle;
         use tinymemory_doubles::{FaultKind, Faults, Method};
         use tinymemory_sections::Sections;
 
         let meter = Meter::default();
-        let faulty = Faults::new(ReferenceDriver::new())
-            .with_method(Method::Recall, FaultKind::invalid("x.rule", "no [case 1]"));
+        let faulty = Faults::new(
+            ReferenceDriver::new(),
+            FaultHandle::new()
+                .with_method(Method::Recall, FaultKind::invalid("x.rule", "no [case 1]")),
+        );
         let store = Metered::new(faulty, meter.clone());
         let section = tinymemory_api::MemorySection::Learning;
         store

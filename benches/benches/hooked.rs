@@ -6,9 +6,13 @@
 //!
 //! - **Floor**: `ReferenceDriver`, called through `&dyn MemoryProvider` as
 //!   the suite and hosts call a driver.
+//! - **`forwarded`**: `&ReferenceDriver` through `&dyn MemoryProvider`:
+//!   the `MemoryProvider` impl for `&T` forwards every method
+//!   (`delegate_provider!`), so this is what any wrapper costs at the
+//!   least, one more `async-trait` future per call, whatever it does.
 //! - **`hooked`**: `Hooked<ReferenceDriver, ()>` through `&dyn
-//!   MemoryProvider`: one more `async-trait` future, the [`Call`] built,
-//!   the hook's `before` and `after` (both empty), the answer's view.
+//!   MemoryProvider`: that one more future, the [`Call`] built, the
+//!   hook's `before` and `after` (both empty), the answer's view.
 //!
 //! Both hold the same entries, stored the same way. Every ratio is paired
 //! (`tinymemory_benches::Paired`). The goal (issue 35) is a ratio within
@@ -57,7 +61,9 @@ fn hooked(c: &mut Criterion) {
         .collect();
     let plain = ReferenceDriver::new();
     let wrapped = Hooked::new(ReferenceDriver::new(), ());
+    let by_reference = &plain;
     let (floor, subject): (&dyn MemoryProvider, &dyn MemoryProvider) = (&plain, &wrapped);
+    let forwarded: &dyn MemoryProvider = &by_reference;
     for driver in [floor, subject] {
         rt.block_on(driver.store_many(&entries)).expect("fill");
     }
@@ -71,12 +77,22 @@ fn hooked(c: &mut Criterion) {
             .collect::<Vec<_>>()
     };
     assert_eq!(hits(floor), hits(subject), "the hook changes no answer");
+    assert_eq!(hits(floor), hits(forwarded));
     assert_eq!(hits(floor).len(), 10);
 
     let mut group = c.benchmark_group("hooked/get");
     group.bench_function(BenchmarkId::new("floor", ENTRIES), |b| {
         iter_async(b, &rt, || floor.get(NAMESPACE, "k0500"));
     });
+    bench_paired_async(
+        &mut group,
+        "hooked/get",
+        "forwarded",
+        ENTRIES,
+        &rt,
+        || floor.get(NAMESPACE, "k0500"),
+        || forwarded.get(NAMESPACE, "k0500"),
+    );
     bench_paired_async(
         &mut group,
         "hooked/get",
@@ -95,6 +111,15 @@ fn hooked(c: &mut Criterion) {
     bench_paired_async(
         &mut group,
         "hooked/store",
+        "forwarded",
+        ENTRIES,
+        &rt,
+        || store_again(floor),
+        || store_again(forwarded),
+    );
+    bench_paired_async(
+        &mut group,
+        "hooked/store",
         "hooked",
         ENTRIES,
         &rt,
@@ -107,6 +132,15 @@ fn hooked(c: &mut Criterion) {
     group.bench_function(BenchmarkId::new("floor", ENTRIES), |b| {
         iter_async(b, &rt, || floor.recall(QUERY, 10, &opts));
     });
+    bench_paired_async(
+        &mut group,
+        "hooked/recall",
+        "forwarded",
+        ENTRIES,
+        &rt,
+        || floor.recall(QUERY, 10, &opts),
+        || forwarded.recall(QUERY, 10, &opts),
+    );
     bench_paired_async(
         &mut group,
         "hooked/recall",

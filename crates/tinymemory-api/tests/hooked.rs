@@ -392,3 +392,17 @@ async fn the_no_op_hook_forwards_and_an_unsized_provider_is_wrapped() {
     assert_eq!(boxed.get_ref().driver_id(), "scripted");
     assert_eq!(taken(&events), ["provider get global k"]);
 }
+
+#[tokio::test]
+async fn the_hook_is_reached_changed_and_given_back() {
+    let (mut driver, events) = hooked(Vec::new());
+    driver.hook_mut().refuse.push(Method::Namespaces);
+    assert_eq!(
+        driver.namespaces().await,
+        Err(MemoryError::unavailable("namespaces refused"))
+    );
+    assert_eq!(driver.hook().refuse, [Method::Namespaces]);
+    let (provider, hook) = driver.into_parts();
+    assert_eq!((provider.driver_id(), hook.refuse.len()), ("scripted", 1));
+    assert_eq!(taken(&events), ["before namespaces #0"]);
+}

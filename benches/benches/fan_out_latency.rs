@@ -22,8 +22,7 @@ use tinymemory_benches::{
     criterion_config, fill_section, iter_async, runtime, texts_with_word, LatencyCase,
     HITS_PER_NAMESPACE, QUERY, QUERY_WORD,
 };
-use tinymemory_doubles::Latency;
-use tinymemory_doubles::Pause;
+use tinymemory_doubles::{Latency, Pause};
 use tinymemory_reference::ReferenceDriver;
 use tinymemory_sections::{SectionRecall, DEFAULT_CONCURRENCY};
 

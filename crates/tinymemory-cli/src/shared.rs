@@ -51,8 +51,7 @@ mod tests {
     use tinymemory_api::{MemoryError, MemoryProvider};
     use tinymemory_conformance::report::{CheckEntry, OutcomeKind};
     use tinymemory_conformance::{FnFactory, Registry, RunConfig, Runner};
-    use tinymemory_doubles::FaultHandle;
-    use tinymemory_doubles::{FaultKind, Faults, Method};
+    use tinymemory_doubles::{FaultHandle, FaultKind, Faults, Method};
     use tinymemory_reference::ReferenceDriver;
 
     /// The report of running `ids` against a reference driver whose every

@@ -324,8 +324,7 @@ mod tests {
     /// driver returned for that namespace; any other error is left alone.
     #[tokio::test]
     async fn a_wrapped_recall_error_is_attributed_to_the_driver_s_own() {
-        use tinymemory_doubles::FaultHandle;
-        use tinymemory_doubles::{FaultKind, Faults, Method};
+        use tinymemory_doubles::{FaultHandle, FaultKind, Faults, Method};
         use tinymemory_sections::Sections;
 
         let meter = Meter::default();

@@ -3,8 +3,7 @@
 
 use proptest::prelude::any;
 use tinymemory_api::{MemoryProvider, RecallOptions};
-use tinymemory_doubles::Pause;
-use tinymemory_doubles::{Delay, Latency};
+use tinymemory_doubles::{Delay, Latency, Pause};
 use tinymemory_sections::Sections;
 
 use super::data::{dataset, open_with, section_query, Across, Dataset, SectionQuery};

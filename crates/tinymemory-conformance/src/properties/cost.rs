@@ -5,8 +5,7 @@ use std::collections::BTreeMap;
 
 use proptest::strategy::Strategy;
 use tinymemory_api::{MemoryCategory, RecallOptions};
-use tinymemory_doubles::CallLog;
-use tinymemory_doubles::{Call, Recording};
+use tinymemory_doubles::{Call, CallLog, Recording};
 use tinymemory_sections::Sections;
 
 use super::data::{dataset, open_with, section_query, Dataset, SectionQuery};

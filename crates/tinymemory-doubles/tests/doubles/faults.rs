@@ -3,8 +3,7 @@
 use std::sync::Arc;
 
 use tinymemory_api::{rules, MemoryError, MemoryProvider, RecallOptions};
-use tinymemory_doubles::{CallLog, FaultHandle};
-use tinymemory_doubles::{FaultKind, Faults, Method, Recording};
+use tinymemory_doubles::{CallLog, FaultHandle, FaultKind, Faults, Method, Recording};
 use tinymemory_reference::ReferenceDriver;
 
 use crate::support::put;

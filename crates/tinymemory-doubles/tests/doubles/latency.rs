@@ -3,8 +3,7 @@
 use std::time::Duration;
 
 use tinymemory_api::{MemoryProvider, RecallOptions};
-use tinymemory_doubles::Pause;
-use tinymemory_doubles::{Delay, Latency};
+use tinymemory_doubles::{Delay, Latency, Pause};
 use tinymemory_reference::ReferenceDriver;
 use tokio::time::Instant;
 

@@ -1,8 +1,7 @@
 //! NoneMeansAll and NoneMeansGlobal, side by side.
 
 use tinymemory_api::{rules, MemoryEntry, MemoryProvider, RecallOptions};
-use tinymemory_doubles::CallLog;
-use tinymemory_doubles::{Call, Method, NoneMeansAll, NoneMeansGlobal, Recording};
+use tinymemory_doubles::{Call, CallLog, Method, NoneMeansAll, NoneMeansGlobal, Recording};
 use tinymemory_reference::ReferenceDriver;
 
 use crate::support::put;

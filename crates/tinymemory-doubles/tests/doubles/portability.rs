@@ -7,8 +7,9 @@ use tinymemory_api::{rules, MemoryCategory, MemoryProvider, MemoryTaint, NewEntr
 use tinymemory_doubles::mutants::{
     CollectionWideStatistics, DropsTaint, DuplicatesOnStore, MetadataFault, MetadataFaultKind,
 };
-use tinymemory_doubles::{Call, FaultKind, Faults, Method, NullDriver, Recording};
-use tinymemory_doubles::{CallLog, FaultHandle};
+use tinymemory_doubles::{
+    Call, CallLog, FaultHandle, FaultKind, Faults, Method, NullDriver, Recording,
+};
 use tinymemory_reference::ReferenceDriver;
 
 use crate::support::{keys, put};

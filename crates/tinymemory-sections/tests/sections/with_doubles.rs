@@ -8,10 +8,9 @@ use tinymemory_api::{
     MemoryCategory, MemoryError, MemoryProvider, MemorySection, MemoryTaint, RecallOptions,
 };
 use tinymemory_doubles::{
-    Call, FaultKind, Faults, Latency, Method, NullDriver, Recording, ScoreSeedingStore,
-    ShuffledNamespaces, TamperHits,
+    Call, CallLog, FaultHandle, FaultKind, Faults, Latency, Method, NullDriver, Pause, Recording,
+    ScoreSeedingStore, ShuffledNamespaces, TamperHits,
 };
-use tinymemory_doubles::{CallLog, FaultHandle, Pause};
 use tinymemory_reference::ReferenceDriver;
 use tinymemory_sections::{SectionHits, Sections};
 

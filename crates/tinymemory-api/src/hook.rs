@@ -169,29 +169,24 @@ impl<P: ?Sized, H> Hooked<P, H> {
     }
 }
 
-impl<P: MemoryProvider + ?Sized, H: CallHook> Hooked<P, H> {
-    /// The one place a call goes through the hook: `before`, then
-    /// `forward` (only then called, so a refused call never reaches the
-    /// wrapped provider, not even to make its future), then `after` with
-    /// the result as `answer` shows it.
-    async fn apply<'a, T, F>(
-        &'a self,
-        call: Call<'_>,
-        forward: impl FnOnce(&'a P) -> F + Send,
-        answer: impl for<'r> FnOnce(&'r Result<T, MemoryError>) -> Answer<'r> + Send,
-    ) -> Result<T, MemoryError>
-    where
-        F: Future<Output = Result<T, MemoryError>> + Send,
-    {
-        let pending = self.hook.before(&call).await?;
-        let result = forward(&self.inner).await;
-        self.hook.after(&call, answer(&result), pending);
+/// The one place a call goes through the hook: `before`, then the
+/// forwarding expression (only then evaluated, so a refused call never
+/// reaches the wrapped provider, not even to make its future), then
+/// `after` with the result as the `Answer` variant shows it. A macro
+/// rather than a generic `async fn`, so that each method's future is one
+/// state machine rather than one nested in another.
+macro_rules! through_hook {
+    ($self:ident, $call:expr, $forward:expr, $answer:path) => {{
+        let call = $call;
+        let pending = $self.hook.before(&call).await?;
+        let result = $forward.await;
+        $self.hook.after(&call, $answer(&result), pending);
         result
-    }
+    }};
 }
 
 // The one impl: each method builds its call and says how to forward its
-// own arguments; `apply` does the rest.
+// own arguments; `through_hook!` does the rest.
 #[deny(clippy::missing_trait_methods)]
 #[async_trait::async_trait]
 impl<P: MemoryProvider + ?Sized, H: CallHook> MemoryProvider for Hooked<P, H> {
@@ -216,24 +211,28 @@ impl<P: MemoryProvider + ?Sized, H: CallHook> MemoryProvider for Hooked<P, H> {
             session_id,
             taint,
         };
-        self.apply(
+        through_hook!(
+            self,
             call,
-            |p| p.store(namespace, key, content, category.clone(), session_id, taint),
-            |r| Answer::Store(r),
+            self.inner
+                .store(namespace, key, content, category.clone(), session_id, taint),
+            Answer::Store
         )
-        .await
     }
 
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
         let call = Call::Get { namespace, key };
-        self.apply(call, |p| p.get(namespace, key), |r| Answer::Get(r))
-            .await
+        through_hook!(self, call, self.inner.get(namespace, key), Answer::Get)
     }
 
     async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
         let call = Call::Forget { namespace, key };
-        self.apply(call, |p| p.forget(namespace, key), |r| Answer::Forget(r))
-            .await
+        through_hook!(
+            self,
+            call,
+            self.inner.forget(namespace, key),
+            Answer::Forget
+        )
     }
 
     async fn list(
@@ -247,21 +246,21 @@ impl<P: MemoryProvider + ?Sized, H: CallHook> MemoryProvider for Hooked<P, H> {
             category,
             session_id,
         };
-        self.apply(
+        through_hook!(
+            self,
             call,
-            |p| p.list(namespace, category, session_id),
-            |r| Answer::List(r),
+            self.inner.list(namespace, category, session_id),
+            Answer::List
         )
-        .await
     }
 
     async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-        self.apply(
+        through_hook!(
+            self,
             Call::Namespaces,
-            |p| p.namespaces(),
-            |r| Answer::Namespaces(r),
+            self.inner.namespaces(),
+            Answer::Namespaces
         )
-        .await
     }
 
     async fn recall(
@@ -271,18 +270,22 @@ impl<P: MemoryProvider + ?Sized, H: CallHook> MemoryProvider for Hooked<P, H> {
         opts: &RecallOptions,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
         let call = Call::Recall { query, limit, opts };
-        self.apply(
+        through_hook!(
+            self,
             call,
-            |p| p.recall(query, limit, opts),
-            |r| Answer::Recall(r),
+            self.inner.recall(query, limit, opts),
+            Answer::Recall
         )
-        .await
     }
 
     async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
         let call = Call::StoreMany { entries };
-        self.apply(call, |p| p.store_many(entries), |r| Answer::StoreMany(r))
-            .await
+        through_hook!(
+            self,
+            call,
+            self.inner.store_many(entries),
+            Answer::StoreMany
+        )
     }
 
     async fn export_page(
@@ -291,17 +294,16 @@ impl<P: MemoryProvider + ?Sized, H: CallHook> MemoryProvider for Hooked<P, H> {
         limit: usize,
     ) -> Result<ExportPage, MemoryError> {
         let call = Call::ExportPage { cursor, limit };
-        self.apply(
+        through_hook!(
+            self,
             call,
-            |p| p.export_page(cursor, limit),
-            |r| Answer::ExportPage(r),
+            self.inner.export_page(cursor, limit),
+            Answer::ExportPage
         )
-        .await
     }
 
     async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
         let call = Call::Import { records };
-        self.apply(call, |p| p.import(records), |r| Answer::Import(r))
-            .await
+        through_hook!(self, call, self.inner.import(records), Answer::Import)
     }
 }

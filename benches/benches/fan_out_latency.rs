@@ -22,7 +22,7 @@ use tinymemory_benches::{
     criterion_config, fill_section, iter_async, runtime, texts_with_word, LatencyCase,
     HITS_PER_NAMESPACE, QUERY, QUERY_WORD,
 };
-use tinymemory_doubles::Latency;
+use tinymemory_doubles::{Latency, Pause};
 use tinymemory_reference::ReferenceDriver;
 use tinymemory_sections::{SectionRecall, DEFAULT_CONCURRENCY};
 
@@ -76,7 +76,7 @@ fn fan_out_latency(c: &mut Criterion) {
                     &texts,
                 ))
                 .expect("fill the store");
-            let provider = Latency::fixed(inner, latency);
+            let provider = Latency::new(inner, Pause::fixed(latency));
             let provider = &provider;
             let opts = RecallOptions::default();
             let found = rt
@@ -98,7 +98,7 @@ fn fan_out_latency(c: &mut Criterion) {
                 });
             }
         }
-        let one = Latency::fixed(ReferenceDriver::new(), latency);
+        let one = Latency::new(ReferenceDriver::new(), Pause::fixed(latency));
         let opts = RecallOptions::default();
         group.bench_function(BenchmarkId::new(LatencyCase::OneCall.id(), 1), |b| {
             iter_async(b, &rt, || one.recall(QUERY, LIMIT, &opts));

@@ -13,6 +13,7 @@
 //! | `sqlite` | SQLite store and recall at 1k, 10k, 100k entries | the same SQL through bare `rusqlite` |
 //! | `sqlite_scale` | a recall pinned to one 1,000-entry namespace of a 100,000- and a 1,000,000-entry SQLite file ([`zipf`] texts, cached under [`bench_data_dir`]) | the same recall on a file holding only that namespace |
 //! | `bulk_load` | the corpus into a fresh SQLite file and PostgreSQL schema: `store_many` in batches of 1,000, one `store()` per entry | one `store_many` of the whole corpus |
+//! | `hooked` | `get`, `store` and `recall` through `tinymemory_api::Hooked` with the no-op hook, and through a bare forwarding wrapper (`&ReferenceDriver`) | the bare reference driver |
 //! | `portability` | `export_page` in pages of 1,000; `import` into a fresh store (SQLite, PostgreSQL) | `list(None, ..)`; `store_many` of the same entries |
 //!
 //! Every group names its floor [`FLOOR`], or has a computed floor

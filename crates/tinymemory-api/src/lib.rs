@@ -14,19 +14,28 @@
 //!   families (core, recall, portability);
 //! - [`batch`]: [`NewEntry`] and the bulk store's validation;
 //! - [`portability`]: export pages, cursors, records and import outcomes;
-//! - [`delegate_provider!`], which writes a wrapper's forwarding methods;
+//! - [`Call`], one storage call as a value (its [`Method`], its arguments
+//!   borrowed) and [`Answer`], its result borrowed: every other type that
+//!   describes a call is made from one;
+//! - [`Hooked`], the one decorator that looks at calls: a [`CallHook`]'s
+//!   `before` and `after` around every method, so a wrapper that records,
+//!   counts, delays or fails calls is a hook, not nine methods;
+//! - [`delegate_provider!`], which writes a wrapper's forwarding methods
+//!   (for wrappers that change what a method does, such as the mutants);
 //! - [`RecallProfile`], the kind of ranking a driver declares (`lexical` or
 //!   `semantic`), which decides the recall rules it is held to.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod batch;
+mod call;
 mod category;
 mod delegate;
 mod entry;
 mod error;
 mod factory;
 mod forward;
+mod hook;
 mod key;
 mod namespace;
 mod options;
@@ -41,10 +50,12 @@ pub mod text;
 mod timestamp;
 
 pub use batch::NewEntry;
+pub use call::{Answer, Call, Method};
 pub use category::MemoryCategory;
 pub use entry::{MemoryEntry, NamespaceSummary};
 pub use error::MemoryError;
 pub use factory::{DriverFactory, FnFactory, DEFAULT_CALL_TIMEOUT};
+pub use hook::{CallHook, Hooked};
 pub use key::{validate_key, MAX_KEY_LEN};
 pub use namespace::{Namespace, GLOBAL_NAMESPACE, MAX_NAMESPACE_LEN};
 pub use options::RecallOptions;

@@ -51,7 +51,7 @@ mod tests {
     use tinymemory_api::{MemoryError, MemoryProvider};
     use tinymemory_conformance::report::{CheckEntry, OutcomeKind};
     use tinymemory_conformance::{FnFactory, Registry, RunConfig, Runner};
-    use tinymemory_doubles::{FaultKind, Faults, Method};
+    use tinymemory_doubles::{FaultHandle, FaultKind, Faults, Method};
     use tinymemory_reference::ReferenceDriver;
 
     /// The report of running `ids` against a reference driver whose every
@@ -59,8 +59,10 @@ mod tests {
     fn run_with_failing_recall(ids: &[&str], fault: FaultKind) -> Report {
         let registry = Registry::standard().filter(|c| ids.contains(&c.id));
         let factory = Arc::new(FnFactory::new("failing-recall", move || {
-            let store =
-                Faults::new(ReferenceDriver::new()).with_method(Method::Recall, fault.clone());
+            let store = Faults::new(
+                ReferenceDriver::new(),
+                FaultHandle::new().with_method(Method::Recall, fault.clone()),
+            );
             Ok(Box::new(store) as Box<dyn MemoryProvider>)
         }));
         let runner = Runner::new(registry).with_config(RunConfig {

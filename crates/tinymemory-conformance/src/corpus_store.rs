@@ -174,7 +174,7 @@ impl LoadedCorpus {
     /// with the requests it makes of the corpus store.
     pub(crate) fn metered(&self, meter: Meter) -> Self {
         Self {
-            provider: Metered::new(Arc::clone(self.provider.inner()), meter),
+            provider: Metered::new(Arc::clone(self.provider.get_ref()), meter),
             contents: Arc::clone(&self.contents),
         }
     }

@@ -13,12 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use async_trait::async_trait;
-use tinymemory_api::batch::NewEntry;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions, RecallProfile,
-};
+use tinymemory_api::{Answer, CallHook, Hooked, MemoryError, MemoryProvider, RecallProfile};
 
 use crate::{DriverError, DriverFactory, Outcome};
 
@@ -45,19 +40,18 @@ impl Call {
             units: 1,
         }
     }
+}
 
-    fn at(op: &'static str, namespace: Option<&str>, key: Option<&str>) -> Self {
+/// The call as a message names it: its method, the namespace and key as
+/// passed, and a batch's size as its units.
+impl From<&tinymemory_api::Call<'_>> for Call {
+    fn from(call: &tinymemory_api::Call<'_>) -> Self {
+        let len = call.batch_len().unwrap_or(1);
         Self {
-            namespace: namespace.map(str::to_owned),
-            key: key.map(str::to_owned),
-            ..Self::new(op)
-        }
-    }
-
-    fn batch(op: &'static str, len: usize) -> Self {
-        Self {
+            op: call.method().as_str(),
+            namespace: call.namespace().map(str::to_owned),
+            key: call.key().map(str::to_owned),
             units: u64::try_from(len).unwrap_or(u64::MAX).max(1),
-            ..Self::new(op)
         }
     }
 }
@@ -239,7 +233,7 @@ impl Meter {
 
 /// A call in progress; dropping it (answered or cancelled) takes it off
 /// the waiting list.
-struct Waiting {
+pub(crate) struct Waiting {
     meter: Meter,
     id: u64,
     answered: bool,
@@ -261,132 +255,25 @@ impl Drop for Waiting {
     }
 }
 
-/// A provider whose calls are counted by a [`Meter`]; forwards every call
-/// unchanged.
-pub(crate) struct Metered<P: ?Sized> {
-    meter: Meter,
-    inner: P,
-}
+/// A provider whose calls are counted by a [`Meter`] (its hook); forwards
+/// every call unchanged.
+pub(crate) type Metered<P> = Hooked<P, Meter>;
 
-impl<P> Metered<P> {
-    pub(crate) fn new(inner: P, meter: Meter) -> Self {
-        Self { meter, inner }
+/// Starts each call on the waiting list and marks it answered when it
+/// returns; a call dropped unanswered leaves the list uncounted. Keeps a
+/// pinned recall's error for [`Meter::attribute`].
+impl CallHook for Meter {
+    type Pending = Waiting;
+
+    async fn before(&self, call: &tinymemory_api::Call<'_>) -> Result<Waiting, MemoryError> {
+        Ok(self.start(Call::from(call)))
     }
 
-    pub(crate) fn inner(&self) -> &P {
-        &self.inner
-    }
-}
-
-macro_rules! metered {
-    ($self:ident, $call:expr, $body:expr) => {{
-        let waiting = $self.meter.start($call);
-        waiting.answered($body.await)
-    }};
-}
-
-tinymemory_api::delegate_provider! {
-    impl[P: MemoryProvider + ?Sized] MemoryProvider for Metered<P> {
-        forward(inner): driver_id;
-
-        async fn store(
-            &self,
-            namespace: &str,
-            key: &str,
-            content: &str,
-            category: MemoryCategory,
-            session_id: Option<&str>,
-            taint: MemoryTaint,
-        ) -> Result<(), MemoryError> {
-            metered!(
-                self,
-                Call::at("store", Some(namespace), Some(key)),
-                self.inner
-                    .store(namespace, key, content, category, session_id, taint)
-            )
+    fn after(&self, call: &tinymemory_api::Call<'_>, answer: Answer<'_>, waiting: Waiting) {
+        if let (Answer::Recall(Err(e)), Some(namespace)) = (answer, call.namespace()) {
+            self.record_recall_error(namespace, e);
         }
-
-        async fn get(
-            &self,
-            namespace: &str,
-            key: &str,
-        ) -> Result<Option<MemoryEntry>, MemoryError> {
-            metered!(
-                self,
-                Call::at("get", Some(namespace), Some(key)),
-                self.inner.get(namespace, key)
-            )
-        }
-
-        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-            metered!(
-                self,
-                Call::at("forget", Some(namespace), Some(key)),
-                self.inner.forget(namespace, key)
-            )
-        }
-
-        async fn list(
-            &self,
-            namespace: Option<&str>,
-            category: Option<&MemoryCategory>,
-            session_id: Option<&str>,
-        ) -> Result<Vec<MemoryEntry>, MemoryError> {
-            metered!(
-                self,
-                Call::at("list", namespace, None),
-                self.inner.list(namespace, category, session_id)
-            )
-        }
-
-        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-            metered!(self, Call::new("namespaces"), self.inner.namespaces())
-        }
-
-        async fn recall(
-            &self,
-            query: &str,
-            limit: usize,
-            opts: &RecallOptions,
-        ) -> Result<Vec<MemoryEntry>, MemoryError> {
-            let result = metered!(
-                self,
-                Call::at("recall", opts.namespace.as_deref(), None),
-                self.inner.recall(query, limit, opts)
-            );
-            if let (Err(e), Some(namespace)) = (&result, opts.namespace.as_deref()) {
-                self.meter.record_recall_error(namespace, e);
-            }
-            result
-        }
-
-        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-            metered!(
-                self,
-                Call::batch("store_many", entries.len()),
-                self.inner.store_many(entries)
-            )
-        }
-
-        async fn export_page(
-            &self,
-            cursor: Option<&ExportCursor>,
-            limit: usize,
-        ) -> Result<ExportPage, MemoryError> {
-            metered!(
-                self,
-                Call::new("export_page"),
-                self.inner.export_page(cursor, limit)
-            )
-        }
-
-        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-            metered!(
-                self,
-                Call::batch("import", records.len()),
-                self.inner.import(records)
-            )
-        }
+        waiting.answered(());
     }
 }
 
@@ -425,7 +312,8 @@ impl DriverFactory for MeteredFactory {
     /// Opening counts as a call too: an exec factory's `open` is a
     /// `reset` request, or a new process's `hello`.
     async fn open(&self) -> Result<Box<dyn MemoryProvider>, MemoryError> {
-        let opened = metered!(self, Call::new("open"), self.inner.open())?;
+        let waiting = self.meter.start(Call::new("open"));
+        let opened = waiting.answered(self.inner.open().await)?;
         Ok(Box::new(Metered::new(opened, self.meter.clone())))
     }
 }
@@ -433,18 +321,22 @@ impl DriverFactory for MeteredFactory {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tinymemory_api::{MemoryCategory, MemoryTaint, NewEntry, RecallOptions};
     use tinymemory_reference::ReferenceDriver;
 
     /// A failure on the section API's error is attributed to the error the
     /// driver returned for that namespace; any other error is left alone.
     #[tokio::test]
     async fn a_wrapped_recall_error_is_attributed_to_the_driver_s_own() {
-        use tinymemory_doubles::{FaultKind, Faults, Method};
+        use tinymemory_doubles::{FaultHandle, FaultKind, Faults, Method};
         use tinymemory_sections::Sections;
 
         let meter = Meter::default();
-        let faulty = Faults::new(ReferenceDriver::new())
-            .with_method(Method::Recall, FaultKind::invalid("x.rule", "no [case 1]"));
+        let faulty = Faults::new(
+            ReferenceDriver::new(),
+            FaultHandle::new()
+                .with_method(Method::Recall, FaultKind::invalid("x.rule", "no [case 1]")),
+        );
         let store = Metered::new(faulty, meter.clone());
         let section = tinymemory_api::MemorySection::Learning;
         store
@@ -499,7 +391,10 @@ mod tests {
         assert_eq!((meter.answered(), meter.units()), (3, 4));
         assert_eq!(meter.oldest_waiting(), None);
 
-        let waiting = meter.start(Call::at("get", Some("a:b"), Some("k\u{1b}")));
+        let waiting = meter.start(Call::from(&tinymemory_api::Call::Get {
+            namespace: "a:b",
+            key: "k\u{1b}",
+        }));
         let (call, _) = meter.oldest_waiting().unwrap();
         assert_eq!(
             call.to_string(),
@@ -509,7 +404,10 @@ mod tests {
         assert_eq!(meter.answered(), 3, "a cancelled call was not answered");
         assert_eq!(meter.oldest_waiting(), None);
         assert_eq!(
-            Call::batch("store_many", 120).to_string(),
+            Call::from(&tinymemory_api::Call::StoreMany {
+                entries: &vec![NewEntry::new("global", "a", "x"); 120]
+            })
+            .to_string(),
             "`store_many` (120 entries)"
         );
         assert_eq!(Call::new("namespaces").to_string(), "`namespaces`");

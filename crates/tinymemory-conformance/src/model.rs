@@ -48,6 +48,6 @@ pub(crate) use check::CHECK as DIFFERENTIAL;
 pub use check::REGRESSION_DIR_ENV;
 pub use divergence::Divergence;
 pub use explore::{explore, explore_as};
-pub use op::Op;
+pub use op::{NotAnOp, Op};
 pub use regression::{bundled, Regression, RegressionError, REGRESSION_FORMAT};
 pub use replay::{replay, replay_as};

@@ -688,7 +688,7 @@ mod tests {
         Arc::new(FnFactory::new("slow", move || {
             Ok(Box::new(tinymemory_doubles::Latency::new(
                 ReferenceDriver::new(),
-                tinymemory_doubles::Delay::Fixed(delay),
+                tinymemory_doubles::Pause::new(tinymemory_doubles::Delay::Fixed(delay)),
             )) as _)
         }))
     }

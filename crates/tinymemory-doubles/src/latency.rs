@@ -1,13 +1,9 @@
-//! [`Latency`]: a delay before every call.
+//! [`Latency`]: a delay before every call, as the hook [`Pause`].
 
 use std::sync::Mutex;
 use std::time::Duration;
 
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    NewEntry, RecallOptions,
-};
+use tinymemory_api::{Call, CallHook, Hooked, MemoryError};
 
 use crate::lock::lock;
 use crate::rng::SplitMix64;
@@ -48,7 +44,8 @@ pub enum Delay {
 /// Sleeps with [`tokio::time::sleep`] before forwarding each storage call
 /// (every method but `driver_id`), to model a remote engine: benches of
 /// sequential against concurrent fan-out, timeouts, reordering of concurrent
-/// completions. Results are forwarded unchanged.
+/// completions. Results are forwarded unchanged. It is [`Hooked`] with a
+/// [`Pause`] as its hook.
 ///
 /// In tests, run under a paused clock (`#[tokio::test(start_paused = true)]`
 /// or `tokio::time::pause`, both from Tokio's `test-util` feature) so the
@@ -58,26 +55,43 @@ pub enum Delay {
 /// millisecond tick at or after its deadline, so a sub-millisecond delay
 /// costs up to one millisecond.
 ///
+/// ```
+/// use std::time::Duration;
+/// use tinymemory_api::MemoryProvider;
+/// use tinymemory_doubles::{Latency, Pause};
+/// use tinymemory_reference::ReferenceDriver;
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_time().start_paused(true).build().unwrap().block_on(async {
+/// let driver = Latency::new(ReferenceDriver::new(), Pause::fixed(Duration::from_millis(5)));
+/// let start = tokio::time::Instant::now();
+/// driver.namespaces().await?;
+/// assert_eq!(start.elapsed(), Duration::from_millis(5));
+/// # Ok::<(), tinymemory_api::MemoryError>(())
+/// # }).unwrap();
+/// ```
+///
 /// # Panics
 ///
-/// [`Latency::new`] and [`Latency::uniform`] panic when a uniform delay has
-/// `min > max`. Every call panics when polled outside a Tokio runtime with
-/// the time driver enabled, as [`tokio::time::sleep`] does.
+/// Every call panics when polled outside a Tokio runtime with the time
+/// driver enabled, as [`tokio::time::sleep`] does.
+pub type Latency<P> = Hooked<P, Pause>;
+
+/// The hook of [`Latency`]: waits as its [`Delay`] says before each call,
+/// drawing a delay per call from its seeded generator.
 #[derive(Debug)]
-pub struct Latency<P: ?Sized> {
+pub struct Pause {
     delay: Delay,
     rng: Mutex<SplitMix64>,
-    inner: P,
 }
 
-impl<P> Latency<P> {
-    /// Wraps `inner`, waiting `delay` before each call.
+impl Pause {
+    /// Waits `delay` before each call.
     ///
     /// # Panics
     ///
     /// When `delay` is [`Delay::Uniform`] with `min > max`.
     #[must_use]
-    pub fn new(inner: P, delay: Delay) -> Self {
+    pub fn new(delay: Delay) -> Self {
         let seed = match delay {
             Delay::Fixed(_) => 0,
             Delay::Yields { seed, .. } => seed,
@@ -92,56 +106,40 @@ impl<P> Latency<P> {
         Self {
             delay,
             rng: Mutex::new(SplitMix64::new(seed)),
-            inner,
         }
     }
 
-    /// Wraps `inner`, waiting `delay` before each call.
+    /// Waits `delay` before each call.
     #[must_use]
-    pub fn fixed(inner: P, delay: Duration) -> Self {
-        Self::new(inner, Delay::Fixed(delay))
+    pub fn fixed(delay: Duration) -> Self {
+        Self::new(Delay::Fixed(delay))
     }
 
-    /// Wraps `inner`, waiting a seeded-random delay in `[min, max]` before
-    /// each call (see [`Delay::Uniform`]).
+    /// Waits a seeded-random delay in `[min, max]` before each call (see
+    /// [`Delay::Uniform`]).
     ///
     /// # Panics
     ///
     /// When `min > max`.
     #[must_use]
-    pub fn uniform(inner: P, min: Duration, max: Duration, seed: u64) -> Self {
-        Self::new(inner, Delay::Uniform { min, max, seed })
+    pub fn uniform(min: Duration, max: Duration, seed: u64) -> Self {
+        Self::new(Delay::Uniform { min, max, seed })
     }
 
-    /// Unwraps the provider.
-    #[must_use]
-    pub fn into_inner(self) -> P {
-        self.inner
-    }
-}
-
-impl<P: ?Sized> Latency<P> {
     /// The configured delay.
     #[must_use]
     pub fn delay(&self) -> Delay {
         self.delay
     }
+}
 
-    /// The wrapped provider.
-    #[must_use]
-    pub fn get_ref(&self) -> &P {
-        &self.inner
-    }
+/// Waits, then lets the call through.
+impl CallHook for Pause {
+    type Pending = ();
 
-    /// The wrapped provider, mutably.
-    #[must_use]
-    pub fn get_mut(&mut self) -> &mut P {
-        &mut self.inner
-    }
-
-    /// Waits before a call as [`Delay`] says (advancing the generator for
-    /// a drawn delay).
-    async fn pause(&self) {
+    /// Waits as [`Delay`] says (advancing the generator for a drawn
+    /// delay).
+    async fn before(&self, _call: &Call<'_>) -> Result<(), MemoryError> {
         match self.delay {
             Delay::Fixed(d) => tokio::time::sleep(d).await,
             Delay::Uniform { min, max, .. } => {
@@ -156,85 +154,6 @@ impl<P: ?Sized> Latency<P> {
                 }
             }
         }
-    }
-}
-
-tinymemory_api::delegate_provider! {
-    /// Sleeps, then forwards every method unchanged.
-    impl[P: MemoryProvider + ?Sized] MemoryProvider for Latency<P> {
-        forward(inner): driver_id;
-
-        async fn store(
-            &self,
-            namespace: &str,
-            key: &str,
-            content: &str,
-            category: MemoryCategory,
-            session_id: Option<&str>,
-            taint: MemoryTaint,
-        ) -> Result<(), MemoryError> {
-            self.pause().await;
-            self.inner
-                .store(namespace, key, content, category, session_id, taint)
-                .await
-        }
-
-        async fn get(
-            &self,
-            namespace: &str,
-            key: &str,
-        ) -> Result<Option<MemoryEntry>, MemoryError> {
-            self.pause().await;
-            self.inner.get(namespace, key).await
-        }
-
-        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-            self.pause().await;
-            self.inner.forget(namespace, key).await
-        }
-
-        async fn list(
-            &self,
-            namespace: Option<&str>,
-            category: Option<&MemoryCategory>,
-            session_id: Option<&str>,
-        ) -> Result<Vec<MemoryEntry>, MemoryError> {
-            self.pause().await;
-            self.inner.list(namespace, category, session_id).await
-        }
-
-        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-            self.pause().await;
-            self.inner.namespaces().await
-        }
-
-        async fn recall(
-            &self,
-            query: &str,
-            limit: usize,
-            opts: &RecallOptions,
-        ) -> Result<Vec<MemoryEntry>, MemoryError> {
-            self.pause().await;
-            self.inner.recall(query, limit, opts).await
-        }
-
-        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-            self.pause().await;
-            self.inner.store_many(entries).await
-        }
-
-        async fn export_page(
-            &self,
-            cursor: Option<&ExportCursor>,
-            limit: usize,
-        ) -> Result<ExportPage, MemoryError> {
-            self.pause().await;
-            self.inner.export_page(cursor, limit).await
-        }
-
-        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-            self.pause().await;
-            self.inner.import(records).await
-        }
+        Ok(())
     }
 }

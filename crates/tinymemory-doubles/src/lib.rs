@@ -20,14 +20,21 @@
 //! `Box<Recording<dyn MemoryProvider>>`. `tinymemory-api` implements the
 //! trait for `Box<T>`, `Arc<T>` and `&T`, so a provider you only have as a
 //! `Box<dyn MemoryProvider>` is wrapped as it is:
-//! `Recording::new(boxed)`.
+//! `Recording::new(boxed, CallLog::new())`.
+//!
+//! [`Recording`], [`Faults`] and [`Latency`] only look at calls, so each is
+//! [`Hooked`] (from `tinymemory-api`, the one decorator written out over
+//! every method) with its own [`CallHook`]: the [`CallLog`], the
+//! [`FaultHandle`] and the [`Pause`]. The hook is the handle a test keeps
+//! (a clone, or [`Hooked::hook`]); `new(inner, hook)` builds the decorator.
+//! The others change what a method answers, and write those methods out.
 //!
 //! | type | what it does |
 //! | --- | --- |
-//! | [`Recording`] | records every call in order into a [`CallLog`] |
+//! | [`Recording`] | records every call in order into a [`CallLog`] (its hook) |
 //! | [`ShuffledNamespaces`] | returns `namespaces()` in a seeded random order, different per call |
-//! | [`Faults`] | fails the n-th call, or every call on one namespace, with a chosen [`FaultKind`] |
-//! | [`Latency`] | sleeps a fixed or seeded-random [`Delay`] before each call (`tokio::time`) |
+//! | [`Faults`] | fails the n-th call, or every call on one namespace, with a chosen [`FaultKind`], by the rules of a [`FaultHandle`] (its hook) |
+//! | [`Latency`] | sleeps a fixed or seeded-random [`Delay`] before each call (`tokio::time`), its hook a [`Pause`] |
 //! | [`TamperHits`] | strips or rewrites the namespace of recall hits |
 //! | [`NoneMeansAll`] | reads recall's `namespace: None` as "all namespaces" (a real divergence) |
 //! | [`NoneMeansGlobal`] | its contract-following twin: pins `None` to `global` |
@@ -38,9 +45,10 @@
 //! eleven contract sentences, the namespace rules, the section API rules a
 //! driver can break, and the portability family's paging and import
 //! rules), each breaking exactly that rule and naming the conformance check
-//! that must catch it. Every mutant and decorator here implements the trait
-//! through [`delegate_provider!`](tinymemory_api::delegate_provider), writing
-//! out only the methods it changes; [`mutants`](mod@mutants) shows how to write one.
+//! that must catch it. Every mutant, and every decorator that changes an
+//! answer, implements the trait through
+//! [`delegate_provider!`](tinymemory_api::delegate_provider), writing out
+//! only the methods it changes; [`mutants`](mod@mutants) shows how to write one.
 //!
 //! # Determinism
 //!
@@ -57,15 +65,14 @@
 //!
 //! ```
 //! use tinymemory_api::{MemoryCategory, MemoryError, MemoryProvider, MemoryTaint, RecallOptions};
-//! use tinymemory_doubles::{Call, FaultKind, Faults, Method, Recording};
+//! use tinymemory_doubles::{Call, CallLog, FaultHandle, FaultKind, Faults, Method, Recording};
 //! # use tinymemory_reference::ReferenceDriver as MyDriver;
 //!
 //! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 //! // Faults outside, Recording inside: the log shows what reached the driver.
-//! let driver = Faults::new(Recording::new(MyDriver::new()))
-//!     .with_namespace("learning:flaky", FaultKind::unavailable("replica lagging"));
-//! let log = driver.get_ref().log();
-//! let faults = driver.handle();
+//! let (log, faults) = (CallLog::new(), FaultHandle::new());
+//! faults.fail_namespace("learning:flaky", FaultKind::unavailable("replica lagging"));
+//! let driver = Faults::new(Recording::new(MyDriver::new(), log.clone()), faults.clone());
 //! let host: Box<dyn MemoryProvider> = Box::new(driver);
 //!
 //! host.store("learning:rust", "k1", "async rust", MemoryCategory::Core, None, MemoryTaint::Internal)
@@ -109,7 +116,7 @@ mod shuffled;
 mod tamper;
 
 pub use faults::{FaultHandle, FaultKind, Faults};
-pub use latency::{Delay, Latency};
+pub use latency::{Delay, Latency, Pause};
 pub use mutants::{mutant, mutants, Mutant};
 pub use none_means::{NoneMeansAll, NoneMeansGlobal};
 pub use null::NullDriver;
@@ -117,3 +124,4 @@ pub use recording::{Call, CallLog, Method, Recording};
 pub use score_seeding::{HitOrder, ScoreSeedingStore};
 pub use shuffled::ShuffledNamespaces;
 pub use tamper::{Tamper, TamperHits};
+pub use tinymemory_api::{CallHook, Hooked};

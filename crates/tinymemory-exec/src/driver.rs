@@ -7,7 +7,7 @@ use serde_json::Value;
 use tinymemory_api::batch::{store_each, validate_batch, NewEntry};
 use tinymemory_api::portability::{self, ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
+    Call, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
     RecallOptions, RecallProfile,
 };
 
@@ -319,24 +319,21 @@ impl MemoryProvider for ExecDriver {
         taint: MemoryTaint,
     ) -> Result<(), MemoryError> {
         let value = self
-            .call(Request::Store {
-                namespace: namespace.to_owned(),
-                key: key.to_owned(),
-                content: content.to_owned(),
-                category,
-                session_id: session_id.map(str::to_owned),
+            .call(Request::from(Call::Store {
+                namespace,
+                key,
+                content,
+                category: &category,
+                session_id,
                 taint,
-            })
+            }))
             .await?;
         expect_null(&self.conn, "store", &value)
     }
 
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
         let value = self
-            .call(Request::Get {
-                namespace: namespace.to_owned(),
-                key: key.to_owned(),
-            })
+            .call(Request::from(Call::Get { namespace, key }))
             .await?;
         let wire: Option<WireEntry> = decode(&self.conn, "get", value)?;
         Ok(wire.map(MemoryEntry::from))
@@ -344,10 +341,7 @@ impl MemoryProvider for ExecDriver {
 
     async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
         let value = self
-            .call(Request::Forget {
-                namespace: namespace.to_owned(),
-                key: key.to_owned(),
-            })
+            .call(Request::from(Call::Forget { namespace, key }))
             .await?;
         decode(&self.conn, "forget", value)
     }
@@ -359,11 +353,11 @@ impl MemoryProvider for ExecDriver {
         session_id: Option<&str>,
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
         let value = self
-            .call(Request::List {
-                namespace: namespace.map(str::to_owned),
-                category: category.cloned(),
-                session_id: session_id.map(str::to_owned),
-            })
+            .call(Request::from(Call::List {
+                namespace,
+                category,
+                session_id,
+            }))
             .await?;
         self.entries("list", value)
     }
@@ -382,14 +376,7 @@ impl MemoryProvider for ExecDriver {
     ) -> Result<Vec<MemoryEntry>, MemoryError> {
         opts.validate()?;
         let value = self
-            .call(Request::Recall {
-                query: query.to_owned(),
-                limit: u64::try_from(limit).unwrap_or(u64::MAX),
-                namespace: opts.namespace.clone(),
-                category: opts.category.clone(),
-                session_id: opts.session_id.clone(),
-                min_score: opts.min_score,
-            })
+            .call(Request::from(Call::Recall { query, limit, opts }))
             .await?;
         self.entries("recall", value)
     }
@@ -419,10 +406,7 @@ impl MemoryProvider for ExecDriver {
             return Err(self.lacks(OptionalOp::ExportPage));
         }
         let value = self
-            .call(Request::ExportPage {
-                cursor: cursor.map(|c| c.as_str().to_owned()),
-                limit: u64::try_from(limit).unwrap_or(u64::MAX),
-            })
+            .call(Request::from(Call::ExportPage { cursor, limit }))
             .await?;
         let wire: WireExportPage = decode(&self.conn, "export_page", value)?;
         Ok(ExportPage {

@@ -1,7 +1,7 @@
 //! One call of a model sequence.
 
 use serde::{Deserialize, Serialize};
-use tinymemory_api::{MemoryCategory, MemorySection, MemoryTaint};
+use tinymemory_api::{Call, MemoryCategory, MemorySection, MemoryTaint, Method};
 
 /// One driver call of a differential sequence, with every argument.
 ///
@@ -128,9 +128,142 @@ impl Op {
     }
 }
 
+/// A driver call the model does not compare, so it has no [`Op`]: one of
+/// the optional batch and portability methods, or a recall with
+/// `min_score` set (the model's recalls compare rankings without a
+/// threshold).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("`{method}` {why}: no model operation carries it")]
+pub struct NotAnOp {
+    /// The method called.
+    pub method: Method,
+    why: &'static str,
+}
+
+/// The operation of a driver call, every argument copied: how a recorded
+/// call (a `tinymemory_doubles::Recording`'s, through
+/// `tinymemory_api::Call`) becomes a step of a regression file.
+impl TryFrom<Call<'_>> for Op {
+    type Error = NotAnOp;
+
+    fn try_from(call: Call<'_>) -> Result<Self, NotAnOp> {
+        let not = |why| NotAnOp {
+            method: call.method(),
+            why,
+        };
+        Ok(match call {
+            Call::Store {
+                namespace,
+                key,
+                content,
+                category,
+                session_id,
+                taint,
+            } => Self::Store {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+                content: content.to_owned(),
+                category: category.clone(),
+                session_id: session_id.map(str::to_owned),
+                taint,
+            },
+            Call::Get { namespace, key } => Self::Get {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+            },
+            Call::Forget { namespace, key } => Self::Forget {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+            },
+            Call::List {
+                namespace,
+                category,
+                session_id,
+            } => Self::List {
+                namespace: namespace.map(str::to_owned),
+                category: category.cloned(),
+                session_id: session_id.map(str::to_owned),
+            },
+            Call::Namespaces => Self::Namespaces,
+            Call::Recall { opts, .. } if opts.min_score.is_some() => {
+                return Err(not("with a min_score"))
+            }
+            Call::Recall { query, limit, opts } => Self::Recall {
+                query: query.to_owned(),
+                limit,
+                namespace: opts.namespace.clone(),
+                category: opts.category.clone(),
+                session_id: opts.session_id.clone(),
+            },
+            Call::StoreMany { .. } | Call::ExportPage { .. } | Call::Import { .. } => {
+                return Err(not("is not compared with the model"))
+            }
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_call_becomes_its_op_unless_the_model_does_not_compare_it() {
+        use tinymemory_api::{NewEntry, RecallOptions};
+
+        let core = MemoryCategory::Core;
+        let store = Call::Store {
+            namespace: "learning:a",
+            key: "k1",
+            content: "comet",
+            category: &core,
+            session_id: None,
+            taint: MemoryTaint::Internal,
+        };
+        assert_eq!(
+            Op::try_from(store),
+            Ok(Op::store("learning:a", "k1", "comet"))
+        );
+        let opts = RecallOptions {
+            category: Some(MemoryCategory::Daily),
+            ..RecallOptions::in_namespace("learning:a")
+        };
+        assert_eq!(
+            Op::try_from(Call::Recall {
+                query: "comet",
+                limit: 3,
+                opts: &opts
+            }),
+            Ok(Op::Recall {
+                query: "comet".into(),
+                limit: 3,
+                namespace: Some("learning:a".into()),
+                category: Some(MemoryCategory::Daily),
+                session_id: None,
+            })
+        );
+        let thresholded = RecallOptions {
+            min_score: Some(0.5),
+            ..RecallOptions::default()
+        };
+        let refused = Op::try_from(Call::Recall {
+            query: "comet",
+            limit: 3,
+            opts: &thresholded,
+        })
+        .unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "`recall` with a min_score: no model operation carries it"
+        );
+        let batch = [NewEntry::new("global", "k", "x")];
+        assert_eq!(
+            Op::try_from(Call::StoreMany { entries: &batch })
+                .unwrap_err()
+                .to_string(),
+            "`store_many` is not compared with the model: no model operation carries it"
+        );
+        assert_eq!(Op::try_from(Call::Namespaces), Ok(Op::Namespaces));
+    }
 
     #[test]
     fn json_form_is_tagged_and_defaults_optional_arguments() {

@@ -3,7 +3,7 @@
 
 use proptest::prelude::any;
 use tinymemory_api::{MemoryProvider, RecallOptions};
-use tinymemory_doubles::{Delay, Latency};
+use tinymemory_doubles::{Delay, Latency, Pause};
 use tinymemory_sections::Sections;
 
 use super::data::{dataset, open_with, section_query, Across, Dataset, SectionQuery};
@@ -57,10 +57,10 @@ async fn case(
     let store = open_with(&ctx, &data.entries).await?;
     let slow = Latency::new(
         store.as_ref(),
-        Delay::Yields {
+        Pause::new(Delay::Yields {
             max: MAX_YIELDS,
             seed: latency_seed,
-        },
+        }),
     );
     let sequential = across(&slow, &q, 1).await?;
     for attempt in 1..=2 {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use proptest::strategy::Strategy;
 use tinymemory_api::{MemoryCategory, RecallOptions};
-use tinymemory_doubles::{Call, Recording};
+use tinymemory_doubles::{Call, CallLog, Recording};
 use tinymemory_sections::Sections;
 
 use super::data::{dataset, open_with, section_query, Dataset, SectionQuery};
@@ -51,8 +51,8 @@ async fn case(
     (data, q, opts): (Dataset, SectionQuery, RecallOptions),
 ) -> CaseResult {
     let store = open_with(&ctx, &data.entries).await?;
-    let recording = Recording::new(store.as_ref());
-    let log = recording.log();
+    let recording = Recording::new(store.as_ref(), CallLog::new());
+    let log = recording.hook().clone();
     let got = Sections::new(&recording)
         .recall()
         .with_cap(q.cap)

@@ -150,8 +150,11 @@ async fn refusals_compare_by_kind_and_rule() {
 /// A driver's failure is quoted whole in the divergence, not only its kind.
 #[tokio::test]
 async fn a_driver_failure_is_quoted_with_its_message() {
-    let faults = tinymemory_doubles::Faults::new(ReferenceDriver::new());
-    faults.handle().fail_nth(
+    let faults = tinymemory_doubles::Faults::new(
+        ReferenceDriver::new(),
+        tinymemory_doubles::FaultHandle::new(),
+    );
+    faults.hook().fail_nth(
         1,
         tinymemory_doubles::FaultKind::Backend {
             message: "disk I/O error; stderr: EIO on /data/memory.db".into(),

@@ -255,7 +255,9 @@ async fn a_timeout_is_bundled_and_its_replay_says_it_timed_out() {
         Arc::new(FnFactory::new("slow", || {
             Ok(Box::new(tinymemory_doubles::Latency::new(
                 ReferenceDriver::new(),
-                tinymemory_doubles::Delay::Fixed(Duration::from_secs(3)),
+                tinymemory_doubles::Pause::new(tinymemory_doubles::Delay::Fixed(
+                    Duration::from_secs(3),
+                )),
             )) as Box<dyn MemoryProvider>)
         }))
     };

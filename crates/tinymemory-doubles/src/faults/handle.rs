@@ -2,6 +2,8 @@
 
 use std::sync::{Arc, Mutex};
 
+use tinymemory_api::Call;
+
 use super::FaultKind;
 use crate::lock::lock;
 use crate::Method;
@@ -25,13 +27,12 @@ enum Trigger {
 }
 
 impl Trigger {
-    /// Whether the call numbered `n`, to `method`, addressed to the
-    /// namespaces `addressed` fires this trigger.
-    fn fires(&self, n: u64, method: Method, addressed: &[&str]) -> bool {
+    /// Whether `call`, numbered `n`, fires this trigger.
+    fn fires(&self, n: u64, call: &Call<'_>) -> bool {
         match self {
             Self::Nth(k) => *k == n,
-            Self::Namespace(ns) => addressed.contains(&ns.as_str()),
-            Self::Method(m) => *m == method,
+            Self::Namespace(ns) => call.addresses(ns),
+            Self::Method(m) => *m == call.method(),
             Self::After { armed, .. } => *armed,
         }
     }
@@ -50,9 +51,9 @@ struct State {
 /// # Counting and matching
 ///
 /// Every storage call (every method but `driver_id`) counts, failed ones
-/// included; the first is call 1. A call is *addressed to* namespace `ns`
-/// when it is `store`, `get` or `forget` on `ns`, `list` with
-/// `Some(ns)`, or `recall` whose effective namespace is `ns` (so an unpinned
+/// included; the first is call 1. A call is *addressed to* a namespace as
+/// [`Call::addresses`] says: `store`, `get` or `forget` on it, `list` with
+/// `Some(ns)`, or `recall` whose effective namespace it is (so an unpinned
 /// recall is addressed to `global`). A `store_many` or `import` is one call,
 /// addressed to every namespace its entries or records name, so a
 /// namespace rule strikes the whole batch (nothing of it reaches the
@@ -72,13 +73,13 @@ struct State {
 ///
 /// ```
 /// use tinymemory_api::{MemoryCategory, MemorySection, MemoryTaint, RecallOptions};
-/// use tinymemory_doubles::{FaultKind, Faults, Method};
+/// use tinymemory_doubles::{FaultHandle, FaultKind, Faults, Method};
 /// use tinymemory_reference::ReferenceDriver;
 /// use tinymemory_sections::Sections;
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let driver = Faults::new(ReferenceDriver::new());
-/// let handle = driver.handle();
+/// let handle = FaultHandle::new();
+/// let driver = Faults::new(ReferenceDriver::new(), handle.clone());
 /// let sections = Sections::new(&driver);
 /// sections
 ///     .learnings()
@@ -103,8 +104,48 @@ pub struct FaultHandle {
 }
 
 impl FaultHandle {
-    pub(crate) fn new() -> Self {
+    /// A handle with no rule and no call counted: a [`Faults`](crate::Faults)
+    /// built on it forwards every call.
+    #[must_use]
+    pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Adds a rule failing the `n`-th call (1-based) with `kind`, as
+    /// [`FaultHandle::fail_nth`] does, and returns the handle.
+    ///
+    /// # Panics
+    ///
+    /// When `n` is 0.
+    #[must_use]
+    pub fn with_nth(self, n: u64, kind: FaultKind) -> Self {
+        self.fail_nth(n, kind);
+        self
+    }
+
+    /// Adds a rule failing every call addressed to `namespace` with `kind`,
+    /// as [`FaultHandle::fail_namespace`] does, and returns the handle.
+    #[must_use]
+    pub fn with_namespace(self, namespace: impl Into<String>, kind: FaultKind) -> Self {
+        self.fail_namespace(namespace, kind);
+        self
+    }
+
+    /// Adds a rule failing every call to `method` with `kind`, as
+    /// [`FaultHandle::fail_method`] does, and returns the handle.
+    #[must_use]
+    pub fn with_method(self, method: Method, kind: FaultKind) -> Self {
+        self.fail_method(method, kind);
+        self
+    }
+
+    /// Adds a rule failing every call that starts after a call to
+    /// `method`, with `kind`, as [`FaultHandle::fail_after`] does, and
+    /// returns the handle.
+    #[must_use]
+    pub fn with_after(self, method: Method, kind: FaultKind) -> Self {
+        self.fail_after(method, kind);
+        self
     }
 
     /// Fails the `n`-th call (1-based, counting every method, earlier and
@@ -169,17 +210,18 @@ impl FaultHandle {
         lock(&self.state).struck
     }
 
-    /// Counts one call to `method` addressed to the namespaces `addressed`
-    /// and returns the fault to inject, if a rule matches; then arms the
-    /// [`FaultHandle::fail_after`] rules waiting for `method`.
-    pub(crate) fn on_call(&self, method: Method, addressed: &[&str]) -> Option<FaultKind> {
+    /// Counts `call` and returns the fault to inject, if a rule matches;
+    /// then arms the [`FaultHandle::fail_after`] rules waiting for its
+    /// method.
+    pub(crate) fn on_call(&self, call: &Call<'_>) -> Option<FaultKind> {
+        let method = call.method();
         let mut state = lock(&self.state);
         state.calls += 1;
         let n = state.calls;
         let kind = state
             .rules
             .iter()
-            .find(|(trigger, _)| trigger.fires(n, method, addressed))
+            .find(|(trigger, _)| trigger.fires(n, call))
             .map(|(_, kind)| kind.clone());
         for (trigger, _) in &mut state.rules {
             if let Trigger::After { method: m, armed } = trigger {

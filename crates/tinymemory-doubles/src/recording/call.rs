@@ -1,64 +1,13 @@
 //! One recorded call.
 
-use std::fmt;
-
 use tinymemory_api::portability::{ExportCursor, MemoryRecord};
+pub use tinymemory_api::Method;
 use tinymemory_api::{MemoryCategory, MemoryTaint, NewEntry, RecallOptions};
 
-/// The storage method a [`Call`] went to. `driver_id` is not a storage call
-/// and is never recorded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Method {
-    /// `store`.
-    Store,
-    /// `get`.
-    Get,
-    /// `forget`.
-    Forget,
-    /// `list`.
-    List,
-    /// `namespaces`.
-    Namespaces,
-    /// `recall`.
-    Recall,
-    /// `store_many`.
-    StoreMany,
-    /// `export_page`.
-    ExportPage,
-    /// `import`.
-    Import,
-}
-
-impl Method {
-    /// The method's name as written in the trait: `store`, `get`, `forget`,
-    /// `list`, `namespaces`, `recall`, `store_many`, `export_page` or
-    /// `import`.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Store => "store",
-            Self::Get => "get",
-            Self::Forget => "forget",
-            Self::List => "list",
-            Self::Namespaces => "namespaces",
-            Self::Recall => "recall",
-            Self::StoreMany => "store_many",
-            Self::ExportPage => "export_page",
-            Self::Import => "import",
-        }
-    }
-}
-
-/// Renders [`Method::as_str`].
-impl fmt::Display for Method {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// One call as the wrapped provider received it: every argument, owned, byte
-/// for byte. Nothing is normalised: a recall with `namespace: None` is
-/// recorded with `None`, not `global`.
+/// for byte ([`tinymemory_api::Call`], owned: `Call::from(&call)`).
+/// Nothing is normalised: a recall with `namespace: None` is recorded with
+/// `None`, not `global`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Call {
     /// `store(namespace, key, content, category, session_id, taint)`.
@@ -129,60 +78,139 @@ pub enum Call {
     },
 }
 
+/// The owned copy of a borrowed call: every argument cloned.
+impl From<&tinymemory_api::Call<'_>> for Call {
+    fn from(call: &tinymemory_api::Call<'_>) -> Self {
+        use tinymemory_api::Call as Borrowed;
+        match *call {
+            Borrowed::Store {
+                namespace,
+                key,
+                content,
+                category,
+                session_id,
+                taint,
+            } => Self::Store {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+                content: content.to_owned(),
+                category: category.clone(),
+                session_id: session_id.map(str::to_owned),
+                taint,
+            },
+            Borrowed::Get { namespace, key } => Self::Get {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+            },
+            Borrowed::Forget { namespace, key } => Self::Forget {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+            },
+            Borrowed::List {
+                namespace,
+                category,
+                session_id,
+            } => Self::List {
+                namespace: namespace.map(str::to_owned),
+                category: category.cloned(),
+                session_id: session_id.map(str::to_owned),
+            },
+            Borrowed::Namespaces => Self::Namespaces,
+            Borrowed::Recall { query, limit, opts } => Self::Recall {
+                query: query.to_owned(),
+                limit,
+                opts: opts.clone(),
+            },
+            Borrowed::StoreMany { entries } => Self::StoreMany {
+                entries: entries.to_vec(),
+            },
+            Borrowed::ExportPage { cursor, limit } => Self::ExportPage {
+                cursor: cursor.cloned(),
+                limit,
+            },
+            Borrowed::Import { records } => Self::Import {
+                records: records.to_vec(),
+            },
+        }
+    }
+}
+
 impl Call {
-    /// The method called.
+    /// The call, borrowed: what a [`CallHook`](tinymemory_api::CallHook)
+    /// saw.
     #[must_use]
-    pub fn method(&self) -> Method {
+    pub fn as_call(&self) -> tinymemory_api::Call<'_> {
+        use tinymemory_api::Call as Borrowed;
         match self {
-            Self::Store { .. } => Method::Store,
-            Self::Get { .. } => Method::Get,
-            Self::Forget { .. } => Method::Forget,
-            Self::List { .. } => Method::List,
-            Self::Namespaces => Method::Namespaces,
-            Self::Recall { .. } => Method::Recall,
-            Self::StoreMany { .. } => Method::StoreMany,
-            Self::ExportPage { .. } => Method::ExportPage,
-            Self::Import { .. } => Method::Import,
+            Self::Store {
+                namespace,
+                key,
+                content,
+                category,
+                session_id,
+                taint,
+            } => Borrowed::Store {
+                namespace,
+                key,
+                content,
+                category,
+                session_id: session_id.as_deref(),
+                taint: *taint,
+            },
+            Self::Get { namespace, key } => Borrowed::Get { namespace, key },
+            Self::Forget { namespace, key } => Borrowed::Forget { namespace, key },
+            Self::List {
+                namespace,
+                category,
+                session_id,
+            } => Borrowed::List {
+                namespace: namespace.as_deref(),
+                category: category.as_ref(),
+                session_id: session_id.as_deref(),
+            },
+            Self::Namespaces => Borrowed::Namespaces,
+            Self::Recall { query, limit, opts } => Borrowed::Recall {
+                query,
+                limit: *limit,
+                opts,
+            },
+            Self::StoreMany { entries } => Borrowed::StoreMany { entries },
+            Self::ExportPage { cursor, limit } => Borrowed::ExportPage {
+                cursor: cursor.as_ref(),
+                limit: *limit,
+            },
+            Self::Import { records } => Borrowed::Import { records },
         }
     }
 
-    /// The namespace argument as passed: `Some` for `store`, `get` and
-    /// `forget`; the filter for `list`; `opts.namespace` for `recall` (so
-    /// `None` for an unpinned recall, which the contract reads as `global`);
-    /// `None` for `namespaces`, `export_page`, and for `store_many` and
-    /// `import`, whose batches may name several namespaces (read them from
-    /// the call's `entries` or `records`).
+    /// The method called.
+    #[must_use]
+    pub fn method(&self) -> Method {
+        self.as_call().method()
+    }
+
+    /// The namespace argument as passed ([`tinymemory_api::Call::namespace`]):
+    /// `Some` for `store`, `get` and `forget`; the filter for `list`;
+    /// `opts.namespace` for `recall` (so `None` for an unpinned recall,
+    /// which the contract reads as `global`); `None` for `namespaces`,
+    /// `export_page`, and for `store_many` and `import`, whose batches may
+    /// name several namespaces (read them from the call's `entries` or
+    /// `records`).
     #[must_use]
     pub fn namespace(&self) -> Option<&str> {
-        match self {
-            Self::Store { namespace, .. }
-            | Self::Get { namespace, .. }
-            | Self::Forget { namespace, .. } => Some(namespace),
-            Self::List { namespace, .. } => namespace.as_deref(),
-            Self::Recall { opts, .. } => opts.namespace.as_deref(),
-            Self::Namespaces
-            | Self::StoreMany { .. }
-            | Self::ExportPage { .. }
-            | Self::Import { .. } => None,
-        }
+        self.as_call().namespace()
     }
 
     /// The key of `store`, `get` and `forget`; `None` for the others.
     #[must_use]
     pub fn key(&self) -> Option<&str> {
-        match self {
-            Self::Store { key, .. } | Self::Get { key, .. } | Self::Forget { key, .. } => Some(key),
-            _ => None,
-        }
+        self.as_call().key()
     }
 
     /// The limit of `recall` and `export_page`; `None` for the others.
     #[must_use]
     pub fn limit(&self) -> Option<usize> {
-        match self {
-            Self::Recall { limit, .. } | Self::ExportPage { limit, .. } => Some(*limit),
-            _ => None,
-        }
+        self.as_call().limit()
     }
 
     /// The query of `recall`; `None` for the others.

@@ -3,17 +3,19 @@
 use std::sync::Arc;
 
 use tinymemory_api::{rules, MemoryError, MemoryProvider, RecallOptions};
-use tinymemory_doubles::{FaultKind, Faults, Method, Recording};
+use tinymemory_doubles::{CallLog, FaultHandle, FaultKind, Faults, Method, Recording};
 use tinymemory_reference::ReferenceDriver;
 
 use crate::support::put;
 
 #[tokio::test]
 async fn fails_exactly_the_third_call() {
-    let d = Faults::new(Recording::new(ReferenceDriver::new()))
-        .with_nth(3, FaultKind::unavailable("engine down"));
-    let handle = d.handle();
-    let log = d.get_ref().log();
+    let d = Faults::new(
+        Recording::new(ReferenceDriver::new(), CallLog::new()),
+        FaultHandle::new().with_nth(3, FaultKind::unavailable("engine down")),
+    );
+    let handle = d.hook().clone();
+    let log = d.get_ref().hook().clone();
     put(&d, "global", "a", "x").await; // 1
     assert!(d.get("global", "a").await.unwrap().is_some()); // 2
     assert_eq!(
@@ -28,8 +30,10 @@ async fn fails_exactly_the_third_call() {
 
 #[tokio::test]
 async fn fails_every_call_addressed_to_one_namespace() {
-    let d = Faults::new(ReferenceDriver::new())
-        .with_namespace("learning:b", FaultKind::backend("disk on fire"));
+    let d = Faults::new(
+        ReferenceDriver::new(),
+        FaultHandle::new().with_namespace("learning:b", FaultKind::backend("disk on fire")),
+    );
     fn fire<T>() -> Result<T, MemoryError> {
         Err(MemoryError::fault("disk on fire"))
     }
@@ -57,13 +61,13 @@ async fn fails_every_call_addressed_to_one_namespace() {
     let a = RecallOptions::in_namespace("learning:a");
     assert_eq!(d.recall("rust", 5, &a).await.unwrap().len(), 1);
     assert!(d.recall("rust", 5, &RecallOptions::default()).await.is_ok());
-    assert_eq!(d.handle().struck(), 5);
+    assert_eq!(d.hook().struck(), 5);
 }
 
 #[tokio::test]
 async fn an_unpinned_recall_is_addressed_to_global() {
-    let d = Faults::new(ReferenceDriver::new());
-    d.handle().fail_namespace(
+    let d = Faults::new(ReferenceDriver::new(), FaultHandle::new());
+    d.hook().fail_namespace(
         "global",
         FaultKind::invalid(rules::NAMESPACE_CHARSET, "nope"),
     );
@@ -72,15 +76,15 @@ async fn an_unpinned_recall_is_addressed_to_global() {
         .await
         .unwrap_err();
     assert_eq!(e, MemoryError::invalid(rules::NAMESPACE_CHARSET, "nope"));
-    d.handle().clear();
+    d.hook().clear();
     assert!(d.recall("x", 1, &RecallOptions::default()).await.is_ok());
-    assert_eq!(d.handle().calls(), 2);
+    assert_eq!(d.hook().calls(), 2);
 }
 
 #[tokio::test]
 async fn rules_can_be_added_through_the_handle_after_boxing() {
-    let d = Faults::new(ReferenceDriver::new());
-    let handle = d.handle();
+    let d = Faults::new(ReferenceDriver::new(), FaultHandle::new());
+    let handle = d.hook().clone();
     let boxed: Box<dyn MemoryProvider> = Box::new(d);
     assert!(boxed.namespaces().await.is_ok());
     handle.fail_nth(2, FaultKind::backend("second"));
@@ -92,8 +96,10 @@ async fn rules_can_be_added_through_the_handle_after_boxing() {
 
 #[tokio::test]
 async fn a_panic_fault_panics_with_its_message() {
-    let d =
-        Arc::new(Faults::new(ReferenceDriver::new()).with_nth(1, FaultKind::panic("driver bug")));
+    let d = Arc::new(Faults::new(
+        ReferenceDriver::new(),
+        FaultHandle::new().with_nth(1, FaultKind::panic("driver bug")),
+    ));
     let task = tokio::spawn({
         let d = Arc::clone(&d);
         async move { d.namespaces().await }
@@ -129,13 +135,18 @@ fn fault_kinds_build_their_errors() {
 #[test]
 #[should_panic(expected = "calls are counted from 1")]
 fn nth_zero_is_refused() {
-    let _ = Faults::new(ReferenceDriver::new()).with_nth(0, FaultKind::backend("never"));
+    let _ = Faults::new(
+        ReferenceDriver::new(),
+        FaultHandle::new().with_nth(0, FaultKind::backend("never")),
+    );
 }
 
 #[tokio::test]
 async fn fails_every_call_to_one_method() {
-    let d = Faults::new(ReferenceDriver::new())
-        .with_method(Method::List, FaultKind::backend("no list"));
+    let d = Faults::new(
+        ReferenceDriver::new(),
+        FaultHandle::new().with_method(Method::List, FaultKind::backend("no list")),
+    );
     put(&d, "global", "k", "x").await;
     assert_eq!(
         d.list(None, None, None).await,
@@ -146,7 +157,7 @@ async fn fails_every_call_to_one_method() {
         Err(MemoryError::fault("no list"))
     );
     assert!(d.get("global", "k").await.unwrap().is_some());
-    assert_eq!((d.handle().calls(), d.handle().struck()), (4, 2));
+    assert_eq!((d.hook().calls(), d.hook().struck()), (4, 2));
 }
 
 /// The tower-test style: the test keeps the handle while the section API
@@ -157,9 +168,12 @@ async fn starts_failing_after_the_namespaces_call() {
     use tinymemory_api::MemorySection;
     use tinymemory_sections::Sections;
 
-    let d = Faults::new(Recording::new(ReferenceDriver::new()));
-    let handle = d.handle();
-    let log = d.get_ref().log();
+    let d = Faults::new(
+        Recording::new(ReferenceDriver::new(), CallLog::new()),
+        FaultHandle::new(),
+    );
+    let handle = d.hook().clone();
+    let log = d.get_ref().hook().clone();
     for ns in ["learning:a", "learning:b"] {
         put(&d, ns, "k", "rust").await;
     }
@@ -199,9 +213,10 @@ async fn starts_failing_after_the_namespaces_call() {
 
 #[tokio::test]
 async fn an_after_rule_is_armed_only_by_calls_made_after_it_was_added() {
-    let d = Faults::new(ReferenceDriver::new());
+    let d = Faults::new(ReferenceDriver::new(), FaultHandle::new());
     assert!(d.namespaces().await.is_ok());
-    let d = d.with_after(Method::Namespaces, FaultKind::backend("late"));
+    d.hook()
+        .fail_after(Method::Namespaces, FaultKind::backend("late"));
     assert!(d.get("global", "k").await.is_ok());
     assert!(d.namespaces().await.is_ok());
     assert_eq!(d.get("global", "k").await, Err(MemoryError::fault("late")));

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use tinymemory_api::{MemoryProvider, RecallOptions};
-use tinymemory_doubles::{Delay, Latency};
+use tinymemory_doubles::{Delay, Latency, Pause};
 use tinymemory_reference::ReferenceDriver;
 use tokio::time::Instant;
 
@@ -13,8 +13,8 @@ const MS: Duration = Duration::from_millis(1);
 
 #[tokio::test(start_paused = true)]
 async fn a_fixed_delay_precedes_every_call() {
-    let d = Latency::fixed(ReferenceDriver::new(), 25 * MS);
-    assert_eq!(d.delay(), Delay::Fixed(25 * MS));
+    let d = Latency::new(ReferenceDriver::new(), Pause::fixed(25 * MS));
+    assert_eq!(d.hook().delay(), Delay::Fixed(25 * MS));
     let start = Instant::now();
     put(&d, "global", "k", "rust").await;
     assert_eq!(start.elapsed(), 25 * MS);
@@ -33,7 +33,7 @@ async fn a_fixed_delay_precedes_every_call() {
 
 #[tokio::test(start_paused = true)]
 async fn concurrent_calls_overlap_their_delays() {
-    let d = Latency::fixed(ReferenceDriver::new(), 30 * MS);
+    let d = Latency::new(ReferenceDriver::new(), Pause::fixed(30 * MS));
     let start = Instant::now();
     let (a, b) = tokio::join!(d.namespaces(), d.get("global", "k"));
     assert!(a.is_ok() && b.is_ok());
@@ -43,7 +43,10 @@ async fn concurrent_calls_overlap_their_delays() {
 #[tokio::test(start_paused = true)]
 async fn a_seeded_uniform_delay_is_reproducible() {
     async fn delays(seed: u64) -> Vec<u128> {
-        let d = Latency::uniform(ReferenceDriver::new(), 10 * MS, 20 * MS, seed);
+        let d = Latency::new(
+            ReferenceDriver::new(),
+            Pause::uniform(10 * MS, 20 * MS, seed),
+        );
         let mut out = Vec::new();
         for _ in 0..6 {
             let start = Instant::now();
@@ -61,13 +64,16 @@ async fn a_seeded_uniform_delay_is_reproducible() {
 #[test]
 #[should_panic(expected = "min <= max")]
 fn a_uniform_range_must_not_be_inverted() {
-    let _ = Latency::uniform(ReferenceDriver::new(), 20 * MS, 10 * MS, 0);
+    let _ = Latency::new(ReferenceDriver::new(), Pause::uniform(20 * MS, 10 * MS, 0));
 }
 
 /// The keys of eight concurrent stores through `Delay::Yields`, in the
 /// order the stores finished.
 async fn finish_order(seed: u64) -> Vec<String> {
-    let d = Latency::new(ReferenceDriver::new(), Delay::Yields { max: 16, seed });
+    let d = Latency::new(
+        ReferenceDriver::new(),
+        Pause::new(Delay::Yields { max: 16, seed }),
+    );
     let done = std::sync::Mutex::new(Vec::new());
     let calls = (0..8).map(|i| {
         let (d, done) = (&d, &done);

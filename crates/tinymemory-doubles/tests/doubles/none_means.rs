@@ -1,7 +1,7 @@
 //! NoneMeansAll and NoneMeansGlobal, side by side.
 
 use tinymemory_api::{rules, MemoryEntry, MemoryProvider, RecallOptions};
-use tinymemory_doubles::{Call, Method, NoneMeansAll, NoneMeansGlobal, Recording};
+use tinymemory_doubles::{Call, CallLog, Method, NoneMeansAll, NoneMeansGlobal, Recording};
 use tinymemory_reference::ReferenceDriver;
 
 use crate::support::put;
@@ -65,9 +65,9 @@ async fn the_contract_twin_searches_global_only() {
 
 #[tokio::test]
 async fn none_means_all_costs_one_plus_n_calls() {
-    let d = NoneMeansAll::new(Recording::new(ReferenceDriver::new()));
+    let d = NoneMeansAll::new(Recording::new(ReferenceDriver::new(), CallLog::new()));
     three_namespaces(&d).await;
-    let log = d.get_ref().log();
+    let log = d.get_ref().hook().clone();
     log.clear();
     d.recall("rust", 7, &RecallOptions::default())
         .await
@@ -91,8 +91,8 @@ async fn none_means_all_costs_one_plus_n_calls() {
 
 #[tokio::test]
 async fn the_twin_pins_none_before_the_inner_driver_sees_it() {
-    let d = NoneMeansGlobal::new(Recording::new(ReferenceDriver::new()));
-    let log = d.get_ref().log();
+    let d = NoneMeansGlobal::new(Recording::new(ReferenceDriver::new(), CallLog::new()));
+    let log = d.get_ref().hook().clone();
     d.recall("x", 3, &RecallOptions::default()).await.unwrap();
     d.recall("x", 3, &RecallOptions::in_namespace("learning:a"))
         .await

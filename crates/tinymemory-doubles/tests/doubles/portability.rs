@@ -7,7 +7,9 @@ use tinymemory_api::{rules, MemoryCategory, MemoryProvider, MemoryTaint, NewEntr
 use tinymemory_doubles::mutants::{
     CollectionWideStatistics, DropsTaint, DuplicatesOnStore, MetadataFault, MetadataFaultKind,
 };
-use tinymemory_doubles::{Call, FaultKind, Faults, Method, NullDriver, Recording};
+use tinymemory_doubles::{
+    Call, CallLog, FaultHandle, FaultKind, Faults, Method, NullDriver, Recording,
+};
 use tinymemory_reference::ReferenceDriver;
 
 use crate::support::{keys, put};
@@ -26,8 +28,8 @@ fn record(namespace: &str, key: &str, taint: MemoryTaint, timestamp: &str) -> Me
 
 #[tokio::test]
 async fn recording_records_each_batch_as_one_call() {
-    let d = Recording::new(ReferenceDriver::new());
-    let log = d.log();
+    let d = Recording::new(ReferenceDriver::new(), CallLog::new());
+    let log = d.hook().clone();
     let batch = vec![
         NewEntry::new("global", "a", "x"),
         NewEntry::new("learning:b", "b", "y"),
@@ -63,9 +65,11 @@ async fn recording_records_each_batch_as_one_call() {
 
 #[tokio::test]
 async fn a_namespace_fault_strikes_every_batch_naming_it() {
-    let d = Faults::new(ReferenceDriver::new())
-        .with_namespace("learning:flaky", FaultKind::unavailable("down"));
-    let handle = d.handle();
+    let d = Faults::new(
+        ReferenceDriver::new(),
+        FaultHandle::new().with_namespace("learning:flaky", FaultKind::unavailable("down")),
+    );
+    let handle = d.hook().clone();
     let batch = [
         NewEntry::new("global", "a", "x"),
         NewEntry::new("learning:flaky", "b", "y"),

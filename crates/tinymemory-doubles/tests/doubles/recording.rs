@@ -8,8 +8,8 @@ use crate::support::put;
 
 #[tokio::test]
 async fn records_every_call_with_its_arguments_in_order() {
-    let d = Recording::new(ReferenceDriver::new());
-    let log = d.log();
+    let d = Recording::new(ReferenceDriver::new(), CallLog::new());
+    let log = d.hook().clone();
     d.store(
         "learning:a",
         "k",
@@ -103,10 +103,10 @@ async fn records_every_call_with_its_arguments_in_order() {
 
 #[tokio::test]
 async fn proves_one_plus_n_and_namespace_pinning() {
-    let d = Recording::new(ReferenceDriver::new());
+    let d = Recording::new(ReferenceDriver::new(), CallLog::new());
     put(&d, "learning:a", "1", "rust").await;
     put(&d, "learning:b", "2", "rust").await;
-    let log = d.log();
+    let log = d.hook().clone();
     log.clear();
     assert!(log.is_empty());
     // What a host's section-wide recall should do: 1 + N calls, each pinned.
@@ -138,16 +138,16 @@ async fn proves_one_plus_n_and_namespace_pinning() {
 
 #[tokio::test]
 async fn failed_calls_are_recorded_too() {
-    let d = Recording::new(ReferenceDriver::new());
+    let d = Recording::new(ReferenceDriver::new(), CallLog::new());
     assert!(d.get("a b", "k").await.is_err());
-    assert_eq!(d.log().methods(), [Method::Get]);
+    assert_eq!(d.hook().methods(), [Method::Get]);
 }
 
 #[tokio::test]
 async fn one_log_can_be_shared_and_outlives_the_wrapper() {
     let log = CallLog::new();
-    let a = Recording::with_log(ReferenceDriver::new(), log.clone());
-    let b = Recording::with_log(ReferenceDriver::new(), log.clone());
+    let a = Recording::new(ReferenceDriver::new(), log.clone());
+    let b = Recording::new(ReferenceDriver::new(), log.clone());
     a.namespaces().await.unwrap();
     b.get("global", "k").await.unwrap();
     a.namespaces().await.unwrap();
@@ -161,14 +161,14 @@ async fn one_log_can_be_shared_and_outlives_the_wrapper() {
 #[tokio::test]
 async fn wraps_boxed_and_unsized_providers() {
     let boxed: Box<dyn MemoryProvider> = Box::new(ReferenceDriver::new());
-    let d = Recording::new(boxed);
+    let d = Recording::new(boxed, CallLog::new());
     put(&d, "global", "k", "x").await;
     assert_eq!(d.get_ref().driver_id(), "reference");
-    assert_eq!(d.log().methods(), [Method::Store]);
+    assert_eq!(d.hook().methods(), [Method::Store]);
 
     // Unsizing: a recording of any provider as `Recording<dyn MemoryProvider>`.
-    let r = Recording::new(ReferenceDriver::new());
-    let log = r.log();
+    let r = Recording::new(ReferenceDriver::new(), CallLog::new());
+    let log = r.hook().clone();
     let mut unsized_: Box<Recording<dyn MemoryProvider>> = Box::new(r);
     unsized_.namespaces().await.unwrap();
     unsized_.get_ref().namespaces().await.unwrap();

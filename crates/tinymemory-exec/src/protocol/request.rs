@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use tinymemory_api::batch::NewEntry;
 use tinymemory_api::portability::MemoryRecord;
-use tinymemory_api::{MemoryCategory, MemoryTaint};
+use tinymemory_api::{Call, MemoryCategory, MemoryTaint};
 
 /// One request: the `op` field names it, the other fields are its
 /// arguments. Optional arguments are always written, as `null` when absent.
@@ -108,6 +108,69 @@ pub enum Request {
         /// written as `null` when absent).
         records: Vec<MemoryRecord>,
     },
+}
+
+/// The request that carries `call` over the protocol: every argument
+/// copied, a recall's options spread into its fields, a `usize` limit
+/// written as `u64` (saturating, for a platform wider than 64 bits) and an
+/// export cursor as its text.
+impl From<Call<'_>> for Request {
+    fn from(call: Call<'_>) -> Self {
+        let wide = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
+        match call {
+            Call::Store {
+                namespace,
+                key,
+                content,
+                category,
+                session_id,
+                taint,
+            } => Self::Store {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+                content: content.to_owned(),
+                category: category.clone(),
+                session_id: session_id.map(str::to_owned),
+                taint,
+            },
+            Call::Get { namespace, key } => Self::Get {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+            },
+            Call::Forget { namespace, key } => Self::Forget {
+                namespace: namespace.to_owned(),
+                key: key.to_owned(),
+            },
+            Call::List {
+                namespace,
+                category,
+                session_id,
+            } => Self::List {
+                namespace: namespace.map(str::to_owned),
+                category: category.cloned(),
+                session_id: session_id.map(str::to_owned),
+            },
+            Call::Namespaces => Self::Namespaces,
+            Call::Recall { query, limit, opts } => Self::Recall {
+                query: query.to_owned(),
+                limit: wide(limit),
+                namespace: opts.namespace.clone(),
+                category: opts.category.clone(),
+                session_id: opts.session_id.clone(),
+                min_score: opts.min_score,
+            },
+            Call::StoreMany { entries } => Self::StoreMany {
+                entries: entries.to_vec(),
+            },
+            Call::ExportPage { cursor, limit } => Self::ExportPage {
+                cursor: cursor.map(|c| c.as_str().to_owned()),
+                limit: wide(limit),
+            },
+            Call::Import { records } => Self::Import {
+                records: records.to_vec(),
+            },
+        }
+    }
 }
 
 impl Request {
@@ -269,6 +332,105 @@ mod tests {
         };
         assert_eq!(many.describe(), "`store_many` (3 entries)");
         assert_eq!(Request::Namespaces.describe(), "`namespaces`");
+    }
+
+    #[test]
+    fn a_call_becomes_the_request_of_its_op_with_every_argument() {
+        use tinymemory_api::portability::ExportCursor;
+        use tinymemory_api::RecallOptions;
+
+        let opts = RecallOptions {
+            namespace: Some("learning:a".into()),
+            category: Some(MemoryCategory::Daily),
+            session_id: Some("s".into()),
+            min_score: Some(0.25),
+        };
+        let recall = Request::from(Call::Recall {
+            query: "comet",
+            limit: 4,
+            opts: &opts,
+        });
+        assert_eq!(
+            recall,
+            Request::Recall {
+                query: "comet".into(),
+                limit: 4,
+                namespace: Some("learning:a".into()),
+                category: Some(MemoryCategory::Daily),
+                session_id: Some("s".into()),
+                min_score: Some(0.25),
+            }
+        );
+        let custom = MemoryCategory::Custom("x".into());
+        let store = Request::from(Call::Store {
+            namespace: "global",
+            key: "k",
+            content: "c",
+            category: &custom,
+            session_id: None,
+            taint: MemoryTaint::ExternalSync,
+        });
+        assert_eq!(
+            RequestLine {
+                id: 1,
+                request: store
+            }
+            .to_line(),
+            r#"{"id":1,"op":"store","namespace":"global","key":"k","content":"c","category":"custom:x","session_id":null,"taint":"external_sync"}"#
+        );
+        let cursor = ExportCursor::new("after:k".to_owned());
+        assert_eq!(
+            Request::from(Call::ExportPage {
+                cursor: Some(&cursor),
+                limit: usize::MAX
+            }),
+            Request::ExportPage {
+                cursor: Some("after:k".into()),
+                limit: u64::MAX
+            }
+        );
+        for method in tinymemory_api::Method::ALL {
+            let call = match method {
+                tinymemory_api::Method::Store => Call::Store {
+                    namespace: "global",
+                    key: "k",
+                    content: "c",
+                    category: &custom,
+                    session_id: None,
+                    taint: MemoryTaint::Internal,
+                },
+                tinymemory_api::Method::Get => Call::Get {
+                    namespace: "g",
+                    key: "k",
+                },
+                tinymemory_api::Method::Forget => Call::Forget {
+                    namespace: "g",
+                    key: "k",
+                },
+                tinymemory_api::Method::List => Call::List {
+                    namespace: None,
+                    category: None,
+                    session_id: None,
+                },
+                tinymemory_api::Method::Namespaces => Call::Namespaces,
+                tinymemory_api::Method::Recall => Call::Recall {
+                    query: "q",
+                    limit: 1,
+                    opts: &opts,
+                },
+                tinymemory_api::Method::StoreMany => Call::StoreMany { entries: &[] },
+                tinymemory_api::Method::ExportPage => Call::ExportPage {
+                    cursor: None,
+                    limit: 0,
+                },
+                tinymemory_api::Method::Import => Call::Import { records: &[] },
+            };
+            assert_eq!(
+                Request::from(call).op(),
+                method.as_str(),
+                "the op is the method's name"
+            );
+        }
     }
 
     #[test]

@@ -6,13 +6,9 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde::Serialize;
 use serde_json::{json, Value};
-use tinymemory_api::batch::NewEntry;
-use tinymemory_api::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
+use tinymemory_api::portability::ImportOutcome;
 use tinymemory_api::DriverFactory;
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
-    RecallOptions, RecallProfile,
-};
+use tinymemory_api::{Answer, Call, CallHook, Hooked, MemoryError, MemoryProvider, RecallProfile};
 
 use super::Trace;
 use crate::protocol::Request;
@@ -21,61 +17,22 @@ use crate::protocol::Request;
 /// protocol would carry it: a
 /// `request` line (`{"op":"store",...}`, as [`Request`] serialises) and an
 /// `answer` line (`{"result": ..}`, or `{"error": {"kind", "rule",
-/// "message"}}`), with `pid: null`. Forwards every call unchanged, the
-/// three optional ops included (`store_many`, `export_page`, `import`,
-/// traced as those requests).
-#[derive(Debug)]
-pub struct Traced<P: ?Sized> {
-    trace: Trace,
-    inner: P,
-}
-
-impl<P> Traced<P> {
-    /// Wraps `inner`, recording its calls to `trace`.
-    #[must_use]
-    pub fn new(inner: P, trace: Trace) -> Self {
-        Self { trace, inner }
-    }
-
-    /// The wrapped driver.
-    pub fn get_ref(&self) -> &P {
-        &self.inner
-    }
-
-    /// The wrapped driver, mutably.
-    pub fn get_mut(&mut self) -> &mut P {
-        &mut self.inner
-    }
-
-    /// The wrapped driver, unwrapped.
-    pub fn into_inner(self) -> P {
-        self.inner
-    }
-
-    /// The trace the calls are recorded to.
-    pub fn trace(&self) -> &Trace {
-        &self.trace
-    }
-}
+/// "message"}}`), with `pid: null`, both written when the call returns.
+/// Forwards every call unchanged, the three optional ops included
+/// (`store_many`, `export_page`, `import`, traced as those requests). It is
+/// [`Hooked`] with the [`Trace`] as its hook ([`Hooked::hook`] gives it
+/// back).
+pub type Traced<P> = Hooked<P, Trace>;
 
 fn error_json(e: &MemoryError) -> Value {
     json!({ "kind": e.kind(), "rule": e.rule(), "message": e.to_string() })
 }
 
-fn answer<T: Serialize>(r: &Result<T, MemoryError>) -> Value {
+fn shown<T: Serialize>(r: &Result<T, MemoryError>) -> Value {
     match r {
         Ok(v) => json!({ "result": v }),
         Err(e) => json!({ "error": error_json(e) }),
     }
-}
-
-fn record<T: Serialize>(trace: &Trace, request: &Request, r: &Result<T, MemoryError>) {
-    record_answer(trace, request, &answer(r));
-}
-
-fn record_answer(trace: &Trace, request: &Request, answer: &Value) {
-    trace.request(None, &serde_json::to_string(request).unwrap_or_default());
-    trace.answer(None, answer.to_string().as_bytes());
 }
 
 /// An import outcome as the exec protocol's `import` answer carries it.
@@ -95,135 +52,28 @@ fn outcome_json(outcome: &ImportOutcome) -> Value {
     json!({ "imported": outcome.imported, "failures": failures })
 }
 
-tinymemory_api::delegate_provider! {
-    impl[P: MemoryProvider + ?Sized] MemoryProvider for Traced<P> {
-        forward(inner): driver_id;
+/// Writes the call's request and its answer when the call returns.
+impl CallHook for Trace {
+    type Pending = ();
 
-        async fn store(
-            &self,
-            namespace: &str,
-            key: &str,
-            content: &str,
-            category: MemoryCategory,
-            session_id: Option<&str>,
-            taint: MemoryTaint,
-        ) -> Result<(), MemoryError> {
-            let request = Request::Store {
-                namespace: namespace.to_owned(),
-                key: key.to_owned(),
-                content: content.to_owned(),
-                category: category.clone(),
-                session_id: session_id.map(str::to_owned),
-                taint,
-            };
-            let r = self
-                .inner
-                .store(namespace, key, content, category, session_id, taint)
-                .await;
-            record(&self.trace, &request, &r);
-            r
-        }
+    async fn before(&self, _call: &Call<'_>) -> Result<(), MemoryError> {
+        Ok(())
+    }
 
-        async fn get(
-            &self,
-            namespace: &str,
-            key: &str,
-        ) -> Result<Option<MemoryEntry>, MemoryError> {
-            let r = self.inner.get(namespace, key).await;
-            let request = Request::Get {
-                namespace: namespace.to_owned(),
-                key: key.to_owned(),
-            };
-            record(&self.trace, &request, &r);
-            r
-        }
-
-        async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-            let r = self.inner.forget(namespace, key).await;
-            let request = Request::Forget {
-                namespace: namespace.to_owned(),
-                key: key.to_owned(),
-            };
-            record(&self.trace, &request, &r);
-            r
-        }
-
-        async fn list(
-            &self,
-            namespace: Option<&str>,
-            category: Option<&MemoryCategory>,
-            session_id: Option<&str>,
-        ) -> Result<Vec<MemoryEntry>, MemoryError> {
-            let r = self.inner.list(namespace, category, session_id).await;
-            let request = Request::List {
-                namespace: namespace.map(str::to_owned),
-                category: category.cloned(),
-                session_id: session_id.map(str::to_owned),
-            };
-            record(&self.trace, &request, &r);
-            r
-        }
-
-        async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
-            let r = self.inner.namespaces().await;
-            record(&self.trace, &Request::Namespaces, &r);
-            r
-        }
-
-        async fn recall(
-            &self,
-            query: &str,
-            limit: usize,
-            opts: &RecallOptions,
-        ) -> Result<Vec<MemoryEntry>, MemoryError> {
-            let r = self.inner.recall(query, limit, opts).await;
-            let request = Request::Recall {
-                query: query.to_owned(),
-                limit: u64::try_from(limit).unwrap_or(u64::MAX),
-                namespace: opts.namespace.clone(),
-                category: opts.category.clone(),
-                session_id: opts.session_id.clone(),
-                min_score: opts.min_score,
-            };
-            record(&self.trace, &request, &r);
-            r
-        }
-
-        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-            let r = self.inner.store_many(entries).await;
-            let request = Request::StoreMany {
-                entries: entries.to_vec(),
-            };
-            record_answer(&self.trace, &request, &answer(&r));
-            r
-        }
-
-        async fn export_page(
-            &self,
-            cursor: Option<&ExportCursor>,
-            limit: usize,
-        ) -> Result<ExportPage, MemoryError> {
-            let r = self.inner.export_page(cursor, limit).await;
-            let request = Request::ExportPage {
-                cursor: cursor.map(|c| c.as_str().to_owned()),
-                limit: u64::try_from(limit).unwrap_or(u64::MAX),
-            };
-            record(&self.trace, &request, &r);
-            r
-        }
-
-        async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-            let r = self.inner.import(records).await;
-            let request = Request::Import {
-                records: records.to_vec(),
-            };
-            let shown = match &r {
-                Ok(outcome) => json!({ "result": outcome_json(outcome) }),
-                Err(e) => json!({ "error": error_json(e) }),
-            };
-            record_answer(&self.trace, &request, &shown);
-            r
-        }
+    fn after(&self, call: &Call<'_>, answer: Answer<'_>, (): ()) {
+        let answer = match answer {
+            Answer::Store(r) | Answer::StoreMany(r) => shown(r),
+            Answer::Get(r) => shown(r),
+            Answer::Forget(r) => shown(r),
+            Answer::List(r) | Answer::Recall(r) => shown(r),
+            Answer::Namespaces(r) => shown(r),
+            Answer::ExportPage(r) => shown(r),
+            Answer::Import(Ok(outcome)) => json!({ "result": outcome_json(outcome) }),
+            Answer::Import(Err(e)) => json!({ "error": error_json(e) }),
+        };
+        let request = Request::from(*call);
+        self.request(None, &serde_json::to_string(&request).unwrap_or_default());
+        self.answer(None, answer.to_string().as_bytes());
     }
 }
 

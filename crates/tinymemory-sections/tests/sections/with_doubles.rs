@@ -8,8 +8,8 @@ use tinymemory_api::{
     MemoryCategory, MemoryError, MemoryProvider, MemorySection, MemoryTaint, RecallOptions,
 };
 use tinymemory_doubles::{
-    Call, FaultKind, Faults, Latency, Method, NullDriver, Recording, ScoreSeedingStore,
-    ShuffledNamespaces, TamperHits,
+    Call, CallLog, FaultHandle, FaultKind, Faults, Latency, Method, NullDriver, Pause, Recording,
+    ScoreSeedingStore, ShuffledNamespaces, TamperHits,
 };
 use tinymemory_reference::ReferenceDriver;
 use tinymemory_sections::{SectionHits, Sections};
@@ -113,8 +113,8 @@ async fn a_section_recall_costs_one_plus_n_pinned_calls() {
             .await
             .unwrap();
     }
-    let recorded = Recording::new(inner);
-    let log = recorded.log();
+    let recorded = Recording::new(inner, CallLog::new());
+    let log = recorded.hook().clone();
     let hits = Sections::new(&recorded)
         .recall()
         .with_concurrency(1)
@@ -219,11 +219,9 @@ async fn concurrent_fan_out_equals_sequential_under_random_latency() {
                 .unwrap();
         }
     }
-    let slow = Latency::uniform(
+    let slow = Latency::new(
         &inner,
-        Duration::from_millis(0),
-        Duration::from_millis(9),
-        42,
+        Pause::uniform(Duration::from_millis(0), Duration::from_millis(9), 42),
     );
     let sequential = Sections::new(&slow)
         .recall()
@@ -290,8 +288,10 @@ async fn a_failing_recall_fails_the_call_with_its_kind_and_namespace() {
             .await
             .unwrap();
     }
-    let faulty = Faults::new(&inner)
-        .with_namespace("learning:b", FaultKind::unavailable("connection reset"));
+    let faulty = Faults::new(
+        &inner,
+        FaultHandle::new().with_namespace("learning:b", FaultKind::unavailable("connection reset")),
+    );
     let err = Sections::new(&faulty)
         .recall()
         .across_section(&MemorySection::Learning, "word", 5, &opts())

@@ -152,17 +152,13 @@ fn parse_page_size(s: &str) -> Result<usize, PageSizeError> {
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// The driver: `reference`, `semantic` (the semantic reference driver,
-    /// a ranking engine: cosine of hashed embeddings), `null` (retains
-    /// nothing: the run fails),
-    /// `sqlite` (a temporary file),
-    /// `sqlite:PATH` (the corpus store is written to PATH; checks use fresh
-    /// temporary files), `postgres:URL` (a fresh schema per check, dropped
-    /// at the end), `exec:'COMMAND ARGS'` (a driver in any language speaking
-    /// the line protocol of docs/protocol.md) or `mutant:NAME[+NAME..]` (the
-    /// reference driver of the mutants' recall profile broken by mutants of
-    /// the `mutants` catalogue, to see checks fail).
-    #[arg(long, default_value = "sqlite", value_parser = driver_parser())]
+    // `--help` lists each kind's spellings from its registration
+    // (`crate::driver::long_help`), so a new kind is described where it
+    // lives.
+    #[arg(long, default_value = "sqlite", value_parser = driver_parser(),
+          value_name = "SPEC",
+          help = "The driver: sqlite, sqlite:PATH, postgres:URL, exec:'COMMAND ARGS' and more (--help lists every kind)",
+          long_help = crate::driver::long_help())]
     pub(crate) driver: DriverSpec,
 
     /// With `--driver sqlite:PATH`, load the corpus into PATH even when it

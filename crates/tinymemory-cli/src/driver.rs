@@ -23,7 +23,7 @@ use crate::migrate::open::{End, Store};
 pub(crate) use self::corpus_store::CorpusStore;
 #[cfg(test)]
 pub(crate) use self::kind::Owned;
-pub(crate) use self::kind::{DriverKind, Named, Registration};
+pub(crate) use self::kind::{DriverKind, Named, Registration, Spelling};
 #[cfg(test)]
 pub(crate) use self::sqlite::Sqlite;
 
@@ -173,16 +173,43 @@ impl DriverSpec {
     }
 }
 
-/// The kinds' spellings, as `unknown driver` lists them.
+/// Every kind's spellings, in registration order.
+fn spellings() -> impl Iterator<Item = &'static Spelling> {
+    KINDS.iter().flat_map(|k| k.spellings.iter())
+}
+
+/// The kinds' spellings, as `unknown driver` lists them: `a, b or c`.
 fn expected() -> String {
-    let all: Vec<&str> = KINDS
-        .iter()
-        .flat_map(|k| k.spellings.iter().copied())
-        .collect();
+    let all: Vec<&str> = spellings().map(|s| s.form).collect();
     match all.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => all.concat(),
     }
+}
+
+/// `--driver`'s long help (`--help`): a line per spelling with what it
+/// means, from the registrations, so a new kind is described where it is
+/// registered.
+pub(crate) fn long_help() -> &'static str {
+    static HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let mut help = String::from("The driver, one of:");
+        for s in spellings() {
+            help.push_str(&format!("\n- {}: {}", s.form, s.meaning));
+        }
+        help
+    });
+    HELP.as_str()
+}
+
+/// docs/cli.md's table of driver kinds (the region `driver-kinds`): a
+/// row per spelling, in registration order.
+#[cfg(test)]
+fn kinds_table() -> String {
+    let mut table = String::from("| spec | runs against |\n|---|---|\n");
+    for s in spellings() {
+        table.push_str(&format!("| `{}` | {} |\n", s.form, s.meaning));
+    }
+    table
 }
 
 /// Equal when of one kind and equal as that kind ([`kind::DynEq`]).
@@ -358,10 +385,18 @@ mod tests {
             parse("sqlite:").unwrap_err(),
             "sqlite:PATH needs a path after the colon"
         );
-        assert_eq!(
-            parse("mongo").unwrap_err(),
-            "unknown driver \"mongo\"; expected reference, semantic, null, sqlite, sqlite:PATH, postgres:URL, exec:COMMAND or mutant:NAME"
-        );
+        // Every spelling, in registration order, the last after "or".
+        let unknown = parse("mongo").unwrap_err().0;
+        let listed = unknown
+            .strip_prefix("unknown driver \"mongo\"; expected ")
+            .unwrap();
+        let (rest, last) = listed.rsplit_once(" or ").unwrap();
+        let mut listed: Vec<&str> = rest.split(", ").collect();
+        listed.push(last);
+        let forms: Vec<&str> = spellings().map(|s| s.form).collect();
+        assert_eq!(listed, forms);
+        assert_eq!(&forms[..3], ["reference", "semantic", "null"]);
+        assert!(forms.contains(&"sqlite:PATH") && forms.contains(&"exec:COMMAND"));
         assert_eq!(
             parse("mutant:limit-plus-one"),
             Ok(DriverSpec::new(mutant::Mutant(vec!["limit-plus-one"])))
@@ -591,70 +626,70 @@ mod tests {
     /// fails the coverage assertion.
     #[test]
     fn every_kind_lists_the_files_it_owns() {
-        let store = |p: &str| Owned {
-            path: PathBuf::from(p),
-            named: Named::Store,
-        };
-        let word = |p: &str| Owned {
-            path: PathBuf::from(p),
-            named: Named::Word,
-        };
-        let samples: [(&str, Vec<Owned>); 10] = [
-            ("reference", vec![]),
-            ("semantic", vec![]),
-            ("null", vec![]),
-            ("mutant:limit-plus-one", vec![]),
-            // A temporary file, and a database in memory: no file of the
-            // user's.
-            ("sqlite", vec![]),
-            ("sqlite::memory:", vec![]),
-            ("sqlite:data/u.db", vec![store("data/u.db")]),
-            // A server: no file; its schemas are compared by identity.
-            ("postgres:postgres://ann:s3cret@h/db", vec![]),
-            (
-                "exec:python3 drv.py --db=my.db",
-                vec![
-                    word("python3"),
-                    word("drv.py"),
-                    word("--db=my.db"),
-                    word("my.db"),
-                ],
-            ),
-            (
-                "exec:sh -c 'drv --db my.db 2>>drv.log'",
-                vec![
-                    word("sh"),
-                    word("-c"),
-                    word("drv --db my.db 2>>drv.log"),
-                    word("drv.log"),
-                    word("drv"),
-                    word("--db"),
-                    word("my.db"),
-                    word("2>>drv.log"),
-                ],
-            ),
-        ];
-        for (spec, expected) in &samples {
-            assert_eq!(
-                &parse(spec).unwrap().kind().owned_files(),
-                expected,
-                "{spec}"
-            );
-        }
-        let covered: std::collections::BTreeSet<usize> = samples
-            .iter()
-            .map(|(spec, _)| {
-                KINDS
+        for (at, kind) in KINDS.iter().enumerate() {
+            let forms: Vec<&str> = kind.spellings.iter().map(|s| s.form).collect();
+            assert!(!kind.samples.is_empty(), "{forms:?} has no sample");
+            for sample in kind.samples {
+                let spec = sample.spec;
+                // Of this kind, and of no kind before it (the first that
+                // parses a text is the one it is).
+                assert_eq!(
+                    KINDS.iter().position(|k| (k.parse)(spec).is_some()),
+                    Some(at),
+                    "{spec} is a sample of {forms:?}"
+                );
+                let owns: Vec<Owned> = sample
+                    .owns
                     .iter()
-                    .position(|k| (k.parse)(spec).is_some())
-                    .unwrap()
-            })
-            .collect();
-        assert_eq!(
-            covered.len(),
-            KINDS.len(),
-            "a registered kind has no sample"
+                    .map(|&(path, named)| Owned {
+                        path: PathBuf::from(path),
+                        named,
+                    })
+                    .collect();
+                assert_eq!(parse(spec).unwrap().kind().owned_files(), owns, "{spec}");
+            }
+        }
+    }
+
+    /// docs/cli.md's table of kinds is what the registrations give, or is
+    /// rewritten to it under `TINYMEMORY_BLESS=1`.
+    #[test]
+    fn docs_cli_lists_every_driver_kind() {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/cli.md");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (before, rest) = text
+            .split_once("<!-- BEGIN GENERATED: driver-kinds -->\n")
+            .expect("docs/cli.md has the driver-kinds region");
+        let (_, after) = rest
+            .split_once("<!-- END GENERATED: driver-kinds -->")
+            .expect("docs/cli.md ends the driver-kinds region");
+        let want = format!(
+            "{before}<!-- BEGIN GENERATED: driver-kinds -->\n{}<!-- END GENERATED: driver-kinds -->{after}",
+            kinds_table()
         );
+        if want != text && std::env::var_os("TINYMEMORY_BLESS").is_some() {
+            std::fs::write(&path, &want).unwrap();
+            return;
+        }
+        assert!(
+            want == text,
+            "docs/cli.md's table of driver kinds differs from the registrations \
+             (crates/tinymemory-cli/src/driver/*.rs): rewrite it with \
+             TINYMEMORY_BLESS=1 cargo test -p tinymemory-cli --bin tinymemory-conformance driver"
+        );
+    }
+
+    #[test]
+    fn the_table_of_kinds_has_a_row_per_spelling() {
+        let table = kinds_table();
+        let mut lines = table.lines();
+        assert_eq!(lines.next(), Some("| spec | runs against |"));
+        assert_eq!(lines.next(), Some("|---|---|"));
+        assert_eq!(
+            lines.next(),
+            Some("| `reference` | the lexical reference driver, in memory |")
+        );
+        assert_eq!(lines.count(), spellings().count() - 1);
     }
 
     /// How a run claims the files a driver owns: the store written, with

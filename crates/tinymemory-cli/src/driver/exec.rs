@@ -10,15 +10,42 @@ use tinymemory_api::{MemoryError, MemoryProvider};
 use tinymemory_conformance::DriverFactory as _;
 use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver, ExecFactory};
 
-use super::kind::{text_only, DriverKind, Named, Owned, Registration};
+use super::kind::{text_only, DriverKind, Named, Owned, Registration, Sample, Spelling};
 use super::{CorpusStore, DriverSpec, Opened, SpecError};
 use crate::error::CliError;
 use crate::migrate::open::{End, Store};
 
 pub(super) const KIND: Registration = Registration {
-    spellings: &["exec:COMMAND"],
+    spellings: &[Spelling {
+        form: "exec:COMMAND",
+        meaning: "a driver in any language: the program `COMMAND ARGS`, split into words as a shell would but never run by one, speaking the line protocol of docs/protocol.md",
+    }],
     parse,
     parse_os: text_only,
+    samples: &[
+        Sample {
+            spec: "exec:python3 drv.py --db=my.db",
+            owns: &[
+                ("python3", Named::Word),
+                ("drv.py", Named::Word),
+                ("--db=my.db", Named::Word),
+                ("my.db", Named::Word),
+            ],
+        },
+        Sample {
+            spec: "exec:sh -c 'drv --db my.db 2>>drv.log'",
+            owns: &[
+                ("sh", Named::Word),
+                ("-c", Named::Word),
+                ("drv --db my.db 2>>drv.log", Named::Word),
+                ("drv.log", Named::Word),
+                ("drv", Named::Word),
+                ("--db", Named::Word),
+                ("my.db", Named::Word),
+                ("2>>drv.log", Named::Word),
+            ],
+        },
+    ],
 };
 
 /// An `exec:` spec: the program and its arguments.

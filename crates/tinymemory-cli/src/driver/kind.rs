@@ -99,18 +99,48 @@ pub(crate) trait DriverKind: fmt::Debug + Send + Sync + DynEq {
     }
 }
 
-/// How a driver kind is parsed: the spellings it takes, for the `unknown
-/// driver` message, and its parser. A kind's module has one, `KIND`.
+/// How a driver kind is parsed and shown: the spellings it takes, with
+/// what each means (for the `unknown driver` message, `--driver`'s help
+/// and docs/cli.md's table of kinds), its parser, and sample specs with
+/// the files each owns. A kind's module has one, `KIND`.
 pub(crate) struct Registration {
-    /// Its spellings as `unknown driver` lists them: `sqlite`,
+    /// Its spellings in the order `unknown driver` lists them: `sqlite`,
     /// `sqlite:PATH`.
-    pub(crate) spellings: &'static [&'static str],
+    pub(crate) spellings: &'static [Spelling],
     /// The spec of `text`, or why `text` is not one; `None` when `text` is
     /// not of this kind.
     pub(crate) parse: fn(text: &str) -> Option<Result<DriverSpec, SpecError>>,
     /// The spec of an argument that is not UTF-8, for a kind that takes a
     /// path as it is; `None` when not of this kind.
     pub(crate) parse_os: fn(raw: &OsStr) -> Option<DriverSpec>,
+    /// Specs of the kind and the exact files each owns
+    /// ([`DriverKind::owned_files`]), in that order: a test parses each
+    /// and compares, and fails for a kind with none, so no kind's rule
+    /// for the files an output may never name goes untested.
+    // Read by the tests only; a field rather than a test of the module's
+    // own so that registering a kind cannot leave it out.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) samples: &'static [Sample],
+}
+
+/// One spelling of a kind ([`Registration::spellings`]).
+pub(crate) struct Spelling {
+    /// As `unknown driver` lists it: `sqlite:PATH`, `exec:COMMAND`.
+    pub(crate) form: &'static str,
+    /// What a spec of this form runs against, a phrase that follows the
+    /// form in `--driver`'s help and docs/cli.md's table: `a temporary
+    /// SQLite file per check`.
+    pub(crate) meaning: &'static str,
+}
+
+/// A sample spec and the files it owns ([`Registration::samples`]).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) struct Sample {
+    /// The spec as given to `--driver`.
+    pub(crate) spec: &'static str,
+    /// Its [`DriverKind::owned_files`]: each path as the spec names it,
+    /// and why the driver owns it.
+    pub(crate) owns: &'static [(&'static str, Named)],
 }
 
 /// [`Registration::parse_os`] of a kind whose spec is text only.

@@ -11,15 +11,22 @@ use tinymemory_conformance::FnFactory;
 use tinymemory_doubles::Mutant as Entry;
 use tinymemory_exec::ExecConfig;
 
-use super::kind::{text_only, DriverKind, Registration};
+use super::kind::{text_only, DriverKind, Registration, Sample, Spelling};
 use super::{DriverSpec, Opened, SpecError};
 use crate::error::CliError;
 use crate::migrate::open::{End, Store};
 
 pub(super) const KIND: Registration = Registration {
-    spellings: &["mutant:NAME"],
+    spellings: &[Spelling {
+        form: "mutant:NAME",
+        meaning: "the reference driver of the mutant's recall profile, broken by the mutant NAME of the `mutants` catalogue to see checks fail; `+` stacks several of one profile",
+    }],
     parse,
     parse_os: text_only,
+    samples: &[Sample {
+        spec: "mutant:limit-plus-one",
+        owns: &[],
+    }],
 };
 
 /// A `mutant:` spec: the catalogue names of its stack, innermost first.

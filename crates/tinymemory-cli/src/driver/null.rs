@@ -5,13 +5,20 @@
 use tinymemory_api::RecallProfile;
 use tinymemory_doubles::NullDriver;
 
-use super::kind::{text_only, Registration};
+use super::kind::{text_only, Registration, Sample, Spelling};
 use super::memory::InMemory;
 
 pub(super) const KIND: Registration = Registration {
-    spellings: &["null"],
+    spellings: &[Spelling {
+        form: "null",
+        meaning: "retains nothing: the run fails, and the property checks skip saying so",
+    }],
     parse: |s| NULL.parse(s),
     parse_os: text_only,
+    samples: &[Sample {
+        spec: "null",
+        owns: &[],
+    }],
 };
 
 static NULL: InMemory = InMemory {

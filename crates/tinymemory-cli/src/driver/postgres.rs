@@ -10,15 +10,23 @@ use tinymemory_api::MemoryError;
 use tinymemory_exec::ExecConfig;
 use tinymemory_postgres::{PostgresConfig, PostgresDriver, PostgresFactory};
 
-use super::kind::{text_only, DriverKind, Registration};
+use super::kind::{text_only, DriverKind, Registration, Sample, Spelling};
 use super::{CorpusStore, DriverSpec, Opened, SpecError};
 use crate::error::CliError;
 use crate::migrate::open::{End, Store};
 
 pub(super) const KIND: Registration = Registration {
-    spellings: &["postgres:URL"],
+    spellings: &[Spelling {
+        form: "postgres:URL",
+        meaning: "the PostgreSQL driver on the server of URL: a fresh schema per check, dropped at the end",
+    }],
     parse,
     parse_os: text_only,
+    // A server: no file; its schemas are compared by identity.
+    samples: &[Sample {
+        spec: "postgres:postgres://ann:s3cret@h/db",
+        owns: &[],
+    }],
 };
 
 /// A `postgres:URL` spec; the URL as given, password included (never

@@ -4,13 +4,20 @@
 use tinymemory_api::RecallProfile;
 use tinymemory_reference::ReferenceDriver;
 
-use super::kind::{text_only, Registration};
+use super::kind::{text_only, Registration, Sample, Spelling};
 use super::memory::InMemory;
 
 pub(super) const KIND: Registration = Registration {
-    spellings: &["reference"],
+    spellings: &[Spelling {
+        form: "reference",
+        meaning: "the lexical reference driver, in memory",
+    }],
     parse: |s| REFERENCE.parse(s),
     parse_os: text_only,
+    samples: &[Sample {
+        spec: "reference",
+        owns: &[],
+    }],
 };
 
 static REFERENCE: InMemory = InMemory {

@@ -5,13 +5,20 @@
 use tinymemory_api::RecallProfile;
 use tinymemory_reference::SemanticReferenceDriver;
 
-use super::kind::{text_only, Registration};
+use super::kind::{text_only, Registration, Sample, Spelling};
 use super::memory::InMemory;
 
 pub(super) const KIND: Registration = Registration {
-    spellings: &["semantic"],
+    spellings: &[Spelling {
+        form: "semantic",
+        meaning: "the semantic reference driver, in memory: a ranking engine, cosine of hashed embeddings, declaring the semantic recall profile",
+    }],
     parse: |s| SEMANTIC.parse(s),
     parse_os: text_only,
+    samples: &[Sample {
+        spec: "semantic",
+        owns: &[],
+    }],
 };
 
 static SEMANTIC: InMemory = InMemory {

@@ -13,16 +13,41 @@ use tinymemory_conformance::FnFactory;
 use tinymemory_exec::ExecConfig;
 use tinymemory_sqlite::SqliteDriver;
 
-use super::kind::{DriverKind, Named, Owned, Registration};
+use super::kind::{DriverKind, Named, Owned, Registration, Sample, Spelling};
 use super::{CorpusStore, DriverSpec, Opened, SpecError};
 use crate::error::CliError;
 use crate::identity::SQLITE_COMPANIONS;
 use crate::migrate::open::{End, Store};
 
 pub(super) const KIND: Registration = Registration {
-    spellings: &["sqlite", "sqlite:PATH"],
+    spellings: &[
+        Spelling {
+            form: "sqlite",
+            meaning: "the embedded SQLite driver: a fresh temporary file per check, and one for the corpus",
+        },
+        Spelling {
+            form: "sqlite:PATH",
+            meaning: "as `sqlite`, but the corpus store is the file PATH, kept after the run; `sqlite::memory:` keeps it in memory",
+        },
+    ],
     parse,
     parse_os,
+    samples: &[
+        // A temporary file, and a database in memory: no file of the
+        // user's.
+        Sample {
+            spec: "sqlite",
+            owns: &[],
+        },
+        Sample {
+            spec: "sqlite::memory:",
+            owns: &[],
+        },
+        Sample {
+            spec: "sqlite:data/u.db",
+            owns: &[("data/u.db", Named::Store)],
+        },
+    ],
 };
 
 /// The name SQLite gives a private database, which `SqliteDriver::open`

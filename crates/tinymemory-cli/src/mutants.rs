@@ -4,52 +4,16 @@
 //! run against the standard registry's checks of that profile (no corpus);
 //! each row says which checks caught it.
 
-use std::collections::BTreeSet;
 use std::io::Write;
-use std::sync::Arc;
 
+use futures::StreamExt;
 use tinymemory_api::RecallProfile;
-use tinymemory_conformance::{FnFactory, Registry, Runner};
+use tinymemory_conformance::self_test::{run_mutants, MutantRun, MutantVerdict};
+use tinymemory_conformance::Registry;
 use tinymemory_doubles::{mutants, Mutant};
 
 use crate::error::{CliError, CliResult};
 use crate::{exit, runtime};
-
-/// What running the registry on one mutant showed, against what its
-/// catalogue entry records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Verdict {
-    /// Exactly [`Mutant::check`] and [`Mutant::also_caught_by`] failed.
-    Caught,
-    /// [`Mutant::check`] passed: the mutant escaped the check named after it.
-    Missed,
-    /// [`Mutant::check`] failed, but the other failing checks differ from
-    /// [`Mutant::also_caught_by`]: an overlap appeared or went away, and the
-    /// catalogue entry must say so.
-    Surprise,
-}
-
-impl Verdict {
-    fn of(m: &Mutant, failed: &[&'static str]) -> Self {
-        let got: BTreeSet<&str> = failed.iter().copied().collect();
-        let want: BTreeSet<&str> = m.expected_failures().into_iter().collect();
-        if got == want {
-            Self::Caught
-        } else if got.contains(m.check) {
-            Self::Surprise
-        } else {
-            Self::Missed
-        }
-    }
-
-    fn label(self) -> &'static str {
-        match self {
-            Self::Caught => "caught",
-            Self::Missed => "MISSED",
-            Self::Surprise => "SURPRISE",
-        }
-    }
-}
 
 pub(crate) fn main() -> CliResult {
     runtime::build()?.block_on(run())
@@ -115,40 +79,34 @@ async fn table(out: &mut impl Write) -> std::io::Result<usize> {
         "result", "mutant", "profile", "expected check"
     )?;
     writeln!(out, "{:<8}  rule", "")?;
-    // Every mutant runs at once (each check on a fresh driver, so the runs
-    // are independent); rows are written in catalogue order as their runs
-    // finish.
-    let runs: Vec<_> = catalogue
-        .iter()
-        .map(|m| tokio::spawn(failing_checks(registry.clone(), m)))
-        .collect();
+    // As many mutants at once as there are cores (each check on a fresh
+    // driver, so the runs are independent); rows are written in catalogue
+    // order as their runs finish.
+    let at_once = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut runs = std::pin::pin!(run_mutants(registry.clone(), catalogue, at_once));
     let mut escaped = 0usize;
-    for (m, run) in catalogue.iter().zip(runs) {
-        let failed = run.await.unwrap_or_else(|join| {
+    while let Some(run) = runs.next().await {
+        let m = run.mutant;
+        if let Some(error) = &run.error {
             // The runner isolates check panics, so this is a panic of the
-            // runner itself: report the mutant as caught by nothing.
+            // runner itself: the mutant is caught by nothing.
             stderr_line!(
-                "error: failed to run the checks on mutant {}: {join}",
+                "error: failed to run the checks on mutant {}: {error}",
                 m.name
             );
-            Vec::new()
-        });
-        let verdict = Verdict::of(m, &failed);
-        if verdict != Verdict::Caught {
+        }
+        let verdict = run.verdict();
+        if verdict != MutantVerdict::Caught {
             escaped += 1;
         }
-        let caught_by = if failed.is_empty() {
-            "-".to_owned()
-        } else {
-            failed.join(", ")
-        };
         writeln!(
             out,
-            "{:<8}  {:<name_w$}  {:<profile_w$}  {:<check_w$}  {caught_by}",
+            "{:<8}  {:<name_w$}  {:<profile_w$}  {:<check_w$}  {}",
             verdict.label(),
             m.name,
             m.profile.as_str(),
-            m.check
+            m.check,
+            caught_by(&run)
         )?;
         writeln!(out, "{:<8}  {}", "", m.rule)?;
         out.flush()?;
@@ -188,16 +146,19 @@ fn heading(registry: &Registry, catalogue: &[Mutant]) -> String {
     )
 }
 
-/// The ids of the checks that fail on `m` over fresh reference drivers of
-/// its recall profile, in registry order.
-async fn failing_checks(registry: Registry, m: &'static Mutant) -> Vec<&'static str> {
-    let factory = Arc::new(
-        FnFactory::new(format!("mutant:{}", m.name), move || Ok(m.open())).with_profile(m.profile),
-    );
-    Runner::new(registry)
-        .run(factory, None, |_| {})
-        .await
-        .failed_ids()
+/// The table's last column: the checks that failed a rule, in registry
+/// order (`-` for none), then `; timed out: ..` with those past their
+/// budget.
+fn caught_by(run: &MutantRun) -> String {
+    let mut column = if run.failed.is_empty() {
+        "-".to_owned()
+    } else {
+        run.failed.join(", ")
+    };
+    if !run.timed_out.is_empty() {
+        column.push_str(&format!("; timed out: {}", run.timed_out.join(", ")));
+    }
+    column
 }
 
 #[cfg(test)]
@@ -241,31 +202,26 @@ mod tests {
     }
 
     #[test]
-    fn verdicts_compare_with_the_catalogue_entry() {
+    fn the_last_column_names_the_failures_then_the_timeouts() {
         let m = tinymemory_doubles::mutant("forget-always-true").unwrap();
+        let run = |failed: &[&'static str], timed_out: &[&'static str]| MutantRun {
+            mutant: m,
+            failed: failed.to_vec(),
+            timed_out: timed_out.to_vec(),
+            error: None,
+        };
+        assert_eq!(caught_by(&run(&[], &[])), "-");
         assert_eq!(
-            m.expected_failures(),
-            ["forget.idempotent", "model.differential"]
-        );
-        let exact = ["model.differential", "forget.idempotent"];
-        assert_eq!(Verdict::of(m, &exact), Verdict::Caught);
-        assert_eq!(Verdict::of(m, &[]), Verdict::Missed);
-        assert_eq!(Verdict::of(m, &["model.differential"]), Verdict::Missed);
-        assert_eq!(Verdict::of(m, &["forget.idempotent"]), Verdict::Surprise);
-        assert_eq!(
-            Verdict::of(
-                m,
-                &["forget.idempotent", "model.differential", "store.upsert"]
-            ),
-            Verdict::Surprise
+            caught_by(&run(&["forget.idempotent", "model.differential"], &[])),
+            "forget.idempotent, model.differential"
         );
         assert_eq!(
-            (
-                Verdict::Caught.label(),
-                Verdict::Missed.label(),
-                Verdict::Surprise.label()
-            ),
-            ("caught", "MISSED", "SURPRISE")
+            caught_by(&run(&["model.differential"], &["forget.idempotent"])),
+            "model.differential; timed out: forget.idempotent"
+        );
+        assert_eq!(
+            caught_by(&run(&[], &["forget.idempotent"])),
+            "-; timed out: forget.idempotent"
         );
     }
 }

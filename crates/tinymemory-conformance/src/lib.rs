@@ -79,6 +79,7 @@ mod properties;
 mod registry;
 pub mod report;
 mod runner;
+pub mod self_test;
 pub mod shard;
 mod slots;
 pub mod stress;

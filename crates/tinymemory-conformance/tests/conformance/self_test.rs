@@ -5,8 +5,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use futures::future::join_all;
+use futures::StreamExt;
 use tinymemory_api::MemoryProvider;
+use tinymemory_conformance::self_test::{run_mutants, MutantVerdict};
 use tinymemory_conformance::{
     DriverFactory, FnFactory, Outcome, Registry, RunConfig, RunSummary, Runner,
 };
@@ -20,14 +21,6 @@ async fn run_standard(factory: Arc<dyn DriverFactory>) -> RunSummary {
     Runner::new(Registry::standard())
         .run(factory, None, |_| {})
         .await
-}
-
-/// Fresh reference drivers of the mutant's profile wrapped in `m`,
-/// declaring that profile.
-fn mutant_factory(m: &'static Mutant) -> Arc<dyn DriverFactory> {
-    Arc::new(
-        FnFactory::new(format!("mutant:{}", m.name), move || Ok(m.open())).with_profile(m.profile),
-    )
 }
 
 /// `(check id, outcome)` of every check that did not pass.
@@ -71,26 +64,29 @@ fn every_check_a_mutant_names_is_in_the_registry_in_order() {
 
 /// Every mutant, wrapped around the reference driver, against the whole
 /// registry (no corpus): the failing checks are exactly its
-/// `expected_failures()`. A mismatch names the mutant and both sets, so
-/// the fix (a check that stopped catching it, or an overlap to record in
-/// `also_caught_by`) is plain.
-// Two workers, every mutant at once: the runs are independent (a fresh
-// driver per check), and the property checks keep two cores busy.
+/// `expected_failures()`, and none timed out. A mismatch names the mutant,
+/// its verdict and both sets, so the fix (a check that stopped catching
+/// it, or an overlap to record in `also_caught_by`) is plain.
+// Two workers, two mutants at a time (`run_mutants` bounds them so no
+// check waits behind the others past its budget).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_mutant_is_caught_by_exactly_the_checks_it_names() {
-    let runs = mutants().iter().map(|m| async move {
-        let mut failed = run_standard(mutant_factory(m)).await.failed_ids();
-        failed.sort_unstable();
-        let mut expected = m.expected_failures();
-        expected.sort_unstable();
-        (failed != expected).then(|| {
-            format!(
-                "mutant {}: its entry expects {expected:?} to fail, the registry failed {failed:?}",
-                m.name
-            )
+    let mismatches: Vec<String> = run_mutants(Registry::standard(), mutants(), 2)
+        .filter_map(|run| async move {
+            (run.verdict() != MutantVerdict::Caught).then(|| {
+                format!(
+                    "mutant {}: {:?}: its entry expects {:?} to fail, the registry failed {:?}, timed out {:?}{}",
+                    run.mutant.name,
+                    run.verdict(),
+                    run.mutant.expected_failures(),
+                    run.failed,
+                    run.timed_out,
+                    run.error.map(|e| format!(", error {e}")).unwrap_or_default()
+                )
+            })
         })
-    });
-    let mismatches: Vec<String> = join_all(runs).await.into_iter().flatten().collect();
+        .collect()
+        .await;
     assert_eq!(mismatches, Vec::<String>::new());
 }
 

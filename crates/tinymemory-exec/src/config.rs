@@ -50,10 +50,15 @@ pub struct ExecConfig {
     /// How many processes [`ExecFactory::connect_blocking`](crate::ExecFactory::connect_blocking)
     /// starts beside the first, at once and in the background, while the
     /// first answers `hello` (a run's other jobs): each then has its
-    /// start-up behind it when a check needs it. No check has run yet, so
-    /// their starts cannot change what any store holds; they are dropped
-    /// when the first `hello` does not declare `independent_stores`. Zero
-    /// by default.
+    /// start-up behind it when a check needs it. Their start-ups overlap
+    /// the first's, so set it only for a driver known to take that (one
+    /// whose stores are independent: a run given `--jobs N`, which is
+    /// refused for any other). When the first `hello` does not declare
+    /// `independent_stores` they are told to stop and no store opens
+    /// until they have been (their ending, `SIGTERM` and its grace, may
+    /// still be under way). One that fails to start, or answers `hello`
+    /// unlike the first, is the error of the store that would have taken
+    /// it. Zero by default.
     pub started_beside: usize,
 }
 

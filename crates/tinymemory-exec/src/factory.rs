@@ -176,7 +176,10 @@ impl ExecFactory {
     /// A fresh store: an idle process reset, else a new process.
     async fn fresh(&self) -> Result<ExecDriver, MemoryError> {
         let pool = Some(Arc::downgrade(&self.pool));
-        while let Some(conn) = self.pool.take().await {
+        while let Some(taken) = self.pool.take().await {
+            // A process started ahead for this store that failed: this
+            // store's failure, as if it had started the process itself.
+            let conn = taken?;
             let reset = ExecDriver::reset(
                 Arc::clone(&conn),
                 self.driver_id.clone(),
@@ -192,7 +195,7 @@ impl ExecFactory {
             }
         }
         let (conn, hello) = start(&self.command, self.config.clone(), &self.pool).await?;
-        if let Some(e) = self.unlike_the_first(&hello) {
+        if let Some(e) = unlike(&self.command, &self.first(), &hello) {
             // Dropping the connection ends the process.
             return Err(e);
         }
@@ -206,29 +209,57 @@ impl ExecFactory {
         .await
     }
 
-    /// Why a later process's `hello` is refused: it declares another
-    /// profile or lists other ops than the first process did.
-    fn unlike_the_first(&self, hello: &HelloResult) -> Option<MemoryError> {
-        if hello.profile() != self.recall_profile {
-            return Some(MemoryError::fault(format!(
-                "failed to start `{}`: this process declares recall profile {}, the driver's first \
-                 process declared {}; every process of a driver must declare the same profile",
-                self.command,
-                hello.profile(),
-                self.recall_profile
-            )));
+    /// What every later process must answer `hello` like.
+    fn first(&self) -> First {
+        First {
+            recall_profile: self.recall_profile,
+            ops: self.ops.clone(),
+            independent_stores: self.independent_stores,
         }
-        if hello.ops != self.ops {
-            return Some(MemoryError::fault(format!(
-                "failed to start `{}`: this process lists ops {}, the driver's first process listed {}; \
-                 every process of a driver must list the same ops",
-                self.command,
-                op_list(&hello.ops),
-                op_list(&self.ops)
-            )));
-        }
-        None
     }
+}
+
+/// Why a later process's `hello` is refused: it declares another profile,
+/// lists other ops or says otherwise of independent stores than the
+/// driver's first process did (`first`).
+fn unlike(command: &ExecCommand, first: &First, hello: &HelloResult) -> Option<MemoryError> {
+    let refused = |what: String| {
+        Some(MemoryError::fault(format!(
+            "failed to start `{command}`: {what}"
+        )))
+    };
+    if hello.profile() != first.recall_profile {
+        return refused(format!(
+            "this process declares recall profile {}, the driver's first process declared {}; \
+             every process of a driver must declare the same profile",
+            hello.profile(),
+            first.recall_profile
+        ));
+    }
+    if hello.ops != first.ops {
+        return refused(format!(
+            "this process lists ops {}, the driver's first process listed {}; every process of \
+             a driver must list the same ops",
+            op_list(&hello.ops),
+            op_list(&first.ops)
+        ));
+    }
+    if hello.independent_stores != first.independent_stores {
+        let says = |independent: bool| {
+            if independent {
+                "declares `independent_stores`"
+            } else {
+                "does not declare `independent_stores`"
+            }
+        };
+        return refused(format!(
+            "this process {}, the driver's first process {}; every process of a driver must say \
+             the same of its stores",
+            says(hello.independent_stores),
+            says(first.independent_stores)
+        ));
+    }
+    None
 }
 
 /// `[store_many, import]`, or `[]`.
@@ -255,35 +286,41 @@ struct Ahead {
 
 impl Ahead {
     /// Starts the process and asks `hello`; keeps it as idle when it
-    /// answers as the first process did and that one declared independent
-    /// stores (it may have been started before the first answered).
+    /// answers as the first process did, and keeps its error for the next
+    /// store when it does not start, answers badly or unlike the first.
+    /// Stopped, and forgotten, when the first process failed or does not
+    /// declare independent stores (it may have been started beside the
+    /// first, before that was known).
     async fn start(self) {
-        // Stopped at once when the first process turns out to share its
-        // database with the others, or failed: it will not be used.
         let unneeded = async {
             if matches!(self.pool.first().await, Some(f) if f.independent_stores) {
                 std::future::pending::<()>().await;
             }
         };
-        let started = match Connection::start(&self.command, self.config) {
-            Ok(conn) => {
-                let conn = Arc::new(conn);
-                tokio::select! {
-                    answer = conn.call(hello()) => {
-                        check_hello(&conn, answer).ok().map(|h| (conn, first_of(&h)))
+        let started = async {
+            let conn = Arc::new(Connection::start(&self.command, self.config)?);
+            let hello = check_hello(&conn, conn.call(hello()).await)?;
+            Ok::<_, MemoryError>((conn, hello))
+        };
+        let ended = tokio::select! {
+            started = started => match started {
+                Ok((conn, hello)) => match self.pool.first().await {
+                    Some(first) if first.independent_stores => {
+                        match unlike(&self.command, &first, &hello) {
+                            None => Ok(Some(conn)),
+                            Some(e) => Err(e),
+                        }
                     }
-                    () = unneeded => None,
-                }
-            }
-            Err(_) => None,
+                    _ => Ok(None),
+                },
+                Err(e) => match self.pool.first().await {
+                    Some(first) if first.independent_stores => Err(e),
+                    _ => Ok(None),
+                },
+            },
+            () = unneeded => Ok(None),
         };
-        let kept = match (started, self.pool.first().await) {
-            (Some((conn, own)), Some(first)) if first.independent_stores && own == first => {
-                Some(conn)
-            }
-            _ => None,
-        };
-        self.pool.end_start(kept);
+        self.pool.end_start(ended);
     }
 }
 

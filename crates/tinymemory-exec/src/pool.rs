@@ -1,12 +1,13 @@
 //! Idle driver processes, kept for the next store, and those being
 //! started ahead of the stores that will need them.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::Notify;
 
-use tinymemory_api::RecallProfile;
+use tinymemory_api::{MemoryError, RecallProfile};
 
 use crate::process::Connection;
 use crate::protocol::OptionalOp;
@@ -23,6 +24,11 @@ pub(crate) struct First {
 #[derive(Default)]
 struct State {
     idle: Vec<Arc<Connection>>,
+    /// Why processes started ahead failed (they did not start, or answered
+    /// `hello` badly or unlike the first), oldest first: each is the error
+    /// of the next store, as it would have been had that store started
+    /// the process itself.
+    failed: VecDeque<MemoryError>,
     /// Processes started ahead ([`Pool::begin_start`]) not yet kept or
     /// dropped.
     starting: usize,
@@ -52,13 +58,14 @@ impl Pool {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// An idle process, most recently returned first; while none is idle
-    /// but some are being started ahead, waits for one of them (or for a
-    /// store to return its process). `None` when there is none to wait for:
-    /// the caller starts one. For a driver whose first `hello` did not
-    /// declare independent stores, waits first until every start ahead has
-    /// ended (they are all dropped).
-    pub(crate) async fn take(&self) -> Option<Arc<Connection>> {
+    /// The failure of a process started ahead, if one failed (oldest
+    /// first), else an idle process, most recently returned first; while
+    /// neither is there but some are being started ahead, waits for one of
+    /// them (or for a store to return its process). `None` when there is
+    /// nothing to wait for: the caller starts a process. For a driver whose
+    /// first `hello` did not declare independent stores, waits first until
+    /// every process started beside it has been stopped (none is kept).
+    pub(crate) async fn take(&self) -> Option<Result<Arc<Connection>, MemoryError>> {
         loop {
             let notified = self.changed.notified();
             let mut notified = std::pin::pin!(notified);
@@ -68,12 +75,14 @@ impl Pool {
             {
                 let mut state = self.lock();
                 // A driver sharing one database: no store until every
-                // process started beside the first has ended, so none of
-                // their starts can overlap a check.
+                // process started beside the first has been told to stop.
                 let shared = matches!(&state.first, Some(Ok(f)) if !f.independent_stores);
                 if !(shared && state.starting > 0) {
+                    if let Some(e) = state.failed.pop_front() {
+                        return Some(Err(e));
+                    }
                     if let Some(conn) = state.idle.pop() {
-                        return Some(conn);
+                        return Some(Ok(conn));
                     }
                     if state.starting == 0 {
                         return None;
@@ -110,15 +119,18 @@ impl Pool {
         self.lock().starting += 1;
     }
 
-    /// Ends a start begun by [`Pool::begin_start`]: `conn` is kept as idle
-    /// when it started well; `None` (it failed) leaves the next `open` to
-    /// start a process of its own, and meet the failure itself.
-    pub(crate) fn end_start(&self, conn: Option<Arc<Connection>>) {
+    /// Ends a start begun by [`Pool::begin_start`]: `Ok(Some(conn))` is
+    /// kept as idle (unless it died meanwhile), `Err` is kept for the next
+    /// [`Pool::take`], and `Ok(None)` (a start stopped because the first
+    /// process failed) is forgotten.
+    pub(crate) fn end_start(&self, started: Result<Option<Arc<Connection>>, MemoryError>) {
         {
             let mut state = self.lock();
             state.starting -= 1;
-            if let Some(conn) = conn.filter(|c| c.is_usable()) {
-                state.idle.push(conn);
+            match started {
+                Ok(Some(conn)) if conn.is_usable() => state.idle.push(conn),
+                Ok(_) => {}
+                Err(e) => state.failed.push_back(e),
             }
         }
         self.changed.notify_waiters();

@@ -235,13 +235,26 @@ def deadline(checks, timeout, cases):
     return total
 
 
-def run(binary, command, env, profile, selected, every, corpus, seed, cases, timeout, bundle_dir, limit):
+def cores():
+    """The cores this process may run on: the binary's default ``--jobs``
+    (Rust's ``available_parallelism``, which honours the CPU affinity
+    mask as ``os.sched_getaffinity`` does), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # no affinity on macOS and Windows
+        return max(1, os.cpu_count() or 1)
+
+
+def run(binary, command, env, profile, selected, every, corpus, seed, cases, timeout, bundle_dir, limit, jobs=None):
     """Runs the suite once over the checks `selected` (ids; every check of
     the profile when `every`), returns ``(report, command line, bundle
     paths by check id, shared-error lines)``: the last are the binary's
     `shared_error_lines`, its own grouping of failures by driver error.
 
-    `corpus` is a directory or None (no corpus). Raises RunError for a run
+    `corpus` is a directory or None (no corpus). `jobs` is passed as
+    ``--jobs`` (None: the binary's default), for a driver whose hello
+    declared independent stores: given, the binary starts the other jobs'
+    processes beside the first. Raises RunError for a run
     that exits with a usage error or cannot open the driver (quoting the
     binary's stderr), outlives `limit` seconds (it is stopped), or leaves
     no readable report.
@@ -251,7 +264,13 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
         output = os.path.join(tmp, "report.json")
         base = [binary, "run", "--driver", spec, "--profile", profile]
         base += ["--corpus", corpus] if corpus is not None else ["--no-corpus"]
-        for flag, value in (("--seed", seed), ("--cases", cases), ("--timeout", timeout), ("--bundle", bundle_dir)):
+        for flag, value in (
+            ("--seed", seed),
+            ("--cases", cases),
+            ("--timeout", timeout),
+            ("--bundle", bundle_dir),
+            ("--jobs", jobs),
+        ):
             if value is not None:
                 base += [flag, str(value)]
         argv = base + ["--format", "json", "--output", output, "--quiet", "--all-skipped", "pass"]

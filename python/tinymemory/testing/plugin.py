@@ -16,7 +16,7 @@ import pytest
 from . import DriverConformance, _processes
 from ._binary import BinaryError, checked_binary, find_binary, list_checks
 from ._reproduce import import_dirs, pythonpath_prefix
-from ._run import RunError, conformance_line, deadline, driver_env, hello, run
+from ._run import RunError, conformance_line, cores, deadline, driver_env, hello, run
 
 PROFILES = ("lexical", "semantic")
 SENTINEL = "test_tinymemory_plugin_is_active"
@@ -394,9 +394,14 @@ class ConformanceClass(pytest.Class):
             # error here, rather than the run's exit 3.
             self._hello = hello(self._command, self._env)
         limit = deadline([i.check for i in mine], opts["timeout"], opts["cases"])
+        # A driver that declared independent stores runs with `--jobs` set
+        # to the binary's own default, which lets the binary start the
+        # other jobs' processes beside the first rather than after its
+        # hello (docs/cli.md, "Driver processes").
+        jobs = cores() if self._hello.get("independent_stores") is True else None
         started = time.monotonic()
         report, shown, bundles, shared = run(
-            self._binary, self._command, self._env, self._profile, selected, every, limit=limit, **opts
+            self._binary, self._command, self._env, self._profile, selected, every, limit=limit, jobs=jobs, **opts
         )
         seconds = time.monotonic() - started
         if report_dir is not None:

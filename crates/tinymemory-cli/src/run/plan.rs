@@ -229,18 +229,19 @@ fn same_profile(baseline: &Baseline, profile: RecallProfile) -> Result<(), CliEr
 
 /// How many driver processes an exec driver starts beside its first while
 /// that one answers `hello` ([`ExecConfig::started_beside`](tinymemory_exec::ExecConfig::started_beside)):
-/// one for each job after the first, at most one per check either profile
-/// would select, none with a trace (one job). Counted before the driver's
-/// profile is known, so from the larger selection.
+/// one for each job after the first of an explicit `--jobs N`, at most one
+/// per check either profile would select; none without `--jobs` or with a
+/// trace (one job). Only `--jobs N` says, before `hello`, that the
+/// driver's start-ups may overlap: it is refused for a driver whose
+/// stores are not independent, whereas without it such a driver runs one
+/// job, and two of its start-ups at once could collide (one creating a
+/// shared cache or schema the other also creates). Counted before the
+/// driver's profile is known, so from the larger selection.
 pub(crate) fn processes_beside(args: &RunArgs, traced: bool) -> usize {
-    let jobs = if traced {
-        1
-    } else {
-        args.jobs.map_or_else(
-            || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
-            |n| usize::try_from(n).unwrap_or(usize::MAX),
-        )
+    let Some(jobs) = args.jobs.filter(|_| !traced) else {
+        return 0;
     };
+    let jobs = usize::try_from(jobs).unwrap_or(usize::MAX);
     let selected = [RecallProfile::Lexical, RecallProfile::Semantic]
         .into_iter()
         .filter_map(|profile| {

@@ -106,6 +106,58 @@ fn reports_do_not_depend_on_jobs_on_any_in_tree_driver() {
     }
 }
 
+/// Without `--jobs`, no two start-ups of a driver that does not declare
+/// independent stores overlap: one whose start-up may not run beside
+/// another's (`tests/drivers/exclusive_start.py`, as a driver creating a
+/// shared cache directory) passes, with a check holding two stores at once.
+/// Two of its processes started at once, the second exits before `hello`.
+#[test]
+fn without_jobs_no_two_start_ups_of_a_shared_driver_overlap() {
+    let dir = scratch();
+    let script = dir.path().join("shared.py");
+    std::fs::write(
+        &script,
+        format!(
+            "import sys\nsys.path.insert(0, {examples:?})\n\
+             import memory_driver as m\n\
+             class Shared(m.MemoryStore):\n    independent_stores = False\n\
+             m.tp.serve(Shared(), 'python-shared')\n",
+            examples = repo("examples/python").display().to_string()
+        ),
+    )
+    .unwrap();
+    let lock = dir.path().join("starting");
+    let driver = format!(
+        "exec:python3 {} {} python3 {}",
+        repo("crates/tinymemory-cli/tests/drivers/exclusive_start.py").display(),
+        lock.display(),
+        script.display()
+    );
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--no-rerun",
+        "--check",
+        "store.upsert",
+        "--check",
+        "store.bulk",
+        "--check",
+        "properties.cap_determinism",
+        "--cases",
+        "4",
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert_eq!(ran.last_line(), "3 passed, 0 failed", "{}", ran.dump());
+    let overlapped = dir.path().join("starting.overlapped");
+    assert!(
+        !overlapped.exists(),
+        "two start-ups overlapped\n{}",
+        ran.dump()
+    );
+}
+
 #[test]
 fn jobs_are_refused_for_stores_that_may_be_shared_and_with_a_trace() {
     // The example's store, saying nothing of independent stores, as a

@@ -272,6 +272,41 @@ class Deep(MemoryStore):
     assert quoted[-1] == "| ValueError: index page 7 is corrupt: " + "z" * 1500
 
 
+def test_what_a_driver_writes_cannot_drive_the_terminal(pytester):
+    # An error message and stderr with escape sequences, a bell and a lone
+    # carriage return: shown escaped as the CLI shows them, in the failure
+    # and in the verbose line's node id, never as the bytes themselves.
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        drv="""
+import sys
+from memory_driver import MemoryStore
+
+
+class Loud(MemoryStore):
+    def forget(self, namespace, key):
+        sys.stderr.write("\\x1b]0;title\\x07 \\x1b[2J cleared\\n")
+        sys.stderr.flush()
+        raise ValueError("\\x1b[31mRED\\rPASS")
+""",
+        test_loud="""
+        from tinymemory.testing import DriverConformance
+
+        class TestLoud(DriverConformance):
+            driver = "drv:Loud"
+        """,
+    )
+    result, cases = junit(pytester, "-v", "-k", "forget.idempotent")
+    assert cases == {"forget.idempotent": "failure"}
+    out = result.stdout.str()
+    assert "\x1b" not in out and "\x07" not in out
+    assert "\r" not in out.replace("\r\n", "")
+    assert "ValueError: \\u{1b}[31mRED\\u{d}PASS" in out
+    assert "| \\u{1b}]0;title\\u{7} \\u{1b}[2J cleared" in out
+    # The id pytest -v prints is one pytest selects by.
+    assert "test_loud.py::TestLoud::forget.idempotent FAILED" in out
+
+
 def fake_binary(pytester, version):
     path = pytester.path / "fake-conformance"
     path.write_text(f"#!/bin/sh\necho 'tinymemory-conformance {version}'\n")

@@ -16,6 +16,7 @@ import pytest
 from . import DriverConformance, _processes
 from ._binary import BinaryError, checked_binary, find_binary, list_checks
 from ._reproduce import import_dirs, pythonpath_prefix
+from ._shown import visible
 from ._run import RunError, conformance_line, cores, deadline, driver_env, hello, run
 
 PROFILES = ("lexical", "semantic")
@@ -135,7 +136,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         return
     terminalreporter.section("tinymemory conformance")
     for line in summary_lines(ran):
-        terminalreporter.write_line(line)
+        terminalreporter.write_line(visible(line))
 
 
 def summary_lines(classes):
@@ -434,6 +435,15 @@ class ConformanceClass(pytest.Class):
         return modules
 
 
+def _domain(item):
+    """The item's report domain, `Class.store.upsert`, dotted as pytest's
+    own `Class.test_name`: pytest shows a node id ending in its domain
+    with the domain's dots as `::`, which would print `store::upsert`,
+    an id that selects nothing; this one is no suffix of the id, so
+    `pytest -v` prints the id as it is."""
+    return f"{item.parent.name}.{item.name}"
+
+
 class DriverUnavailable(pytest.Item):
     """The one item of a class whose checks could not be collected: it
     fails with the reason (the driver's stderr when it did not start)."""
@@ -446,10 +456,10 @@ class DriverUnavailable(pytest.Item):
         raise RunError(self.message)
 
     def repr_failure(self, excinfo, style=None):
-        return str(excinfo.value)
+        return visible(str(excinfo.value))
 
     def reportinfo(self):
-        return self.path, None, f"{self.parent.name}::{self.name}"
+        return self.path, None, _domain(self)
 
 
 class CheckItem(pytest.Item):
@@ -493,9 +503,9 @@ class CheckItem(pytest.Item):
             message = message.replace(
                 "(use --corpus DIR)", "(set `corpus` on the class, or pass --tinymemory-corpus on|DIR)"
             )
-            pytest.skip(message or "skipped by the suite")
+            pytest.skip(visible(message or "skipped by the suite"))
         if kind == "expected-failure":
-            pytest.xfail(f"{entry.get('reason')}: {message}")
+            pytest.xfail(visible(f"{entry.get('reason')}: {message}"))
         raise CheckFailed(self._failure(entry, info))
 
     def _failure(self, entry, info):
@@ -541,8 +551,9 @@ class CheckItem(pytest.Item):
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, (CheckFailed, RunError, BinaryError)):
-            return str(excinfo.value)
+            # What a driver wrote is shown escaped, as the CLI shows it.
+            return visible(str(excinfo.value))
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self):
-        return self.path, None, f"{self.parent.name}::{self.name}"
+        return self.path, None, _domain(self)

@@ -221,7 +221,10 @@ def test_each_classs_checks_are_one_xdist_group(pytester):
     ]
 
 
-@pytest.mark.parametrize(("mode", "dist"), [([], "load"), (["--dist", "loadgroup"], "loadgroup")])
+@pytest.mark.parametrize(
+    ("mode", "dist"),
+    [([], "load"), (["--dist", "loadgroup"], "loadgroup"), (["--dist", "worksteal"], "worksteal")],
+)
 def test_under_xdist_each_class_runs_on_one_worker_and_the_header_says_why(pytester, monkeypatch, mode, dist):
     # Each class's checks spread over the workers made every worker run the
     # class's whole suite; xdist's loadgroup did not keep them together
@@ -242,6 +245,45 @@ def test_under_xdist_each_class_runs_on_one_worker_and_the_header_says_why(pytes
             workers.setdefault(m.group(3), set()).add(m.group(1))
     assert sorted(workers) == ["TestBroken", "TestMemory"]
     assert all(len(w) == 1 for w in workers.values()), workers
+
+
+def test_xdist_workers_collect_a_class_from_one_hello(pytester, monkeypatch):
+    # A driver whose start-up fails when another is under way (it makes a
+    # lock directory), and a class without a profile: each worker asking
+    # its own hello at once gave one worker the checks and the other a
+    # driver_unavailable item, and xdist ended the session ("Different
+    # tests were collected"), the other class's tests unrun.
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [EXAMPLES, os.environ.get("PYTHONPATH")])))
+    pytester.makepyfile(
+        exclusive="""
+import os, time
+from memory_driver import MemoryStore
+
+LOCK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "starting")
+os.mkdir(LOCK)  # FileExistsError while another start-up holds it
+time.sleep(0.5)
+os.rmdir(LOCK)
+
+
+class Exclusive(MemoryStore):
+    independent_stores = False
+""",
+        test_racy="""
+from tinymemory.testing import DriverConformance
+
+
+class TestExclusive(DriverConformance):
+    driver = "exclusive:Exclusive"
+
+
+def test_beside():
+    pass
+""",
+    )
+    result = pytester.runpytest_subprocess(*FAST, "-n", "2", "-k", "store.upsert or beside")
+    assert "Different tests were collected" not in result.stdout.str()
+    # store.upsert, store.upsert_replaces_metadata and test_beside.
+    result.assert_outcomes(passed=3)
 
 
 def test_an_explicit_dist_mode_is_left_alone(pytester, monkeypatch):

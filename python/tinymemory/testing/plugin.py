@@ -16,6 +16,7 @@ import pytest
 from . import DriverConformance, _processes
 from ._binary import BinaryError, checked_binary, find_binary, list_checks
 from ._reproduce import import_dirs, pythonpath_prefix
+from ._once import Refused, once_per_run
 from ._shown import visible
 from ._run import RunError, conformance_line, cores, deadline, driver_env, hello, run
 
@@ -81,7 +82,7 @@ def _one_worker_per_class(config):
     if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
         return
     dist = getattr(config.option, "dist", "no")
-    if dist in ("load", "loadgroup"):
+    if dist in ("load", "loadgroup", "worksteal"):
         config.stash[_SWITCHED] = dist
 
 
@@ -94,6 +95,8 @@ def pytest_xdist_make_scheduler(config, log):
         return None
     from ._xdist import ClassScheduling
 
+    # worksteal too: stealing half a class's checks would run its suite
+    # twice, so the classes are scheduled as `load` would.
     return ClassScheduling(config, log, by_group=dist == "loadgroup")
 
 
@@ -243,7 +246,13 @@ class ConformanceClass(pytest.Class):
             self._hello = None
             profile = cls.profile
             if profile is None:
-                self._hello = hello(self._command, self._env)
+                # Under xdist every worker collects from one answer
+                # (`_once`): xdist ends a session whose workers collected
+                # different items.
+                try:
+                    self._hello = once_per_run(self.config, self.nodeid, lambda: hello(self._command, self._env))
+                except Refused as e:
+                    raise RunError(str(e)) from None
                 profile = self._hello.get("recall_profile", "lexical")
             if profile not in PROFILES:
                 raise RunError(f"{cls.__name__}.profile is {profile!r}; expected 'lexical', 'semantic' or None")

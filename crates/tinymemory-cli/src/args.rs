@@ -94,8 +94,8 @@ pub(crate) struct MigrateArgs {
     pub(crate) from: DriverSpec,
 
     /// The store to copy into, as `--from` (a missing `sqlite:PATH` is
-    /// created); an in-memory driver (`reference`, `semantic`,
-    /// `mutant:NAME`) makes a dry run whose copy is discarded.
+    /// created); a driver in memory (`reference`, say) makes a dry run
+    /// whose copy is discarded.
     #[arg(long, value_name = "DRIVER", value_parser = driver_parser())]
     pub(crate) to: DriverSpec,
 

@@ -161,8 +161,10 @@
 //! ```text
 //! pub(super) const MUTANTS: &[super::Mutant] = &[entry! {
 //!     name: "drops-last-hit",
-//!     rule: "contract 5: at most limit hits; limit 0 returns Ok(empty)",
+//!     rule: "contract 5: a recall returns min(limit, entries passing the filters) hits",
 //!     check: "recall.limit",
+//!     // Illustrative: so blunt a mutant fails some 23 other checks, each
+//!     // of which its entry would list.
 //!     also_caught_by: &["model.differential"],
 //!     description: "every recall loses its last hit",
 //!     wrap: DropsLastHit::new(),
@@ -178,9 +180,13 @@
 //! }];
 //! ```
 //!
-//! `also_caught_by` names every other check that fails on the mutant (run
-//! `tinymemory-conformance run --driver mutant:NAME` to see which); the
-//! conformance crate's self-test fails on any difference. The tables
+//! `also_caught_by` names every other check that fails on the mutant, in
+//! registry order (run `tinymemory-conformance run --no-corpus --driver
+//! mutant:NAME` to see which: the self-test runs without a corpus, so no
+//! `corpus.*` check belongs there); the conformance crate's self-test
+//! fails on any difference. A mutant of the catalogue breaks one rule, so
+//! it fails few checks; `short-top-k` (`ranking.rs`) is the careful form of
+//! the one above. The tables
 //! above are regenerated from the catalogue (`TINYMEMORY_BLESS=1 cargo
 //! test -p tinymemory-conformance --lib docs`), and the doubles crate's
 //! tests run every witness on both drivers. ARCHITECTURE.md, "A mutant",

@@ -1,7 +1,7 @@
-//! What the drivers whose stores live in this process's memory
-//! (`reference`, `semantic`, `null`) share: each kind's module gives an
-//! [`InMemory`] description, and [`Memory`] is the [`DriverKind`] of all
-//! three.
+//! What the one-word drivers whose stores live in this process's memory
+//! (`reference`, say) share: each such kind's module gives an
+//! [`InMemory`] description, and [`Memory`] is the [`DriverKind`] of them
+//! all.
 
 use std::fmt;
 

@@ -47,7 +47,7 @@ pub(crate) struct Store {
 /// - `postgres:URL`: the driver's tables in its default schema; a
 ///   source's must exist.
 /// - `exec:COMMAND`: the process, after `hello`, without `reset`.
-/// - `reference`, `semantic`, `null`, `mutant:..`: in memory. Refused as a
+/// - a driver in memory (`reference`, `mutant:..`): refused as a
 ///   source, which would always be empty; allowed as a target, where a
 ///   migration is a dry run of the copy and its verification.
 ///

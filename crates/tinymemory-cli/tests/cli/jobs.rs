@@ -106,15 +106,10 @@ fn reports_do_not_depend_on_jobs_on_any_in_tree_driver() {
     }
 }
 
-/// Without `--jobs`, no two start-ups of a driver that does not declare
-/// independent stores overlap: one whose start-up may not run beside
-/// another's (`tests/drivers/exclusive_start.py`, as a driver creating a
-/// shared cache directory) passes, with a check holding two stores at once.
-/// Two of its processes started at once, the second exits before `hello`.
-#[test]
-fn without_jobs_no_two_start_ups_of_a_shared_driver_overlap() {
-    let dir = scratch();
-    let script = dir.path().join("shared.py");
+/// `DIR/shared.py`: the example's store, saying nothing of independent
+/// stores, as a driver backed by one shared database would.
+fn shared_store(dir: &Path) -> std::path::PathBuf {
+    let script = dir.join("shared.py");
     std::fs::write(
         &script,
         format!(
@@ -126,6 +121,18 @@ fn without_jobs_no_two_start_ups_of_a_shared_driver_overlap() {
         ),
     )
     .unwrap();
+    script
+}
+
+/// Without `--jobs`, no two start-ups of a driver that does not declare
+/// independent stores overlap: one whose start-up may not run beside
+/// another's (`tests/drivers/exclusive_start.py`, as a driver creating a
+/// shared cache directory) passes, with a check holding two stores at once.
+/// Two of its processes started at once, the second exits before `hello`.
+#[test]
+fn without_jobs_no_two_start_ups_of_a_shared_driver_overlap() {
+    let dir = scratch();
+    let script = shared_store(dir.path());
     let lock = dir.path().join("starting");
     let driver = format!(
         "exec:python3 {} {} python3 {}",
@@ -160,21 +167,8 @@ fn without_jobs_no_two_start_ups_of_a_shared_driver_overlap() {
 
 #[test]
 fn jobs_are_refused_for_stores_that_may_be_shared_and_with_a_trace() {
-    // The example's store, saying nothing of independent stores, as a
-    // driver backed by one shared database would.
     let dir = scratch();
-    let script = dir.path().join("shared.py");
-    std::fs::write(
-        &script,
-        format!(
-            "import sys\nsys.path.insert(0, {examples:?})\n\
-             import memory_driver as m\n\
-             class Shared(m.MemoryStore):\n    independent_stores = False\n\
-             m.tp.serve(Shared(), 'python-shared')\n",
-            examples = repo("examples/python").display().to_string()
-        ),
-    )
-    .unwrap();
+    let script = shared_store(dir.path());
     let driver = format!("exec:python3 {}", script.display());
     let bundles = dir.path().join("bundles");
     let ran = run(&[

@@ -67,9 +67,9 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
     let mut summary = execute(&plan, opened.factory, corpus, &console, &mut progress).await?;
-    alone::explain(args, &plan, &mut summary, &console).await;
+    let originals = alone::explain(args, &plan, &mut summary, &console).await;
     let report = plan.report(&summary, started, started_at.elapsed(), load_time);
-    finish::finish(&plan, &report, &console)
+    finish::finish(&plan, &report, &originals, &console)
 }
 
 /// Opens the driver, traced to `trace_file`: its factory, and how to open

@@ -58,19 +58,25 @@ enum Verdict {
 /// job or a pytest session (`TINYMEMORY_NO_RERUN=1`).
 const NO_RERUN_ENV: &str = "TINYMEMORY_NO_RERUN";
 
+/// The messages of the failures [`explain`] added to, as the checks gave
+/// them, by check id: what a regression bundle records, since its replay
+/// runs the check alone and never reruns it.
+pub(crate) type Originals = std::collections::HashMap<&'static str, String>;
+
 /// Reruns the failing checks of an exec driver alone, and appends what
-/// each rerun found to its failure's message. Does nothing for other
-/// drivers, with `--no-rerun` or with [`NO_RERUN_ENV`] set to anything
-/// but empty or `0`.
+/// each rerun found to its failure's message; returns the messages as
+/// they were. Does nothing for other drivers, with `--no-rerun` or with
+/// [`NO_RERUN_ENV`] set to anything but empty or `0`.
 pub(crate) async fn explain(
     args: &RunArgs,
     plan: &RunPlan,
     summary: &mut RunSummary,
     console: &Console,
-) {
+) -> Originals {
+    let mut originals = Originals::new();
     let env_off = std::env::var(NO_RERUN_ENV).is_ok_and(|v| !v.is_empty() && v != "0");
     if args.no_rerun || env_off || plan.driver.command().is_none() {
-        return;
+        return originals;
     }
     let started = Instant::now();
     let failing: Vec<usize> = summary
@@ -81,7 +87,9 @@ pub(crate) async fn explain(
         .map(|(i, _)| i)
         .collect();
     for &i in failing.iter().skip(MAX_EXPLAINED) {
+        let id = summary.reports[i].id;
         if let Outcome::Fail(f) = &mut summary.reports[i].outcome {
+            originals.insert(id, f.message.clone());
             f.message.push_str(&format!(
                 "\n  (not rerun alone: only the first {MAX_EXPLAINED} failures of a run are; \
                  run this check alone with --jobs 1 to tell whether it depends on the checks \
@@ -106,9 +114,11 @@ pub(crate) async fn explain(
             said.trim_start_matches('\n').trim_start()
         ));
         if let Outcome::Fail(f) = &mut summary.reports[i].outcome {
+            originals.insert(id, f.message.clone());
             f.message.push_str(&said);
         }
     }
+    originals
 }
 
 async fn verdict(

@@ -3,6 +3,7 @@
 
 use tinymemory_conformance::{Bundle, Comparison, Report};
 
+use super::alone::Originals;
 use super::plan::RunPlan;
 use crate::args::{AllSkipped, Format};
 use crate::console::Console;
@@ -11,18 +12,29 @@ use crate::files::FileError;
 use crate::target::Target;
 use crate::{exit, files, shared};
 
-/// Writes the report, the bundles and the comparison; the closing line is
-/// the last line of progress.
+/// Writes the report, the bundles (each with its check's message as in
+/// `originals`, when the rerun alone added to it) and the comparison; the
+/// closing line is the last line of progress.
 ///
 /// # Errors
 ///
 /// A file that cannot be written, or progress that was lost
 /// ([`exit::USAGE`]); a run whose every check was skipped
 /// ([`exit::NO_CHECKS_RAN`], by [`all_skipped`]).
-pub(crate) fn finish(plan: &RunPlan, report: &Report, console: &Console) -> CliResult {
+pub(crate) fn finish(
+    plan: &RunPlan,
+    report: &Report,
+    originals: &Originals,
+    console: &Console,
+) -> CliResult {
     if let Some(dir) = &plan.outputs.bundle {
         let made = dir.create()?;
-        for bundle in Bundle::all_from(report) {
+        for mut bundle in Bundle::all_from(report) {
+            // The check's own message: replay runs the check alone, so what
+            // the rerun alone added would never be seen again.
+            if let Some(own) = originals.get(bundle.check.as_str()) {
+                bundle.actual.clone_from(own);
+            }
             Target::in_dir(&made, &bundle.file_name()).and_then(|t| t.write(&bundle.to_json()))?;
             let path = dir.named().join(bundle.file_name());
             console.line(&format!("bundle: {}", path.display()));

@@ -148,3 +148,45 @@ fn an_in_process_driver_is_not_rerun() {
     assert_eq!(ran.code, 1, "{}", ran.dump());
     assert!(!ran.stdout.contains("rerunning"), "{}", ran.dump());
 }
+
+/// A bundle records the check's own message, not what the rerun added to
+/// it: its replay (the check alone, never rerun) reproduces it exactly.
+#[test]
+fn a_bundle_of_a_rerun_failure_replays_as_reproduced() {
+    let dir = scratch();
+    let bundles = dir.path().join("bundles");
+    let driver = format!(
+        "exec:python3 {}",
+        repo("examples/python/broken_driver.py").display()
+    );
+    let ran = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--check",
+        "recall.limit",
+        "--bundle",
+        bundles.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    assert!(ran.stdout.contains("fails alone too"), "{}", ran.dump());
+    let bundle = std::fs::read_dir(&bundles)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let recorded: Value = serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap()).unwrap();
+    let actual = recorded["actual"].as_str().unwrap();
+    assert!(!actual.contains("fails alone"), "{actual}");
+    let replayed = run(&["replay", bundle.to_str().unwrap(), "--driver", &driver]);
+    assert_eq!(replayed.code, 1, "{}", replayed.dump());
+    assert!(
+        replayed
+            .stdout
+            .contains("reproduced: the check fails as recorded"),
+        "{}",
+        replayed.dump()
+    );
+}

@@ -307,6 +307,42 @@ class Loud(MemoryStore):
     assert "test_loud.py::TestLoud::forget.idempotent FAILED" in out
 
 
+def test_a_store_failing_on_the_corpus_says_the_checks_run_without_it(pytester):
+    # The corpus is loaded before any check: a store that fails only there
+    # failed every item, and nothing said the checks could run without it.
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        drv="""
+from memory_driver import MemoryStore
+
+
+class Small(MemoryStore):
+    def store_many(self, entries):
+        if sum(len(space) for space in self.spaces.values()) + len(entries) > 1000:
+            raise OverflowError("this store holds 1000 entries at most")
+        super().store_many(entries)
+""",
+        test_small="""
+        from tinymemory.testing import DriverConformance
+
+        class TestSmall(DriverConformance):
+            driver = "drv:Small"
+            corpus = True
+        """,
+    )
+    result = pytester.runpytest(
+        "--tinymemory-cases", "4", "-p", "no:cacheprovider", "-k", "store.upsert or corpus.namespace_counts"
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "*the suite could not open the driver (exit 3)*",
+            "*OverflowError: this store holds 1000 entries at most*",
+            "no check ran: the store failed while the corpus was loaded into it; with `corpus = False` on the "
+            "class (or --tinymemory-corpus off) the checks run without it",
+        ]
+    )
+
+
 def fake_binary(pytester, version):
     path = pytester.path / "fake-conformance"
     path.write_text(f"#!/bin/sh\necho 'tinymemory-conformance {version}'\n")

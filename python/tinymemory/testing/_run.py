@@ -307,7 +307,15 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
         out = out.decode(errors="replace")
         err = err.decode(errors="replace")
         if proc.returncode == EXIT_OPEN:
-            raise RunError(f"the suite could not open the driver (exit 3): `{shown}`\n{_tail(err)}")
+            # A store that fails only on the corpus load hides every check
+            # behind it: say how to run them.
+            hint = (
+                "\nno check ran: the store failed while the corpus was loaded into it; with `corpus = False` "
+                "on the class (or --tinymemory-corpus off) the checks run without it"
+                if "failed to store the corpus" in err
+                else ""
+            )
+            raise RunError(f"the suite could not open the driver (exit 3): `{shown}`\n{_tail(err)}{hint}")
         if proc.returncode == EXIT_USAGE:
             raise RunError(f"the suite refused its arguments (exit 2): `{shown}`\n{_tail(err)}")
         try:

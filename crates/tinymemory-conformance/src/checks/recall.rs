@@ -190,11 +190,37 @@ pub(crate) async fn limit(ctx: CheckContext) -> Step {
     ] {
         for limit in [10, 2, 1] {
             let hits = d.recall("needle", limit, opts).await?;
+            // Too many hits come from somewhere the filters exclude; too
+            // few, from filters applied to the top hits after the limit.
+            let strays: Vec<String> = hits
+                .iter()
+                .filter(|h| {
+                    h.namespace.as_deref() != Some(ns) || !passing.contains(&h.key.as_str())
+                })
+                .map(|h| {
+                    format!(
+                        "{}/{}",
+                        h.namespace.as_deref().unwrap_or("(no namespace)"),
+                        h.key
+                    )
+                })
+                .collect();
+            let why = if hits.len() > limit.min(passing.len()) && !strays.is_empty() {
+                format!(
+                    "{} do not pass the filters (another namespace, category or session): a recall \
+                     returns only entries that pass every filter, its namespace compared whole",
+                    shown_list(&strays)
+                )
+            } else if hits.len() > limit {
+                "more hits than the limit".to_owned()
+            } else {
+                "filters (the namespace too) must apply before the limit, not to its top hits \
+                 (learning:limit-elsewhere holds 10 closer entries)"
+                    .to_owned()
+            };
             ensure!(
                 hits.len() == limit.min(passing.len()),
-                "hits for \"needle\" in {ns} with limit {limit} and {what} ({} entries pass): expected {}, got {}; \
-                 filters (the namespace too) must apply before the limit, not to its top hits \
-                 (learning:limit-elsewhere holds 10 closer entries)",
+                "hits for \"needle\" in {ns} with limit {limit} and {what} ({} entries pass): expected {}, got {}; {why}",
                 passing.len(),
                 limit.min(passing.len()),
                 hits.len()
@@ -669,8 +695,10 @@ pub(crate) async fn common_words(ctx: CheckContext) -> Step {
     let cause = match ctx.profile {
         RecallProfile::Lexical => {
             "; every word of the contract's word split is searchable: a stop-word list, a \
-             minimum word length or a tokenizer that skips numbers drops them (the entry is the \
-             only one of its namespace, so no frequency can excuse it)"
+             minimum word length or a tokenizer that skips numbers drops them, and so does a \
+             split other than the contract's (on white space alone, `3.14` is one word where \
+             the contract's split gives `3` and `14`; the entry is the only one of its \
+             namespace, so no frequency can excuse it)"
         }
         RecallProfile::Semantic => {
             "; the entry is the only one of its namespace, so any ranking returns it for any \

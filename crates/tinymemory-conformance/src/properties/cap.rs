@@ -58,7 +58,39 @@ fn what_differs(first: &Across, other: &Across) -> String {
     if !extra.is_empty() {
         out.push_str(&format!(" (not in the first answer {extra:?})"));
     }
+    if let Some(score) = one_tied_score(first, &missing, other, &extra) {
+        out.push_str(&format!(
+            "; each of them scores {score}: the limit cut entries tied at one score by the \
+             order they were stored in, where which of them it keeps must follow from the data \
+             (equal scores ordered by namespace and key, say, as the reference driver does)"
+        ));
+    }
     out
+}
+
+/// The one score every hit `missing` from `first` and every `extra` hit
+/// of `other` has, when there is one: a cut through a tie.
+fn one_tied_score(
+    first: &Across,
+    missing: &[&String],
+    other: &Across,
+    extra: &[&String],
+) -> Option<f64> {
+    if missing.len() != extra.len() {
+        return None;
+    }
+    let score_of = |a: &Across, id: &String| {
+        a.hits
+            .iter()
+            .find(|h| format!("{}/{}", h.namespace.as_deref().unwrap_or("?"), h.key) == **id)
+            .and_then(|h| h.score)
+    };
+    let mut scores = missing
+        .iter()
+        .map(|id| score_of(first, id))
+        .chain(extra.iter().map(|id| score_of(other, id)));
+    let score = scores.next()??;
+    scores.all(|s| s == Some(score)).then_some(score)
 }
 
 /// The generated case: data, call and two `namespaces()` shuffle seeds.

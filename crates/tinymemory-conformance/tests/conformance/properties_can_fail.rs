@@ -73,6 +73,16 @@ async fn cap_determinism_catches_ties_broken_by_insertion_order() {
         "{}",
         failure.message
     );
+    // The cause, named: a cut through a tie, by insertion order.
+    assert!(
+        failure.message.contains(
+            ": the limit cut entries tied at one score by the order they were stored in, where \
+             which of them it keeps must follow from the data (equal scores ordered by namespace \
+             and key, say, as the reference driver does)"
+        ),
+        "{}",
+        failure.message
+    );
     let counterexample = failure.counterexample.expect("a shrunk counterexample");
     assert_eq!(counterexample.seed, RunConfig::DEFAULT_SEED);
     assert!(
@@ -114,4 +124,26 @@ async fn the_same_seed_gives_the_same_counterexample() {
     .await;
     assert!(first.is_fail());
     assert_eq!(first, again);
+}
+
+/// Too many hits are named, with where they come from, rather than
+/// explained as filters applied after the limit (which gives too few).
+#[tokio::test]
+async fn limit_names_the_hits_a_namespace_matched_as_a_prefix_let_in() {
+    let wrap = mutant("prefix-pinned-recall").unwrap().wrap;
+    let got = outcome("recall.limit", move || {
+        wrap(Box::new(ReferenceDriver::new()))
+    })
+    .await;
+    let Outcome::Fail(failure) = got else {
+        panic!("expected a failure, got {got:?}");
+    };
+    assert_eq!(
+        failure.message,
+        "hits for \"needle\" in learning:limit with limit 10 and no other filter (5 entries pass): \
+         expected 5, got 10; learning:limit-elsewhere/e0, learning:limit-elsewhere/e1, \
+         learning:limit-elsewhere/e2, learning:limit-elsewhere/e3, learning:limit-elsewhere/e4 do not \
+         pass the filters (another namespace, category or session): a recall returns only entries \
+         that pass every filter, its namespace compared whole"
+    );
 }

@@ -90,6 +90,18 @@ def test_a_module_failing_to_import_shows_its_traceback(tmp_path):
         "tinymemory.serve: failed to import module 'broken_import' of 'broken_import:Store': "
         "ModuleNotFoundError: No module named 'no_such_dependency_here' (the driver process's sys.path: ["
     )
+    assert last.endswith("...; install 'no_such_dependency_here' where the driver's Python finds it)")
+
+
+def test_a_driver_module_not_on_the_path_says_where_to_put_it(tmp_path):
+    done = serve("nowhere_to_be_found:Store", tmp_path)
+    assert done.returncode == 2
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith(
+        "tinymemory.serve: failed to import module 'nowhere_to_be_found' of 'nowhere_to_be_found:Store': "
+        "ModuleNotFoundError: No module named 'nowhere_to_be_found' (the driver process's sys.path: ["
+    )
+    assert last.endswith("...; put the directory holding 'nowhere_to_be_found' on PYTHONPATH, or run from it)")
 
 
 def test_sigterm_after_stdin_ended_exits_quietly(tmp_path):

@@ -55,12 +55,18 @@ def load_factory(spec):
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as e:
-        if e.name != module_name and not module_name.startswith(f"{e.name}."):
+        own = e.name == module_name or module_name.startswith(f"{e.name}.")
+        if not own:
             traceback.print_exc(file=sys.stderr)
+        fix = (
+            f"put the directory holding {module_name.split('.')[0]!r} on PYTHONPATH, or run from it"
+            if own
+            else f"install {e.name!r} where the driver's Python finds it"
+        )
         raise FactoryError(
             EXIT_USAGE,
             f"failed to import module {module_name!r} of {spec!r}: {type(e).__name__}: {e} "
-            f"(the driver process's sys.path: {sys.path[:6]!r}...)",
+            f"(the driver process's sys.path: {sys.path[:6]!r}...; {fix})",
         ) from None
     except BaseException as e:  # noqa: BLE001 - any import failure is the spec's
         if isinstance(e, KeyboardInterrupt):

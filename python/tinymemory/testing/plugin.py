@@ -154,7 +154,7 @@ def summary_lines(classes):
         checks, info = node.outcome()
         own = sum((c.get("duration_ms") or 0.0) for c in checks.values()) / 1000
         lines.append(
-            f"{node.nodeid}: {len(checks)} checks in one run of {info['seconds']:.2f}s "
+            f"{node.nodeid}: {len(checks)} check{'' if len(checks) == 1 else 's'} in one run of {info['seconds']:.2f}s "
             f"(their own times sum to {own:.2f}s)"
         )
         lines.append(f"{node.nodeid}: {conformance_line(info['report'].get('conformance', {}))}")

@@ -577,7 +577,9 @@ pub(crate) async fn whole_words(ctx: CheckContext) -> Step {
         (
             "alpha,beta",
             &["alpha", "beta"][..],
-            "a query's words joined by punctuation were searched as a phrase",
+            "punctuation separates a query's words, so each of alpha and beta must find its \
+             entry (a split on white space alone keeps alpha,beta one word; a phrase search \
+             wants both in one entry)",
         ),
         ("BETA", &["beta"][..], "words compare lowercased"),
         ("cafe", &[][..], "accents were folded: cafe is not café"),

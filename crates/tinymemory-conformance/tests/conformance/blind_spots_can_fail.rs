@@ -395,7 +395,9 @@ async fn whole_words_refuse_a_substring_match() {
     assert_eq!(
         got,
         "recall(\"alpha,beta\") in learning:words returned [], expected [\"alpha\", \"beta\"]: \
-         a query's words joined by punctuation were searched as a phrase"
+         punctuation separates a query's words, so each of alpha and beta must find its entry (a \
+         split on white space alone keeps alpha,beta one word; a phrase search wants both in one \
+         entry)"
     );
 }
 

@@ -303,20 +303,13 @@ impl Ahead {
             Ok::<_, MemoryError>((conn, hello))
         };
         let ended = tokio::select! {
-            started = started => match started {
-                Ok((conn, hello)) => match self.pool.first().await {
-                    Some(first) if first.independent_stores => {
-                        match unlike(&self.command, &first, &hello) {
-                            None => Ok(Some(conn)),
-                            Some(e) => Err(e),
-                        }
-                    }
-                    _ => Ok(None),
-                },
-                Err(e) => match self.pool.first().await {
-                    Some(first) if first.independent_stores => Err(e),
-                    _ => Ok(None),
-                },
+            started = started => match self.pool.first().await {
+                // Kept, or its failure kept, only beside a first process
+                // that declares independent stores.
+                Some(first) if first.independent_stores => started.and_then(|(conn, hello)| {
+                    unlike(&self.command, &first, &hello).map_or(Ok(Some(conn)), Err)
+                }),
+                _ => Ok(None),
             },
             () = unneeded => Ok(None),
         };

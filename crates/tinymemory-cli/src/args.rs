@@ -16,6 +16,10 @@ const DEFAULT_TIMEOUT_SECS: u64 = DEFAULT_CHECK_TIMEOUT.as_secs();
 /// [`DEFAULT_CALL_TIMEOUT`].
 const DEFAULT_CALL_TIMEOUT_SECS: u64 = DEFAULT_CALL_TIMEOUT.as_secs();
 
+/// `--rerun-budget`'s default, in seconds: what all the reruns of a run's
+/// failing checks alone may take together.
+const DEFAULT_RERUN_BUDGET_SECS: u64 = 60;
+
 /// Validate a tinymemory memory driver against the conformance suite.
 #[derive(Debug, Parser)]
 #[command(name = "tinymemory-conformance", version, about)]
@@ -281,6 +285,14 @@ pub(crate) struct RunArgs {
     /// not (docs/cli.md, "Order-dependent failures").
     #[arg(long)]
     pub(crate) no_rerun: bool,
+
+    /// Seconds all the reruns of failing checks alone may take together
+    /// (at least 1): a rerun still going when they are spent is stopped,
+    /// and its check's verdict is "not decided within the rerun budget"
+    /// (docs/cli.md, "Order-dependent failures").
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_RERUN_BUDGET_SECS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) rerun_budget: u64,
 
     /// Write every request the suite sends and every answer it gets to
     /// FILE (replaced), one JSON object a line with its time, the process

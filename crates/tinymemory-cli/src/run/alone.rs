@@ -14,16 +14,23 @@
 //! verdict and a command that reproduces it end the failure's message, so
 //! every report format carries them. In-process drivers get a fresh store
 //! per check and nothing else, so they are not rerun.
+//!
+//! One rerun is one sample of a store that may fail now and then, so a
+//! rerun that goes against the run (the check passes alone) or names a
+//! cause (it fails after an earlier check) is repeated before it is
+//! believed, and one that fails another way than the run did decides
+//! nothing ([`rerun`]). All of them together keep to `--rerun-budget`.
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use tinymemory_conformance::{Family, Outcome, RunSummary, Runner};
+use tinymemory_conformance::{Failure, Family, Outcome, RunSummary};
 
+use self::rerun::{Leftover, Reruns, Try};
 use super::plan::RunPlan;
 use crate::args::RunArgs;
 use crate::console::Console;
-use crate::driver;
+
+mod rerun;
 
 /// The most failing checks explained in one run: past them a run is
 /// broken more widely than by order.
@@ -32,9 +39,11 @@ const MAX_EXPLAINED: usize = 3;
 /// The most earlier checks tried one at a time in front of a failure.
 const MAX_SINGLE_TRIES: usize = 12;
 
-/// The wall time all the reruns of a run may take together; what is not
-/// settled by then says so.
-const BUDGET: Duration = Duration::from_secs(60);
+/// How many reruns in a row must agree before a rerun that goes against
+/// the run (the check passes alone) or names a cause (it fails after an
+/// earlier check) is believed: one sample of a store that fails now and
+/// then would name a different cause each run.
+const REPEATS: usize = 3;
 
 /// What a rerun alone found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,8 +59,14 @@ enum Verdict {
     /// failure depends on something no rerun repeats (timing, or state
     /// older than the run).
     NotReproduced(Vec<&'static str>),
+    /// The same rerun failed one time and passed another: `failed` of
+    /// `tries` reruns failed as the run did.
+    NowAndThen { failed: usize, tries: usize },
+    /// A rerun ended otherwise than by the check passing or failing as in
+    /// the run: why.
+    Undecided(String),
     /// The budget ran out first.
-    Unsettled,
+    OutOfBudget,
 }
 
 /// The environment variable that does what `--no-rerun` does, for a CI
@@ -78,7 +93,7 @@ pub(crate) async fn explain(
     if args.no_rerun || env_off || plan.driver.command().is_none() {
         return originals;
     }
-    let started = Instant::now();
+    let reruns = Reruns::new(args, plan, Duration::from_secs(args.rerun_budget));
     let failing: Vec<usize> = summary
         .reports
         .iter()
@@ -104,11 +119,22 @@ pub(crate) async fn explain(
             .filter(|r| r.family != Family::Corpus)
             .map(|r| r.id)
             .collect();
+        let Outcome::Fail(original) = &summary.reports[i].outcome else {
+            continue;
+        };
         console.line(&format!(
             "rerunning {id} alone on a fresh driver process (--no-rerun skips this)"
         ));
-        let verdict = verdict(args, plan, id, &earlier, started).await;
-        let said = describe(args, plan, id, &verdict);
+        let mut tally = Tally::new(&reruns, original.clone());
+        let verdict = verdict(&mut tally, id, &earlier).await;
+        let mut said = describe(args, plan, id, &verdict, tally.leftover.as_ref());
+        if let Some(left) = tally
+            .leftover
+            .as_ref()
+            .filter(|_| verdict != Verdict::FailsAlone)
+        {
+            said.push_str(&not_empty(left));
+        }
         console.line(&format!(
             "      {id}: {}",
             said.trim_start_matches('\n').trim_start()
@@ -121,70 +147,183 @@ pub(crate) async fn explain(
     originals
 }
 
-async fn verdict(
-    args: &RunArgs,
-    plan: &RunPlan,
-    id: &'static str,
-    earlier: &[&'static str],
-    started: Instant,
-) -> Verdict {
-    let within = || started.elapsed() < BUDGET;
-    match fails(args, plan, &[id]).await {
-        Some(true) => return Verdict::FailsAlone,
-        Some(false) => {}
-        None => return Verdict::Unsettled,
-    }
-    for &before in earlier.iter().rev().take(MAX_SINGLE_TRIES) {
-        if !within() {
-            return Verdict::Unsettled;
+/// The reruns of one failing check: how many failed as the run did, of
+/// how many decided, and what a fresh store held after `reset` the first
+/// time it was not empty.
+struct Tally<'a> {
+    reruns: &'a Reruns<'a>,
+    original: Failure,
+    failed: usize,
+    tries: usize,
+    leftover: Option<Leftover>,
+}
+
+impl<'a> Tally<'a> {
+    fn new(reruns: &'a Reruns<'a>, original: Failure) -> Self {
+        Self {
+            reruns,
+            original,
+            failed: 0,
+            tries: 0,
+            leftover: None,
         }
-        if fails(args, plan, &[before, id]).await == Some(true) {
-            return Verdict::After(before);
+    }
+
+    /// One rerun of `ids`, counted.
+    async fn once(&mut self, ids: &[&'static str]) -> Try {
+        let (read, leftover) = self.reruns.once(ids, &self.original).await;
+        if self.leftover.is_none() {
+            self.leftover = leftover;
+        }
+        match read {
+            Try::Fails => {
+                self.failed += 1;
+                self.tries += 1;
+            }
+            Try::Passes => self.tries += 1,
+            Try::Undecided(_) | Try::OutOfBudget => {}
+        }
+        read
+    }
+
+    /// `Err` of the verdict a rerun that neither passed nor failed as the
+    /// run did gives.
+    fn settled(&self, read: &Try) -> Result<(), Verdict> {
+        match read {
+            Try::Fails | Try::Passes => Ok(()),
+            Try::Undecided(why) => Err(Verdict::Undecided(why.clone())),
+            Try::OutOfBudget => Err(Verdict::OutOfBudget),
         }
     }
-    if earlier.is_empty() {
-        return Verdict::NotReproduced(Vec::new());
-    }
-    if !within() {
-        return Verdict::Unsettled;
-    }
-    let mut all = earlier.to_vec();
-    all.push(id);
-    match fails(args, plan, &all).await {
-        Some(true) => Verdict::AfterAll(earlier.to_vec()),
-        Some(false) => Verdict::NotReproduced(earlier.to_vec()),
-        None => Verdict::Unsettled,
+
+    fn now_and_then(&self) -> Verdict {
+        Verdict::NowAndThen {
+            failed: self.failed,
+            tries: self.tries,
+        }
     }
 }
 
-/// Whether `id`, run last after `ids`' others in one fresh driver process
-/// (one job, the run's seed, cases and timeouts, no corpus), fails;
-/// `None` when the driver could not be started or the check did not end
-/// in a pass or a failure.
-async fn fails(args: &RunArgs, plan: &RunPlan, ids: &[&'static str]) -> Option<bool> {
-    let opened = driver::open_with(&plan.driver, super::exec_config(args)).ok()?;
-    let registry = plan.registry.filter(|c| ids.contains(&c.id));
-    let summary = Runner::new(registry)
-        .with_profile(plan.profile)
-        .with_timeout(plan.timeout)
-        .with_call_timeout(plan.call_timeout)
-        .with_config(plan.config)
-        .with_jobs(1)
-        .run(Arc::clone(&opened.factory), None, |_| {})
-        .await;
-    let last = *ids.last()?;
-    match &summary.reports.iter().find(|r| r.id == last)?.outcome {
-        Outcome::Pass => Some(false),
-        Outcome::Fail(_) => Some(true),
-        _ => None,
+/// Reruns the failing check `id` alone, then (when it passes alone) after
+/// each of the `earlier` checks, nearest first, then after all of them.
+/// A rerun that agrees with the run (it fails alone) is taken at once; one
+/// that goes against it (it passes alone) or names a cause (it fails after
+/// a check) only once [`REPEATS`] reruns agree.
+async fn verdict(tally: &mut Tally<'_>, id: &'static str, earlier: &[&'static str]) -> Verdict {
+    match verdict_or_stop(tally, id, earlier).await {
+        Ok(v) | Err(v) => v,
     }
+}
+
+async fn verdict_or_stop(
+    tally: &mut Tally<'_>,
+    id: &'static str,
+    earlier: &[&'static str],
+) -> Result<Verdict, Verdict> {
+    let alone = tally.once(&[id]).await;
+    tally.settled(&alone)?;
+    if alone == Try::Fails {
+        return Ok(Verdict::FailsAlone);
+    }
+    for _ in 1..REPEATS {
+        let again = tally.once(&[id]).await;
+        tally.settled(&again)?;
+        if again == Try::Fails {
+            return Ok(tally.now_and_then());
+        }
+    }
+    for &before in earlier.iter().rev().take(MAX_SINGLE_TRIES) {
+        let after = tally.once(&[before, id]).await;
+        tally.settled(&after)?;
+        if after == Try::Fails {
+            return confirmed(tally, &[before, id], Verdict::After(before)).await;
+        }
+    }
+    if earlier.is_empty() {
+        return Ok(Verdict::NotReproduced(Vec::new()));
+    }
+    let mut all = earlier.to_vec();
+    all.push(id);
+    let after_all = tally.once(&all).await;
+    tally.settled(&after_all)?;
+    if after_all == Try::Fails {
+        return confirmed(tally, &all, Verdict::AfterAll(earlier.to_vec())).await;
+    }
+    Ok(Verdict::NotReproduced(earlier.to_vec()))
+}
+
+/// `verdict`, once `ids` has failed [`REPEATS`] times in a row (it just
+/// failed once); [`Verdict::NowAndThen`] when one of the reruns passes.
+async fn confirmed(
+    tally: &mut Tally<'_>,
+    ids: &[&'static str],
+    verdict: Verdict,
+) -> Result<Verdict, Verdict> {
+    for _ in 1..REPEATS {
+        let again = tally.once(ids).await;
+        tally.settled(&again)?;
+        if again == Try::Passes {
+            return Ok(tally.now_and_then());
+        }
+    }
+    Ok(verdict)
+}
+
+/// What a verdict adds when the fresh process's store was not empty after
+/// `reset`: what the rerun could not rule out.
+fn not_empty(left: &Leftover) -> String {
+    format!(
+        "\n  (the fresh process's store was not empty after reset: it held {}, left in the \
+         database the driver's processes share, which may explain a count or a hit of the \
+         failure; a store must be empty after reset, store.opens_empty)",
+        held(left)
+    )
+}
+
+/// `5 entries in namespaces "a", "b"`.
+fn held(left: &Leftover) -> String {
+    let names: Vec<String> = left
+        .namespaces
+        .iter()
+        .map(|n| tinymemory_conformance::report::visible(&format!("{n:?}")).into_owned())
+        .collect();
+    format!(
+        "{} {} in {} {}",
+        left.entries,
+        if left.entries == 1 {
+            "entry"
+        } else {
+            "entries"
+        },
+        if names.len() == 1 {
+            "namespace"
+        } else {
+            "namespaces"
+        },
+        names.join(", ")
+    )
 }
 
 /// The sentence a verdict adds to the failure's message, with the command
 /// that reproduces the failure.
-fn describe(args: &RunArgs, plan: &RunPlan, id: &'static str, verdict: &Verdict) -> String {
+fn describe(
+    args: &RunArgs,
+    plan: &RunPlan,
+    id: &'static str,
+    verdict: &Verdict,
+    leftover: Option<&Leftover>,
+) -> String {
     let command = |ids: &[&str]| reproduce(args, plan, ids);
     match verdict {
+        Verdict::FailsAlone if leftover.is_some() => format!(
+            "\n  fails alone too, on a fresh driver process, but not on an empty store: after \
+             reset it held {}, left in the database the driver's processes share (by the checks \
+             before it, or an earlier run), so they are not ruled out as the cause: those \
+             entries may explain a count or a hit of the failure (a store must be empty after \
+             reset, store.opens_empty); reproduce: {}",
+            leftover.map(held).unwrap_or_default(),
+            command(&[id])
+        ),
         Verdict::FailsAlone => format!(
             "\n  fails alone too, on a fresh driver process: the checks before it are not the \
              cause; reproduce: {}",
@@ -215,9 +354,22 @@ fn describe(args: &RunArgs, plan: &RunPlan, id: &'static str, verdict: &Verdict)
              older than the run)",
             before.len()
         ),
-        Verdict::Unsettled => "\n  (not rerun alone: the reruns' time budget was spent, or the \
-                               driver could not be started again)"
-            .to_owned(),
+        Verdict::NowAndThen { failed, tries } => format!(
+            "\n  fails now and then, not reproducibly ({failed} of {tries} reruns on fresh driver \
+             processes failed as the run did, alone or after the checks before it): no check \
+             before it is the cause, and a store must answer the same every time; reproduce, \
+             repeating until it fails: {}",
+            command(&[id])
+        ),
+        Verdict::Undecided(why) => format!(
+            "\n  the rerun could not decide: {}",
+            tinymemory_conformance::report::visible(why)
+        ),
+        Verdict::OutOfBudget => format!(
+            "\n  not decided within the rerun budget ({}s for all the reruns of a run; \
+             --rerun-budget SECS raises it)",
+            args.rerun_budget
+        ),
     }
 }
 

@@ -190,3 +190,174 @@ fn a_bundle_of_a_rerun_failure_replays_as_reproduced() {
         replayed.dump()
     );
 }
+
+/// `exec:python3 tests/drivers/rerun_driver.py MODE STATE_DIR [P]`.
+fn rerun_driver(mode: &str, state: &std::path::Path, p: Option<&str>) -> String {
+    let script = repo("crates/tinymemory-cli/tests/drivers/rerun_driver.py");
+    let mut driver = format!(
+        "exec:python3 {} {mode} {}",
+        script.display(),
+        state.display()
+    );
+    if let Some(p) = p {
+        driver.push_str(&format!(" {p}"));
+    }
+    driver
+}
+
+/// Runs `checks` of `driver` at one job with `extra` options; the JSON
+/// report.
+fn report_of(driver: &str, checks: &[&str], extra: &[&str]) -> Value {
+    let mut args = vec![
+        "run",
+        "--driver",
+        driver,
+        "--no-corpus",
+        "--jobs",
+        "1",
+        "--cases",
+        "4",
+    ];
+    for check in checks {
+        args.extend(["--check", check]);
+    }
+    args.extend(extra);
+    args.extend(["--format", "json"]);
+    let ran = run(&args);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    serde_json::from_str(&ran.stdout).unwrap_or_else(|e| panic!("{e}: {}", ran.dump()))
+}
+
+/// What the rerun added to a failure's message: its lines after the
+/// check's own.
+fn verdict_of(report: &Value, id: &str, own: &str) -> String {
+    let message = message_of(report, id);
+    message
+        .strip_prefix(own)
+        .unwrap_or_else(|| panic!("{message}"))
+        .to_owned()
+}
+
+/// A rerun is cut at the budget's end, however long the driver takes: the
+/// rerun processes of this driver take 20 s over their first recall.
+#[test]
+fn a_rerun_past_the_budget_is_cut_and_says_so() {
+    let state = scratch();
+    let driver = rerun_driver("slow-rerun", state.path(), None);
+    let report = report_of(&driver, &["recall.limit"], &["--rerun-budget", "2"]);
+    assert_eq!(
+        verdict_of(
+            &report,
+            "recall.limit",
+            "hits with limit 3 of 5 entries holding the word: expected 3, got 5"
+        ),
+        "\n  not decided within the rerun budget (2s for all the reruns of a run; --rerun-budget \
+         SECS raises it)"
+    );
+}
+
+/// A store one process may hold at a time, closing in 1 s: a rerun waits
+/// for the run's process to let go, so its check runs and passes alone
+/// (it fails only after store.concurrent_writes, in one process).
+#[test]
+fn a_rerun_waits_for_the_runs_processes_to_end() {
+    let state = scratch();
+    let driver = rerun_driver("locked", state.path(), None);
+    let report = report_of(
+        &driver,
+        &["store.concurrent_writes", "sections.across_merge_order"],
+        &[],
+    );
+    let message = message_of(&report, "sections.across_merge_order");
+    assert!(
+        message.contains(
+            "\n  passes alone, on a fresh driver process, and fails after store.concurrent_writes \
+             on the same process: "
+        ),
+        "{message}"
+    );
+}
+
+/// A rerun whose store cannot be opened fails another way than the run
+/// did (a wrong answer): it decides nothing.
+#[test]
+fn a_rerun_failing_another_way_decides_nothing() {
+    let state = scratch();
+    let driver = rerun_driver("reset-fails", state.path(), None);
+    let report = report_of(&driver, &["recall.limit"], &[]);
+    assert_eq!(
+        verdict_of(
+            &report,
+            "recall.limit",
+            "hits with limit 3 of 5 entries holding the word: expected 3, got 5"
+        ),
+        "\n  the rerun could not decide: failed to open a fresh store: backend failure: the \
+         store's files are held by a backup"
+    );
+}
+
+/// A `get` that misses now and then (3 %, from a seed per process, so
+/// this run is the same every time): the check passes alone once and
+/// fails alone the next time, so no earlier check is named.
+#[test]
+fn a_check_failing_now_and_then_is_given_no_cause() {
+    let state = scratch();
+    let driver = rerun_driver("flaky-get", state.path(), Some("0.03"));
+    let report = report_of(
+        &driver,
+        &[
+            "store.upsert",
+            "store.upsert_replaces_metadata",
+            "namespace.case_sensitive",
+        ],
+        &[],
+    );
+    assert_eq!(
+        verdict_of(
+            &report,
+            "namespace.case_sensitive",
+            "content of get(\"learning:Rust\", \"k\"): expected Some(\"upper case scope\"), got \
+             None"
+        ),
+        format!(
+            "\n  fails now and then, not reproducibly (1 of 2 reruns on fresh driver processes \
+             failed as the run did, alone or after the checks before it): no check before it is \
+             the cause, and a store must answer the same every time; reproduce, repeating until \
+             it fails: {} run --driver '{driver}' --no-corpus --jobs 1 --seed \
+             8388357248759721216 --cases 4 --check namespace.case_sensitive",
+            prefix()
+        )
+    );
+}
+
+/// A driver whose processes share one file, which a fresh process's first
+/// reset does not empty: what an earlier run left there is reported, not
+/// ruled out.
+#[test]
+fn a_fresh_process_over_a_shared_file_is_not_taken_for_an_empty_store() {
+    let state = scratch();
+    let driver = rerun_driver("shared-file", state.path(), None);
+    let filled = run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--check",
+        "store.upsert",
+    ]);
+    assert_eq!(filled.code, 0, "{}", filled.dump());
+    let report = report_of(&driver, &["namespaces.exact_counts"], &[]);
+    let message = message_of(&report, "namespaces.exact_counts");
+    let verdict = message.split_once("\n  ").unwrap().1;
+    assert!(
+        verdict.starts_with(
+            "fails alone too, on a fresh driver process, but not on an empty store: after reset \
+             it held 6 entries in namespaces \"document:b\", \"global\", \"learning:a\", left in \
+             the database the driver's processes share (by the checks before it, or an earlier \
+             run), so they are not ruled out as the cause: those entries may explain a count or \
+             a hit of the failure (a store must be empty after reset, store.opens_empty); \
+             reproduce: "
+        ),
+        "{message}"
+    );
+}

@@ -1,0 +1,226 @@
+//! One rerun: a sequence of checks on a fresh driver process, within what
+//! is left of the reruns' budget, read against the failure the run saw.
+//!
+//! A fresh process is not enough for a rerun to mean anything. The run's
+//! processes may still hold what one process at a time may hold (a lock on
+//! an embedded database) while they close, so each rerun waits for every
+//! driver process before it to end. A rerun that fails another way than
+//! the run did (its store could not be opened, a call failed with another
+//! kind of error) says nothing about the check. And a driver whose
+//! processes share one database (it does not declare `independent_stores`)
+//! may find there what earlier checks left, so the rerun looks at its store
+//! after `reset` first.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tinymemory_conformance::{DriverError, DriverFactory, Failure, Outcome, Runner};
+use tokio::time::Instant;
+
+use super::super::plan::RunPlan;
+use crate::args::RunArgs;
+use crate::driver;
+
+/// The longest wait for the processes before a rerun to end: what ending
+/// one takes at most (its stdin closed, `EXIT_GRACE` to exit, `SIGTERM`
+/// and `TERM_GRACE`), and a second to be reaped. Those still running then
+/// are killed.
+const PROCESSES_END_WAIT: Duration = tinymemory_exec::EXIT_GRACE
+    .saturating_add(tinymemory_exec::TERM_GRACE)
+    .saturating_add(Duration::from_secs(1));
+
+/// How one rerun ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Try {
+    /// The check failed as it did in the run: on a driver error of the same
+    /// kind and rule, or on a wrong answer both times.
+    Fails,
+    /// The check passed.
+    Passes,
+    /// The rerun tells nothing about the check: why (the driver could not
+    /// be started, the check failed another way, ran out of time).
+    Undecided(String),
+    /// The reruns' budget ran out before or during it.
+    OutOfBudget,
+}
+
+/// What a fresh process's store held right after `reset`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Leftover {
+    /// Entries in all.
+    pub(super) entries: u64,
+    /// The namespaces holding them, as `namespaces()` listed them.
+    pub(super) namespaces: Vec<String>,
+}
+
+/// The reruns of one run: its driver and limits, and when their budget
+/// ends.
+pub(super) struct Reruns<'a> {
+    args: &'a RunArgs,
+    plan: &'a RunPlan,
+    deadline: Instant,
+}
+
+impl<'a> Reruns<'a> {
+    /// Reruns of `plan`'s checks, all of which end by `budget` from now.
+    pub(super) fn new(args: &'a RunArgs, plan: &'a RunPlan, budget: Duration) -> Self {
+        Self {
+            args,
+            plan,
+            deadline: Instant::now() + budget,
+        }
+    }
+
+    /// Runs `ids` in that order on one fresh driver process (one job, the
+    /// run's seed, cases and timeouts, no corpus), once every driver
+    /// process before it has ended, and reads how the last of them ended
+    /// against `original`, the failure the run saw. Cut at the budget's
+    /// end. Also gives what the process's store held after `reset`, when
+    /// the driver's processes share a database and it was not empty.
+    pub(super) async fn once(
+        &self,
+        ids: &[&'static str],
+        original: &Failure,
+    ) -> (Try, Option<Leftover>) {
+        if Instant::now() >= self.deadline {
+            return (Try::OutOfBudget, None);
+        }
+        // A wait for processes to end, not for the driver to answer: it
+        // may end past the budget by a driver's shutdown, at most.
+        let _ = tokio::task::spawn_blocking(|| tinymemory_exec::shutdown(PROCESSES_END_WAIT)).await;
+        if Instant::now() >= self.deadline {
+            return (Try::OutOfBudget, None);
+        }
+        tokio::time::timeout_at(self.deadline, self.attempt(ids, original))
+            .await
+            .unwrap_or((Try::OutOfBudget, None))
+    }
+
+    async fn attempt(&self, ids: &[&'static str], original: &Failure) -> (Try, Option<Leftover>) {
+        let spec = self.plan.driver.clone();
+        let config = super::super::exec_config(self.args);
+        // Opening an exec driver waits for its `hello` on this thread: off
+        // the runtime, so the budget can cut it.
+        let opened = tokio::task::spawn_blocking(move || {
+            driver::open_with(&spec, config).map(|o| o.factory)
+        })
+        .await;
+        let factory = match opened {
+            Ok(Ok(factory)) => factory,
+            Ok(Err(e)) => {
+                return (
+                    Try::Undecided(format!("the driver could not be started again: {e}")),
+                    None,
+                )
+            }
+            Err(e) => {
+                return (
+                    Try::Undecided(format!("the driver could not be started again: {e}")),
+                    None,
+                )
+            }
+        };
+        let leftover = if factory.independent_stores() {
+            None
+        } else {
+            match leftover(factory.as_ref()).await {
+                Ok(found) => found,
+                Err(e) => {
+                    return (
+                        Try::Undecided(format!("failed to open a fresh store: {e}")),
+                        None,
+                    )
+                }
+            }
+        };
+        let Some(&last) = ids.last() else {
+            return (Try::Passes, leftover);
+        };
+        let plan = self.plan;
+        let summary = Runner::new(plan.registry.filter(|c| ids.contains(&c.id)))
+            .with_profile(plan.profile)
+            .with_timeout(plan.timeout)
+            .with_call_timeout(plan.call_timeout)
+            .with_config(plan.config)
+            .with_jobs(1)
+            .run(Arc::clone(&factory), None, |_| {})
+            .await;
+        let read = summary.reports.iter().find(|r| r.id == last).map_or_else(
+            || Try::Undecided(format!("{last} did not run")),
+            |r| read(&r.outcome, original),
+        );
+        (read, leftover)
+    }
+}
+
+/// What a fresh store of `factory` holds: `None` when it is empty.
+async fn leftover(
+    factory: &dyn DriverFactory,
+) -> Result<Option<Leftover>, tinymemory_api::MemoryError> {
+    let store = factory.open().await?;
+    let namespaces = store.namespaces().await?;
+    if namespaces.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(Leftover {
+        entries: namespaces.iter().map(|n| n.count).sum(),
+        namespaces: namespaces.into_iter().map(|n| n.namespace).collect(),
+    }))
+}
+
+/// How a rerun's outcome bears on the run's failure `original`.
+fn read(outcome: &Outcome, original: &Failure) -> Try {
+    match outcome {
+        Outcome::Pass => Try::Passes,
+        Outcome::Fail(f) if same_way(f, original) => Try::Fails,
+        Outcome::Fail(f) => Try::Undecided(first_line(&f.message)),
+        Outcome::Timeout(message) => Try::Undecided(first_line(message)),
+        Outcome::Skip(why) => Try::Undecided(format!("the check was skipped: {why}")),
+        other => Try::Undecided(format!("the check ended {other:?}")),
+    }
+}
+
+/// Whether two failures of one check are the same: both wrong answers, or
+/// both on a driver error of the same kind, rule and family.
+fn same_way(a: &Failure, b: &Failure) -> bool {
+    let how = |e: &DriverError| (e.kind, e.rule.clone(), e.family.clone());
+    a.driver_error.as_ref().map(how) == b.driver_error.as_ref().map(how)
+}
+
+fn first_line(message: &str) -> String {
+    message.lines().next().unwrap_or_default().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tinymemory_api::MemoryError;
+
+    fn on(e: &MemoryError) -> Failure {
+        Failure::new(e.to_string()).caused_by(e)
+    }
+
+    #[test]
+    fn a_failure_counts_only_when_it_fails_the_same_way() {
+        let wrong = Failure::new("expected 3, got 5");
+        let backend = on(&MemoryError::fault("locked"));
+        let invalid = on(&MemoryError::invalid("namespace.charset", "bad"));
+        assert_eq!(
+            read(&Outcome::Fail(Failure::new("expected 3, got 4")), &wrong),
+            Try::Fails
+        );
+        assert_eq!(
+            read(&Outcome::Fail(backend.clone()), &wrong),
+            Try::Undecided("backend failure: locked".to_owned())
+        );
+        assert_eq!(
+            read(&Outcome::Fail(on(&MemoryError::fault("other"))), &backend),
+            Try::Fails
+        );
+        assert_eq!(
+            read(&Outcome::Fail(backend), &invalid),
+            Try::Undecided("backend failure: locked".to_owned())
+        );
+        assert_eq!(read(&Outcome::Pass, &invalid), Try::Passes);
+    }
+}

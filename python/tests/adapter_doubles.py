@@ -178,3 +178,17 @@ plain_with_get_by_ids = _vector_store(PlainVectorStoreWithIds)
 own_ids = _vector_store(OwnIdsStore)
 filterless = _vector_store(FilterlessStore)
 filterless_without_get_by_ids = _vector_store(FilterlessStoreWithoutIds)
+
+
+class NoFilterStore(PlainVectorStore):
+    """No get_by_ids, and a similarity_search that names no filter (as
+    SQLiteVec of langchain-community)."""
+
+    def similarity_search(self, query, k=4, **kwargs):
+        return [d for d, _ in self._inner.similarity_search_with_score(query, k=k)]
+
+    def similarity_search_with_score(self, query, k=4, **kwargs):
+        return self._inner.similarity_search_with_score(query, k=k)
+
+
+no_filter = _vector_store(NoFilterStore)

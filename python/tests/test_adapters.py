@@ -307,3 +307,16 @@ def test_a_store_over_an_imported_key_writes_a_whole_value():
     assert entry["content"] == "new"
     assert entry["timestamp"] == c.rfc3339(adapter._engine.get(("global",), "k").updated_at)
     assert not entry["timestamp"].startswith("2001")
+
+
+def test_a_store_whose_search_takes_no_filter_and_has_no_get_by_ids_cannot_be_served():
+    message = (
+        "unexpected driver error: backend failure: mapping limit (docs/adapters.md): NoFilterStore cannot be "
+        "served: it has no get_by_ids and its similarity_search takes no filter, so the adapter can read an entry "
+        "neither by its id nor by a search on its key, nor pin a recall to a namespace; give the adapter "
+        "make_filter if it takes a filter through **kwargs (docs/adapters.md)"
+    )
+    assert run_checks("no_filter", ["store.upsert", "recall.limit"]) == {
+        "store.upsert": ("fail", message),
+        "recall.limit": ("fail", message),
+    }

@@ -123,6 +123,20 @@ def default_filter(store):
     return None
 
 
+def takes_filter(store):
+    """True when `store`'s class names a ``filter`` parameter of its
+    ``similarity_search``. A store whose filter arrives through
+    ``**kwargs`` is served when its dialect is known or given
+    (``make_filter``)."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(type(store).similarity_search).parameters
+    except (TypeError, ValueError):
+        return True
+    return "filter" in parameters
+
+
 def implements(store, method):
     """True when `store`'s class defines `method` itself rather than
     inheriting VectorStore's default (``get_by_ids`` raises
@@ -215,10 +229,10 @@ class VectorStoreAdapter(tp.Store):
 
     def _new_engine(self):
         engine = self._factory(self._embeddings)
-        if not all(callable(getattr(engine, m, None)) for m in ("add_documents", "delete", "similarity_search")):
+        if not all(callable(getattr(engine, m, None)) for m in ("add_documents", "similarity_search")):
             raise TypeError(
                 f"the factory returned a {type(engine).__name__}, not a LangChain VectorStore "
-                "(add_documents, delete and similarity_search)"
+                "(add_documents and similarity_search)"
             )
         return engine
 
@@ -289,7 +303,33 @@ class VectorStoreAdapter(tp.Store):
             if old_id is not None and old_id != new_id:
                 replaced.append(old_id)
         if replaced:
-            self._engine.delete(replaced)
+            self._delete(replaced)
+
+    def _unfilterable(self):
+        """The mapping limit of a store whose searches the adapter cannot
+        filter (no make_filter, no known dialect, no ``filter`` parameter),
+        or None."""
+        if self._make_filter is not None or default_filter(self._engine) is not None or takes_filter(self._engine):
+            return None
+        name = type(self._engine).__name__
+        if implements(self._engine, "get_by_ids"):
+            return c.mapping_limit(
+                f"{name}.similarity_search takes no filter, so no recall can be pinned to a namespace: give the "
+                "adapter make_filter if it takes one through **kwargs (docs/adapters.md, Filters)"
+            )
+        return c.mapping_limit(
+            f"{name} cannot be served: it has no get_by_ids and its similarity_search takes no filter, so the "
+            "adapter can read an entry neither by its id nor by a search on its key, nor pin a recall to a "
+            "namespace; give the adapter make_filter if it takes a filter through **kwargs (docs/adapters.md)"
+        )
+
+    def _delete(self, ids):
+        if not implements(self._engine, "delete"):
+            raise c.mapping_limit(
+                f"{type(self._engine).__name__} has no delete (VectorStore's raises NotImplementedError): forget, "
+                "and the upsert of a store that makes its own ids (the replaced document), cannot be served"
+            )
+        self._engine.delete(ids)
 
     def _filter_for(self, fields):
         """(the store's filter for `fields`, whether the adapter built it
@@ -330,6 +370,9 @@ class VectorStoreAdapter(tp.Store):
         if implements(self._engine, "get_by_ids"):
             doc_id = self._ids.get((namespace, key), document_id(namespace, key))
             return list(self._engine.get_by_ids([doc_id]))
+        unfilterable = self._unfilterable()
+        if unfilterable is not None:
+            raise unfilterable
         fields = {"namespace": namespace, "key": key}
         query_filter, made = self._filter_for(fields)
         # Two, so that a store holding the key twice shows it; the query
@@ -435,7 +478,7 @@ class VectorStoreAdapter(tp.Store):
         if doc is None:
             return False
         self._written = True
-        self._engine.delete([doc.id or doc_id])
+        self._delete([doc.id or doc_id])
         return True
 
     def list(self, namespace, category, session_id):
@@ -466,6 +509,9 @@ class VectorStoreAdapter(tp.Store):
         return [found[n] for n in sorted(found)]
 
     def _search(self, query, k, fields, min_score):
+        unfilterable = self._unfilterable()
+        if unfilterable is not None:
+            raise unfilterable
         query_filter, made = self._filter_for(fields)
         score = self._score or default_score(self._engine)
         if score is None:

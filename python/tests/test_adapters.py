@@ -320,3 +320,27 @@ def test_a_store_whose_search_takes_no_filter_and_has_no_get_by_ids_cannot_be_se
         "store.upsert": ("fail", message),
         "recall.limit": ("fail", message),
     }
+
+
+def test_the_answers_of_a_filter_given_by_make_filter_go_to_the_checks_as_they_are():
+    # The author's filter is the author's: a store that ignores it fails
+    # the checks as a store, not as a mapping limit.
+    sys.path.insert(0, HERE)
+    from adapter_doubles import FilterlessStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter, dict_filter
+
+    adapter = VectorStoreAdapter(FilterlessStore, make_filter=dict_filter, score="similarity")
+    adapter.store("learning:a", "k1", "comet", "core", None, "internal")
+    adapter.store("learning:b", "k2", "comet", "core", None, "internal")
+    hits = adapter.recall("comet", 10, "learning:a", None, None, None)
+    assert sorted((h["namespace"], h["key"]) for h in hits) == [("learning:a", "k1"), ("learning:b", "k2")]
+
+
+def test_the_dict_filter_form_is_one_term_or_an_and_of_terms():
+    from tinymemory.adapters.langchain import dict_filter
+
+    assert dict_filter({"namespace": "global"}) == {"namespace": {"$eq": "global"}}
+    assert dict_filter({"namespace": "global", "key": "k"}) == {
+        "$and": [{"namespace": {"$eq": "global"}}, {"key": {"$eq": "k"}}]
+    }

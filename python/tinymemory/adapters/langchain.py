@@ -184,7 +184,9 @@ class VectorStoreAdapter(tp.Store):
     - `cleanup`: optional, called with each store the adapter is done with
       (drop the collection, close the client).
     - `make_filter`: optional, fields -> the store's filter (see
-      default_filter); required for a store whose dialect is not known.
+      default_filter); for a store whose dialect the adapter does not
+      know, which it otherwise asks in LangChain's dict form (dict_filter)
+      and names as a mapping limit when the store ignores it.
     - `score`: "relevance" (``similarity_search_with_relevance_scores``)
       or "similarity" (``similarity_search_with_score``, for a store whose
       score is a higher-is-better similarity and which has no relevance

@@ -25,6 +25,7 @@ the metadata struct); each fault below fails the checks named:
     python repro_langchain_lancedb.py   # exits 1 while a fault is there
 """
 
+import shutil
 import sys
 import tempfile
 
@@ -34,11 +35,13 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
 
 faults = []
+directories = []
 
 
 def store():
+    directories.append(tempfile.mkdtemp(prefix="repro-lancedb-"))
     return LanceDB(
-        connection=lancedb.connect(tempfile.mkdtemp()),
+        connection=lancedb.connect(directories[-1]),
         embedding=DeterministicFakeEmbedding(size=8),
         table_name="t",
         mode="append",
@@ -84,6 +87,8 @@ try:
 except OverflowError as e:
     faults.append(f"5. k = 2^63 - 1: OverflowError: {e}")
 
+for directory in directories:
+    shutil.rmtree(directory)
 for fault in faults:
     print("FAULT:", fault.splitlines()[0])
 sys.exit(1 if faults else 0)

@@ -4,6 +4,7 @@
 #
 #   source .ci/postgres.sh
 #   postgres_start          # exports TINYMEMORY_POSTGRES_URL, stops the server at exit
+#   postgres_start BINDIR   # the same with the initdb and pg_ctl of BINDIR
 #
 # postgres_start installs Debian's `postgresql` package when `initdb` and
 # `pg_ctl` are found neither on PATH nor under /usr/lib/postgresql, creates a
@@ -11,6 +12,11 @@
 # authentication: nothing listens but 127.0.0.1, on a free port, and no Unix
 # socket), starts it, exports TINYMEMORY_POSTGRES_URL for the tests and the
 # CLI, and sets an EXIT trap that stops it and deletes the directory.
+#
+# Given a BINDIR (.ci/python.sh gives the one of the `pgserver` wheel, a
+# PostgreSQL 16 with pgvector), that server is started instead: nothing is
+# installed then, but as root the `postgres` user must exist and reach
+# BINDIR.
 #
 # As root (as CI runs) the server runs as the `postgres` user that the
 # package creates, since PostgreSQL refuses to run as root.
@@ -74,7 +80,11 @@ postgres_stop() {
 }
 
 postgres_start() {
-    POSTGRES_CI_BIN=$(postgres_bindir)
+    POSTGRES_CI_BIN=${1:-$(postgres_bindir)}
+    if [ -n "${1:-}" ] && ! [ -x "$1/initdb" ]; then
+        echo "postgres: $1 holds no initdb" >&2
+        return 1
+    fi
     if [ -z "$POSTGRES_CI_BIN" ]; then
         postgres_install
         POSTGRES_CI_BIN=$(postgres_bindir)
@@ -82,6 +92,10 @@ postgres_start() {
     if [ -z "$POSTGRES_CI_BIN" ]; then
         echo "postgres: initdb and pg_ctl are still missing after installing postgresql" >&2
         return 1
+    fi
+    if [ "$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then
+        # A server given by BINDIR, with no package to create its user.
+        useradd --system --no-create-home --shell /usr/sbin/nologin postgres
     fi
     POSTGRES_CI_PORT=$(postgres_free_port)
     POSTGRES_CI_DIR=$(mktemp -d /tmp/tinymemory-postgres.XXXXXX)

@@ -100,6 +100,21 @@ fi
 # exit 1 is expected here: what must hold is the matrix. docs/compatibility.md
 # must be what these reports and the examples/engines ones render (its
 # table: engine, version, level, failing checks), else it is stale.
+# PostgresStore and PGVector need PostgreSQL with pgvector, which Debian's
+# server (the one .ci/run starts) lacks: the pgserver wheel installed above
+# (examples/adapters/requirements.txt) ships PostgreSQL 16 with it, whose
+# initdb and pg_ctl start a throwaway server for these runs alone
+# (.ci/postgres.sh), TINYMEMORY_POSTGRES_URL pointing at it from here on.
+step "python: PostgreSQL 16 with pgvector (the pgserver wheel) on loopback"
+pgbin=$("$work/venv/bin/python" -c \
+    'import importlib.util, os; print(os.path.join(os.path.dirname(importlib.util.find_spec("pgserver").origin), "pginstall", "bin"))')
+# As root the server runs as the postgres user, from the venv.
+chmod a+rx "$work"
+# shellcheck source=.ci/postgres.sh
+source .ci/postgres.sh
+postgres_start "$pgbin"
+trap 'postgres_stop; rm -rf "$work"' EXIT
+
 step "python: the engines of examples/adapters through the adapters (docs/compatibility.md)"
 adapters_status=0
 (cd "$work" && "$work/venv/bin/python" -m pytest -p no:cacheprovider -q --tinymemory-cases 8 \

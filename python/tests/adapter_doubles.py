@@ -1,5 +1,8 @@
-"""LangGraph stores wrapped to break one rule each, for test_adapters.py:
-the check named for that rule must fail through the adapter."""
+"""Stores for test_adapters.py: LangGraph stores and LangChain vector
+stores wrapped to break one rule each (the check named for that rule must
+fail through the adapter), and vector stores with less of the interface
+(no get_by_ids, their own ids, no filter) that the adapter must serve or
+name as a mapping limit."""
 
 from langgraph.store.base import SearchOp
 from langgraph.store.memory import InMemoryStore
@@ -66,3 +69,126 @@ def faithful():
 
 def without_index():
     return LangGraphStore(InMemoryStore)
+
+
+# -- LangChain vector stores ---------------------------------------------
+
+from langchain_core.vectorstores import InMemoryVectorStore, VectorStore  # noqa: E402
+
+from tinymemory.adapters.langchain import VectorStoreAdapter  # noqa: E402
+
+
+def _strip_nul(value):
+    return value.replace("\x00", "") if isinstance(value, str) else value
+
+
+class NulStrippingStore(InMemoryVectorStore):
+    """Drops U+0000 from every content and metadata string it is given,
+    without error (as PGVectorStore of LangChain.js does)."""
+
+    def add_documents(self, documents, ids=None, **kwargs):
+        documents = [
+            d.model_copy(
+                update={
+                    "page_content": _strip_nul(d.page_content),
+                    "metadata": {k: _strip_nul(v) for k, v in d.metadata.items()},
+                }
+            )
+            for d in documents
+        ]
+        return super().add_documents(documents, ids=ids, **kwargs)
+
+
+def _matches(doc, query_filter):
+    """LangChain's dict filter form ({"$and": [{field: {"$eq": v}}]}, or one
+    such term) over a Document's metadata."""
+    if "$and" in query_filter:
+        return all(_matches(doc, term) for term in query_filter["$and"])
+    ((field, condition),) = query_filter.items()
+    return doc.metadata.get(field) == condition["$eq"]
+
+
+class PlainVectorStore(VectorStore):
+    """A VectorStore of no class the adapter knows, over an
+    InMemoryVectorStore: it takes LangChain's dict filter (or ignores
+    every filter, with ``takes_filter=False``), makes its own ids (with
+    ``own_ids=True``), and has no get_by_ids (its subclass WithIds has)."""
+
+    takes_filter = True
+    own_ids = False
+
+    def __init__(self, embeddings):
+        self._inner = InMemoryVectorStore(embeddings)
+        self._made = 0
+
+    @property
+    def embeddings(self):
+        return self._inner.embeddings
+
+    def add_documents(self, documents, ids=None, **kwargs):
+        if self.own_ids:
+            # As LibSQL of LangChain.js: the ids given are not used.
+            ids = []
+            for _ in documents:
+                self._made += 1
+                ids.append(f"own-{self._made}")
+        return self._inner.add_documents(documents, ids=ids)
+
+    def delete(self, ids=None, **kwargs):
+        return self._inner.delete(ids)
+
+    def similarity_search_with_score(self, query, k=4, filter=None, **kwargs):
+        predicate = None
+        if filter is not None and self.takes_filter:
+            predicate = lambda doc: _matches(doc, filter)  # noqa: E731
+        return self._inner.similarity_search_with_score(query, k=k, filter=predicate)
+
+    def similarity_search(self, query, k=4, filter=None, **kwargs):
+        return [d for d, _ in self.similarity_search_with_score(query, k=k, filter=filter)]
+
+    @classmethod
+    def from_texts(cls, texts, embedding, metadatas=None, **kwargs):
+        raise NotImplementedError
+
+
+class PlainVectorStoreWithIds(PlainVectorStore):
+    def get_by_ids(self, ids, /):
+        return self._inner.get_by_ids(ids)
+
+
+class OwnIdsStore(PlainVectorStoreWithIds):
+    own_ids = True
+
+
+class FilterlessStore(PlainVectorStoreWithIds):
+    takes_filter = False
+
+
+class FilterlessStoreWithoutIds(PlainVectorStore):
+    takes_filter = False
+
+
+def _vector_store(cls):
+    return lambda: VectorStoreAdapter(cls, score="similarity")
+
+
+nul_stripping = _vector_store(NulStrippingStore)
+plain_without_get_by_ids = _vector_store(PlainVectorStore)
+plain_with_get_by_ids = _vector_store(PlainVectorStoreWithIds)
+own_ids = _vector_store(OwnIdsStore)
+filterless = _vector_store(FilterlessStore)
+filterless_without_get_by_ids = _vector_store(FilterlessStoreWithoutIds)
+
+
+class NoFilterStore(PlainVectorStore):
+    """No get_by_ids, and a similarity_search that names no filter (as
+    SQLiteVec of langchain-community)."""
+
+    def similarity_search(self, query, k=4, **kwargs):
+        return [d for d, _ in self._inner.similarity_search_with_score(query, k=k)]
+
+    def similarity_search_with_score(self, query, k=4, **kwargs):
+        return self._inner.similarity_search_with_score(query, k=k)
+
+
+no_filter = _vector_store(NoFilterStore)

@@ -22,30 +22,41 @@ if not os.environ.get("CI"):
 from tinymemory.adapters.langgraph import namespace_label, namespace_of  # noqa: E402
 
 
-@pytest.mark.parametrize(
-    "namespace, label",
-    [
-        ("global", "global"),
-        ("learning:a.b", "learning:a%2Eb"),
-        ("a.b.c", "a%2Eb%2Ec"),
-        ("langgraph", "%6Canggraph"),
-        ("langgraph:x", "langgraph:x"),
-        ("learning:langgraph", "learning:langgraph"),
-        (".x", "%2Ex"),
-        ("x/..y", "x/%2E%2Ey"),
-    ],
-)
-def test_a_namespace_is_one_label_without_dots_or_the_reserved_root(namespace, label):
-    assert namespace_label(namespace) == label
-    assert "." not in label and label != "langgraph"
-    assert namespace_of(label) == namespace
+# The one table of encodings both languages' adapters are held to.
+with open(os.path.join(HERE, "..", "..", "fixtures", "adapter-encodings.json"), encoding="utf-8") as _f:
+    ENCODINGS = json.load(_f)
 
 
-def test_a_label_the_adapter_never_writes_is_refused():
+@pytest.mark.parametrize("case", ENCODINGS["cases"], ids=lambda case: repr((case["namespace"], case["key"]))[:60])
+def test_every_encoding_of_the_shared_table(case):
+    from tinymemory.adapters.langchain import document_id
+
+    label = namespace_label(case["namespace"])
+    assert label == case["label"]
+    assert namespace_of(label) == case["namespace"]
+    # What one store or another refuses in a label (LangGraph: '.' and the
+    # root 'langgraph'; LangGraph.js: ':', '%', '_').
+    assert not set(label) & set(".:%_\\") and label != "langgraph"
+    assert document_id(case["namespace"], case["key"]) == case["document_id"]
+
+
+@pytest.mark.parametrize("label", ENCODINGS["labels_refused"])
+def test_a_label_the_adapter_never_writes_is_refused(label):
     with pytest.raises(tp.DriverError) as e:
-        namespace_of("%6Cang%2Egraph%41")
+        namespace_of(label)
     assert e.value.kind == "backend"
-    assert str(e.value) == "the store returned namespace label '%6Cang%2Egraph%41', which the adapter never writes"
+    assert str(e.value) == f"the store returned namespace label {label!r}, which the adapter never writes"
+
+
+def test_every_namespace_character_is_encoded_one_to_one():
+    # Each character a namespace may hold, alone and between letters.
+    for ch in sorted(set("-_./:@+") | set("azAZ09")):
+        namespace = f"x{ch}y"
+        label = namespace_label(namespace)
+        assert namespace_of(label) == namespace
+    assert namespace_label("a-b") != namespace_label("a_b") != namespace_label("a.b")
+    assert namespace_label("learning:a-2eb") == "learning-3aa-2d2eb"
+    assert namespace_of("learning-3aa-2d2eb") == "learning:a-2eb"
 
 
 @pytest.mark.parametrize("text", ["", "?!", '"', " ", "\x00", "((( )))", "comet", "ते नमस्ते", "a" * 10000])
@@ -191,3 +202,145 @@ def test_the_conformance_classes_pass_independent_stores_to_their_adapters():
 
     assert Graph.tinymemory_store().independent_stores is True
     assert Chain.tinymemory_store().independent_stores is False
+
+
+def test_a_vector_store_that_strips_nul_fails_the_round_trips_through_the_adapter():
+    # The content of get, list and recall is the store's, never the
+    # adapter's memory of what it wrote.
+    outcomes = run_checks("nul_stripping", ["store.big_content_round_trip", "store.hostile_text_round_trip"])
+    assert outcomes == {
+        "store.big_content_round_trip": (
+            "fail",
+            "a 1048606 byte content did not come back byte for byte from get (got 1014780 bytes)",
+        ),
+        "store.hostile_text_round_trip": (
+            "fail",
+            'get of the entry keyed by the nul inside text: expected Some(("before\\0after", "nul inside")), '
+            'got Some(("beforeafter", "nul inside"))',
+        ),
+    }
+
+
+READS = ["store.upsert", "forget.idempotent", "list.filters", "namespaces.exact_counts", "recall.limit"]
+
+
+@pytest.mark.parametrize("factory", ["plain_without_get_by_ids", "plain_with_get_by_ids", "own_ids"])
+def test_vector_stores_with_less_of_the_interface_are_served(factory):
+    # No get_by_ids: read through a search filtered on the key; a store
+    # that makes its own ids: those are used, the replaced document
+    # deleted; an unknown class: LangChain's dict filter form.
+    checks = READS + ["store.hostile_text_round_trip", "store.upsert_replaces_metadata"]
+    assert run_checks(factory, checks) == {check: ("pass", "") for check in checks}
+
+
+FILTER_IGNORED = (
+    "unexpected driver error: backend failure: mapping limit (docs/adapters.md): {cls} answered "
+    "recall('needle') with 11 of 11 documents outside the filter {{'namespace': {{'$eq': 'learning:limit'}}}} "
+    "the adapter built for {{'namespace': 'learning:limit'}} (the first: key 'e6' of namespace "
+    "'learning:limit-elsewhere'): the store ignored that filter or reads another form; give the adapter "
+    "make_filter, a function from those fields to the store's own filter (docs/adapters.md, Filters){more}"
+)
+
+
+def test_a_filter_the_store_ignores_is_a_mapping_limit_naming_make_filter():
+    assert run_checks("filterless", ["recall.limit"]) == {
+        "recall.limit": ("fail", FILTER_IGNORED.format(cls="FilterlessStore", more=""))
+    }
+
+
+def test_a_store_with_neither_get_by_ids_nor_a_filter_is_named_once():
+    more = (
+        "; this store has no get_by_ids either, so get and list read through this filter: a store that "
+        "filters by neither id nor metadata cannot be served"
+    )
+    assert run_checks("filterless_without_get_by_ids", ["recall.limit"]) == {
+        "recall.limit": ("fail", FILTER_IGNORED.format(cls="FilterlessStoreWithoutIds", more=more))
+    }
+
+
+def test_a_listed_entry_the_store_lost_says_the_list_rests_on_the_catalog():
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter, document_id
+
+    adapter = VectorStoreAdapter(InMemoryVectorStore)
+    adapter.store("learning:a", "k1", "comet", "core", None, "internal")
+    adapter.store("learning:a", "k2", "dust", "core", None, "internal")
+    # Gone behind the adapter's back, as a store that loses a write would.
+    adapter._engine.delete([document_id("learning:a", "k1")])
+    assert adapter.get("learning:a", "k1") is None
+    with pytest.raises(tp.DriverError) as e:
+        adapter.list(None, None, None)
+    assert e.value.kind == "backend"
+    assert str(e.value) == (
+        "the store no longer holds key 'k1' of 'learning:a' (1 of the 2 entries asked), which add_documents "
+        "accepted and no forget removed: VectorStore cannot enumerate, so list and namespaces ask the store "
+        "for the ids the adapter wrote (its catalog), and this one is not there"
+    )
+
+
+def test_a_store_over_an_imported_key_writes_a_whole_value():
+    # A store that merges a put into the value it holds (as some
+    # BaseStores do) must not keep the imported timestamp past a store.
+    from langgraph.store.base import PutOp
+    from langgraph.store.memory import InMemoryStore
+
+    from tinymemory.adapters.langgraph import LangGraphStore
+
+    class MergingStore(InMemoryStore):
+        def batch(self, ops):
+            merged = []
+            for op in ops:
+                if isinstance(op, PutOp) and op.value is not None:
+                    old = self.get(op.namespace, op.key)
+                    if old is not None:
+                        op = op._replace(value={**old.value, **op.value})
+                merged.append(op)
+            return super().batch(merged)
+
+    adapter = LangGraphStore(lambda: MergingStore(index={"dims": 64, "embed": HashedEmbedding(64)}))
+    record = tp.record("global", "k", "old", "core", None, "internal", "2001-01-01T00:00:00Z")
+    assert adapter.import_records([record]) == {"imported": 1, "failures": []}
+    assert adapter.get("global", "k")["timestamp"] == "2001-01-01T00:00:00Z"
+    adapter.store("global", "k", "new", "core", None, "internal")
+    entry = adapter.get("global", "k")
+    assert entry["content"] == "new"
+    assert entry["timestamp"] == c.rfc3339(adapter._engine.get(("global",), "k").updated_at)
+    assert not entry["timestamp"].startswith("2001")
+
+
+def test_a_store_whose_search_takes_no_filter_and_has_no_get_by_ids_cannot_be_served():
+    message = (
+        "unexpected driver error: backend failure: mapping limit (docs/adapters.md): NoFilterStore cannot be "
+        "served: it has no get_by_ids and its similarity_search takes no filter, so the adapter can read an entry "
+        "neither by its id nor by a search on its key, nor pin a recall to a namespace; give the adapter "
+        "make_filter if it takes a filter through **kwargs (docs/adapters.md)"
+    )
+    assert run_checks("no_filter", ["store.upsert", "recall.limit"]) == {
+        "store.upsert": ("fail", message),
+        "recall.limit": ("fail", message),
+    }
+
+
+def test_the_answers_of_a_filter_given_by_make_filter_go_to_the_checks_as_they_are():
+    # The author's filter is the author's: a store that ignores it fails
+    # the checks as a store, not as a mapping limit.
+    sys.path.insert(0, HERE)
+    from adapter_doubles import FilterlessStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter, dict_filter
+
+    adapter = VectorStoreAdapter(FilterlessStore, make_filter=dict_filter, score="similarity")
+    adapter.store("learning:a", "k1", "comet", "core", None, "internal")
+    adapter.store("learning:b", "k2", "comet", "core", None, "internal")
+    hits = adapter.recall("comet", 10, "learning:a", None, None, None)
+    assert sorted((h["namespace"], h["key"]) for h in hits) == [("learning:a", "k1"), ("learning:b", "k2")]
+
+
+def test_the_dict_filter_form_is_one_term_or_an_and_of_terms():
+    from tinymemory.adapters.langchain import dict_filter
+
+    assert dict_filter({"namespace": "global"}) == {"namespace": {"$eq": "global"}}
+    assert dict_filter({"namespace": "global", "key": "k"}) == {
+        "$and": [{"namespace": {"$eq": "global"}}, {"key": {"$eq": "k"}}]
+    }

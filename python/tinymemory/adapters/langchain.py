@@ -14,26 +14,38 @@ docs/adapters.md has the mapping as a table; in short:
 - an entry is a ``Document``: ``page_content`` the content, ``metadata``
   ``{"namespace", "key", "category", "session_id" (None for none),
   "taint", "timestamp"}``, ``id`` a UUID 5 of ``[namespace, key]`` (the
-  form every store accepts; Qdrant takes UUIDs only). ``store`` and
-  ``store_many`` are one ``add_documents(documents, ids=...)`` call: an
-  upsert, as LangChain's standard tests require of ``add_documents`` with
-  an existing id;
-- ``get`` is ``get_by_ids``, ``forget`` ``get_by_ids`` then ``delete``;
+  form every store accepts; Qdrant and PGVectorStore take UUIDs only).
+  ``store`` and ``store_many`` are one ``add_documents(documents,
+  ids=...)`` call: an upsert, as LangChain's standard tests require of
+  ``add_documents`` with an existing id. The ids ``add_documents`` returns
+  are the ones used afterwards: a store that makes its own ids is served,
+  the document a new write replaced deleted by its old id;
+- ``get`` is ``get_by_ids``; a store without ``get_by_ids`` is read
+  through a search filtered on the entry's namespace and key (the content
+  and metadata those of the document the store returns). ``forget`` is
+  that lookup, then ``delete``;
 - recall is one ``similarity_search_with_relevance_scores(query, k,
   filter=...)``: the framework's relevance score, higher is better. A store
   that defines no relevance function (``InMemoryVectorStore``) is asked
   ``similarity_search_with_score``, whose score the adapter must be told is
   a similarity (``score="similarity"``; known for InMemoryVectorStore);
 - ``filter`` has no portable form in LangChain: the adapter knows the
-  dialect of InMemoryVectorStore and FAISS (a callable or a dict), Qdrant
-  (``models.Filter``) and Chroma (``$and`` / ``$eq``); another store needs
-  ``make_filter``, a function from ``{"namespace": ..., "category": ...,
-  "session_id": ...}`` (the fields asked) to its filter.
+  dialects of InMemoryVectorStore (a callable), FAISS (a dict of
+  equalities), Qdrant (``models.Filter``), and Chroma, PGVector and
+  PGVectorStore (``{"$and": [{field: {"$eq": value}}, ...]}``, LangChain's
+  dict filter form), and tries that dict form on any other store. A hit
+  outside the filter the adapter built is a mapping limit naming
+  ``make_filter``, the option that gives the store's own form: a function
+  from the fields asked (``{"namespace": ..., "key": ..., "category": ...,
+  "session_id": ...}``, only those asked) to the store's filter.
 
-``VectorStore`` has no way to enumerate what it holds, so the adapter
-keeps the ids it wrote (never their contents): ``list`` and
-``namespaces`` ask ``get_by_ids`` for them and filter the documents the
-store returns by category and session themselves. The other things it does
+Every value a check judges comes from the store: contents, metadata and
+scores from the documents it returns, existence from its lookup.
+``VectorStore`` has no way to enumerate what it holds, so the adapter keeps
+the ids it wrote (never their contents): ``list`` and ``namespaces`` ask
+the store for those ids and filter the documents it returns by category
+and session themselves, and a listed id the store no longer holds is an
+error saying the list rests on that catalog. The other things it does
 itself are the contract's rules (namespace and key validity, a blank
 query, the tie order by key, the widest limit, a batch's repeated key) and
 the timestamp (the interface has none). It never re-ranks, re-filters a
@@ -62,11 +74,30 @@ def _class_names(obj):
     return {f"{k.__module__}.{k.__qualname__}" for k in type(obj).__mro__}
 
 
+def dict_filter(fields):
+    """LangChain's dict filter form of `fields` (each metadata field equal
+    to its value): ``{field: {"$eq": value}}`` for one field,
+    ``{"$and": [...]}`` of those for several. Chroma, PGVector and
+    PGVectorStore take it as documented; the adapter tries it on a store
+    whose dialect it does not know."""
+    terms = [{k: {"$eq": v}} for k, v in fields.items()]
+    return terms[0] if len(terms) == 1 else {"$and": terms}
+
+
+# The classes whose filter is LangChain's dict form, as each documents it.
+_DICT_FILTER_CLASSES = (
+    "langchain_chroma.vectorstores.Chroma",
+    "langchain_postgres.vectorstores.PGVector",
+    "langchain_postgres.v2.vectorstores.PGVectorStore",
+    "langchain_community.vectorstores.pgvector.PGVector",
+)
+
+
 def default_filter(store):
     """The filter maker for `store`'s dialect, or None when the adapter
     knows none: a function from the fields asked ({"namespace": ...,
-    "category": ..., "session_id": ...}) to the store's filter, matching
-    metadata equal to each."""
+    "key": ..., "category": ..., "session_id": ...}) to the store's filter,
+    matching metadata equal to each."""
     names = _class_names(store)
     if "langchain_core.vectorstores.in_memory.InMemoryVectorStore" in names:
         # InMemoryVectorStore takes a predicate over a Document.
@@ -87,13 +118,33 @@ def default_filter(store):
             )
 
         return qdrant
-    if "langchain_chroma.vectorstores.Chroma" in names:
-        def chroma(fields):
-            terms = [{k: {"$eq": v}} for k, v in fields.items()]
-            return terms[0] if len(terms) == 1 else {"$and": terms}
-
-        return chroma
+    if names.intersection(_DICT_FILTER_CLASSES):
+        return dict_filter
     return None
+
+
+def takes_filter(store):
+    """True when `store`'s class names a ``filter`` parameter of its
+    ``similarity_search``. A store whose filter arrives through
+    ``**kwargs`` is served when its dialect is known or given
+    (``make_filter``)."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(type(store).similarity_search).parameters
+    except (TypeError, ValueError):
+        return True
+    return "filter" in parameters
+
+
+def implements(store, method):
+    """True when `store`'s class defines `method` itself rather than
+    inheriting VectorStore's default (``get_by_ids`` raises
+    NotImplementedError there)."""
+    from langchain_core.vectorstores import VectorStore
+
+    own = getattr(type(store), method, None)
+    return callable(own) and own is not getattr(VectorStore, method, None)
 
 
 def _defines_relevance(store):
@@ -133,7 +184,9 @@ class VectorStoreAdapter(tp.Store):
     - `cleanup`: optional, called with each store the adapter is done with
       (drop the collection, close the client).
     - `make_filter`: optional, fields -> the store's filter (see
-      default_filter); required for a store whose dialect is not known.
+      default_filter); for a store whose dialect the adapter does not
+      know, which it otherwise asks in LangChain's dict form (dict_filter)
+      and names as a mapping limit when the store ignores it.
     - `score`: "relevance" (``similarity_search_with_relevance_scores``)
       or "similarity" (``similarity_search_with_score``, for a store whose
       score is a higher-is-better similarity and which has no relevance
@@ -178,10 +231,10 @@ class VectorStoreAdapter(tp.Store):
 
     def _new_engine(self):
         engine = self._factory(self._embeddings)
-        if not all(callable(getattr(engine, m, None)) for m in ("add_documents", "get_by_ids", "delete")):
+        if not all(callable(getattr(engine, m, None)) for m in ("add_documents", "similarity_search")):
             raise TypeError(
                 f"the factory returned a {type(engine).__name__}, not a LangChain VectorStore "
-                "(add_documents, get_by_ids and delete)"
+                "(add_documents and similarity_search)"
             )
         return engine
 
@@ -234,12 +287,145 @@ class VectorStoreAdapter(tp.Store):
 
     def _add(self, docs):
         self._written = True
-        self._engine.add_documents(docs, ids=[d.id for d in docs])
-        for d in docs:
-            self._ids[d.id] = (d.metadata["namespace"], d.metadata["key"])
+        returned = self._engine.add_documents(docs, ids=[d.id for d in docs])
+        if not isinstance(returned, (list, tuple)) or len(returned) != len(docs):
+            raise tp.DriverError(
+                "backend",
+                f"add_documents of {len(docs)} documents returned {returned!r}; "
+                f"VectorStore.add_documents returns the {len(docs)} ids it added",
+            )
+        # The ids the store returned are the documents' from now on: a
+        # store that makes its own ids adds a new document on every write,
+        # so the one a write replaced is deleted by its old id.
+        replaced = []
+        for d, new_id in zip(docs, returned):
+            position = (d.metadata["namespace"], d.metadata["key"])
+            old_id = self._ids.get(position)
+            self._ids[position] = new_id
+            if old_id is not None and old_id != new_id:
+                replaced.append(old_id)
+        if replaced:
+            self._delete(replaced)
 
-    def _fetch(self, ids):
-        return self._engine.get_by_ids(list(ids)) if ids else []
+    def _unfilterable(self):
+        """The mapping limit of a store whose searches the adapter cannot
+        filter (no make_filter, no known dialect, no ``filter`` parameter),
+        or None."""
+        if self._make_filter is not None or default_filter(self._engine) is not None or takes_filter(self._engine):
+            return None
+        name = type(self._engine).__name__
+        if implements(self._engine, "get_by_ids"):
+            return c.mapping_limit(
+                f"{name}.similarity_search takes no filter, so no recall can be pinned to a namespace: give the "
+                "adapter make_filter if it takes one through **kwargs (docs/adapters.md, Filters)"
+            )
+        return c.mapping_limit(
+            f"{name} cannot be served: it has no get_by_ids and its similarity_search takes no filter, so the "
+            "adapter can read an entry neither by its id nor by a search on its key, nor pin a recall to a "
+            "namespace; give the adapter make_filter if it takes a filter through **kwargs (docs/adapters.md)"
+        )
+
+    def _delete(self, ids):
+        if not implements(self._engine, "delete"):
+            raise c.mapping_limit(
+                f"{type(self._engine).__name__} has no delete (VectorStore's raises NotImplementedError): forget, "
+                "and the upsert of a store that makes its own ids (the replaced document), cannot be served"
+            )
+        self._engine.delete(ids)
+
+    def _filter_for(self, fields):
+        """(the store's filter for `fields`, whether the adapter built it
+        (no make_filter given), so a hit outside it is a mapping limit)."""
+        if self._make_filter is not None:
+            return self._make_filter(fields), False
+        make = default_filter(self._engine) or dict_filter
+        return make(fields), True
+
+    def _outside(self, docs, fields, made, what):
+        """Raises a mapping limit naming make_filter when a document of
+        `docs` has metadata outside `fields` under a filter the adapter
+        built: the store ignored that filter, or reads another form."""
+        if not made:
+            return
+        stray = [d for d in docs if any((d.metadata or {}).get(k) != v for k, v in fields.items())]
+        if not stray:
+            return
+        m = stray[0].metadata or {}
+        needs = (
+            ""
+            if implements(self._engine, "get_by_ids")
+            else "; this store has no get_by_ids either, so get and list read through this filter: a store "
+            "that filters by neither id nor metadata cannot be served"
+        )
+        raise c.mapping_limit(
+            f"{type(self._engine).__name__} answered {what} with {len(stray)} of {len(docs)} documents outside "
+            f"the filter {self._filter_for(fields)[0]!r} the adapter built for {fields!r} (the first: key "
+            f"{m.get('key')!r} of namespace {m.get('namespace')!r}): the store ignored that filter or reads "
+            "another form; give the adapter make_filter, a function from those fields to the store's own "
+            f"filter (docs/adapters.md, Filters){needs}"
+        )
+
+    def _lookup(self, namespace, key):
+        """The documents the store holds for (namespace, key): get_by_ids of
+        its id, or, for a store without get_by_ids, a search filtered on
+        the namespace and key."""
+        if implements(self._engine, "get_by_ids"):
+            doc_id = self._ids.get((namespace, key), document_id(namespace, key))
+            return list(self._engine.get_by_ids([doc_id]))
+        unfilterable = self._unfilterable()
+        if unfilterable is not None:
+            raise unfilterable
+        fields = {"namespace": namespace, "key": key}
+        query_filter, made = self._filter_for(fields)
+        # Two, so that a store holding the key twice shows it; the query
+        # is any text: the filter chooses.
+        docs = list(self._engine.similarity_search(key, k=2, filter=query_filter))
+        self._outside(docs, fields, made, f"the search for key {key!r} of {namespace!r}")
+        return docs
+
+    def _one(self, namespace, key):
+        docs = self._lookup(namespace, key)
+        if len(docs) > 1 and not implements(self._engine, "get_by_ids"):
+            raise tp.DriverError(
+                "backend",
+                f"the store holds {len(docs)} documents for key {key!r} of {namespace!r} (ids "
+                f"{[d.id for d in docs]!r}): add_documents with the id of a document it holds added another",
+            )
+        return docs[0] if docs else None
+
+    def _fetch_written(self, positions):
+        """The documents of `positions` (written by the adapter), as the
+        store returns them. A position the store no longer holds is an
+        error saying that the answer rests on the adapter's catalog."""
+        if not positions:
+            return []
+        if implements(self._engine, "get_by_ids"):
+            ids = [self._ids[p] for p in positions]
+            docs = list(self._engine.get_by_ids(ids))
+            if all(d.id for d in docs):
+                found = {d.id for d in docs}
+                lost = [p for p, i in zip(positions, ids) if i not in found]
+            else:
+                # Documents without ids: only their number can say one is missing.
+                lost = positions[len(docs):]
+        else:
+            docs, lost = [], []
+            for p in positions:
+                doc = self._one(*p)
+                if doc is None:
+                    lost.append(p)
+                else:
+                    docs.append(doc)
+        if lost:
+            namespace, key = lost[0]
+            raise tp.DriverError(
+                "backend",
+                f"the store no longer holds key {key!r} of {namespace!r} ({len(lost)} of the {len(positions)} "
+                "entries asked), which add_documents accepted and no forget removed: VectorStore cannot "
+                "enumerate, so list and namespaces ask the store for the ids the adapter wrote (its catalog), "
+                "and this one is not there",
+            )
+        return docs
 
     # -- the contract ----------------------------------------------------
 
@@ -277,33 +463,35 @@ class VectorStoreAdapter(tp.Store):
             )
 
     def get(self, namespace, key):
-        """get_by_ids of the entry's id."""
+        """get_by_ids of the entry's id (or the search on its key)."""
         tp.validate_namespace(namespace)
         tp.validate_key(key)
-        docs = self._fetch([document_id(namespace, key)])
-        return self._entry(docs[0]) if docs else None
+        doc = self._one(namespace, key)
+        return None if doc is None else self._entry(doc)
 
     def forget(self, namespace, key):
-        """get_by_ids, then delete when the store has the id (several
-        stores raise deleting an id they do not hold)."""
+        """The lookup of get, then delete of the id the store gave when it
+        has the entry (several stores raise deleting an id they do not
+        hold)."""
         tp.validate_namespace(namespace)
         tp.validate_key(key)
-        doc_id = document_id(namespace, key)
-        self._ids.pop(doc_id, None)
-        if not self._fetch([doc_id]):
+        doc = self._one(namespace, key)
+        doc_id = self._ids.pop((namespace, key), document_id(namespace, key))
+        if doc is None:
             return False
         self._written = True
-        self._engine.delete([doc_id])
+        self._delete([doc.id or doc_id])
         return True
 
     def list(self, namespace, category, session_id):
-        """get_by_ids of every id the adapter wrote (in the namespace, for
-        one), the documents filtered by category and session here (the
-        interface cannot list), ordered by (namespace, key)."""
+        """The documents of every key the adapter wrote (in the namespace,
+        for one) as the store returns them, filtered by category and
+        session here (the interface cannot list), ordered by (namespace,
+        key)."""
         if namespace is not None:
             tp.validate_namespace(namespace)
-        ids = [i for i, (ns, _) in self._ids.items() if namespace is None or ns == namespace]
-        entries = [self._entry(d) for d in self._fetch(ids)]
+        positions = sorted(p for p in self._ids if namespace is None or p[0] == namespace)
+        entries = [self._entry(d) for d in self._fetch_written(positions)]
         entries = [
             e
             for e in entries
@@ -323,13 +511,10 @@ class VectorStoreAdapter(tp.Store):
         return [found[n] for n in sorted(found)]
 
     def _search(self, query, k, fields, min_score):
-        make_filter = self._make_filter or default_filter(self._engine)
-        if make_filter is None:
-            raise c.mapping_limit(
-                f"no filter dialect is known for {type(self._engine).__name__} (LangChain has no portable "
-                "filter): give the adapter make_filter, a function from {'namespace': ..., 'category': ..., "
-                "'session_id': ...} to the store's filter"
-            )
+        unfilterable = self._unfilterable()
+        if unfilterable is not None:
+            raise unfilterable
+        query_filter, made = self._filter_for(fields)
         score = self._score or default_score(self._engine)
         if score is None:
             raise c.mapping_limit(
@@ -339,10 +524,11 @@ class VectorStoreAdapter(tp.Store):
             )
         if score == "relevance":
             extra = {} if min_score is None else {"score_threshold": min_score}
-            return self._engine.similarity_search_with_relevance_scores(
-                query, k=k, filter=make_filter(fields), **extra
-            )
-        return self._engine.similarity_search_with_score(query, k=k, filter=make_filter(fields))
+            pairs = self._engine.similarity_search_with_relevance_scores(query, k=k, filter=query_filter, **extra)
+        else:
+            pairs = self._engine.similarity_search_with_score(query, k=k, filter=query_filter)
+        self._outside([d for d, _ in pairs], fields, made, f"recall({query!r})")
+        return pairs
 
     def recall(self, query, limit, namespace, category, session_id, min_score):
         """One search with the namespace, category and session as the

@@ -14,15 +14,22 @@ loop): the two methods every ``BaseStore`` implements, so any store is
 served through the interface alone. docs/adapters.md has the mapping as a
 table; in short:
 
-- a namespace is one label, ``(label,)``: the namespace with ``.`` written
-  ``%2E`` (LangGraph labels may not hold ``.``) and the name ``langgraph``
-  written ``%6Canggraph`` (nor may a root label be ``langgraph``). ``%`` is
-  no namespace character, so the encoding is injective and decodes back;
-  one label per namespace keeps ``namespace_prefix`` exact (no namespace's
+- a namespace is one label, ``(label,)``: ASCII letters and digits as
+  they are, every other character ``-`` and two lowercase hex digits of its
+  code (``learning:a.b`` is ``learning-3aa-2eb``), and the name
+  ``langgraph`` written ``-6canggraph`` (LangGraph refuses it as a root
+  label). No label holds ``.``, ``:``, ``%``, ``_`` or ``\\``, which one
+  store or another refuses; the encoding is one to one and decodes back
+  (fixtures/adapter-encodings.json, shared with the TypeScript adapter).
+  One label per namespace keeps ``namespace_prefix`` exact (no namespace's
   tuple is a prefix of another's);
 - an entry is the item's value ``{"content", "category", "session_id",
-  "taint"}``, indexed on ``content`` alone (``PutOp(index=["content"])``);
-  its timestamp is the item's ``updated_at``;
+  "taint", "timestamp"}``, indexed on ``content`` alone
+  (``PutOp(index=["content"])``); its timestamp is the item's
+  ``updated_at``, except after an import, whose record's timestamp the
+  value keeps. Every put writes the whole value, ``"timestamp": None``
+  included, so a store that merges a put into the old value cannot keep an
+  imported timestamp past the next ``store``;
 - recall is a ``SearchOp`` with the query, the namespace's label as the
   prefix, category and session as an equality ``filter`` and the limit; the
   score is the store's ``SearchItem.score`` (LangGraph's relevance score,
@@ -47,28 +54,44 @@ import re
 from .. import protocol as tp
 from . import _common as c
 
-# The label of a namespace: ``.`` and the root label ``langgraph`` are what
-# LangGraph refuses (langgraph.store.base._validate_namespace).
-_DOT = "%2E"
+# The root label LangGraph reserves (langgraph.store.base._validate_namespace).
 _RESERVED_ROOT = "langgraph"
-# The first letter escaped, as %2E escapes a dot.
-_RESERVED_ROOT_LABEL = "%6C" + _RESERVED_ROOT[1:]
-_ESCAPE = re.compile(r"%([0-9A-F]{2})")
+# Its label: the first letter escaped as any other escaped character is.
+_RESERVED_ROOT_LABEL = "-6c" + _RESERVED_ROOT[1:]
+# A label as namespace_label writes one: letters, digits and '-' with two
+# lowercase hex digits. Nothing else decodes.
+_LABEL = re.compile(r"(?:[A-Za-z0-9]|-[0-9a-f]{2})+")
+_ESCAPE = re.compile(r"-([0-9a-f]{2})")
 
 
 def namespace_label(namespace):
-    """The LangGraph label of a valid contract namespace (see the module
-    docstring); namespace_of inverts it."""
-    label = namespace.replace(".", _DOT)
+    """The LangGraph label of a valid contract namespace: ASCII letters and
+    digits as they are, every other character ``-`` and two lowercase hex
+    digits of its code (``:`` is ``-3a``, ``.`` ``-2e``, ``-`` ``-2d``,
+    ``_`` ``-5f``), and the label ``langgraph`` written ``-6canggraph``.
+
+    No label holds ``.`` (LangGraph refuses it), ``:`` (LangGraph.js's
+    InMemoryStore refuses it), ``%`` or ``_`` (PostgresStore of
+    LangGraph.js refuses both, its guard against SQL LIKE wildcards), or
+    ``\\``; namespace_of inverts it (fixtures/adapter-encodings.json holds
+    the cases both languages' adapters must give)."""
+    label = "".join(ch if ch.isascii() and ch.isalnum() else f"-{ord(ch):02x}" for ch in namespace)
     return _RESERVED_ROOT_LABEL if label == _RESERVED_ROOT else label
 
 
 def namespace_of(label):
     """The contract namespace of a label namespace_label made. Raises a
-    "backend" DriverError for a label it cannot have made (the store holds
-    a namespace this adapter did not write, or changed one)."""
-    namespace = _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), label)
-    if namespace_label(namespace) != label:
+    "backend" DriverError for any other label (the store holds a namespace
+    this adapter did not write, or changed one): namespace_label of the
+    answer must give the label back, byte for byte."""
+    namespace = None
+    if isinstance(label, str) and _LABEL.fullmatch(label):
+        namespace = _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), label)
+        try:
+            tp.validate_namespace(namespace)
+        except tp.DriverError:
+            namespace = None
+    if namespace is None or namespace_label(namespace) != label:
         raise tp.DriverError(
             "backend", f"the store returned namespace label {label!r}, which the adapter never writes"
         )
@@ -162,12 +185,18 @@ class LangGraphStore(tp.Store):
 
     @staticmethod
     def _value(content, category, session_id, taint, timestamp=None):
-        value = {"content": content, "category": category, "session_id": session_id, "taint": taint}
-        # Only an import sets it: BaseStore stamps updated_at itself, and
-        # an import must keep the record's timestamp byte for byte.
-        if timestamp is not None:
-            value["timestamp"] = timestamp
-        return value
+        # Every field, always: a store that merges a put into the value it
+        # holds would otherwise keep an imported "timestamp" past a later
+        # store. Only an import sets it (BaseStore stamps updated_at
+        # itself, and an import must keep the record's timestamp byte for
+        # byte); None means "the item's updated_at".
+        return {
+            "content": content,
+            "category": category,
+            "session_id": session_id,
+            "taint": taint,
+            "timestamp": timestamp,
+        }
 
     def _entry(self, item, score=None):
         if len(item.namespace) != 1:
@@ -188,7 +217,7 @@ class LangGraphStore(tp.Store):
             item.key,
             value["content"],
             value["category"],
-            value["timestamp"] if "timestamp" in value else c.rfc3339(item.updated_at),
+            value["timestamp"] if value.get("timestamp") is not None else c.rfc3339(item.updated_at),
             value["session_id"],
             value["taint"],
             score,

@@ -185,7 +185,7 @@ class VectorStoreConformance(DriverConformance):
     overridden), in the driver processes as for LangGraphStoreConformance.
     ``cleanup_store(self, store)`` is the optional clean-up hook.
     ``make_filter(self, fields)``, optional, turns ``{"namespace": ...,
-    "category": ..., "session_id": ...}`` into the store's filter, for a
+    "key": ..., "category": ..., "session_id": ...}`` into the store's filter, for a
     store whose filter dialect the adapter does not know
     (tinymemory.adapters.langchain.default_filter). ``score`` is
     "relevance", "similarity" or None (the adapter's default); see

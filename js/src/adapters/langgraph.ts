@@ -30,7 +30,7 @@
 
 import type { Entry, ExportPage, ExportPageRequest, ImportAnswer, ImportRequest, KeyRequest, ListRequest, MemoryRecord, NamespaceSummary, NewEntry, RecallRequest, Store, StoreManyRequest } from "../protocol/types.js";
 import { GLOBAL_NAMESPACE, validateEntries, validateKey, validateMinScore, validateNamespace } from "../protocol/validate.js";
-import { latestTimestamp } from "../protocol/time.js";
+import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
 import { compareBytes } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
@@ -71,17 +71,33 @@ export interface LangGraphStoreOptions {
 }
 
 const RESERVED_ROOT = "langgraph";
-const RESERVED_ROOT_LABEL = "%6C" + RESERVED_ROOT.slice(1);
+const RESERVED_ROOT_LABEL = "-6c" + RESERVED_ROOT.slice(1);
+const KEPT = /^[A-Za-z0-9]$/;
 
-/** label(NS): NS with "." and ":" escaped and the name "langgraph" written "%6Canggraph". */
+/**
+ * label(NS): NS with ASCII letters and digits as they are and every other
+ * character (a namespace holds ASCII only) written "-" and the two
+ * lowercase hex digits of its code, and the one name "langgraph" written
+ * "-6canggraph" (no root label may be "langgraph"). No label holds "%",
+ * "_", "\\", "." or ":", which some BaseStores refuse (PostgresStore: "%"
+ * and "_", its LIKE wildcards; InMemoryStore: ":"; every one: ".").
+ * fixtures/adapter-encodings.json holds both languages' adapters to it.
+ */
 export function namespaceLabel(namespace: string): string {
-  const label = namespace.replaceAll(".", "%2E").replaceAll(":", "%3A");
+  let label = "";
+  for (const c of namespace) label += KEPT.test(c) ? c : "-" + (c.codePointAt(0) as number).toString(16).padStart(2, "0");
   return label === RESERVED_ROOT ? RESERVED_ROOT_LABEL : label;
 }
 
-/** The tinymemory namespace of a label namespaceLabel made, or `null` for a label it cannot have made. */
+/** The tinymemory namespace of a label namespaceLabel made, or `null` for any other label. */
 export function namespaceOfLabel(label: string): string | null {
-  const namespace = label.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  if (!/^(?:[A-Za-z0-9]|-[0-9a-f]{2})+$/.test(label)) return null;
+  const namespace = label.replace(/-([0-9a-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  try {
+    validateNamespace(namespace);
+  } catch {
+    return null;
+  }
   return namespaceLabel(namespace) === label ? namespace : null;
 }
 
@@ -122,10 +138,13 @@ export class LangGraphStore implements Store {
     return namespaceOfLabel(path[depth - 1] as string);
   }
 
-  private value(e: NewEntry, timestamp?: string): Record<string, unknown> {
-    const value: Record<string, unknown> = { content: e.content, category: e.category, session_id: e.session_id, taint: e.taint };
-    if (timestamp !== undefined) value.timestamp = timestamp;
-    return value;
+  /**
+   * The whole value of an entry, `timestamp` included (now for a store,
+   * the record's own for an import): a put always writes every field, so
+   * an engine that merges a put into the old value keeps nothing of it.
+   */
+  private value(e: NewEntry, timestamp: string): Record<string, unknown> {
+    return { content: e.content, category: e.category, session_id: e.session_id, taint: e.taint, timestamp };
   }
 
   private toEntry(item: ItemLike, namespace: string, score: number | null = null): Entry {
@@ -160,13 +179,14 @@ export class LangGraphStore implements Store {
   async store(e: NewEntry): Promise<void> {
     validateNamespace(e.namespace);
     validateKey(e.key);
-    await (await this.db()).put(this.path(e.namespace), e.key, this.value(e));
+    await (await this.db()).put(this.path(e.namespace), e.key, this.value(e, nowRfc3339()));
   }
 
   async storeMany({ entries }: StoreManyRequest): Promise<void> {
     validateEntries(entries);
     if (entries.length === 0) return;
-    const ops = entries.map((e) => ({ namespace: this.path(e.namespace), key: e.key, value: this.value(e) }));
+    const timestamp = nowRfc3339();
+    const ops = entries.map((e) => ({ namespace: this.path(e.namespace), key: e.key, value: this.value(e, timestamp) }));
     await (await this.db()).batch(ops);
   }
 

@@ -185,3 +185,14 @@ test("a store stripping NUL from content fails store.big_content_round_trip thro
   assert.match(done.stdout, /FAIL  store\.big_content_round_trip \(contract, [^)]*\): a 1048606 byte content did not come back byte for byte from get \(got 1014780 bytes\)/, done.stdout);
   assert.equal(runCheck("plain", "store.big_content_round_trip").status, 0);
 });
+
+test("store_many is one delete of the documents it replaces and one addDocuments, a repeated key's last entry kept", async () => {
+  const engine = new DoubleVectorStore({ ownIds: true });
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "a", "first"));
+  engine.calls = [];
+  await store.storeMany({ entries: [entry("global", "a", "second"), entry("global", "b", "one"), entry("global", "b", "two")] });
+  const ids = [documentId("global", "a"), documentId("global", "b")];
+  assert.deepEqual(engine.calls, [["delete", ["own-1"]], ["addDocuments", ids, ids]]);
+  assert.deepEqual((await store.list({ namespace: "global", category: null, session_id: null })).map((e) => [e.key, e.content, e.id]), [["a", "second", "own-2"], ["b", "two", "own-3"]]);
+});

@@ -17,9 +17,10 @@
  *   fixtures/adapter-encodings.json), the form every store accepts
  *   (PGVectorStore's id column is a uuid); the entry id is the id the
  *   store's `addDocuments` returns (LibSQL makes its own), else that one;
- * - `store` (and each entry of `store_many`, and each imported record) is
- *   `delete({ ids: [the key's document] })` when the key has one, then
- *   `addDocuments([doc], { ids: [id] })` (PGVectorStore does not upsert);
+ * - `store` and `store_many` (a repeated key: its last entry), and each
+ *   imported record, are one `delete({ ids })` of the documents they
+ *   replace, when there are any, then one `addDocuments(docs, { ids })`
+ *   (PGVectorStore does not upsert);
  *   a store whose `delete` is not implemented (MemoryVectorStore's throws)
  *   keeps the old document, which the function filter then drops;
  * - every read is `similaritySearchWithScore(query, k, filter)`, the filter
@@ -200,10 +201,10 @@ export class VectorStoreAdapter implements Store {
     return this.catalog.get(namespace)?.get(key);
   }
 
-  private async remove(documentId: string): Promise<void> {
+  private async remove(documentIds: string[]): Promise<void> {
     if (this.deleteUnsupported) return;
     try {
-      await (await this.db()).delete({ ids: [documentId] });
+      await (await this.db()).delete({ ids: documentIds });
     } catch (e) {
       // VectorStore's default delete throws "Not implemented."
       if (!/not implemented/i.test(String((e as Error)?.message))) throw e;
@@ -211,39 +212,56 @@ export class VectorStoreAdapter implements Store {
     }
   }
 
-  private async write(e: NewEntry, timestamp: string): Promise<void> {
+  /**
+   * Writes `entries` (a repeated key: its last entry) stamped `timestamp`:
+   * one `delete` of the documents they replace, then one `addDocuments`.
+   */
+  private async write(entries: readonly NewEntry[], timestamp: string): Promise<void> {
     const db = await this.db();
-    let space = this.catalog.get(e.namespace);
-    if (space === undefined) this.catalog.set(e.namespace, (space = new Map()));
-    const previous = space.get(e.key);
-    if (previous) {
-      space.delete(e.key);
-      await this.remove(previous.documentId);
+    const last = new Map<string, NewEntry>();
+    for (const e of entries) {
+      const position = JSON.stringify([e.namespace, e.key]);
+      last.delete(position);
+      last.set(position, e);
     }
-    const id = documentId(e.namespace, e.key);
-    const revision = ++this.revision;
-    const doc: DocumentLike = {
+    const batch = [...last.values()];
+    const replaced: string[] = [];
+    for (const e of batch) {
+      const space = this.catalog.get(e.namespace);
+      const previous = space?.get(e.key);
+      if (previous) {
+        space!.delete(e.key);
+        replaced.push(previous.documentId);
+      }
+    }
+    if (replaced.length > 0) await this.remove(replaced);
+    const ids = batch.map((e) => documentId(e.namespace, e.key));
+    const revisions = batch.map(() => ++this.revision);
+    const docs: DocumentLike[] = batch.map((e, i) => ({
       pageContent: e.content,
-      metadata: { namespace: e.namespace, key: e.key, category: e.category, session_id: e.session_id, taint: e.taint, timestamp, revision },
-      id,
-    };
-    const returned = await db.addDocuments([doc], { ids: [id] });
-    // A store may make its own ids (LibSQL ignores those given): the one
-    // it returns is the one a later delete must name.
-    const stored = Array.isArray(returned) && typeof returned[0] === "string" ? returned[0] : id;
-    space.set(e.key, { documentId: stored, revision });
+      metadata: { namespace: e.namespace, key: e.key, category: e.category, session_id: e.session_id, taint: e.taint, timestamp, revision: revisions[i] },
+      id: ids[i],
+    }));
+    const returned = await db.addDocuments(docs, { ids });
+    batch.forEach((e, i) => {
+      let space = this.catalog.get(e.namespace);
+      if (space === undefined) this.catalog.set(e.namespace, (space = new Map()));
+      // A store may make its own ids (LibSQL ignores those given): the one
+      // it returns is the one a later delete must name.
+      const own = Array.isArray(returned) ? returned[i] : undefined;
+      space.set(e.key, { documentId: typeof own === "string" ? own : (ids[i] as string), revision: revisions[i] as number });
+    });
   }
 
   async store(e: NewEntry): Promise<void> {
     validateNamespace(e.namespace);
     validateKey(e.key);
-    await this.write(e, nowRfc3339());
+    await this.write([e], nowRfc3339());
   }
 
   async storeMany({ entries }: StoreManyRequest): Promise<void> {
     validateEntries(entries);
-    const timestamp = nowRfc3339();
-    for (const e of entries) await this.write(e, timestamp);
+    if (entries.length > 0) await this.write(entries, nowRfc3339());
   }
 
   private conditions(namespace: string, key: string | null, category: string | null, sessionId: string | null): RecallConditions {
@@ -315,8 +333,9 @@ export class VectorStoreAdapter implements Store {
     validateNamespace(namespace);
     const found = await this.lookup(namespace, key);
     if (found === null) return false;
+    const written = this.written(namespace, key);
     this.catalog.get(namespace)?.delete(key);
-    await this.remove(found.id);
+    await this.remove([found.id || (written?.documentId ?? documentId(namespace, key))]);
     return true;
   }
 
@@ -376,6 +395,6 @@ export class VectorStoreAdapter implements Store {
   }
 
   async importRecords({ records }: ImportRequest): Promise<ImportAnswer> {
-    return importEach(records, (r: MemoryRecord) => this.write(r, r.timestamp));
+    return importEach(records, (r: MemoryRecord) => this.write([r], r.timestamp));
   }
 }

@@ -4,18 +4,20 @@
  * BaseStore. The mapping (docs/adapters.md, "JavaScript"):
  *
  * - a tinymemory namespace `NS` is the one-label LangGraph namespace
- *   `[label(NS)]`, label(NS) being NS with "." written "%2E" and ":"
- *   written "%3A" (LangGraph refuses "." in a label, InMemoryStore ":",
- *   its path separator), and the one name "langgraph" written
- *   "%6Canggraph" (no root label may be "langgraph"): the Python
- *   adapter's encoding, with ":" escaped too. "%" is no namespace
- *   character, so the label is NS's alone and decodes back; one label per
- *   namespace keeps a search's prefix exact (option `root` puts a label of
- *   your own before it);
- * - an entry is the item at (that namespace, key) whose value is
- *   `{ content, category, session_id, taint }`, plus `timestamp` for an
- *   imported record (which keeps its own); any other entry's timestamp is
- *   the item's `updatedAt`;
+ *   `[label(NS)]`, label(NS) being NS with ASCII letters and digits as
+ *   they are and every other character written "-" and the two lowercase
+ *   hex digits of its code (":" is "-3a", "." "-2e", "-" "-2d", "_"
+ *   "-5f"), and the one name "langgraph" written "-6canggraph" (no root
+ *   label may be "langgraph"): no label holds "%", "_", "\", "." or ":",
+ *   which BaseStores refuse (PostgresStore "%", "_" and "\", its LIKE
+ *   wildcards; InMemoryStore ":"; every one "."), and the label decodes
+ *   back (fixtures/adapter-encodings.json, shared with the Python
+ *   adapter); one label per namespace keeps a search's prefix exact
+ *   (option `root` puts a label of your own before it);
+ * - an entry is the item at (that namespace, key) whose value is the whole
+ *   `{ content, category, session_id, taint, timestamp }`, the timestamp
+ *   now for a store and the record's own for an import, so a put leaves
+ *   nothing of the old value even in a store that merges values;
  * - `recall` is `search([root, label(NS)], { query, filter, limit })`,
  *   the filter being `{ category, session_id }` as given, the score the
  *   engine's (an index with embeddings is needed: without one every hit is
@@ -68,6 +70,12 @@ export interface LangGraphStoreOptions {
   root?: string;
   /** The driver id reports name the store by (default "langgraph-basestore"). */
   driverId?: string;
+  /**
+   * Called once for an engine no longer used (with a factory, the one a
+   * reset replaces; and the one in use when the driver ends): stop its
+   * pool, drop its schema.
+   */
+  cleanup?: (engine: BaseStoreLike) => void | Promise<void>;
 }
 
 const RESERVED_ROOT = "langgraph";
@@ -112,11 +120,13 @@ export class LangGraphStore implements Store {
   readonly independentStores: boolean;
   readonly root: string | null;
   private engine: BaseStoreLike | null = null;
+  private readonly cleanup: ((engine: BaseStoreLike) => void | Promise<void>) | null;
 
   constructor(
     private readonly source: BaseStoreLike | (() => BaseStoreLike | Promise<BaseStoreLike>),
     options: LangGraphStoreOptions = {},
   ) {
+    this.cleanup = options.cleanup ?? null;
     this.root = options.root ?? null;
     this.independentStores = options.independentStores ?? false;
     this.driverId = options.driverId ?? "langgraph-basestore";
@@ -162,8 +172,16 @@ export class LangGraphStore implements Store {
     });
   }
 
+  /** Called when the driver ends: `cleanup` for the engine in use. */
+  async close(): Promise<void> {
+    const engine = this.engine;
+    this.engine = null;
+    if (engine !== null && this.cleanup !== null) await this.cleanup(engine);
+  }
+
   async reset(): Promise<void> {
     if (typeof this.source === "function") {
+      await this.close();
       this.engine = await this.source();
       return;
     }

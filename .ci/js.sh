@@ -76,7 +76,8 @@ cp examples/js/*.js examples/js/package.json examples/js/package-lock.json "$fre
 
 # The PostgreSQL examples' server (docs/validate-js-driver.md): the
 # pgserver wheel ships PostgreSQL 16 with pgvector, which the Debian server
-# of .ci/postgres.sh lacks. Pinned, with its dependencies, in a venv.
+# of .ci/postgres.sh lacks. Pinned, with its dependencies, in a venv
+# (.ci/pgvector-requirements.txt).
 if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
     step "installing python3-venv (for the pgserver venv)"
     apt-get update -qq
@@ -84,8 +85,7 @@ if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
 fi
 step "js: PostgreSQL 16 with pgvector (pgserver 0.1.4) for the PostgreSQL examples"
 python3 -m venv "$work/pgvector-venv"
-"$work/pgvector-venv/bin/pip" install -q --disable-pip-version-check \
-    pgserver==0.1.4 psutil==7.2.2 platformdirs==4.14.9 fasteners==0.20
+"$work/pgvector-venv/bin/pip" install -q --disable-pip-version-check -r .ci/pgvector-requirements.txt
 pgvector_started=1
 TINYMEMORY_PGVECTOR_URL=$("$work/pgvector-venv/bin/python" .ci/pgvector.py start "$work/pgvector" 2>"$work/pgvector.log") \
     || { cat "$work/pgvector.log" >&2; echo "error: the pgvector server did not start" >&2; exit 1; }

@@ -196,3 +196,20 @@ test("store_many is one delete of the documents it replaces and one addDocuments
   assert.deepEqual(engine.calls, [["delete", ["own-1"]], ["addDocuments", ids, ids]]);
   assert.deepEqual((await store.list({ namespace: "global", category: null, session_id: null })).map((e) => [e.key, e.content, e.id]), [["a", "second", "own-2"], ["b", "two", "own-3"]]);
 });
+
+test("option cleanup gets each engine a reset replaces, and the last one at close", async () => {
+  const made = [];
+  const cleaned = [];
+  const graph = new LangGraphStore(() => (made.push(new InMemoryStore()), made.at(-1)), { cleanup: (e) => cleaned.push(made.indexOf(e)) });
+  await graph.reset();
+  await graph.reset();
+  await graph.close();
+  assert.deepEqual(cleaned, [0, 1]);
+  const engines = [];
+  const vectors = new VectorStoreAdapter(() => (engines.push(new DoubleVectorStore()), engines.at(-1)), { cleanup: (e) => cleaned.push(engines.indexOf(e) + 10) });
+  await vectors.reset();
+  await vectors.store(entry("global", "k"));
+  await vectors.reset();
+  await vectors.close();
+  assert.deepEqual(cleaned, [0, 1, 10, 11]);
+});

@@ -8,12 +8,15 @@
  *   they are and every other character written "-" and the two lowercase
  *   hex digits of its code (":" is "-3a", "." "-2e", "-" "-2d", "_"
  *   "-5f"), and the one name "langgraph" written "-6canggraph" (no root
- *   label may be "langgraph"): no label holds "%", "_", "\", "." or ":",
- *   which BaseStores refuse (PostgresStore "%", "_" and "\", its LIKE
- *   wildcards; InMemoryStore ":"; every one "."), and the label decodes
+ *   label may be "langgraph"): no label holds "%", "_", a backslash, "."
+ *   or ":", which BaseStores refuse (PostgresStore "%", "_" and the
+ *   backslash; InMemoryStore ":"; every one "."), and the label decodes
  *   back (fixtures/adapter-encodings.json, shared with the Python
- *   adapter); one label per namespace keeps a search's prefix exact
- *   (option `root` puts a label of your own before it);
+ *   adapter); one label per namespace keeps a search's prefix exact in a
+ *   store that compares labels whole (PostgresStore compares the joined
+ *   path as a string, so learning:a's search also finds learning:a/b's
+ *   items: docs/adapters.md); option `root` puts a label of your own
+ *   before it;
  * - an entry is the item at (that namespace, key) whose value is the whole
  *   `{ content, category, session_id, taint, timestamp }`, the timestamp
  *   now for a store and the record's own for an import, so a put leaves
@@ -87,8 +90,9 @@ const KEPT = /^[A-Za-z0-9]$/;
  * character (a namespace holds ASCII only) written "-" and the two
  * lowercase hex digits of its code, and the one name "langgraph" written
  * "-6canggraph" (no root label may be "langgraph"). No label holds "%",
- * "_", "\\", "." or ":", which some BaseStores refuse (PostgresStore: "%"
- * and "_", its LIKE wildcards; InMemoryStore: ":"; every one: ".").
+ * "_", a backslash, "." or ":", which some BaseStores refuse
+ * (PostgresStore: "%", "_" and the backslash, its LIKE wildcards and
+ * escape; InMemoryStore: ":"; every one: ".").
  * fixtures/adapter-encodings.json holds both languages' adapters to it.
  */
 export function namespaceLabel(namespace: string): string {

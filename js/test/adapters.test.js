@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { InMemoryStore } from "@langchain/langgraph-checkpoint";
 import { LangGraphStore, namespaceLabel, namespaceOfLabel } from "../dist/adapters/langgraph.js";
-import { VectorStoreAdapter, documentId, functionFilter, objectFilter } from "../dist/adapters/langchain.js";
+import { VectorStoreAdapter, documentId, functionFilter, libsqlFilter, objectFilter } from "../dist/adapters/langchain.js";
 import { HashedEmbeddings } from "../dist/adapters/embedding.js";
 import { DoubleVectorStore } from "./doubles/vector-store.js";
 
@@ -110,10 +110,12 @@ test("a store that ignores the filter is a mapping limit naming the option, in r
   await assert.rejects(store.get({ namespace: "global", key: "a" }), { kind: "backend", message: /^mapping limit \(docs\/adapters\.md\): .* it ignored the filter/ });
 });
 
-test("the default filter is an object, a function for a store of type memory; option filter wins", async () => {
+test("the default filter is an object, a function for a store of type memory, LibSQL's form for libsql; option filter wins", async () => {
   const seen = [];
-  for (const functionForm of [false, true]) {
-    const engine = new DoubleVectorStore({ functionFilter: functionForm });
+  for (const type of ["double", "memory", "libsql"]) {
+    const engine = new DoubleVectorStore({ functionFilter: type === "memory" });
+    engine._vectorstoreType = () => type;
+    engine.matches = () => true;
     const search = engine.similaritySearchWithScore.bind(engine);
     engine.similaritySearchWithScore = (q, k, f) => (seen.push(f), search(q, k, f));
     const store = new VectorStoreAdapter(() => engine);
@@ -122,7 +124,9 @@ test("the default filter is an object, a function for a store of type memory; op
   }
   assert.deepEqual(seen[0], { namespace: "global", category: "core" });
   assert.equal(typeof seen[1], "function");
+  assert.deepEqual(seen[2], { namespace: { operator: "=", value: "global" }, category: { operator: "=", value: "core" } });
   assert.deepEqual(objectFilter({ namespace: "n", key: "k", category: null, session_id: "s", isCurrent: () => true }), { namespace: "n", key: "k", session_id: "s" });
+  assert.deepEqual(libsqlFilter({ namespace: "n", key: "k", category: null, session_id: null, isCurrent: () => true }), { namespace: { operator: "=", value: "n" }, key: { operator: "=", value: "k" } });
   const f = functionFilter({ namespace: "n", key: null, category: null, session_id: null, isCurrent: () => true });
   assert.equal(f({ metadata: { namespace: "n" } }), true);
   assert.equal(f({ metadata: { namespace: "m" } }), false);

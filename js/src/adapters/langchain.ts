@@ -26,9 +26,11 @@
  * - every read is `similaritySearchWithScore(query, k, filter)`, the filter
  *   keeping what the read asks (`namespace`, and `key`, `category`,
  *   `session_id` when given) in the form the store documents: an object of
- *   metadata equalities (`objectFilter`, PGVectorStore's, LibSQL's), or
- *   for MemoryVectorStore (`_vectorstoreType()` "memory") a function
- *   `(doc) => boolean` (`functionFilter`); option `filter` builds another.
+ *   metadata equalities (`objectFilter`: PGVectorStore's, and the
+ *   default), for MemoryVectorStore (`_vectorstoreType()` "memory") a
+ *   function `(doc) => boolean` (`functionFilter`), for LibSQLVectorStore
+ *   ("libsql") `{ field: { operator: "=", value } }` (`libsqlFilter`);
+ *   option `filter` builds another.
  *   `get` asks for the key (the key as query, k = 2); `list` and
  *   `namespaces` ask for each namespace of the catalog (k = its keys) and
  *   then for each key of it the answer missed; `recall` asks with the
@@ -96,7 +98,7 @@ export interface VectorStoreAdapterOptions {
   /**
    * Builds the engine's filter from a read's conditions (default:
    * `functionFilter` for a store whose `_vectorstoreType()` is "memory",
-   * else `objectFilter`).
+   * `libsqlFilter` for "libsql", else `objectFilter`).
    */
   filter?: (conditions: RecallConditions) => unknown;
   /**
@@ -134,9 +136,14 @@ function equalities(c: RecallConditions): Record<string, string> {
   return fields;
 }
 
-/** An object of metadata equalities, `{ namespace, key?, category?, session_id? }`: PGVectorStore's and LibSQL's filter form. */
+/** An object of metadata equalities, `{ namespace, key?, category?, session_id? }`: PGVectorStore's filter form, and the default. */
 export function objectFilter(c: RecallConditions): Record<string, string> {
   return equalities(c);
+}
+
+/** LibSQLVectorStore's filter form, `{ field: { operator: "=", value } }` (its SqliteWhereBuilder), for the same equalities. */
+export function libsqlFilter(c: RecallConditions): Record<string, { operator: "="; value: string }> {
+  return Object.fromEntries(Object.entries(equalities(c)).map(([name, value]) => [name, { operator: "=" as const, value }]));
 }
 
 /** A function over Documents, as MemoryVectorStore takes it: the equalities, and the current document of its key only. */
@@ -144,6 +151,9 @@ export function functionFilter(c: RecallConditions): (doc: DocumentLike) => bool
   const fields = Object.entries(equalities(c));
   return (doc) => fields.every(([name, value]) => doc.metadata?.[name] === value) && c.isCurrent(doc);
 }
+
+/** The filter form of each store type (`_vectorstoreType()`) whose form is not `objectFilter`'s. */
+const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, libsql: libsqlFilter };
 
 /** What the catalog holds of a key the adapter wrote: its document's id and the write's revision. */
 interface Written {
@@ -278,8 +288,7 @@ export class VectorStoreAdapter implements Store {
   }
 
   private filterOf(conditions: RecallConditions, db: VectorStoreLike): unknown {
-    const make = this.options.filter ?? (db._vectorstoreType?.() === "memory" ? functionFilter : objectFilter);
-    return make(conditions);
+    return (this.options.filter ?? DIALECTS[db._vectorstoreType?.() ?? ""] ?? objectFilter)(conditions);
   }
 
   /**
@@ -298,7 +307,7 @@ export class VectorStoreAdapter implements Store {
         throw mappingLimit(
           `the store answered document ${JSON.stringify(doc.id ?? null)} with metadata.${name} ${JSON.stringify(doc.metadata?.[name] ?? null)} ` +
             `to a search filtered on ${name} ${JSON.stringify(value)}: it ignored the filter; give VectorStoreAdapter the option ` +
-            "`filter`, a function from the conditions to the filter form this store documents (objectFilter and functionFilter are two)",
+            "`filter`, a function from the conditions to the filter form this store documents (objectFilter, functionFilter and libsqlFilter are three)",
         );
       }
       return this.entryOf(doc, score);

@@ -217,3 +217,14 @@ test("option cleanup gets each engine a reset replaces, and the last one at clos
   await vectors.close();
   assert.deepEqual(cleaned, [0, 1, 10, 11]);
 });
+
+test("recall asks the store even for a namespace the adapter has not written since the reset", async () => {
+  const engine = new DoubleVectorStore();
+  // A factory handing back the same engine: a reset that empties nothing.
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "k", "comet"));
+  await store.reset();
+  const hits = await store.recall({ query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score: null });
+  assert.deepEqual(hits.map((h) => h.key), ["k"]);
+  assert.equal((await store.get({ namespace: "global", key: "k" }))?.content, "comet");
+});

@@ -392,7 +392,7 @@ export class VectorStoreAdapter implements Store {
     namespace ??= GLOBAL_NAMESPACE;
     validateNamespace(namespace);
     validateMinScore(min_score);
-    if (limit === 0 || isBlank(query) || !this.catalog.has(namespace)) return [];
+    if (limit === 0 || isBlank(query)) return [];
     const conditions = this.conditions(namespace, null, category, session_id);
     const most = Math.max(this.catalog.get(namespace)?.size ?? 0, 1);
     const hits = await bestWithTies(limit, most, (k) => this.search(query, k, conditions));

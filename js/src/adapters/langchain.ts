@@ -34,7 +34,7 @@
  *   `get` asks for the key (the key as query, k = 2); `list` and
  *   `namespaces` ask for each namespace of the catalog (k = its keys) and
  *   then for each key of it the answer missed; `recall` asks with the
- *   query, k = min(limit, keys of the namespace), adjacent equal scores
+ *   query, k = min(limit, keys of the namespace, at least 1), adjacent equal scores
  *   ordered by key (asking again for twice as many when the hits tied at
  *   the limit may go on past it), as the Python adapter does. A document
  *   outside the filter (a store that ignored it) fails the request as a

@@ -4,8 +4,9 @@
 # tests, pack it and its linux-x64 binary package, install the two
 # tarballs into a fresh directory outside the repository beside the
 # examples' pinned dependencies, and run node --test (and vitest) over
-# examples/js there. Called by .ci/run after the Python step; runs on its
-# own as well.
+# examples/js there, the two PostgreSQL examples against a PostgreSQL 16
+# with pgvector started here from the pinned pgserver wheel. Called by
+# .ci/run after the Python step; runs on its own as well.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_INCREMENTAL=0
@@ -13,7 +14,13 @@ export CARGO_INCREMENTAL=0
 step() { printf '\n=== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+pgvector_started=
+stop_pgvector() {
+    if [ -n "$pgvector_started" ]; then
+        "$work/pgvector-venv/bin/python" .ci/pgvector.py stop "$work/pgvector" >/dev/null 2>&1 || true
+    fi
+}
+trap 'stop_pgvector; rm -rf "$work"' EXIT
 export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 # The examples assert their stores' exact failure messages; the binary's
 # reruns of an exec driver's failures (docs/cli.md, "Order-dependent
@@ -67,11 +74,30 @@ mkdir "$fresh"
 cp examples/js/*.js examples/js/package.json examples/js/package-lock.json "$fresh/"
 (cd "$fresh" && npm ci --silent && npm install --no-save --silent "$work"/packs/*.tgz)
 
+# The PostgreSQL examples' server (docs/validate-js-driver.md): the
+# pgserver wheel ships PostgreSQL 16 with pgvector, which the Debian server
+# of .ci/postgres.sh lacks. Pinned, with its dependencies, in a venv
+# (.ci/pgvector-requirements.txt).
+if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+    step "installing python3-venv (for the pgserver venv)"
+    apt-get update -qq
+    apt-get install -y -qq python3-venv
+fi
+step "js: PostgreSQL 16 with pgvector (pgserver 0.1.4) for the PostgreSQL examples"
+python3 -m venv "$work/pgvector-venv"
+"$work/pgvector-venv/bin/pip" install -q --disable-pip-version-check -r .ci/pgvector-requirements.txt
+pgvector_started=1
+TINYMEMORY_PGVECTOR_URL=$("$work/pgvector-venv/bin/python" .ci/pgvector.py start "$work/pgvector" 2>"$work/pgvector.log") \
+    || { cat "$work/pgvector.log" >&2; echo "error: the pgvector server did not start" >&2; exit 1; }
+export TINYMEMORY_PGVECTOR_URL
+echo "js: pgvector server at $TINYMEMORY_PGVECTOR_URL"
+
 # The binary from the platform package, not the checkout: the variable is
 # unset. The in-memory example at 8 cases per property check (the path is
 # what is proved here); the broken store and the two engines' documented
-# failures are asserted at the default 64 (inner-run.js).
-step "js: node --test over the examples (memory, broken, LangGraph InMemoryStore, LangChain MemoryVectorStore)"
+# failures are asserted at the default 64 (inner-run.js), the PostgreSQL
+# examples' at 8 (their conformance files) without the corpus.
+step "js: node --test over the examples (memory, broken, LangGraph InMemoryStore and PostgresStore, LangChain MemoryVectorStore and PGVectorStore)"
 status=0
 (cd "$fresh" && env -u TINYMEMORY_CONFORMANCE_BIN TINYMEMORY_CASES=8 node --test \
     --test-reporter=spec --test-reporter-destination=stdout \

@@ -85,3 +85,11 @@ export async function bestWithTies(limit: number, most: number, fetch: (n: numbe
     return tiesByKey(hits).slice(0, limit);
   }
 }
+
+/** The text every failure the mapping itself causes starts with (the Python adapters' too). */
+export const MAPPING_LIMIT = "mapping limit (docs/adapters.md)";
+
+/** A `backend` DriverError for what the mapping cannot serve, its message starting with MAPPING_LIMIT. */
+export function mappingLimit(message: string): DriverError {
+  return new DriverError("backend", `${MAPPING_LIMIT}: ${message}`);
+}

@@ -1,40 +1,58 @@
 /**
  * A tinymemory store over a LangChain.js `VectorStore` (MemoryVectorStore,
- * or any other), so the conformance suite validates its recall. A
- * VectorStore has no get, list or count, so the adapter keeps a catalog
- * of what it stored (in the adapter's memory) for get, list, namespaces,
- * export and import; recall is the engine's. The mapping
- * (docs/adapters.md, "JavaScript"):
+ * PGVectorStore, or any other), so the conformance suite validates it.
+ * Every value a check judges is read back from the store: content,
+ * metadata, timestamp and score come from the documents its searches
+ * return. A VectorStore has no get, list or count, so the adapter keeps a
+ * catalog of the keys it wrote, with the id of each one's document, and of
+ * the namespaces it wrote to: the catalog says only which keys and
+ * namespaces to ask the store for. The mapping (docs/adapters.md,
+ * "JavaScript"):
  *
  * - an entry is one Document: `pageContent` the content, `metadata`
- *   `{ namespace, key, category, session_id, taint }`, `id` the entry's
- *   identity and a write generation (`["NS","KEY"]#7`), so each write is
- *   a new document;
- * - `store` (and each entry of `store_many`, and each imported record) is
- *   `addDocuments([doc], { ids: [id] })`, then `delete({ ids: [previous] })`
- *   for the document it replaces; `forget` is that delete. A store whose
- *   `delete` is not implemented (MemoryVectorStore's throws) keeps the old
- *   documents: the adapter's filter then drops every document that is not
- *   the current one of its key;
- * - `recall` is `similaritySearchWithScore(query, k, filter)` with k =
- *   min(limit, entries of the namespace), the filter keeping the namespace,
- *   the category and session asked and the current documents (a function
- *   `(doc) => boolean`, which is MemoryVectorStore's filter type; give
- *   `filter` to build another store's), the score the engine's, adjacent
- *   equal scores ordered by key (asking again for twice as many when the
- *   hits tied at the limit may go on past it), as the Python adapter does.
+ *   `{ namespace, key, category, session_id, taint, timestamp, revision }`
+ *   (`revision` the adapter's count of writes, which tells the current
+ *   document of a key from a replaced one a store could not delete), `id`
+ *   the UUID 5 of `[namespace, key]` (`documentId`,
+ *   fixtures/adapter-encodings.json), the form every store accepts
+ *   (PGVectorStore's id column is a uuid); the entry id is the id the
+ *   store's `addDocuments` returns (LibSQL makes its own), else that one;
+ * - `store` and `store_many` (a repeated key: its last entry), and each
+ *   imported record, are one `delete({ ids })` of the documents they
+ *   replace, when there are any, then one `addDocuments(docs, { ids })`
+ *   (PGVectorStore does not upsert);
+ *   a store whose `delete` is not implemented (MemoryVectorStore's throws)
+ *   keeps the old document, which the function filter then drops;
+ * - every read is `similaritySearchWithScore(query, k, filter)`, the filter
+ *   keeping what the read asks (`namespace`, and `key`, `category`,
+ *   `session_id` when given) in the form the store documents: an object of
+ *   metadata equalities (`objectFilter`: PGVectorStore's, and the
+ *   default), for MemoryVectorStore (`_vectorstoreType()` "memory") a
+ *   function `(doc) => boolean` (`functionFilter`), for LibSQLVectorStore
+ *   ("libsql") `{ field: { operator: "=", value } }` (`libsqlFilter`);
+ *   option `filter` builds another.
+ *   `get` asks for the key (the key as query, k = 2); `list` and
+ *   `namespaces` ask for each namespace of the catalog (k = its keys) and
+ *   then for each key of it the answer missed; `recall` asks with the
+ *   query, k = min(limit, keys of the namespace, at least 1), adjacent equal scores
+ *   ordered by key (asking again for twice as many when the hits tied at
+ *   the limit may go on past it), as the Python adapter does. A document
+ *   outside the filter (a store that ignored it) fails the request as a
+ *   mapping limit naming the option to set, not as the store's fault.
  *
- * Nothing else is re-sorted or re-scored: hits come in the engine's order
- * with its scores, so the suite judges the engine.
+ * Nothing else is re-sorted, re-scored or re-filtered: hits come in the
+ * engine's order with its scores, so the suite judges the engine.
  */
 
+import { createHash } from "node:crypto";
 import type { Entry, ExportPage, ExportPageRequest, ImportAnswer, ImportRequest, KeyRequest, ListRequest, MemoryRecord, NamespaceSummary, NewEntry, RecallRequest, Store, StoreManyRequest } from "../protocol/types.js";
+import { DriverError } from "../protocol/errors.js";
 import { GLOBAL_NAMESPACE, validateEntries, validateKey, validateMinScore, validateNamespace } from "../protocol/validate.js";
 import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
-import { sortBytewise } from "../protocol/order.js";
+import { compareBytes, sortBytewise } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
-import { bestWithTies, exportFrom, importEach } from "./common.js";
+import { bestWithTies, exportFrom, importEach, mappingLimit } from "./common.js";
 
 /** A Document as LangChain.js has it. */
 export interface DocumentLike {
@@ -48,15 +66,23 @@ export interface VectorStoreLike {
   addDocuments(documents: DocumentLike[], options?: { ids?: string[] } & Record<string, any>): Promise<string[] | void>;
   delete(params?: Record<string, any>): Promise<void>;
   similaritySearchWithScore(query: string, k?: number, filter?: any): Promise<[DocumentLike, number][]>;
+  /** VectorStore's name of its kind ("memory", "pgvector", ...): picks the default filter form. */
+  _vectorstoreType?(): string;
 }
 
-/** What a recall keeps, for `filter` to turn into the engine's filter type. */
+/** What a read keeps, for `filter` to turn into the engine's filter type. */
 export interface RecallConditions {
   namespace: string;
+  /** The one key a lookup asks for, or `null` (a recall, a namespace's listing). */
+  key: string | null;
   category: string | null;
   session_id: string | null;
-  /** True for the current document of its key (false for one an upsert replaced but could not delete). */
-  isCurrent(documentId: string | undefined): boolean;
+  /**
+   * True for the current document of a key the catalog holds (false for
+   * one a write replaced, or a forget removed, when the store could not
+   * delete it); only a function filter can ask it.
+   */
+  isCurrent(doc: DocumentLike): boolean;
 }
 
 /** Options of VectorStoreAdapter. */
@@ -69,23 +95,74 @@ export interface VectorStoreAdapterOptions {
   independentStores?: boolean;
   /** The driver id reports name the store by (default "langchain-vectorstore"). */
   driverId?: string;
-  /** Builds the engine's filter from a recall's conditions (default: a `(doc) => boolean` function). */
+  /**
+   * Builds the engine's filter from a read's conditions (default:
+   * `functionFilter` for a store whose `_vectorstoreType()` is "memory",
+   * `libsqlFilter` for "libsql", else `objectFilter`).
+   */
   filter?: (conditions: RecallConditions) => unknown;
+  /**
+   * Called once when the engine a reset made is no longer used (the next
+   * reset, or the driver's close): drop a table or collection here.
+   */
+  cleanup?: (engine: VectorStoreLike) => void | Promise<void>;
 }
 
-interface Stored {
-  entry: Entry;
-  documentId: string;
+/** The UUID namespace of document ids (the Python adapter's too). */
+export const ID_NAMESPACE = "5a0c3b9e-7f0f-4c55-9a53-1f0e2b9d4e61";
+
+/**
+ * The document id of an entry: the UUID 5 (RFC 9562, SHA-1) in
+ * ID_NAMESPACE of the JSON text of `[namespace, key]` as Python's
+ * `json.dumps(..., ensure_ascii=False)` writes it (", " between the two
+ * strings), so (learning:a/b, c) and (learning:a, b/c) are two ids and
+ * both languages' adapters give one id to one entry.
+ */
+export function documentId(namespace: string, key: string): string {
+  const name = `[${JSON.stringify(namespace)}, ${JSON.stringify(key)}]`;
+  const hash = createHash("sha1").update(Buffer.from(ID_NAMESPACE.replaceAll("-", ""), "hex")).update(name, "utf8").digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The default filter: a function over Documents, as MemoryVectorStore takes it. */
+/** The metadata equalities a read asks for, field by field (`null` conditions left out). */
+function equalities(c: RecallConditions): Record<string, string> {
+  const fields: Record<string, string> = { namespace: c.namespace };
+  if (c.key !== null) fields.key = c.key;
+  if (c.category !== null) fields.category = c.category;
+  if (c.session_id !== null) fields.session_id = c.session_id;
+  return fields;
+}
+
+/** An object of metadata equalities, `{ namespace, key?, category?, session_id? }`: PGVectorStore's filter form, and the default. */
+export function objectFilter(c: RecallConditions): Record<string, string> {
+  return equalities(c);
+}
+
+/** LibSQLVectorStore's filter form, `{ field: { operator: "=", value } }` (its SqliteWhereBuilder), for the same equalities. */
+export function libsqlFilter(c: RecallConditions): Record<string, { operator: "="; value: string }> {
+  return Object.fromEntries(Object.entries(equalities(c)).map(([name, value]) => [name, { operator: "=" as const, value }]));
+}
+
+/** A function over Documents, as MemoryVectorStore takes it: the equalities, and the current document of its key only. */
 export function functionFilter(c: RecallConditions): (doc: DocumentLike) => boolean {
-  return (doc) =>
-    doc.metadata.namespace === c.namespace &&
-    (c.category === null || doc.metadata.category === c.category) &&
-    (c.session_id === null || doc.metadata.session_id === c.session_id) &&
-    c.isCurrent(doc.id);
+  const fields = Object.entries(equalities(c));
+  return (doc) => fields.every(([name, value]) => doc.metadata?.[name] === value) && c.isCurrent(doc);
 }
+
+/** The filter form of each store type (`_vectorstoreType()`) whose form is not `objectFilter`'s. */
+const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, libsql: libsqlFilter };
+
+/** What the catalog holds of a key the adapter wrote: its document's id and the write's revision. */
+interface Written {
+  documentId: string;
+  revision: number;
+}
+
+/** The metadata fields a Document must carry for the adapter to read an entry from it. */
+const ENTRY_FIELDS = ["namespace", "key", "category", "taint", "timestamp"] as const;
 
 /** The adapter. `make` makes a fresh, empty VectorStore: `reset` calls it. */
 export class VectorStoreAdapter implements Store {
@@ -93,10 +170,10 @@ export class VectorStoreAdapter implements Store {
   readonly driverId: string;
   readonly independentStores: boolean;
   private engine: VectorStoreLike | null = null;
-  private catalog = new Map<string, Map<string, Stored>>();
-  private current = new Set<string>();
-  private generation = 0;
-  /** Set once the engine's delete threw: replaced documents stay, filtered out. */
+  /** Namespace -> key -> the key's document; a namespace stays once written (its keys may all be forgotten). */
+  private catalog = new Map<string, Map<string, Written>>();
+  private revision = 0;
+  /** Set once the engine's delete threw "not implemented": replaced documents stay, filtered out by `functionFilter`. */
   deleteUnsupported = false;
 
   constructor(
@@ -112,17 +189,32 @@ export class VectorStoreAdapter implements Store {
     return this.engine;
   }
 
-  async reset(): Promise<void> {
-    this.engine = await this.make();
-    this.catalog = new Map();
-    this.current = new Set();
+  private async release(): Promise<void> {
+    const engine = this.engine;
+    this.engine = null;
+    if (engine !== null && this.options.cleanup) await this.options.cleanup(engine);
   }
 
-  private async remove(documentId: string): Promise<void> {
-    this.current.delete(documentId);
+  async reset(): Promise<void> {
+    await this.release();
+    this.engine = await this.make();
+    this.catalog = new Map();
+    this.deleteUnsupported = false;
+  }
+
+  /** Called when the driver ends: `cleanup` for the engine in use. */
+  async close(): Promise<void> {
+    await this.release();
+  }
+
+  private written(namespace: string, key: string): Written | undefined {
+    return this.catalog.get(namespace)?.get(key);
+  }
+
+  private async remove(documentIds: string[]): Promise<void> {
     if (this.deleteUnsupported) return;
     try {
-      await (await this.db()).delete({ ids: [documentId] });
+      await (await this.db()).delete({ ids: documentIds });
     } catch (e) {
       // VectorStore's default delete throws "Not implemented."
       if (!/not implemented/i.test(String((e as Error)?.message))) throw e;
@@ -130,108 +222,181 @@ export class VectorStoreAdapter implements Store {
     }
   }
 
-  private async write(e: NewEntry, timestamp: string): Promise<void> {
-    const documentId = `${JSON.stringify([e.namespace, e.key])}#${++this.generation}`;
-    const doc: DocumentLike = {
+  /**
+   * Writes `entries` (a repeated key: its last entry) stamped `timestamp`:
+   * one `delete` of the documents they replace, then one `addDocuments`.
+   */
+  private async write(entries: readonly NewEntry[], timestamp: string): Promise<void> {
+    const db = await this.db();
+    const last = new Map<string, NewEntry>();
+    for (const e of entries) {
+      const position = JSON.stringify([e.namespace, e.key]);
+      last.delete(position);
+      last.set(position, e);
+    }
+    const batch = [...last.values()];
+    const replaced: string[] = [];
+    for (const e of batch) {
+      const space = this.catalog.get(e.namespace);
+      const previous = space?.get(e.key);
+      if (previous) {
+        space!.delete(e.key);
+        replaced.push(previous.documentId);
+      }
+    }
+    if (replaced.length > 0) await this.remove(replaced);
+    const ids = batch.map((e) => documentId(e.namespace, e.key));
+    const revisions = batch.map(() => ++this.revision);
+    const docs: DocumentLike[] = batch.map((e, i) => ({
       pageContent: e.content,
-      metadata: { namespace: e.namespace, key: e.key, category: e.category, session_id: e.session_id, taint: e.taint },
-      id: documentId,
-    };
-    await (await this.db()).addDocuments([doc], { ids: [documentId] });
-    let space = this.catalog.get(e.namespace);
-    if (space === undefined) this.catalog.set(e.namespace, (space = new Map()));
-    const previous = space.get(e.key);
-    const stored = entry({ id: documentId, ...e, timestamp });
-    space.set(e.key, { entry: stored, documentId });
-    this.current.add(documentId);
-    if (previous) await this.remove(previous.documentId);
+      metadata: { namespace: e.namespace, key: e.key, category: e.category, session_id: e.session_id, taint: e.taint, timestamp, revision: revisions[i] },
+      id: ids[i],
+    }));
+    const returned = await db.addDocuments(docs, { ids });
+    batch.forEach((e, i) => {
+      let space = this.catalog.get(e.namespace);
+      if (space === undefined) this.catalog.set(e.namespace, (space = new Map()));
+      // A store may make its own ids (LibSQL ignores those given): the one
+      // it returns is the one a later delete must name.
+      const own = Array.isArray(returned) ? returned[i] : undefined;
+      space.set(e.key, { documentId: typeof own === "string" ? own : (ids[i] as string), revision: revisions[i] as number });
+    });
   }
 
   async store(e: NewEntry): Promise<void> {
     validateNamespace(e.namespace);
     validateKey(e.key);
-    await this.write(e, nowRfc3339());
+    await this.write([e], nowRfc3339());
   }
 
   async storeMany({ entries }: StoreManyRequest): Promise<void> {
     validateEntries(entries);
-    const timestamp = nowRfc3339();
-    for (const e of entries) await this.write(e, timestamp);
+    if (entries.length > 0) await this.write(entries, nowRfc3339());
+  }
+
+  private conditions(namespace: string, key: string | null, category: string | null, sessionId: string | null): RecallConditions {
+    return {
+      namespace,
+      key,
+      category,
+      session_id: sessionId,
+      isCurrent: (doc) => {
+        const written = this.written(doc.metadata?.namespace, doc.metadata?.key);
+        return written !== undefined && written.documentId === doc.id && written.revision === doc.metadata?.revision;
+      },
+    };
+  }
+
+  private filterOf(conditions: RecallConditions, db: VectorStoreLike): unknown {
+    return (this.options.filter ?? DIALECTS[db._vectorstoreType?.() ?? ""] ?? objectFilter)(conditions);
+  }
+
+  /**
+   * `similaritySearchWithScore(query, k, filter of c)`, each document read
+   * as an entry; a document outside `c` fails the read as a mapping limit
+   * (the store ignored the filter), one without the entry fields as the
+   * store's fault.
+   */
+  private async search(query: string, k: number, c: RecallConditions): Promise<Entry[]> {
+    const db = await this.db();
+    const found = await db.similaritySearchWithScore(query, k, this.filterOf(c, db));
+    return found.map(([doc, score]) => {
+      const outside = Object.entries(equalities(c)).find(([name, value]) => doc.metadata?.[name] !== value);
+      if (outside !== undefined) {
+        const [name, value] = outside;
+        throw mappingLimit(
+          `the store answered document ${JSON.stringify(doc.id ?? null)} with metadata.${name} ${JSON.stringify(doc.metadata?.[name] ?? null)} ` +
+            `to a search filtered on ${name} ${JSON.stringify(value)}: it ignored the filter; give VectorStoreAdapter the option ` +
+            "`filter`, a function from the conditions to the filter form this store documents (objectFilter, functionFilter and libsqlFilter are three)",
+        );
+      }
+      return this.entryOf(doc, score);
+    });
+  }
+
+  /** The entry a document holds, every field as the store returned it. */
+  private entryOf(doc: DocumentLike, score: number | null): Entry {
+    const m = doc.metadata ?? {};
+    const missing = ENTRY_FIELDS.filter((name) => !(name in m));
+    if (missing.length > 0) {
+      throw new DriverError("backend", `the store returned document ${JSON.stringify(doc.id ?? null)} without metadata ${missing.join(", ")}, which the adapter wrote`);
+    }
+    return entry({ id: doc.id ?? "", namespace: m.namespace, key: m.key, content: doc.pageContent, category: m.category, timestamp: m.timestamp, session_id: m.session_id ?? null, taint: m.taint, score });
+  }
+
+  /** The entry at (namespace, key) as the store has it, or null: a search filtered on the key. */
+  private async lookup(namespace: string, key: string): Promise<Entry | null> {
+    const found = await this.search(key, 2, this.conditions(namespace, key, null, null));
+    if (found.length > 1) {
+      throw new DriverError("backend", `the store holds ${found.length} documents for namespace ${JSON.stringify(namespace)}, key ${JSON.stringify(key)} (ids ${found.map((e) => e.id).join(", ")}): a replaced or forgotten document was not deleted`);
+    }
+    return found[0] === undefined ? null : { ...found[0], score: null };
   }
 
   async get({ namespace, key }: KeyRequest): Promise<Entry | null> {
     validateNamespace(namespace);
-    const found = this.catalog.get(namespace)?.get(key);
-    return found ? { ...found.entry } : null;
+    return this.lookup(namespace, key);
   }
 
   async forget({ namespace, key }: KeyRequest): Promise<boolean> {
     validateNamespace(namespace);
-    const space = this.catalog.get(namespace);
-    const found = space?.get(key);
-    if (!space || !found) return false;
-    space.delete(key);
-    if (space.size === 0) this.catalog.delete(namespace);
-    await this.remove(found.documentId);
+    const found = await this.lookup(namespace, key);
+    if (found === null) return false;
+    const written = this.written(namespace, key);
+    this.catalog.get(namespace)?.delete(key);
+    await this.remove([found.id || (written?.documentId ?? documentId(namespace, key))]);
     return true;
+  }
+
+  /**
+   * The entries of `namespace` the store holds, by key: one search
+   * filtered on the namespace for as many documents as the catalog has
+   * keys there, then a lookup of each catalog key that answer missed (an
+   * engine's search may answer fewer than k).
+   */
+  private async entriesOf(namespace: string): Promise<Entry[]> {
+    const space = this.catalog.get(namespace) ?? new Map<string, Written>();
+    const byKey = new Map<string, Entry>();
+    for (const e of await this.search(namespace, Math.max(space.size, 1), this.conditions(namespace, null, null, null))) {
+      if (!byKey.has(e.key)) byKey.set(e.key, { ...e, score: null });
+    }
+    for (const key of space.keys()) {
+      if (byKey.has(key)) continue;
+      const e = await this.lookup(namespace, key);
+      if (e !== null) byKey.set(key, e);
+    }
+    return Array.from(byKey.values()).sort((a, b) => compareBytes(a.key, b.key));
   }
 
   async list({ namespace, category, session_id }: ListRequest): Promise<Entry[]> {
     if (namespace !== null) validateNamespace(namespace);
     const out: Entry[] = [];
     for (const ns of namespace !== null ? [namespace] : sortBytewise(this.catalog.keys())) {
-      const space = this.catalog.get(ns);
-      if (!space) continue;
-      for (const key of sortBytewise(space.keys())) {
-        const e = (space.get(key) as Stored).entry;
-        if ((category === null || e.category === category) && (session_id === null || e.session_id === session_id)) out.push({ ...e });
+      for (const e of await this.entriesOf(ns)) {
+        if ((category === null || e.category === category) && (session_id === null || e.session_id === session_id)) out.push(e);
       }
     }
     return out;
   }
 
   async namespaces(): Promise<NamespaceSummary[]> {
-    return sortBytewise(this.catalog.keys()).map((ns) => {
-      const space = this.catalog.get(ns) as Map<string, Stored>;
-      return { namespace: ns, count: space.size, last_updated: latestTimestamp(Array.from(space.values(), (s) => s.entry.timestamp)) };
-    });
+    const out: NamespaceSummary[] = [];
+    for (const ns of sortBytewise(this.catalog.keys())) {
+      const entries = await this.entriesOf(ns);
+      if (entries.length > 0) out.push({ namespace: ns, count: entries.length, last_updated: latestTimestamp(entries.map((e) => e.timestamp)) });
+    }
+    return out;
   }
 
   async recall({ query, limit, namespace, category, session_id, min_score }: RecallRequest): Promise<Entry[]> {
     namespace ??= GLOBAL_NAMESPACE;
     validateNamespace(namespace);
     validateMinScore(min_score);
-    const space = this.catalog.get(namespace);
-    if (limit === 0 || isBlank(query) || !space) return [];
-    const conditions: RecallConditions = {
-      namespace,
-      category,
-      session_id,
-      isCurrent: (id) => id !== undefined && this.current.has(id),
-    };
-    const filter = (this.options.filter ?? functionFilter)(conditions);
-    const db = await this.db();
-    const hits = await bestWithTies(limit, space.size, async (k) => {
-      const found = await db.similaritySearchWithScore(query, k, filter);
-      return found.map(([doc, score]) => ({ ...this.answered(space, doc), score }));
-    });
+    if (limit === 0 || isBlank(query)) return [];
+    const conditions = this.conditions(namespace, null, category, session_id);
+    const most = Math.max(this.catalog.get(namespace)?.size ?? 0, 1);
+    const hits = await bestWithTies(limit, most, (k) => this.search(query, k, conditions));
     return min_score === null ? hits : hits.filter((h) => h.score !== null && h.score >= min_score);
-  }
-
-  /** The entry a document found stands for; a document of another namespace, or a replaced one (a filter the engine ignored), as the engine gave it. */
-  private answered(space: Map<string, Stored>, doc: DocumentLike): Entry {
-    const stored = space.get(doc.metadata.key);
-    if (stored && stored.documentId === doc.id) return stored.entry;
-    return entry({
-      id: doc.id ?? "",
-      namespace: doc.metadata.namespace,
-      key: doc.metadata.key,
-      content: doc.pageContent,
-      category: doc.metadata.category,
-      timestamp: stored?.entry.timestamp ?? nowRfc3339(),
-      session_id: doc.metadata.session_id ?? null,
-      taint: doc.metadata.taint,
-    });
   }
 
   async exportPage({ cursor, limit }: ExportPageRequest): Promise<ExportPage> {
@@ -239,6 +404,6 @@ export class VectorStoreAdapter implements Store {
   }
 
   async importRecords({ records }: ImportRequest): Promise<ImportAnswer> {
-    return importEach(records, (r: MemoryRecord) => this.write(r, r.timestamp));
+    return importEach(records, (r: MemoryRecord) => this.write([r], r.timestamp));
   }
 }

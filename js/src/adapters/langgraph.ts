@@ -4,18 +4,23 @@
  * BaseStore. The mapping (docs/adapters.md, "JavaScript"):
  *
  * - a tinymemory namespace `NS` is the one-label LangGraph namespace
- *   `[label(NS)]`, label(NS) being NS with "." written "%2E" and ":"
- *   written "%3A" (LangGraph refuses "." in a label, InMemoryStore ":",
- *   its path separator), and the one name "langgraph" written
- *   "%6Canggraph" (no root label may be "langgraph"): the Python
- *   adapter's encoding, with ":" escaped too. "%" is no namespace
- *   character, so the label is NS's alone and decodes back; one label per
- *   namespace keeps a search's prefix exact (option `root` puts a label of
- *   your own before it);
- * - an entry is the item at (that namespace, key) whose value is
- *   `{ content, category, session_id, taint }`, plus `timestamp` for an
- *   imported record (which keeps its own); any other entry's timestamp is
- *   the item's `updatedAt`;
+ *   `[label(NS)]`, label(NS) being NS with ASCII letters and digits as
+ *   they are and every other character written "-" and the two lowercase
+ *   hex digits of its code (":" is "-3a", "." "-2e", "-" "-2d", "_"
+ *   "-5f"), and the one name "langgraph" written "-6canggraph" (no root
+ *   label may be "langgraph"): no label holds "%", "_", a backslash, "."
+ *   or ":", which BaseStores refuse (PostgresStore "%", "_" and the
+ *   backslash; InMemoryStore ":"; every one "."), and the label decodes
+ *   back (fixtures/adapter-encodings.json, shared with the Python
+ *   adapter); one label per namespace keeps a search's prefix exact in a
+ *   store that compares labels whole (PostgresStore compares the joined
+ *   path as a string, so learning:a's search also finds learning:a/b's
+ *   items: docs/adapters.md); option `root` puts a label of your own
+ *   before it;
+ * - an entry is the item at (that namespace, key) whose value is the whole
+ *   `{ content, category, session_id, taint, timestamp }`, the timestamp
+ *   now for a store and the record's own for an import, so a put leaves
+ *   nothing of the old value even in a store that merges values;
  * - `recall` is `search([root, label(NS)], { query, filter, limit })`,
  *   the filter being `{ category, session_id }` as given, the score the
  *   engine's (an index with embeddings is needed: without one every hit is
@@ -30,7 +35,7 @@
 
 import type { Entry, ExportPage, ExportPageRequest, ImportAnswer, ImportRequest, KeyRequest, ListRequest, MemoryRecord, NamespaceSummary, NewEntry, RecallRequest, Store, StoreManyRequest } from "../protocol/types.js";
 import { GLOBAL_NAMESPACE, validateEntries, validateKey, validateMinScore, validateNamespace } from "../protocol/validate.js";
-import { latestTimestamp } from "../protocol/time.js";
+import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
 import { compareBytes } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
@@ -68,20 +73,43 @@ export interface LangGraphStoreOptions {
   root?: string;
   /** The driver id reports name the store by (default "langgraph-basestore"). */
   driverId?: string;
+  /**
+   * Called once for an engine no longer used (with a factory, the one a
+   * reset replaces; and the one in use when the driver ends): stop its
+   * pool, drop its schema.
+   */
+  cleanup?: (engine: BaseStoreLike) => void | Promise<void>;
 }
 
 const RESERVED_ROOT = "langgraph";
-const RESERVED_ROOT_LABEL = "%6C" + RESERVED_ROOT.slice(1);
+const RESERVED_ROOT_LABEL = "-6c" + RESERVED_ROOT.slice(1);
+const KEPT = /^[A-Za-z0-9]$/;
 
-/** label(NS): NS with "." and ":" escaped and the name "langgraph" written "%6Canggraph". */
+/**
+ * label(NS): NS with ASCII letters and digits as they are and every other
+ * character (a namespace holds ASCII only) written "-" and the two
+ * lowercase hex digits of its code, and the one name "langgraph" written
+ * "-6canggraph" (no root label may be "langgraph"). No label holds "%",
+ * "_", a backslash, "." or ":", which some BaseStores refuse
+ * (PostgresStore: "%", "_" and the backslash, its LIKE wildcards and
+ * escape; InMemoryStore: ":"; every one: ".").
+ * fixtures/adapter-encodings.json holds both languages' adapters to it.
+ */
 export function namespaceLabel(namespace: string): string {
-  const label = namespace.replaceAll(".", "%2E").replaceAll(":", "%3A");
+  let label = "";
+  for (const c of namespace) label += KEPT.test(c) ? c : "-" + (c.codePointAt(0) as number).toString(16).padStart(2, "0");
   return label === RESERVED_ROOT ? RESERVED_ROOT_LABEL : label;
 }
 
-/** The tinymemory namespace of a label namespaceLabel made, or `null` for a label it cannot have made. */
+/** The tinymemory namespace of a label namespaceLabel made, or `null` for any other label. */
 export function namespaceOfLabel(label: string): string | null {
-  const namespace = label.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  if (!/^(?:[A-Za-z0-9]|-[0-9a-f]{2})+$/.test(label)) return null;
+  const namespace = label.replace(/-([0-9a-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  try {
+    validateNamespace(namespace);
+  } catch {
+    return null;
+  }
   return namespaceLabel(namespace) === label ? namespace : null;
 }
 
@@ -96,11 +124,13 @@ export class LangGraphStore implements Store {
   readonly independentStores: boolean;
   readonly root: string | null;
   private engine: BaseStoreLike | null = null;
+  private readonly cleanup: ((engine: BaseStoreLike) => void | Promise<void>) | null;
 
   constructor(
     private readonly source: BaseStoreLike | (() => BaseStoreLike | Promise<BaseStoreLike>),
     options: LangGraphStoreOptions = {},
   ) {
+    this.cleanup = options.cleanup ?? null;
     this.root = options.root ?? null;
     this.independentStores = options.independentStores ?? false;
     this.driverId = options.driverId ?? "langgraph-basestore";
@@ -122,10 +152,13 @@ export class LangGraphStore implements Store {
     return namespaceOfLabel(path[depth - 1] as string);
   }
 
-  private value(e: NewEntry, timestamp?: string): Record<string, unknown> {
-    const value: Record<string, unknown> = { content: e.content, category: e.category, session_id: e.session_id, taint: e.taint };
-    if (timestamp !== undefined) value.timestamp = timestamp;
-    return value;
+  /**
+   * The whole value of an entry, `timestamp` included (now for a store,
+   * the record's own for an import): a put always writes every field, so
+   * an engine that merges a put into the old value keeps nothing of it.
+   */
+  private value(e: NewEntry, timestamp: string): Record<string, unknown> {
+    return { content: e.content, category: e.category, session_id: e.session_id, taint: e.taint, timestamp };
   }
 
   private toEntry(item: ItemLike, namespace: string, score: number | null = null): Entry {
@@ -143,8 +176,16 @@ export class LangGraphStore implements Store {
     });
   }
 
+  /** Called when the driver ends: `cleanup` for the engine in use. */
+  async close(): Promise<void> {
+    const engine = this.engine;
+    this.engine = null;
+    if (engine !== null && this.cleanup !== null) await this.cleanup(engine);
+  }
+
   async reset(): Promise<void> {
     if (typeof this.source === "function") {
+      await this.close();
       this.engine = await this.source();
       return;
     }
@@ -160,13 +201,14 @@ export class LangGraphStore implements Store {
   async store(e: NewEntry): Promise<void> {
     validateNamespace(e.namespace);
     validateKey(e.key);
-    await (await this.db()).put(this.path(e.namespace), e.key, this.value(e));
+    await (await this.db()).put(this.path(e.namespace), e.key, this.value(e, nowRfc3339()));
   }
 
   async storeMany({ entries }: StoreManyRequest): Promise<void> {
     validateEntries(entries);
     if (entries.length === 0) return;
-    const ops = entries.map((e) => ({ namespace: this.path(e.namespace), key: e.key, value: this.value(e) }));
+    const timestamp = nowRfc3339();
+    const ops = entries.map((e) => ({ namespace: this.path(e.namespace), key: e.key, value: this.value(e, timestamp) }));
     await (await this.db()).batch(ops);
   }
 

@@ -1,0 +1,17 @@
+// LangGraph.js's PostgresStore (pgvector index) through the LangGraphStore
+// adapter: it fails exactly the checks langgraph-postgres-store.js
+// documents, for the causes it names, which langgraph-postgres-repro.js
+// shows with PostgresStore alone. Needs TINYMEMORY_PGVECTOR_URL.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { EXPECTED_FAILURES } from "./langgraph-postgres-store.js";
+import { assertFailures, assertReproduces, needsServer } from "./postgres-examples.js";
+
+test("PostgresStore's faults reproduce without tinymemory", needsServer, () => {
+  const out = assertReproduces("./langgraph-postgres-repro.js");
+  assert.match(out, /^1\. search\(\["a"\]\) answers namespaces \[\["ab?"\],\["ab?"\]\]$/m);
+});
+
+test("PostgresStore fails exactly its documented checks", needsServer, () => {
+  assertFailures("./langgraph-postgres.conformance.js", EXPECTED_FAILURES);
+});

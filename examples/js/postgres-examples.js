@@ -1,0 +1,37 @@
+// What the two PostgreSQL examples' tests share: each failure's message
+// is matched to the cause its store file names, and the store's plain
+// reproduction (no tinymemory) must show that cause.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { innerRun } from "./inner-run.js";
+import { checkedBinary, listChecks } from "tinymemory-conformance";
+
+/** What a failure of each cause says (a check failing for the store's fault, never a mapping limit). */
+const CAUSES = {
+  nan: /has score nan: scores must be finite numbers/,
+  nul: /unsupported Unicode escape sequence|invalid byte sequence for encoding "UTF8": 0x00/,
+  stripped: /a 1048606 byte content did not come back byte for byte from get \(got 1014780 bytes\)/,
+  prefix: /^(?![\s\S]*mapping limit)/,
+};
+
+/** Skips a PostgreSQL test when no server is given. */
+export const needsServer = { skip: !process.env.TINYMEMORY_PGVECTOR_URL && "TINYMEMORY_PGVECTOR_URL is unset (a PostgreSQL server with pgvector)" };
+
+/** Runs `conformanceFile` and asserts it fails exactly `expected` ([id, cause] pairs), for those causes, and passes every other non-corpus check. */
+export function assertFailures(conformanceFile, expected) {
+  const { passed, failed, skipped, stderr } = innerRun(conformanceFile);
+  assert.deepEqual([...failed.keys()], expected.map(([id]) => id), stderr);
+  for (const [id, cause] of expected) assert.match(failed.get(id), CAUSES[cause], `${id} fails for another cause than ${cause}`);
+  const semantic = listChecks(checkedBinary(), "semantic");
+  const corpus = semantic.filter((c) => c.family === "corpus").map((c) => c.id);
+  assert.deepEqual(skipped, corpus);
+  assert.deepEqual(passed, semantic.map((c) => c.id).filter((id) => !corpus.includes(id) && !failed.has(id)));
+}
+
+/** Runs a reproduction script: it asserts each fault, so it exits 0 while they are there. */
+export function assertReproduces(script) {
+  const done = spawnSync(process.execPath, [fileURLToPath(new URL(script, import.meta.url))], { encoding: "utf8" });
+  assert.equal(done.status, 0, done.stdout + done.stderr);
+  return done.stdout;
+}

@@ -1,0 +1,230 @@
+// The adapters against fixtures/adapter-encodings.json (the table the
+// Python adapters are held to as well), and over doubles with the faults of
+// real stores: every value a check judges is read back from the store, a
+// filter the store ignored is a mapping limit, the ids a store returns are
+// the ones deleted, and a put writes the whole value.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { InMemoryStore } from "@langchain/langgraph-checkpoint";
+import { LangGraphStore, namespaceLabel, namespaceOfLabel } from "../dist/adapters/langgraph.js";
+import { VectorStoreAdapter, documentId, functionFilter, libsqlFilter, objectFilter } from "../dist/adapters/langchain.js";
+import { HashedEmbeddings } from "../dist/adapters/embedding.js";
+import { DoubleVectorStore } from "./doubles/vector-store.js";
+
+const table = JSON.parse(readFileSync(new URL("../../fixtures/adapter-encodings.json", import.meta.url), "utf8"));
+const embeddings = new HashedEmbeddings();
+const entry = (namespace, key, content = "comet tail") => ({ namespace, key, content, category: "core", session_id: null, taint: "internal" });
+
+test("every row of the encodings table: label, its decoding, and the document id", () => {
+  assert.equal(table.cases.length, 18);
+  for (const c of table.cases) {
+    assert.equal(namespaceLabel(c.namespace), c.label, JSON.stringify(c));
+    assert.equal(namespaceOfLabel(c.label), c.namespace, JSON.stringify(c));
+    assert.equal(documentId(c.namespace, c.key), c.document_id, JSON.stringify(c));
+  }
+});
+
+test("labels the encoder cannot make are refused", () => {
+  for (const label of table.labels_refused) assert.equal(namespaceOfLabel(label), null, JSON.stringify(label));
+});
+
+test("no label holds a character a BaseStore refuses (%, _, \\, ., :)", () => {
+  for (const c of table.cases) assert.doesNotMatch(c.label, /[%_\\.:]/);
+});
+
+test("the LangGraph adapter writes each row at its label, and reads it back", async () => {
+  const engine = new InMemoryStore();
+  const puts = [];
+  const put = engine.put.bind(engine);
+  engine.put = (ns, key, value) => (puts.push([ns, key]), put(ns, key, value));
+  const store = new LangGraphStore(engine);
+  for (const c of table.cases) await store.store(entry(c.namespace, c.key));
+  assert.deepEqual(puts, table.cases.map((c) => [[c.label], c.key]));
+  const names = new Set(table.cases.map((c) => c.namespace));
+  assert.deepEqual((await store.namespaces()).map((s) => s.namespace).sort(), [...names].sort());
+  for (const c of table.cases) assert.equal((await store.get({ namespace: c.namespace, key: c.key }))?.key, c.key);
+});
+
+test("the LangChain adapter gives each row's document id, and reads it back", async () => {
+  const engine = new DoubleVectorStore();
+  const store = new VectorStoreAdapter(() => engine);
+  for (const c of table.cases) await store.store(entry(c.namespace, c.key));
+  const added = engine.calls.filter(([op]) => op === "addDocuments");
+  assert.deepEqual(added, table.cases.map((c) => ["addDocuments", [c.document_id], [c.document_id]]));
+  for (const c of table.cases) assert.equal((await store.get({ namespace: c.namespace, key: c.key }))?.id, c.document_id);
+});
+
+test("a LangGraph store that merges a put into the old value cannot keep an imported timestamp", async () => {
+  const inner = new InMemoryStore();
+  const merged = async (ns, key, value) => ({ ...((await inner.get(ns, key))?.value ?? {}), ...value });
+  const engine = {
+    get: (ns, key) => inner.get(ns, key),
+    search: (prefix, options) => inner.search(prefix, options),
+    delete: (ns, key) => inner.delete(ns, key),
+    listNamespaces: (options) => inner.listNamespaces(options),
+    put: async (ns, key, value) => inner.put(ns, key, await merged(ns, key, value)),
+    batch: async (ops) => {
+      for (const op of ops) await inner.put(op.namespace, op.key, await merged(op.namespace, op.key, op.value));
+      return ops.map(() => undefined);
+    },
+  };
+  const store = new LangGraphStore(engine);
+  const old = "2001-01-01T00:00:00Z";
+  assert.deepEqual(await store.importRecords({ records: [{ ...entry("global", "k"), timestamp: old }] }), { imported: 1, failures: [] });
+  assert.equal((await store.get({ namespace: "global", key: "k" })).timestamp, old);
+  await store.store(entry("global", "k", "again"));
+  const fresh = (await store.get({ namespace: "global", key: "k" })).timestamp;
+  assert.notEqual(fresh, old);
+  assert.ok(Date.parse(fresh) > Date.parse("2020-01-01T00:00:00Z"), fresh);
+  await store.importRecords({ records: [{ ...entry("global", "k"), timestamp: old }] });
+  await store.storeMany({ entries: [entry("global", "k", "third")] });
+  assert.notEqual((await store.get({ namespace: "global", key: "k" })).timestamp, old);
+});
+
+test("recall hits, get, list and export are read from the store: a store stripping NUL shows it", async () => {
+  const store = new VectorStoreAdapter(() => new DoubleVectorStore({ stripNul: true }));
+  await store.store(entry("global", "k", "comet\0tail"));
+  assert.equal((await store.get({ namespace: "global", key: "k" })).content, "comettail");
+  assert.deepEqual((await store.recall({ query: "comettail", limit: 5, namespace: null, category: null, session_id: null, min_score: null })).map((h) => h.content), ["comettail"]);
+  assert.deepEqual((await store.list({ namespace: null, category: null, session_id: null })).map((e) => e.content), ["comettail"]);
+  assert.deepEqual((await store.exportPage({ cursor: null, limit: 10 })).records.map((r) => r.content), ["comettail"]);
+});
+
+test("metadata is read from the store: a store stripping NUL from metadata shows it", async () => {
+  const store = new VectorStoreAdapter(() => new DoubleVectorStore({ stripNul: "metadata" }));
+  await store.store({ ...entry("global", "k"), session_id: "s\u00001" });
+  assert.equal((await store.list({ namespace: "global", category: null, session_id: null }))[0].session_id, "s1");
+});
+
+test("a store that ignores the filter is a mapping limit naming the option, in recall and get", async () => {
+  const store = new VectorStoreAdapter(() => new DoubleVectorStore({ ignoresFilter: true }));
+  // Equal scores come in insertion order: the other namespace's first.
+  await store.store(entry("other", "b", "comet"));
+  await store.store(entry("global", "a", "comet"));
+  const recall = { query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score: null };
+  const limit = { name: "DriverError", kind: "backend", message: /^mapping limit \(docs\/adapters\.md\): the store answered document "[0-9a-f-]{36}" with metadata\.namespace "other" to a search filtered on namespace "global": it ignored the filter; give VectorStoreAdapter the option `filter`/ };
+  await assert.rejects(store.recall(recall), limit);
+  await assert.rejects(store.get({ namespace: "global", key: "a" }), { kind: "backend", message: /^mapping limit \(docs\/adapters\.md\): .* it ignored the filter/ });
+});
+
+test("the default filter is an object, a function for a store of type memory, LibSQL's form for libsql; option filter wins", async () => {
+  const seen = [];
+  for (const type of ["double", "memory", "libsql"]) {
+    const engine = new DoubleVectorStore({ functionFilter: type === "memory" });
+    engine._vectorstoreType = () => type;
+    engine.matches = () => true;
+    const search = engine.similaritySearchWithScore.bind(engine);
+    engine.similaritySearchWithScore = (q, k, f) => (seen.push(f), search(q, k, f));
+    const store = new VectorStoreAdapter(() => engine);
+    await store.store(entry("global", "k"));
+    await store.recall({ query: "comet", limit: 1, namespace: null, category: "core", session_id: null, min_score: null });
+  }
+  assert.deepEqual(seen[0], { namespace: "global", category: "core" });
+  assert.equal(typeof seen[1], "function");
+  assert.deepEqual(seen[2], { namespace: { operator: "=", value: "global" }, category: { operator: "=", value: "core" } });
+  assert.deepEqual(objectFilter({ namespace: "n", key: "k", category: null, session_id: "s", isCurrent: () => true }), { namespace: "n", key: "k", session_id: "s" });
+  assert.deepEqual(libsqlFilter({ namespace: "n", key: "k", category: null, session_id: null, isCurrent: () => true }), { namespace: { operator: "=", value: "n" }, key: { operator: "=", value: "k" } });
+  const f = functionFilter({ namespace: "n", key: null, category: null, session_id: null, isCurrent: () => true });
+  assert.equal(f({ metadata: { namespace: "n" } }), true);
+  assert.equal(f({ metadata: { namespace: "m" } }), false);
+  const mine = [];
+  const store = new VectorStoreAdapter(() => new DoubleVectorStore(), { filter: (c) => (mine.push(c.namespace), objectFilter(c)) });
+  await store.store(entry("global", "k"));
+  await store.get({ namespace: "global", key: "k" });
+  assert.deepEqual(mine, ["global"]);
+});
+
+test("the ids a store returns are the ones deleted (a store making its own ids)", async () => {
+  const engine = new DoubleVectorStore({ ownIds: true });
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "k", "first"));
+  await store.store(entry("global", "k", "second"));
+  assert.deepEqual(engine.rows.map((r) => [r.id, r.pageContent]), [["own-2", "second"]]);
+  assert.equal((await store.get({ namespace: "global", key: "k" })).id, "own-2");
+  assert.equal(await store.forget({ namespace: "global", key: "k" }), true);
+  assert.deepEqual(engine.rows, []);
+  assert.equal(await store.forget({ namespace: "global", key: "k" }), false);
+});
+
+test("a store that does not upsert gets the old document deleted before the new one is added", async () => {
+  const engine = new DoubleVectorStore();
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "k", "first"));
+  await store.store(entry("global", "k", "second"));
+  const id = documentId("global", "k");
+  assert.deepEqual(engine.calls, [["addDocuments", [id], [id]], ["delete", [id]], ["addDocuments", [id], [id]]]);
+  assert.equal((await store.get({ namespace: "global", key: "k" })).content, "second");
+});
+
+test("a store without delete keeps replaced documents, which the function filter drops", async () => {
+  const engine = new DoubleVectorStore({ functionFilter: true, noDelete: true });
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "k", "comet"));
+  await store.store(entry("global", "k", "stone"));
+  assert.equal(engine.rows.length, 2);
+  assert.equal((await store.get({ namespace: "global", key: "k" })).content, "stone");
+  const hits = await store.recall({ query: "comet stone", limit: 5, namespace: null, category: null, session_id: null, min_score: null });
+  assert.deepEqual(hits.map((h) => h.content), ["stone"]);
+  assert.equal(await store.forget({ namespace: "global", key: "k" }), true);
+  assert.equal(await store.get({ namespace: "global", key: "k" }), null);
+  assert.deepEqual(await store.namespaces(), []);
+});
+
+// The suite's verdict on the doubles, through the binary.
+const binary = process.env.TINYMEMORY_CONFORMANCE_BIN;
+const serve = fileURLToPath(new URL("../bin/tinymemory-serve.js", import.meta.url));
+const doubles = fileURLToPath(new URL("./doubles/vector-store.js", import.meta.url));
+
+function runCheck(exportName, check) {
+  const args = ["run", "--driver", `exec:${process.execPath} ${serve} ${doubles}#${exportName}`, "--no-corpus", "--cases", "8", "--check", check];
+  return spawnSync(binary, args, { encoding: "utf8", env: { ...process.env, TINYMEMORY_NO_RERUN: "1" } });
+}
+
+test("a store stripping NUL from content fails store.big_content_round_trip through the adapter", { skip: !binary && "TINYMEMORY_CONFORMANCE_BIN is unset" }, () => {
+  const done = runCheck("stripsNul", "store.big_content_round_trip");
+  assert.equal(done.status, 1, done.stdout + done.stderr);
+  assert.match(done.stdout, /FAIL  store\.big_content_round_trip \(contract, [^)]*\): a 1048606 byte content did not come back byte for byte from get \(got 1014780 bytes\)/, done.stdout);
+  assert.equal(runCheck("plain", "store.big_content_round_trip").status, 0);
+});
+
+test("store_many is one delete of the documents it replaces and one addDocuments, a repeated key's last entry kept", async () => {
+  const engine = new DoubleVectorStore({ ownIds: true });
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "a", "first"));
+  engine.calls = [];
+  await store.storeMany({ entries: [entry("global", "a", "second"), entry("global", "b", "one"), entry("global", "b", "two")] });
+  const ids = [documentId("global", "a"), documentId("global", "b")];
+  assert.deepEqual(engine.calls, [["delete", ["own-1"]], ["addDocuments", ids, ids]]);
+  assert.deepEqual((await store.list({ namespace: "global", category: null, session_id: null })).map((e) => [e.key, e.content, e.id]), [["a", "second", "own-2"], ["b", "two", "own-3"]]);
+});
+
+test("option cleanup gets each engine a reset replaces, and the last one at close", async () => {
+  const made = [];
+  const cleaned = [];
+  const graph = new LangGraphStore(() => (made.push(new InMemoryStore()), made.at(-1)), { cleanup: (e) => cleaned.push(made.indexOf(e)) });
+  await graph.reset();
+  await graph.reset();
+  await graph.close();
+  assert.deepEqual(cleaned, [0, 1]);
+  const engines = [];
+  const vectors = new VectorStoreAdapter(() => (engines.push(new DoubleVectorStore()), engines.at(-1)), { cleanup: (e) => cleaned.push(engines.indexOf(e) + 10) });
+  await vectors.reset();
+  await vectors.store(entry("global", "k"));
+  await vectors.reset();
+  await vectors.close();
+  assert.deepEqual(cleaned, [0, 1, 10, 11]);
+});
+
+test("recall asks the store even for a namespace the adapter has not written since the reset", async () => {
+  const engine = new DoubleVectorStore();
+  // A factory handing back the same engine: a reset that empties nothing.
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "k", "comet"));
+  await store.reset();
+  const hits = await store.recall({ query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score: null });
+  assert.deepEqual(hits.map((h) => h.key), ["k"]);
+  assert.equal((await store.get({ namespace: "global", key: "k" }))?.content, "comet");
+});

@@ -1,0 +1,84 @@
+// A small LangChain.js-shaped VectorStore for the adapter's tests: exact
+// cosine over HashedEmbeddings, ties in insertion order, and the faults of
+// real stores as options: `stripNul` (PGVectorStore's addVectors removes
+// U+0000 from pageContent; `"metadata"` strips it from metadata strings
+// too), `ignoresFilter` (a store that takes no filter of this form),
+// `ownIds` (LibSQL ignores the ids given and returns its own),
+// `functionFilter` (MemoryVectorStore's filter form, `_vectorstoreType`
+// "memory"), `noDelete` (VectorStore's default delete; MemoryVectorStore
+// then appends a document of a known id). Otherwise an id added twice is
+// refused, as PGVectorStore's primary key does.
+import { HashedEmbeddings } from "../../dist/adapters/embedding.js";
+
+const embeddings = new HashedEmbeddings();
+
+function cosine(a, b) {
+  let p = 0;
+  let p2 = 0;
+  let q2 = 0;
+  for (let i = 0; i < a.length; i++) {
+    p += a[i] * b[i];
+    p2 += a[i] * a[i];
+    q2 += b[i] * b[i];
+  }
+  return p2 === 0 || q2 === 0 ? 0 : p / (Math.sqrt(p2) * Math.sqrt(q2));
+}
+
+const strip = (s) => (typeof s === "string" ? s.replaceAll("\0", "") : s);
+
+export class DoubleVectorStore {
+  constructor({ stripNul = false, ignoresFilter = false, ownIds = false, functionFilter = false, noDelete = false } = {}) {
+    Object.assign(this, { stripNul, ignoresFilter, ownIds, functionFilter, noDelete });
+    this.rows = [];
+    this.calls = [];
+    this.made = 0;
+  }
+
+  _vectorstoreType() {
+    return this.functionFilter ? "memory" : "double";
+  }
+
+  async addDocuments(documents, options = {}) {
+    this.calls.push(["addDocuments", documents.map((d) => d.id), options.ids]);
+    const ids = [];
+    for (const [i, d] of documents.entries()) {
+      const id = this.ownIds ? `own-${++this.made}` : (options.ids?.[i] ?? d.id);
+      if (!this.ownIds && !this.noDelete && this.rows.some((r) => r.id === id)) throw new Error(`duplicate key value violates unique constraint: id ${id}`);
+      let metadata = structuredClone(d.metadata);
+      if (this.stripNul === "metadata") metadata = Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, strip(v)]));
+      const pageContent = this.stripNul ? strip(d.pageContent) : d.pageContent;
+      this.rows.push({ id, pageContent, metadata, vector: embeddings.embed(pageContent) });
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  async delete({ ids }) {
+    this.calls.push(["delete", ids]);
+    if (this.noDelete) throw new Error("Not implemented.");
+    this.rows = this.rows.filter((r) => !ids.includes(r.id));
+  }
+
+  matches(filter, row) {
+    if (filter === undefined || this.ignoresFilter) return true;
+    const doc = { id: row.id, pageContent: row.pageContent, metadata: row.metadata };
+    if (this.functionFilter) return filter(doc);
+    return Object.entries(filter).every(([k, v]) => row.metadata[k] === v);
+  }
+
+  async similaritySearchWithScore(query, k = 4, filter) {
+    const q = embeddings.embed(query);
+    return this.rows
+      .filter((r) => this.matches(filter, r))
+      .map((r) => [{ id: r.id, pageContent: r.pageContent, metadata: structuredClone(r.metadata) }, cosine(q, r.vector)])
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k);
+  }
+}
+
+// Exports for `tinymemory-serve` (the conformance runs of adapters.test.js).
+import { VectorStoreAdapter } from "../../dist/adapters/langchain.js";
+
+export const stripsNul = () => new VectorStoreAdapter(() => new DoubleVectorStore({ stripNul: true }), { independentStores: true });
+export const stripsNulFromMetadata = () => new VectorStoreAdapter(() => new DoubleVectorStore({ stripNul: "metadata" }), { independentStores: true });
+export const plain = () => new VectorStoreAdapter(() => new DoubleVectorStore(), { independentStores: true });

@@ -149,7 +149,11 @@ impl MemoryProvider for MyMemory {
             .values()
             .filter(|e| e.namespace.as_deref() == Some(namespace))
             .filter(|e| opts.category.as_ref().is_none_or(|c| *c == e.category))
-            .filter(|e| opts.session_id.as_deref().is_none_or(|s| e.session_id.as_deref() == Some(s)))
+            .filter(|e| {
+                opts.session_id
+                    .as_deref()
+                    .is_none_or(|s| e.session_id.as_deref() == Some(s))
+            })
             .filter_map(|e| {
                 let score = score(&query, &e.content)?;
                 opts.admits(Some(score)).then(|| MemoryEntry {
@@ -159,7 +163,11 @@ impl MemoryProvider for MyMemory {
             })
             .collect();
         // A stable sort of entries in key order: equal scores stay in key order.
-        hits.sort_by(|a, b| b.score.partial_cmp(&a.score).unwrap_or(std::cmp::Ordering::Equal));
+        hits.sort_by(|a, b| {
+            b.score
+                .partial_cmp(&a.score)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
         hits.truncate(limit);
         Ok(hits)
     }

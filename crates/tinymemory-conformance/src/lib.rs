@@ -2,7 +2,8 @@
 //!
 //! A driver author's path, in three lines:
 //!
-//! 1. `cargo add --dev tinymemory-api tinymemory-conformance tinymemory-corpus`
+//! 1. `cargo add --dev tinymemory-conformance tinymemory-corpus` in the
+//!    driver's crate (which implements `tinymemory_api::MemoryProvider`);
 //! 2. a factory: a closure returning a fresh, empty `Box<dyn MemoryProvider>`
 //!    on every call;
 //! 3. `conformance_tests!(my_driver, factory, corpus = Corpus::default_root());`

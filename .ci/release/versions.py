@@ -3,12 +3,16 @@ release's version, read and compared (docs/release.md, "One version").
 
     python3 .ci/release/versions.py              # prints 0.1.0, or each mismatch and exits 1
     python3 .ci/release/versions.py --tag v0.1.0 # also refuses a tag that is not v<version>
+    python3 .ci/release/versions.py --crates     # the crates published to crates.io, dependencies first
 
 The workspace's ``[workspace.package] version`` (Cargo.toml) is the
 version; every other place must state the same string:
 
 - each crate's Cargo.toml (``version.workspace = true``, or the same
   literal) and each workspace package in Cargo.lock;
+- the version each ``[workspace.dependencies]`` entry on a crate of the
+  workspace requires (the published crates depend on each other at the
+  version released together);
 - python/pyproject.toml: ``dynamic = ["version"]`` (maturin then takes the
   crate's) or the same literal;
 - js/package.json, every js/npm/<platform>/package.json, the main
@@ -89,10 +93,47 @@ def _crate_places(root, version):
         # `version.workspace = true` is the workspace's version by construction.
         value = version if stated == {"workspace": True} else stated
         yield Place(f"{rel} [package] version", value)
+    for name, spec in sorted(_toml(root, "Cargo.toml").get("workspace", {}).get("dependencies", {}).items()):
+        if isinstance(spec, dict) and "path" in spec:
+            yield Place(f"Cargo.toml [workspace.dependencies] {name} version", spec.get("version"))
     lock = _toml(root, "Cargo.lock")
     locked = {p["name"]: p.get("version") for p in lock.get("package", []) if "source" not in p}
     for name in names:
         yield Place(f"Cargo.lock package {name}", locked.get(name))
+
+
+def published_crates(root=ROOT):
+    """The crates of crates/ that crates.io gets (``publish`` not false), dependencies first: each after every
+    crate of the workspace it depends on (normal and build dependencies; dev-dependencies on each other are
+    paths only, which cargo drops from a package), ties by name. ``cargo package`` and the release job take
+    them in this order.
+
+    Raises ValueError on a dependency cycle, or on a published crate that depends on one that is not."""
+    crates = os.path.join(root, "crates")
+    manifests = {}
+    for d in sorted(os.listdir(crates)):
+        if os.path.isfile(os.path.join(crates, d, "Cargo.toml")):
+            manifest = _toml(root, f"crates/{d}/Cargo.toml")
+            manifests[manifest["package"]["name"]] = manifest
+    published = {name for name, m in manifests.items() if m["package"].get("publish", True) is not False}
+    needs = {}
+    for name in published:
+        m = manifests[name]
+        deps = set(m.get("dependencies", {})) | set(m.get("build-dependencies", {}))
+        for target in m.get("target", {}).values():
+            deps |= set(target.get("dependencies", {})) | set(target.get("build-dependencies", {}))
+        needs[name] = deps & set(manifests)
+        unpublished = sorted(needs[name] - published)
+        if unpublished:
+            raise ValueError(f"the published crate {name} depends on {', '.join(unpublished)}, which is not published")
+    order = []
+    while needs:
+        ready = sorted(n for n, deps in needs.items() if deps <= set(order))
+        if not ready:
+            raise ValueError(f"the crates {', '.join(sorted(needs))} depend on each other in a cycle")
+        order.append(ready[0])
+        del needs[ready[0]]
+    return order
 
 
 def _python_places(root, version):
@@ -175,7 +216,16 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tag", help="the pushed tag (v0.1.0, or refs/tags/v0.1.0): refused unless v<version>")
     parser.add_argument("--root", default=ROOT, help="the repository (default: this script's)")
+    parser.add_argument("--crates", action="store_true",
+                        help="print the crates published to crates.io, one a line, dependencies first")
     args = parser.parse_args(argv)
+    if args.crates:
+        try:
+            print("\n".join(published_crates(args.root)))
+        except (OSError, ValueError, KeyError, tomllib.TOMLDecodeError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        return 0
     try:
         errors = mismatches(args.root, args.tag)
     except (OSError, ValueError, tomllib.TOMLDecodeError) as e:

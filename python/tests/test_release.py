@@ -169,12 +169,46 @@ def test_a_crate_of_its_own_version_and_a_stale_lockfile_fail(copy):
 def test_a_new_workspace_version_without_anything_else_fails_everywhere(copy):
     replace_once(copy / "Cargo.toml", f'version = "{VERSION}"', 'version = "7.0.0"')
     errors = versions.mismatches(str(copy))
-    # Every npm statement, every Cargo.lock entry and the changelog: only
-    # the crates and the wheel follow the workspace by construction.
-    assert errors[0].startswith('Cargo.lock package tinymemory-api is "')
+    # Every npm statement, every workspace dependency's version, every
+    # Cargo.lock entry and the changelog: only the crates and the wheel
+    # follow the workspace by construction.
+    assert errors[0] == ('Cargo.toml [workspace.dependencies] tinymemory-api version is '
+                         f'"{VERSION}", not the workspace\'s version "7.0.0"')
+    assert any(e.startswith('Cargo.lock package tinymemory-api is "') for e in errors)
     assert f'js/package.json version is "{VERSION}", not the workspace\'s version "7.0.0"' in errors
     assert errors[-1] == 'CHANGELOG.md section ## [7.0.0] is null, not the workspace\'s version "7.0.0"'
     assert not any("crates/" in e or "pyproject" in e for e in errors)
+
+
+def test_a_workspace_dependency_of_another_version_fails(copy):
+    replace_once(copy / "Cargo.toml", f'path = "crates/tinymemory-corpus", version = "{VERSION}"',
+                 'path = "crates/tinymemory-corpus", version = "0.0.9"')
+    replace_once(copy / "Cargo.toml", f'path = "crates/tinymemory-text", version = "{VERSION}"',
+                 'path = "crates/tinymemory-text"')
+    assert versions.mismatches(str(copy)) == [
+        f'Cargo.toml [workspace.dependencies] tinymemory-corpus version is "0.0.9", not the workspace\'s version '
+        f'"{VERSION}"',
+        f'Cargo.toml [workspace.dependencies] tinymemory-text version is null, not the workspace\'s version '
+        f'"{VERSION}"',
+    ]
+
+
+def test_the_published_crates_come_dependencies_first():
+    crates = versions.published_crates(ROOT)
+    assert crates == [
+        "tinymemory-api", "tinymemory-corpus", "tinymemory-exec", "tinymemory-reference", "tinymemory-doubles",
+        "tinymemory-sections", "tinymemory-conformance", "tinymemory-text", "tinymemory-postgres",
+        "tinymemory-sqlite",
+    ]
+    script = os.path.join(ROOT, ".ci", "release", "versions.py")
+    said = subprocess.run([sys.executable, script, "--crates"], capture_output=True, text=True, check=False)
+    assert (said.returncode, said.stdout, said.stderr) == (0, "\n".join(crates) + "\n", "")
+
+
+def test_a_published_crate_on_an_unpublished_one_fails(copy):
+    replace_once(copy / "crates/tinymemory-text/Cargo.toml", "[dependencies]\n", "[dependencies]\ntinymemory-cli.workspace = true\n")
+    with pytest.raises(ValueError, match="^the published crate tinymemory-text depends on tinymemory-cli, which is not published$"):
+        versions.published_crates(str(copy))
 
 
 def test_the_changelog_without_the_version_fails(copy):

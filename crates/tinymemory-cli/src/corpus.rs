@@ -97,9 +97,9 @@ async fn show_example(loaded: &LoadedCorpus, console: &Console) {
 }
 
 /// The corpus a run loads without `--corpus`: the one installed with the
-/// `tinymemory-conformance` wheel beside this binary, else the
-/// workspace's `fixtures/corpora` this binary was built from
-/// ([`Corpus::default_root`]).
+/// `tinymemory-conformance` wheel beside this binary, else the one the
+/// `tinymemory-corpus` crate this binary was built from carries (the
+/// workspace's `fixtures/corpora`, [`Corpus::default_root`]).
 ///
 /// A wheel (maturin's `bin` bindings) puts the binary in the scripts
 /// directory of an environment (`PREFIX/bin`, `PREFIX\Scripts` on

@@ -1,5 +1,29 @@
 //! The tinymemory conformance suite.
 //!
+//! A driver author's path, in three lines:
+//!
+//! 1. `cargo add --dev tinymemory-conformance tinymemory-corpus` in the
+//!    driver's crate (which implements `tinymemory_api::MemoryProvider`);
+//! 2. a factory: a closure returning a fresh, empty `Box<dyn MemoryProvider>`
+//!    on every call;
+//! 3. `conformance_tests!(my_driver, factory, corpus = Corpus::default_root());`
+//!    in `tests/conformance.rs`, then `cargo test`: one test per check.
+//!
+//! ```
+//! # use tinymemory_reference::ReferenceDriver as MyDriver;
+//! // tests/conformance.rs of a driver crate
+//! tinymemory_conformance::conformance_tests!(
+//!     my_driver,
+//!     || Ok(Box::new(MyDriver::new()) as _),
+//!     corpus = tinymemory_corpus::Corpus::default_root(),
+//! );
+//! # fn main() {}
+//! ```
+//!
+//! The corpus is the one `tinymemory-corpus` carries (real dialogs and
+//! licence texts); without `corpus = ..` the corpus checks skip. The rest
+//! of this page is what the suite is made of.
+//!
 //! A [`Registry`] of named [`Check`]s, each with an id
 //! (`recall.none_means_global`), a [`Family`], a one-line description, and
 //! an [`Outcome`] when run: pass, fail with a message, or skip with a

@@ -109,13 +109,27 @@ impl Corpus {
         })
     }
 
-    /// The workspace's own corpus: `fixtures/corpora` at the root of the
-    /// tinymemory workspace, found from this crate's manifest directory at
-    /// compile time. The path is not checked; [`Corpus::load`] reports a
+    /// The corpus this crate carries: `corpora/` in its own directory,
+    /// found from the manifest directory at compile time. The crate
+    /// published on crates.io holds the files there (about 2 MB unpacked,
+    /// 0.35 MB packed), so a driver's tests that depend on the crate from a
+    /// registry load it from cargo's copy of the sources, with no checkout
+    /// of the workspace.
+    ///
+    /// In the workspace, `corpora` is a symbolic link to `fixtures/corpora`;
+    /// where a checkout made the link a plain file (Git for Windows without
+    /// symbolic links), the workspace's `fixtures/corpora` is returned
+    /// instead. The path is not checked further; [`Corpus::load`] reports a
     /// missing directory.
     #[must_use]
     pub fn default_root() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/corpora")
+        let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let carried = crate_dir.join("corpora");
+        if carried.is_dir() {
+            carried
+        } else {
+            crate_dir.join("../../fixtures/corpora")
+        }
     }
 
     /// Every namespace with its number of entries, keyed by rendered

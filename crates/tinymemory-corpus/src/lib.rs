@@ -1,7 +1,7 @@
 //! Real text for tinymemory's tests, benches and conformance runs.
 //!
-//! [`Corpus::load`] reads a corpus directory (the workspace ships one at
-//! [`Corpus::default_root`], `fixtures/corpora`) and turns it into
+//! [`Corpus::load`] reads a corpus directory (the crate carries one, the
+//! workspace's `fixtures/corpora`, at [`Corpus::default_root`]) and turns it into
 //! [`CorpusEntry`] values, each with a section, scope, key, content,
 //! category and the [`Origin`] (file and line) it came from:
 //!

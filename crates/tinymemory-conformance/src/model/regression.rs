@@ -124,16 +124,20 @@ fn compact<T: Serialize>(value: &T) -> String {
 /// name order. `model.differential` replays each on every driver before its
 /// random sequences; a test checks this list against the directory, so a
 /// new file cannot be left out.
+///
+/// The texts are the crate's own copies (`regressions/model/` beside
+/// `src/`), so a packaged crate carries them; a test holds each copy to
+/// `fixtures/regressions/model/` byte for byte.
 #[must_use]
 pub fn bundled() -> &'static [(&'static str, &'static str)] {
     &[
         (
             "forget-then-recall.json",
-            include_str!("../../../../fixtures/regressions/model/forget-then-recall.json"),
+            include_str!("../../regressions/model/forget-then-recall.json"),
         ),
         (
             "upsert-duplicates.json",
-            include_str!("../../../../fixtures/regressions/model/upsert-duplicates.json"),
+            include_str!("../../regressions/model/upsert-duplicates.json"),
         ),
     ]
 }

@@ -66,6 +66,38 @@ fn every_committed_file_is_bundled_and_none_is_missing() {
     }
 }
 
+/// The crate compiles in its own copies (`regressions/model/`, carried by
+/// the packaged crate, which has no `fixtures/`): the same files as
+/// `fixtures/regressions/model/`, byte for byte.
+#[test]
+fn the_crates_copies_are_the_committed_files() {
+    let copies = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("regressions/model");
+    let mut names: Vec<String> = std::fs::read_dir(&copies)
+        .expect("crates/tinymemory-conformance/regressions/model is readable")
+        .map(|entry| {
+            entry
+                .expect("directory entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    let committed: Vec<String> = committed().into_iter().map(|(name, _)| name).collect();
+    assert_eq!(
+        names, committed,
+        "copy fixtures/regressions/model/*.json into crates/tinymemory-conformance/regressions/model/"
+    );
+    for name in &names {
+        let copy = std::fs::read(copies.join(name)).unwrap();
+        let original = std::fs::read(directory().join(name)).unwrap();
+        assert!(
+            copy == original,
+            "{name}: the crate's copy differs from fixtures/regressions/model/{name}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn committed_sequences_replay_clean_on_reference_and_sqlite() {
     for (name, regression) in committed() {

@@ -376,3 +376,17 @@ fn loading_is_deterministic() {
     let again = Corpus::load(&Corpus::default_root()).unwrap();
     assert_eq!(&again, corpus());
 }
+
+/// The crate carries the corpus (`corpora/`, a link to `fixtures/corpora`
+/// here, the files themselves in the packaged crate), and
+/// [`Corpus::default_root`] is that directory: a crate from a registry has
+/// no `../../fixtures`.
+#[test]
+fn the_default_root_is_the_corpus_the_crate_carries() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert_eq!(Corpus::default_root(), crate_dir.join("corpora"));
+    let fixtures = Corpus::load(&crate_dir.join("../../fixtures/corpora")).unwrap();
+    assert_eq!(corpus().files, fixtures.files);
+    assert_eq!(corpus().entries, fixtures.entries);
+    assert_eq!(corpus().warnings, fixtures.warnings);
+}

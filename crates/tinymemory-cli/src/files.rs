@@ -42,6 +42,10 @@ pub(crate) enum FileError {
     /// Standard output failed (not a closed pipe).
     #[error("failed to write to standard output: {0}")]
     Stdout(io::Error),
+    /// A report's reader closed standard output before the report was
+    /// written whole.
+    #[error("failed to write the report to standard output: its reader closed the pipe before the report was written whole ({0})")]
+    ReportCut(io::Error),
     /// `--bundle DIR` cannot be made or written in.
     #[error("failed to use the bundle directory {}: {why}; --bundle names a directory, which gets one bundle file per failing check", dir.display())]
     BundleDir {
@@ -257,20 +261,46 @@ fn read(path: &Path) -> Result<String, FileError> {
     })
 }
 
-/// Writes `text` to standard output. A closed pipe (`| head`) is not an
-/// error: the reader chose to stop, and the exit code still tells the
-/// outcome.
+/// Writes `text` to standard output. A closed pipe (`list | head`) is
+/// not an error: the reader chose to stop, and the exit code still tells
+/// the outcome.
 ///
 /// # Errors
 ///
-/// Any other write failure (a full disk behind `> report.json`), as a
+/// Any other write failure (a full disk behind `> out.txt`), as a
 /// [`FileError::Stdout`].
 pub(crate) fn stdout(text: &str) -> Result<(), FileError> {
+    match write_stdout(text) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(FileError::Stdout(e)),
+        _ => Ok(()),
+    }
+}
+
+/// Writes the report `text` to standard output, whole or as an error: a
+/// reader that closed the pipe before the last byte (`run --format json |
+/// head -c 10`) got a cut report, which a program reading it could take
+/// for the run's, so it fails the command as a full disk does. (Rust
+/// ignores `SIGPIPE`, so the closed pipe is the write's `EPIPE`.)
+///
+/// # Errors
+///
+/// [`FileError::ReportCut`] for a closed pipe, [`FileError::Stdout`] for
+/// any other write failure.
+pub(crate) fn report_stdout(text: &str) -> Result<(), FileError> {
+    write_stdout(text).map_err(|e| {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            FileError::ReportCut(e)
+        } else {
+            FileError::Stdout(e)
+        }
+    })
+}
+
+/// Writes `text` to standard output and flushes it, once the signal
+/// handler has had its chance to end an interrupted command.
+fn write_stdout(text: &str) -> io::Result<()> {
     use std::io::Write;
     crate::cleanup::wait_if_interrupted();
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(FileError::Stdout(e)),
-        _ => Ok(()),
-    }
+    out.write_all(text.as_bytes()).and_then(|()| out.flush())
 }

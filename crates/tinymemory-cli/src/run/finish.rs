@@ -109,7 +109,7 @@ fn write_report(plan: &RunPlan, report: &Report, console: &Console) -> Result<()
         None if outputs.format == Format::Text => Ok(()),
         None => {
             debug_assert!(!console.is_stdout());
-            files::stdout(&rendered)
+            files::report_stdout(&rendered)
         }
     }
 }

@@ -274,6 +274,42 @@ fn a_full_disk_behind_stdout_is_an_error_not_a_panic() {
     );
 }
 
+/// `run --format json | head -c 10`: a report cut by a reader that closed
+/// the pipe is a report not written whole, exit 2 as on a full disk, not
+/// the run's verdict. The reader is closed before the run starts, so the
+/// report's first write meets the closed pipe however small it is.
+#[test]
+fn a_report_cut_by_a_closed_pipe_is_an_error() {
+    for format in ["json", "junit", "markdown"] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let status = bin()
+            .args([
+                "run",
+                "--driver",
+                "reference",
+                "--no-corpus",
+                "--check",
+                "store.upsert",
+                "--format",
+                format,
+            ])
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&status.stderr);
+        assert_eq!(status.status.code(), Some(2), "{format}: {stderr}");
+        assert!(
+            stderr.ends_with(
+                "error: failed to write the report to standard output: its reader closed the \
+                 pipe before the report was written whole (Broken pipe (os error 32))\n"
+            ),
+            "{format}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn the_null_driver_fails_and_its_properties_say_why_they_skip() {
     let (code, out, _) = run(&["run", "--driver", "null", "--no-corpus"]);

@@ -388,3 +388,70 @@ fn the_companions_of_a_symlinked_store_lie_beside_its_target() {
         )
     );
 }
+
+/// `run ARGS` in `dir`, so an `exec:` command's words name files
+/// relative to it as a user's would.
+fn run_in(dir: &Path, args: &[&str]) -> support::bin::Ran {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .current_dir(dir)
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("TINYMEMORY_TRACE")
+        .output()
+        .expect("the binary runs");
+    support::bin::Ran {
+        code: out.status.code().expect("exited with a code"),
+        stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    }
+}
+
+/// A driver's database spelt in a URL, after a short option's letter,
+/// after a colon or in a JSON word is the driver's: `--output my.db`
+/// would replace it with the report, and `--trace my.db-wal` would be
+/// deleted by SQLite as its WAL. Each is refused, naming the word.
+#[test]
+fn other_spellings_of_a_database_in_an_exec_command_are_its_files() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("my.db"), "a store").unwrap();
+    for word in [
+        "--url=sqlite:///my.db",
+        "sqlite:///my.db",
+        "-dmy.db",
+        "--db:my.db",
+        "path:my.db",
+        r#"{"db":"my.db"}"#,
+        r#"{"stores":[{"url":"sqlite:///my.db?mode=rwc"}]}"#,
+        "--db=my.db",
+    ] {
+        let driver = format!("exec:python3 drv.py {}", shlex::try_quote(word).unwrap());
+        for (flag, output, named) in [
+            ("--output", "my.db", "my.db".to_owned()),
+            (
+                "--trace",
+                "my.db-wal",
+                "the -wal companion (my.db-wal) of my.db".to_owned(),
+            ),
+        ] {
+            let ran = run_in(
+                dir.path(),
+                &["run", "--driver", &driver, "--no-corpus", flag, output],
+            );
+            assert_eq!(ran.code, 2, "{word}: {}", ran.dump());
+            assert_eq!(
+                ran.stderr,
+                format!(
+                    "error: {flag} {output} names the same file as {named}, named by --driver \
+                     {driver} in its word {}{REFUSED}",
+                    shlex::try_quote(word).unwrap()
+                ),
+                "{word}"
+            );
+        }
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("my.db")).unwrap(),
+        "a store"
+    );
+    assert!(!dir.path().join("my.db-wal").exists());
+}

@@ -455,3 +455,92 @@ fn other_spellings_of_a_database_in_an_exec_command_are_its_files() {
     );
     assert!(!dir.path().join("my.db-wal").exists());
 }
+
+/// `run ARGS` in `dir` with the environment `env` added.
+fn run_env_in(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> support::bin::Ran {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"));
+    command
+        .current_dir(dir)
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("TINYMEMORY_TRACE");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let out = command.output().expect("the binary runs");
+    support::bin::Ran {
+        code: out.status.code().expect("exited with a code"),
+        stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    }
+}
+
+/// A bundle's name made a symlink to the store, or to the run's own
+/// baseline, while the run goes on (here by the driver's own start-up,
+/// after the outputs were resolved and checked) is replaced by the
+/// bundle, never written through: the store and the baseline keep their
+/// bytes.
+#[test]
+fn a_bundle_name_made_a_link_during_the_run_is_replaced_not_followed() {
+    let dir = scratch();
+    let bundles = dir.path().join("bdl");
+    std::fs::create_dir(&bundles).unwrap();
+    // The driver plants the link when its first process starts: no word of
+    // the command names the link or what it leads to.
+    std::fs::write(
+        dir.path().join("plant.sh"),
+        format!(
+            "if [ -n \"$PLANT_AT\" ] && [ ! -L \"$PLANT_AT\" ]; then ln -s \"$PLANT_TO\" \
+             \"$PLANT_AT\"; fi\nexec python3 {}\n",
+            repo("examples/python/broken_driver.py").display()
+        ),
+    )
+    .unwrap();
+    let args = [
+        "run",
+        "--driver",
+        "exec:sh plant.sh",
+        "--no-corpus",
+        "--check",
+        "recall.limit",
+        "--no-rerun",
+        "--bundle",
+        "bdl",
+    ];
+    // The bundle's name, from a run that plants nothing; its report is
+    // the baseline below.
+    let first = run_env_in(
+        dir.path(),
+        &[&args[..], &["--output", "base.json", "--format", "json"]].concat(),
+        &[],
+    );
+    assert_eq!(first.code, 1, "{}", first.dump());
+    let name = first
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("bundle: bdl/"))
+        .unwrap_or_else(|| panic!("a bundle line: {}", first.dump()))
+        .to_owned();
+    let planted = bundles.join(&name);
+    let store = dir.path().join("u.db");
+    store_with_entries(&store);
+    let baseline = dir.path().join("base.json");
+    for (to, extra, code) in [
+        (&store, &[][..], 1),
+        (&baseline, &["--baseline", "base.json"][..], 0),
+    ] {
+        std::fs::remove_file(&planted).unwrap();
+        let before = bytes(to);
+        let ran = run_env_in(
+            dir.path(),
+            &[&args[..], extra].concat(),
+            &[("PLANT_AT", &planted), ("PLANT_TO", to)],
+        );
+        assert_eq!(ran.code, code, "{}", ran.dump());
+        assert_eq!(bytes(to), before, "{} was written through", to.display());
+        assert!(!planted.is_symlink(), "{}", ran.dump());
+        let bundle: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&planted).unwrap()).unwrap();
+        assert_eq!(bundle["check"], "recall.limit");
+    }
+}

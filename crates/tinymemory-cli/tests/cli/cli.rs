@@ -310,6 +310,47 @@ fn a_report_cut_by_a_closed_pipe_is_an_error() {
     }
 }
 
+/// `| head -c 10` itself: the reader takes the report's first 10 bytes
+/// and closes the pipe. The report (some 20 KB) fits in the pipe's
+/// buffer, so every write succeeds; the bytes left unread when the reader
+/// closed are what say the report was cut.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_report_whose_reader_stops_after_ten_bytes_is_an_error() {
+    use std::io::Read;
+    let mut child = bin()
+        .args([
+            "run",
+            "--driver",
+            "reference",
+            "--no-corpus",
+            "--format",
+            "json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = [0_u8; 10];
+    child
+        .stdout
+        .take()
+        .expect("its stdout")
+        .read_exact(&mut first)
+        .expect("ten bytes");
+    let out = child.wait_with_output().expect("it ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(&first, b"{\n  \"schem", "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "error: failed to write the report to standard output: its reader closed the pipe \
+             before the report was written whole (Broken pipe (os error 32))\n"
+        ),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn the_null_driver_fails_and_its_properties_say_why_they_skip() {
     let (code, out, _) = run(&["run", "--driver", "null", "--no-corpus"]);

@@ -273,9 +273,10 @@ class Deep(MemoryStore):
 
 
 def test_what_a_driver_writes_cannot_drive_the_terminal(pytester):
-    # An error message and stderr with escape sequences, a bell and a lone
-    # carriage return: shown escaped as the CLI shows them, in the failure
-    # and in the verbose line's node id, never as the bytes themselves.
+    # An error message and stderr with escape sequences, a bell, a lone
+    # carriage return and bidi characters: shown escaped as the CLI shows
+    # them, in the failure and in the verbose line's node id, never as the
+    # bytes themselves.
     pytester.syspathinsert(EXAMPLES)
     pytester.makepyfile(
         drv="""
@@ -285,9 +286,9 @@ from memory_driver import MemoryStore
 
 class Loud(MemoryStore):
     def forget(self, namespace, key):
-        sys.stderr.write("\\x1b]0;title\\x07 \\x1b[2J cleared\\n")
+        sys.stderr.write("\\x1b]0;title\\x07 \\x1b[2J cleared \\u2066isolated\\u2069\\n")
         sys.stderr.flush()
-        raise ValueError("\\x1b[31mRED\\rPASS")
+        raise ValueError("\\x1b[31mRED\\rPASS \\u202eSSAP\\u2028")
 """,
         test_loud="""
         from tinymemory.testing import DriverConformance
@@ -301,8 +302,11 @@ class Loud(MemoryStore):
     out = result.stdout.str()
     assert "\x1b" not in out and "\x07" not in out
     assert "\r" not in out.replace("\r\n", "")
-    assert "ValueError: \\u{1b}[31mRED\\u{d}PASS" in out
-    assert "| \\u{1b}]0;title\\u{7} \\u{1b}[2J cleared" in out
+    # Nor can a bidi override, an isolate or a line separator reorder or
+    # break the line.
+    assert not any(c in out for c in "\u202e\u2066\u2069\u2028")
+    assert "ValueError: \\u{1b}[31mRED\\u{d}PASS \\u{202e}SSAP\\u{2028}" in out
+    assert "| \\u{1b}]0;title\\u{7} \\u{1b}[2J cleared \\u{2066}isolated\\u{2069}" in out
     # The id pytest -v prints is one pytest selects by.
     assert "test_loud.py::TestLoud::forget.idempotent FAILED" in out
 

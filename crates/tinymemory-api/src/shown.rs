@@ -5,6 +5,8 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+
 /// The most characters of one driver-supplied string that is shown (a
 /// driver id, an error message, a quoted answer): the rest is cut by
 /// [`capped`], which says how many bytes it cut. A 50 MB driver id once
@@ -16,14 +18,26 @@ pub const MAX_SHOWN_CHARS: usize = 1_000;
 /// tab, line feed and the carriage return of a CRLF (the C0 set is
 /// illegal in XML 1.0, escape sequences would drive a terminal, and a
 /// lone carriage return would let a driver's message overwrite the start
-/// of its own `FAIL` line with `PASS`), and the non-characters U+FFFE and
-/// U+FFFF (also illegal in XML 1.0).
+/// of its own `FAIL` line with `PASS`), the non-characters U+FFFE and
+/// U+FFFF (also illegal in XML 1.0), every format character (Unicode
+/// category Cf: the bidi overrides and isolates U+202A-202E and
+/// U+2066-2069, the marks U+200E and U+200F, zero-width U+200B and
+/// U+FEFF, which reorder or hide what follows on the line) and the line
+/// and paragraph separators U+2028 and U+2029 (categories Zl and Zp,
+/// which break a line where no line feed shows).
 fn hidden(c: char, next: Option<char>) -> bool {
     match c {
         '\t' | '\n' => false,
         '\r' => next != Some('\n'),
         '\u{FFFE}' | '\u{FFFF}' => true,
-        c => c.is_control(),
+        c if c.is_ascii() => c.is_control(),
+        c => matches!(
+            c.general_category(),
+            GeneralCategory::Control
+                | GeneralCategory::Format
+                | GeneralCategory::LineSeparator
+                | GeneralCategory::ParagraphSeparator
+        ),
     }
 }
 
@@ -94,6 +108,23 @@ mod tests {
         );
         assert_eq!(visible("\u{FFFF}\u{7f}\u{7}"), "\\u{ffff}\\u{7f}\\u{7}");
         assert!(matches!(visible("plain é 中"), Cow::Borrowed(_)));
+    }
+
+    /// Bidi and other format characters (category Cf) and the line and
+    /// paragraph separators reorder or break how the rest of a line
+    /// displays: `FAIL  x \u{202e}SSAP` would show as `FAIL  x PASS`.
+    #[test]
+    fn format_characters_and_separators_become_escapes() {
+        assert_eq!(
+            visible("a\u{202e}b\u{2066}c\u{2069}d\u{200b}e\u{200e}\u{200f}\u{feff}f"),
+            "a\\u{202e}b\\u{2066}c\\u{2069}d\\u{200b}e\\u{200e}\\u{200f}\\u{feff}f"
+        );
+        assert_eq!(
+            visible("one\u{2028}two\u{2029}three\u{ad}\u{e0001}"),
+            "one\\u{2028}two\\u{2029}three\\u{ad}\\u{e0001}"
+        );
+        // Marks and spaces that only combine or separate stay as they are.
+        assert!(matches!(visible("e\u{301} \u{a0}x"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -143,7 +143,9 @@ impl DriverSpec {
 
     /// Claims the files the driver owns ([`DriverKind::owned_files`]) in
     /// `claims`: its store as `store_role`, each file a word of its
-    /// command names as `FILE, named by ROLE`, each with its SQLite
+    /// command names as `FILE, named by ROLE` (`FILE, named by ROLE in
+    /// its word WORD` for a file read from a part of the word), each with
+    /// its SQLite
     /// companions. The store is claimed written when `store_writes`, the
     /// files of words when `words_write` (a run's program is taken to read
     /// them, a migration target's to write them).
@@ -159,7 +161,14 @@ impl DriverSpec {
             match owned.named {
                 Named::Store => claims.sqlite_store(store_role, &owned.path, store_writes),
                 Named::Word => claims.sqlite_store(
-                    &format!("{}, named by {role}", owned.path.display()),
+                    &match &owned.word {
+                        None => format!("{}, named by {role}", owned.path.display()),
+                        Some(word) => format!(
+                            "{}, named by {role} in its word {}",
+                            owned.path.display(),
+                            shlex::try_quote(word).unwrap_or_else(|_| word.into())
+                        ),
+                    },
                     &owned.path,
                     words_write,
                 ),
@@ -639,15 +648,19 @@ mod tests {
                     Some(at),
                     "{spec} is a sample of {forms:?}"
                 );
-                let owns: Vec<Owned> = sample
+                let owns: Vec<(PathBuf, Named)> = sample
                     .owns
                     .iter()
-                    .map(|&(path, named)| Owned {
-                        path: PathBuf::from(path),
-                        named,
-                    })
+                    .map(|&(path, named)| (PathBuf::from(path), named))
                     .collect();
-                assert_eq!(parse(spec).unwrap().kind().owned_files(), owns, "{spec}");
+                let owned: Vec<(PathBuf, Named)> = parse(spec)
+                    .unwrap()
+                    .kind()
+                    .owned_files()
+                    .into_iter()
+                    .map(|o| (o.path, o.named))
+                    .collect();
+                assert_eq!(owned, owns, "{spec}");
             }
         }
     }
@@ -768,9 +781,12 @@ mod tests {
                 "python3",
                 "drv.py",
                 "file:x.db?mode=rwc",
-                "x.db",
                 // After `=`: a word may name a file anywhere in it.
                 "rwc",
+                // After `:`, before `?`, and both.
+                "x.db?mode=rwc",
+                "file:x.db",
+                "x.db",
                 "<in",
                 "in",
                 ">&out",
@@ -784,7 +800,8 @@ mod tests {
                 .owned_files(),
             [Owned {
                 path: PathBuf::from("u.db"),
-                named: Named::Store
+                named: Named::Store,
+                word: None,
             }]
         );
     }

@@ -182,6 +182,7 @@ mod tests {
                 exit::USAGE,
             ),
             (CliError::File(FileError::Stdout(io())), exit::USAGE),
+            (CliError::File(FileError::ReportCut(io())), exit::USAGE),
             (
                 CliError::Select(SelectError::NoMatch("x".into())),
                 exit::USAGE,

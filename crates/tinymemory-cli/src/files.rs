@@ -42,6 +42,10 @@ pub(crate) enum FileError {
     /// Standard output failed (not a closed pipe).
     #[error("failed to write to standard output: {0}")]
     Stdout(io::Error),
+    /// A report's reader closed standard output before the report was
+    /// written whole.
+    #[error("failed to write the report to standard output: its reader closed the pipe before the report was written whole ({0})")]
+    ReportCut(io::Error),
     /// `--bundle DIR` cannot be made or written in.
     #[error("failed to use the bundle directory {}: {why}; --bundle names a directory, which gets one bundle file per failing check", dir.display())]
     BundleDir {
@@ -257,20 +261,100 @@ fn read(path: &Path) -> Result<String, FileError> {
     })
 }
 
-/// Writes `text` to standard output. A closed pipe (`| head`) is not an
-/// error: the reader chose to stop, and the exit code still tells the
-/// outcome.
+/// Writes `text` to standard output. A closed pipe (`list | head`) is
+/// not an error: the reader chose to stop, and the exit code still tells
+/// the outcome.
 ///
 /// # Errors
 ///
-/// Any other write failure (a full disk behind `> report.json`), as a
+/// Any other write failure (a full disk behind `> out.txt`), as a
 /// [`FileError::Stdout`].
 pub(crate) fn stdout(text: &str) -> Result<(), FileError> {
+    match write_stdout(text) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(FileError::Stdout(e)),
+        _ => Ok(()),
+    }
+}
+
+/// Writes the report `text` to standard output, whole or as an error: a
+/// reader that closed the pipe before the last byte (`run --format json |
+/// head -c 10`) got a cut report, which a program reading it could take
+/// for the run's, so it fails the command as a full disk does. A closed
+/// pipe is the write's `EPIPE` (Rust ignores `SIGPIPE`) when the reader
+/// left first; a report that fit in the pipe's buffer was written whole
+/// before the reader left, so on a pipe the command then waits until the
+/// buffer is read empty, or its reader is gone with bytes unread.
+///
+/// # Errors
+///
+/// [`FileError::ReportCut`] for a closed pipe, [`FileError::Stdout`] for
+/// any other write failure.
+pub(crate) fn report_stdout(text: &str) -> Result<(), FileError> {
+    write_stdout(text).and_then(|()| read_whole()).map_err(|e| {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            FileError::ReportCut(e)
+        } else {
+            FileError::Stdout(e)
+        }
+    })
+}
+
+/// Waits, when standard output is a pipe, until its reader has read every
+/// byte in it (or it cannot be told: FIONREAD refused).
+///
+/// # Errors
+///
+/// A `BrokenPipe` error when the reader closed the pipe with bytes unread.
+#[cfg(unix)]
+fn read_whole() -> io::Result<()> {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::FileTypeExt;
+    let stdout = std::io::stdout();
+    let fd = stdout.as_fd();
+    let is_pipe = fd
+        .try_clone_to_owned()
+        .map(std::fs::File::from)
+        .and_then(|f| f.metadata())
+        .is_ok_and(|m| m.file_type().is_fifo());
+    if !is_pipe {
+        return Ok(());
+    }
+    // How often the pipe is looked at while its reader reads.
+    let tick = Timespec {
+        tv_sec: 0,
+        tv_nsec: 20_000_000,
+    };
+    loop {
+        // Linux counts the bytes in a pipe from either end; elsewhere the
+        // write end may refuse, and then nothing more can be known.
+        match rustix::io::ioctl_fionread(fd) {
+            Ok(0) | Err(_) => return Ok(()),
+            Ok(_) => {}
+        }
+        // No event asked: poll wakes at the tick, or at once with POLLERR
+        // when the last reader is gone.
+        let mut fds = [PollFd::from_borrowed_fd(fd, PollFlags::empty())];
+        match poll(&mut fds, Some(&tick)) {
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+        if fds[0].revents().contains(PollFlags::ERR) {
+            return Err(rustix::io::Errno::PIPE.into());
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn read_whole() -> io::Result<()> {
+    Ok(())
+}
+
+/// Writes `text` to standard output and flushes it, once the signal
+/// handler has had its chance to end an interrupted command.
+fn write_stdout(text: &str) -> io::Result<()> {
     use std::io::Write;
     crate::cleanup::wait_if_interrupted();
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(FileError::Stdout(e)),
-        _ => Ok(()),
-    }
+    out.write_all(text.as_bytes()).and_then(|()| out.flush())
 }

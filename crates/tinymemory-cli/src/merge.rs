@@ -42,7 +42,7 @@ pub(crate) fn main(args: &MergeArgs) -> CliResult {
     };
     match &output {
         Some(target) => target.write(&rendered),
-        None => files::stdout(&rendered),
+        None => files::report_stdout(&rendered),
     }?;
     if merged.counts.failed() > 0 {
         return Ok(exit::FAILURES);

@@ -10,6 +10,8 @@ use tinymemory_api::{MemoryError, MemoryProvider};
 use tinymemory_conformance::DriverFactory as _;
 use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver, ExecFactory};
 
+mod words;
+
 use super::kind::{text_only, DriverKind, Named, Owned, Registration, Sample, Spelling};
 use super::{CorpusStore, DriverSpec, Opened, SpecError};
 use crate::error::CliError;
@@ -118,58 +120,31 @@ impl DriverKind for Exec {
 
     /// The files the command line names: its program and each argument,
     /// each word of an argument that a shell would split further (the
-    /// script of `sh -c '…'`), what follows `=` in `--db=my.db`, the target
-    /// of a redirection kept in one word (`2>>drv.log`) and the file of a
-    /// SQLite URI (`file:x.db?mode=rwc`), whether they exist yet or not.
+    /// script of `sh -c '…'`), and whatever any reasonable parse of a word
+    /// finds in it (`words::files_named`: after `=`, a short option's
+    /// letter, a `:` or a URL's `///`, before a `?`, the target of a
+    /// redirection, the string values of a JSON word), whether the files
+    /// exist yet or not.
     ///
     /// Which words a program reads as files, and which files it creates,
     /// only the program knows (`sqlite_driver.py my.db` creates `my.db` on
-    /// its first store), so every word is taken for one: an output named
-    /// like a word of the command is refused even when that word is not a
-    /// file, which costs a user nothing but another name. Words are read
-    /// relative to the run's working directory: a script that changes
-    /// directory (`cd sub && ...`) or builds paths from variables names
-    /// files no word shows, which docs/cli.md says.
+    /// its first store), so every word is taken for one, and every parse
+    /// of it too: an output named like a word of the command, or like a
+    /// part of one, is refused even when it is not a file, which costs a
+    /// user nothing but another name, where a name left out may be a
+    /// database a report replaces. Words are read relative to the run's
+    /// working directory: a script that changes directory (`cd sub &&
+    /// ...`) or builds paths from variables names files no word shows,
+    /// which docs/cli.md says.
     fn owned_files(&self) -> Vec<Owned> {
         let command = &self.0;
         let words =
             std::iter::once(command.program()).chain(command.args().iter().map(String::as_str));
-        let mut found: Vec<String> = Vec::new();
-        let mut add = |word: &str| {
-            // `--db=my.db`; a shell redirection kept in one word
-            // (`2>>drv.log`, `>out`, `<in`); a SQLite URI
-            // (`file:x.db?mode=rwc`) names the file before its `?`.
-            let after_eq = word.split_once('=').map(|(_, v)| v);
-            let redirected = word
-                .rfind(['>', '<'])
-                .map(|i| word[i + 1..].trim_start_matches('&'));
-            let candidates = [Some(word), after_eq, redirected]
-                .into_iter()
-                .flatten()
-                .flat_map(|c| {
-                    let uri = c
-                        .strip_prefix("file:")
-                        .map(|rest| rest.split('?').next().unwrap_or_default());
-                    [Some(c), uri].into_iter().flatten()
-                });
-            for candidate in candidates {
-                if !candidate.is_empty() && !found.iter().any(|f| f == candidate) {
-                    found.push(candidate.to_owned());
-                }
-            }
-        };
-        for word in words {
-            add(word);
-            if word.contains(char::is_whitespace) {
-                for inner in shlex::split(word).unwrap_or_default() {
-                    add(&inner);
-                }
-            }
-        }
-        found
+        words::files_named(words)
             .into_iter()
-            .map(|file| Owned {
-                path: PathBuf::from(file),
+            .map(|found| Owned {
+                word: (found.word != found.file).then_some(found.word),
+                path: PathBuf::from(found.file),
                 named: Named::Word,
             })
             .collect()

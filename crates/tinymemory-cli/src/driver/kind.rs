@@ -155,6 +155,10 @@ pub(crate) struct Owned {
     pub(crate) path: PathBuf,
     /// Why the driver owns it.
     pub(crate) named: Named,
+    /// The word of the command line the path was read from, when the path
+    /// is only a part of it (`my.db` of `--url=sqlite:///my.db`), for
+    /// messages; `None` for a whole word or a store.
+    pub(crate) word: Option<String>,
 }
 
 /// Why a driver owns a file.

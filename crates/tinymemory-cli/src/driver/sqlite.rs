@@ -202,6 +202,7 @@ impl DriverKind for Sqlite {
             .map(|path| Owned {
                 path: path.to_owned(),
                 named: Named::Store,
+                word: None,
             })
             .into_iter()
             .collect()

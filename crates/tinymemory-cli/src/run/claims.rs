@@ -53,9 +53,9 @@ pub(crate) fn check(args: &RunArgs, trace: Option<&Path>) -> Result<(), CliError
     }
     if let Some(dir) = &args.bundle {
         claims.write_dir(format!("--bundle {}", dir.display()), dir);
-        let driver = args.driver.to_string();
-        for check in Registry::standard().checks() {
-            let path = dir.join(Bundle::file_name_for(&driver, check.id));
+        let registry = Registry::standard();
+        for (check, name) in registry.checks().iter().zip(bundle_names(args)) {
+            let path = dir.join(name);
             claims.write(
                 format!("--bundle file {} (of {})", path.display(), check.id),
                 &path,
@@ -67,4 +67,16 @@ pub(crate) fn check(args: &RunArgs, trace: Option<&Path>) -> Result<(), CliError
         why: "an output of a run is never a file the run also reads or writes, so nothing \
               was opened or written; name another file",
     })
+}
+
+/// The name of every bundle `--bundle DIR` could get, in the registry's
+/// order of checks: one per check of the standard registry, named for
+/// the driver as given.
+pub(crate) fn bundle_names(args: &RunArgs) -> Vec<String> {
+    let driver = args.driver.to_string();
+    Registry::standard()
+        .checks()
+        .iter()
+        .map(|check| Bundle::file_name_for(&driver, check.id))
+        .collect()
 }

@@ -9,7 +9,6 @@ use crate::args::{AllSkipped, Format};
 use crate::console::Console;
 use crate::error::{CliError, CliResult};
 use crate::files::FileError;
-use crate::target::Target;
 use crate::{exit, files, shared};
 
 /// Writes the report, the bundles (each with its check's message as in
@@ -35,7 +34,8 @@ pub(crate) fn finish(
             if let Some(own) = originals.get(bundle.check.as_str()) {
                 bundle.actual.clone_from(own);
             }
-            Target::in_dir(&made, &bundle.file_name()).and_then(|t| t.write(&bundle.to_json()))?;
+            dir.file(&made, &bundle.file_name())
+                .and_then(|t| t.write(&bundle.to_json()))?;
             let path = dir.named().join(bundle.file_name());
             console.line(&format!("bundle: {}", path.display()));
         }
@@ -109,7 +109,7 @@ fn write_report(plan: &RunPlan, report: &Report, console: &Console) -> Result<()
         None if outputs.format == Format::Text => Ok(()),
         None => {
             debug_assert!(!console.is_stdout());
-            files::stdout(&rendered)
+            files::report_stdout(&rendered)
         }
     }
 }

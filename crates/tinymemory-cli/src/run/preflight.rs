@@ -167,7 +167,11 @@ impl Preflight {
             }),
             None => None,
         };
-        let bundle = args.bundle.as_deref().map(DirTarget::resolve).transpose()?;
+        let bundle = args
+            .bundle
+            .as_deref()
+            .map(|dir| DirTarget::resolve(dir, &claims::bundle_names(args)))
+            .transpose()?;
         let output = args.output.as_deref().map(Target::resolve).transpose()?;
         let trace = match trace {
             Some(path) => {

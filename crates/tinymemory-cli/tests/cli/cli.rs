@@ -274,6 +274,83 @@ fn a_full_disk_behind_stdout_is_an_error_not_a_panic() {
     );
 }
 
+/// `run --format json | head -c 10`: a report cut by a reader that closed
+/// the pipe is a report not written whole, exit 2 as on a full disk, not
+/// the run's verdict. The reader is closed before the run starts, so the
+/// report's first write meets the closed pipe however small it is.
+#[test]
+fn a_report_cut_by_a_closed_pipe_is_an_error() {
+    for format in ["json", "junit", "markdown"] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let status = bin()
+            .args([
+                "run",
+                "--driver",
+                "reference",
+                "--no-corpus",
+                "--check",
+                "store.upsert",
+                "--format",
+                format,
+            ])
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&status.stderr);
+        assert_eq!(status.status.code(), Some(2), "{format}: {stderr}");
+        assert!(
+            stderr.ends_with(
+                "error: failed to write the report to standard output: its reader closed the \
+                 pipe before the report was written whole (Broken pipe (os error 32))\n"
+            ),
+            "{format}: {stderr}"
+        );
+    }
+}
+
+/// `| head -c 10` itself: the reader takes the report's first 10 bytes
+/// and closes the pipe. The report (some 20 KB) fits in the pipe's
+/// buffer, so every write succeeds; the bytes left unread when the reader
+/// closed are what say the report was cut.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_report_whose_reader_stops_after_ten_bytes_is_an_error() {
+    use std::io::Read;
+    let mut child = bin()
+        .args([
+            "run",
+            "--driver",
+            "reference",
+            "--no-corpus",
+            "--format",
+            "json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = [0_u8; 10];
+    child
+        .stdout
+        .take()
+        .expect("its stdout")
+        .read_exact(&mut first)
+        .expect("ten bytes");
+    let out = child.wait_with_output().expect("it ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(&first, b"{\n  \"schem", "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "error: failed to write the report to standard output: its reader closed the pipe \
+             before the report was written whole (Broken pipe (os error 32))\n"
+        ),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn the_null_driver_fails_and_its_properties_say_why_they_skip() {
     let (code, out, _) = run(&["run", "--driver", "null", "--no-corpus"]);

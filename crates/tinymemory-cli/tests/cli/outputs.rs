@@ -388,3 +388,159 @@ fn the_companions_of_a_symlinked_store_lie_beside_its_target() {
         )
     );
 }
+
+/// `run ARGS` in `dir`, so an `exec:` command's words name files
+/// relative to it as a user's would.
+fn run_in(dir: &Path, args: &[&str]) -> support::bin::Ran {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .current_dir(dir)
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("TINYMEMORY_TRACE")
+        .output()
+        .expect("the binary runs");
+    support::bin::Ran {
+        code: out.status.code().expect("exited with a code"),
+        stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    }
+}
+
+/// A driver's database spelt in a URL, after a short option's letter,
+/// after a colon or in a JSON word is the driver's: `--output my.db`
+/// would replace it with the report, and `--trace my.db-wal` would be
+/// deleted by SQLite as its WAL. Each is refused, naming the word.
+#[test]
+fn other_spellings_of_a_database_in_an_exec_command_are_its_files() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("my.db"), "a store").unwrap();
+    for word in [
+        "--url=sqlite:///my.db",
+        "sqlite:///my.db",
+        "-dmy.db",
+        "--db:my.db",
+        "path:my.db",
+        r#"{"db":"my.db"}"#,
+        r#"{"stores":[{"url":"sqlite:///my.db?mode=rwc"}]}"#,
+        "--db=my.db",
+    ] {
+        let driver = format!("exec:python3 drv.py {}", shlex::try_quote(word).unwrap());
+        for (flag, output, named) in [
+            ("--output", "my.db", "my.db".to_owned()),
+            (
+                "--trace",
+                "my.db-wal",
+                "the -wal companion (my.db-wal) of my.db".to_owned(),
+            ),
+        ] {
+            let ran = run_in(
+                dir.path(),
+                &["run", "--driver", &driver, "--no-corpus", flag, output],
+            );
+            assert_eq!(ran.code, 2, "{word}: {}", ran.dump());
+            assert_eq!(
+                ran.stderr,
+                format!(
+                    "error: {flag} {output} names the same file as {named}, named by --driver \
+                     {driver} in its word {}{REFUSED}",
+                    shlex::try_quote(word).unwrap()
+                ),
+                "{word}"
+            );
+        }
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("my.db")).unwrap(),
+        "a store"
+    );
+    assert!(!dir.path().join("my.db-wal").exists());
+}
+
+/// `run ARGS` in `dir` with the environment `env` added.
+fn run_env_in(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> support::bin::Ran {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"));
+    command
+        .current_dir(dir)
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("TINYMEMORY_TRACE");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let out = command.output().expect("the binary runs");
+    support::bin::Ran {
+        code: out.status.code().expect("exited with a code"),
+        stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    }
+}
+
+/// A bundle's name made a symlink to the store, or to the run's own
+/// baseline, while the run goes on (here by the driver's own start-up,
+/// after the outputs were resolved and checked) is replaced by the
+/// bundle, never written through: the store and the baseline keep their
+/// bytes.
+#[test]
+fn a_bundle_name_made_a_link_during_the_run_is_replaced_not_followed() {
+    let dir = scratch();
+    let bundles = dir.path().join("bdl");
+    std::fs::create_dir(&bundles).unwrap();
+    // The driver plants the link when its first process starts: no word of
+    // the command names the link or what it leads to.
+    std::fs::write(
+        dir.path().join("plant.sh"),
+        format!(
+            "if [ -n \"$PLANT_AT\" ] && [ ! -L \"$PLANT_AT\" ]; then ln -s \"$PLANT_TO\" \
+             \"$PLANT_AT\"; fi\nexec python3 {}\n",
+            repo("examples/python/broken_driver.py").display()
+        ),
+    )
+    .unwrap();
+    let args = [
+        "run",
+        "--driver",
+        "exec:sh plant.sh",
+        "--no-corpus",
+        "--check",
+        "recall.limit",
+        "--no-rerun",
+        "--bundle",
+        "bdl",
+    ];
+    // The bundle's name, from a run that plants nothing; its report is
+    // the baseline below.
+    let first = run_env_in(
+        dir.path(),
+        &[&args[..], &["--output", "base.json", "--format", "json"]].concat(),
+        &[],
+    );
+    assert_eq!(first.code, 1, "{}", first.dump());
+    let name = first
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("bundle: bdl/"))
+        .unwrap_or_else(|| panic!("a bundle line: {}", first.dump()))
+        .to_owned();
+    let planted = bundles.join(&name);
+    let store = dir.path().join("u.db");
+    store_with_entries(&store);
+    let baseline = dir.path().join("base.json");
+    for (to, extra, code) in [
+        (&store, &[][..], 1),
+        (&baseline, &["--baseline", "base.json"][..], 0),
+    ] {
+        std::fs::remove_file(&planted).unwrap();
+        let before = bytes(to);
+        let ran = run_env_in(
+            dir.path(),
+            &[&args[..], extra].concat(),
+            &[("PLANT_AT", &planted), ("PLANT_TO", to)],
+        );
+        assert_eq!(ran.code, code, "{}", ran.dump());
+        assert_eq!(bytes(to), before, "{} was written through", to.display());
+        assert!(!planted.is_symlink(), "{}", ran.dump());
+        let bundle: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&planted).unwrap()).unwrap();
+        assert_eq!(bundle["check"], "recall.limit");
+    }
+}

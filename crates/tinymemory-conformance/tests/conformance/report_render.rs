@@ -196,3 +196,38 @@ fn a_report_without_a_profile_reads_as_lexical_and_every_format_states_it() {
     let read = tinymemory_conformance::Report::from_json(&old).expect("reads back");
     assert_eq!(read, report());
 }
+
+/// A driver id or message holding bidi overrides, isolates, zero-width or
+/// separator characters reaches no format raw: each shows as the escape a
+/// control character gets, so it cannot reorder the rest of a line (a
+/// `FAIL` shown as a `PASS`).
+#[test]
+fn bidi_and_format_characters_are_escaped_in_every_format() {
+    let mut r = report();
+    r.run.driver_id = "acme\u{202e}SSAP".to_owned();
+    let failing = r
+        .checks
+        .iter_mut()
+        .find(|c| c.id == "recall.limit")
+        .expect("the fixed report fails recall.limit");
+    failing.message = Some("got \u{2066}3\u{2069} hits\u{200b}\u{2028}PASS\u{feff}".to_owned());
+    let hidden = |c: char| {
+        matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200b}'..='\u{200f}')
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')
+    };
+    for (format, text) in [
+        ("text", r.to_text(false)),
+        ("text in colour", r.to_text(true)),
+        ("junit", r.to_junit()),
+        ("markdown", r.to_markdown()),
+    ] {
+        assert!(!text.contains(hidden), "{format}: {text}");
+        // Markdown doubles the backslash of an escape in its cells.
+        let text = text.replace("\\\\", "\\");
+        assert!(text.contains("acme\\u{202e}SSAP"), "{format}: {text}");
+        assert!(
+            text.contains("got \\u{2066}3\\u{2069} hits\\u{200b}\\u{2028}PASS\\u{feff}"),
+            "{format}: {text}"
+        );
+    }
+}

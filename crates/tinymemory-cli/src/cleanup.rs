@@ -15,8 +15,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-/// Set once `SIGINT` or `SIGTERM` arrived, before the driver processes are
-/// stopped: the checks those processes were answering then fail, and the
+/// Set once `SIGINT`, `SIGTERM` or `SIGHUP` arrived (or, under
+/// `--stop-on-stdin-eof`, the end of stdin), before the driver processes
+/// are stopped: the checks those processes were answering then fail, and the
 /// console prints none of that (the run is not judged, it is stopped).
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 

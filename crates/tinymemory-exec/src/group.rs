@@ -44,6 +44,32 @@ static LIVE: Mutex<Live> = Mutex::new(Live {
 /// Notified whenever a group leaves [`LIVE`].
 static ENDED: Condvar = Condvar::new();
 
+impl Live {
+    /// [`Group::start`] on this table (held locked by the caller): the
+    /// started value and, for a pid that can lead a group, its token and
+    /// group id, recorded.
+    fn start<T>(
+        &mut self,
+        spawn: impl FnOnce() -> std::io::Result<T>,
+        pid: impl FnOnce(&T) -> Option<u32>,
+    ) -> Result<(T, Option<(u64, i32)>), NotStarted> {
+        if self.closed {
+            return Err(NotStarted::Refused);
+        }
+        let started = spawn().map_err(NotStarted::Spawn)?;
+        let recorded = pid(&started)
+            .and_then(|pid| i32::try_from(pid).ok())
+            .filter(|pgid| *pgid > 1)
+            .map(|pgid| {
+                let token = self.next;
+                self.next += 1;
+                self.groups.insert(token, pgid);
+                (token, pgid)
+            });
+        Ok((started, recorded))
+    }
+}
+
 fn live() -> MutexGuard<'static, Live> {
     // Every update is one insert or one remove, so a poisoned lock still
     // holds a valid table.
@@ -84,21 +110,8 @@ impl Group {
         spawn: impl FnOnce() -> std::io::Result<T>,
         pid: impl FnOnce(&T) -> Option<u32>,
     ) -> Result<(T, Option<Self>), NotStarted> {
-        let mut live = live();
-        if live.closed {
-            return Err(NotStarted::Refused);
-        }
-        let started = spawn().map_err(NotStarted::Spawn)?;
-        let group = pid(&started)
-            .and_then(|pid| i32::try_from(pid).ok())
-            .filter(|pgid| *pgid > 1)
-            .map(|pgid| {
-                let token = live.next;
-                live.next += 1;
-                live.groups.insert(token, pgid);
-                Self { token, pgid }
-            });
-        Ok((started, group))
+        let (started, recorded) = live().start(spawn, pid)?;
+        Ok((started, recorded.map(|(token, pgid)| Self { token, pgid })))
     }
 
     /// Sends `SIGKILL` to every process of the group; a group that has
@@ -241,4 +254,44 @@ pub fn shutdown(timeout: Duration) -> usize {
     }
     drop(live);
     kill_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> Live {
+        Live {
+            groups: BTreeMap::new(),
+            next: 0,
+            closed: false,
+        }
+    }
+
+    #[test]
+    fn a_start_records_the_group_it_starts_and_none_for_pid_1() {
+        let mut live = table();
+        let (value, recorded) = live.start(|| Ok("child"), |_| Some(4242)).unwrap();
+        assert_eq!((value, recorded), ("child", Some((0, 4242))));
+        let (_, recorded) = live.start(|| Ok(()), |_| Some(1)).unwrap();
+        assert_eq!(recorded, None);
+        assert_eq!(live.groups.values().copied().collect::<Vec<_>>(), [4242]);
+    }
+
+    #[test]
+    fn a_closed_table_starts_nothing() {
+        let mut live = table();
+        live.closed = true;
+        let mut spawned = false;
+        let refused = live.start(
+            || {
+                spawned = true;
+                Ok(())
+            },
+            |()| Some(4242),
+        );
+        assert!(matches!(refused, Err(NotStarted::Refused)));
+        assert!(!spawned);
+        assert!(live.groups.is_empty());
+    }
 }

@@ -143,7 +143,11 @@ export function runArgs(s: RunSettings): string[] {
 }
 
 /**
- * Runs the suite once over `s.selected` and reads its report. Throws
+ * Runs the suite once over `s.selected` and reads its report. The
+ * binary's stdin is a pipe this process holds until the run ended, with
+ * `--stop-on-stdin-eof`: should this process die without ending the run
+ * (SIGKILL), the kernel closes the pipe and the binary stops itself and
+ * its drivers (docs/cli.md, "Signals"). Throws
  * RunError for a usage error or a driver that cannot be opened (quoting
  * the binary's stderr), a run outliving its deadline (it is stopped), or
  * no readable report.
@@ -153,7 +157,10 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
   const shown = shellJoin([s.binary, ...base]);
   const dir = mkdtempSync(join(tmpdir(), "tinymemory-"));
   const output = join(dir, "report.json");
-  const args = [...base, "--format", "json", "--output", output, "--quiet", "--all-skipped", "pass"];
+  // --stop-on-stdin-eof: the binary's stdin is a pipe only this process
+  // holds (and never writes to), so the run and its drivers stop when this
+  // process is gone, killed (SIGKILL) or not.
+  const args = [...base, "--format", "json", "--output", output, "--quiet", "--all-skipped", "pass", "--stop-on-stdin-eof"];
   for (const id of s.selected ?? []) args.push("--check", id);
   const limit = deadline(s.families, s.timeout, s.cases);
   const started = Date.now();
@@ -165,7 +172,10 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
       err: string;
       timedOut: boolean;
     }>((resolvePromise, reject) => {
-      const child = spawn(s.binary, args, { env: s.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const child = spawn(s.binary, args, { env: s.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+      // Never written to; a binary that exited early must not make its
+      // end an unhandled error of this process.
+      child.stdin.on("error", () => {});
       let out = "";
       let err = "";
       let timedOut = false;
@@ -189,6 +199,7 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
       });
       child.on("close", (status, signal) => {
         clearTimeout(timer);
+        child.stdin.destroy();
         resolvePromise({ status, signal, out, err, timedOut });
       });
     });

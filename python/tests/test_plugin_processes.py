@@ -8,10 +8,12 @@ test then asks of every pid marked (and every parent but pytest) whether
 it is still running.
 """
 
+import json
 import os
 import signal
 import subprocess
 import sys
+import time
 from importlib import metadata
 
 import pytest
@@ -131,15 +133,23 @@ def plugin_args():
     return ["-p", "tinymemory.testing.plugin"]
 
 
-def start_session(pytester, *args):
-    """An inner pytest in a process of its own (a signal to it must not
-    reach this one), with the plugin loaded."""
+def session_env(pytester):
+    """The environment of a process standing in for pytest: this one's,
+    with the test directory, the examples and this tinymemory package on
+    PYTHONPATH, and this session's binary."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         [str(pytester.path), EXAMPLES, os.path.dirname(os.path.dirname(os.path.abspath(sys.modules["tinymemory"].__file__)))]
         + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
     )
     env["TINYMEMORY_CONFORMANCE_BIN"] = find_binary()
+    return env
+
+
+def start_session(pytester, *args):
+    """An inner pytest in a process of its own (a signal to it must not
+    reach this one), with the plugin loaded."""
+    env = session_env(pytester)
     return subprocess.Popen(
         [sys.executable, "-m", "pytest", *plugin_args(), *FAST, *args],
         cwd=pytester.path,
@@ -361,3 +371,110 @@ def test_a_driver_whose_factory_starts_a_helper_passes_and_the_helper_is_stopped
     # One helper per driver process: the probe's, and the run's.
     assert len(helpers) >= 2, marks(marked)
     assert left_behind(marked, session.pid) == [], out
+
+
+# A stand-in for pytest: runs a class's suite as the plugin does
+# (`_run.run`), a property check of a million cases with a day to run them
+# in, and is killed part-way.
+HOST = """
+import sys
+
+from tinymemory.testing import _run
+
+command = [sys.executable, "-m", "tinymemory.serve", "drv:Marked"]
+checks = ["properties.namespace_round_trip"]
+_run.run(sys.argv[1], command, _run.driver_env(), "lexical", checks, False, None, None, 10**6, 86400, None, 10**6)
+"""
+# Seconds a test waits for processes to end after their host was killed: a
+# bound on a hang, far above what they take.
+GONE_WITHIN = 60
+
+
+def gone(directory, host_pid):
+    """Waits (up to GONE_WITHIN seconds) for the processes marked in
+    `directory` and the binary runs above them to end; returns those still
+    running."""
+    deadline = time.monotonic() + GONE_WITHIN
+    while left_behind(directory, host_pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left_behind(directory, host_pid)
+
+
+def test_a_killed_host_leaves_neither_the_binary_nor_its_drivers(pytester, marked):
+    # SIGKILL cannot be caught: the plugin's handlers never run, and the
+    # binary (in a session of its own, stdin /dev/null) and its drivers
+    # ran on. The plugin now holds a pipe to the binary's stdin, which the
+    # kernel closes when the host dies (--stop-on-stdin-eof).
+    pytester.makepyfile(host=HOST)
+    host = subprocess.Popen(
+        [sys.executable, str(pytester.path / "host.py"), find_binary()],
+        cwd=pytester.path,
+        env=session_env(pytester),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        while not binary_runs(marked, host.pid):
+            assert host.poll() is None, host.communicate()[0]
+            time.sleep(0.05)
+        host.kill()
+        host.communicate()
+        assert gone(marked, host.pid) == []
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.communicate()
+
+
+def test_an_xdist_session_leaves_no_folder_in_the_temporary_directory(pytester, monkeypatch):
+    # The workers share one hello per class through a folder named by the
+    # run's id (`_once`); the controller removes it at the session's end.
+    temporary = pytester.path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temporary))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [EXAMPLES, os.environ.get("PYTHONPATH")])))
+    pytester.makepyfile(
+        test_two="""
+        from tinymemory.testing import DriverConformance
+
+        class TestMemory(DriverConformance):
+            driver = "memory_driver:MemoryStore"
+        """
+    )
+    result = pytester.runpytest_subprocess(*FAST, "-n", "2", "-k", "store.upsert")
+    result.assert_outcomes(passed=2)
+    assert sorted(p.name for p in temporary.iterdir() if p.name.startswith("tinymemory-")) == []
+
+
+def test_a_trace_runs_one_job_and_the_header_says_so_once(pytester, marked, monkeypatch):
+    # The driver declares independent stores, for which the plugin passes
+    # --jobs (the cores); the binary refuses --jobs above 1 with a trace,
+    # so TINYMEMORY_TRACE failed every item with "drop --jobs or the
+    # trace", a flag the user never gave.
+    trace = pytester.path / "trace.jsonl"
+    monkeypatch.setenv("TINYMEMORY_TRACE", str(trace))
+    pytester.makepyfile(
+        test_traced="""
+        from tinymemory.testing import DriverConformance
+
+        class TestOne(DriverConformance):
+            driver = "drv:Marked"
+            profile = "lexical"
+
+        class TestTwo(DriverConformance):
+            driver = "drv:Marked"
+            profile = "lexical"
+        """
+    )
+    result = pytester.runpytest(*FAST, "-k", "store.upsert or forget.idempotent")
+    result.assert_outcomes(passed=6)
+    said = (
+        f"tinymemory: TINYMEMORY_TRACE is set, so every run is traced to {trace} and runs one check "
+        "at a time (a traced run takes no --jobs: each trace line names the one running check)"
+    )
+    assert result.stdout.lines.count(said) == 1, result.stdout.str()
+    # The trace names the checks of the last class's run.
+    checks = {json.loads(line)["check"] for line in trace.read_text().splitlines()}
+    assert checks == {None, "store.upsert", "store.upsert_replaces_metadata", "forget.idempotent"}

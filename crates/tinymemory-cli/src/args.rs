@@ -302,6 +302,14 @@ pub(crate) struct RunArgs {
     /// an `exec:` driver (and is ignored for others).
     #[arg(long, value_name = "FILE")]
     pub(crate) trace: Option<PathBuf>,
+
+    /// Stop, as on SIGTERM (the driver processes ended, the temporary
+    /// files removed, exit 143, no report), when stdin reaches its end:
+    /// for a host that starts the run with stdin a pipe it holds and never
+    /// writes to (the pytest plugin, node:test), so the run ends with the
+    /// host however the host ends (docs/cli.md, "Signals").
+    #[arg(long)]
+    pub(crate) stop_on_stdin_eof: bool,
 }
 
 /// `list`'s options.

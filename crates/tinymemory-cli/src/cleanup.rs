@@ -2,14 +2,22 @@
 //! or `SIGHUP` the driver processes' groups are ended (`SIGTERM`, then
 //! `SIGKILL`) and the temporary files and directories removed before the
 //! program exits (130, 143 and 129, as a shell reports a death by those
-//! signals).
+//! signals). `run --stop-on-stdin-eof` stops the same way, as `SIGTERM`
+//! does, when stdin reaches its end: the pipe of a host (the pytest
+//! plugin, node:test) that is gone.
+//!
+//! No driver process starts once the stop has begun
+//! ([`tinymemory_exec::refuse_new_processes`]), and the groups are killed
+//! once more right before the exit, so none started while the run went on
+//! beside the stop outlives it.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-/// Set once `SIGINT` or `SIGTERM` arrived, before the driver processes are
-/// stopped: the checks those processes were answering then fail, and the
+/// Set once `SIGINT`, `SIGTERM` or `SIGHUP` arrived (or, under
+/// `--stop-on-stdin-eof`, the end of stdin), before the driver processes
+/// are stopped: the checks those processes were answering then fail, and the
 /// console prints none of that (the run is not judged, it is stopped).
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
@@ -49,9 +57,10 @@ pub(crate) fn note_on_signal(note: String) {
 }
 
 /// Ends the driver processes (`SIGTERM`, then `SIGKILL` after
-/// `TERM_GRACE`, so they can remove their own files) and removes the
-/// temporary directories.
+/// `TERM_GRACE`, so they can remove their own files), none starting from
+/// here on, and removes the temporary directories.
 fn clean_up() {
+    tinymemory_exec::refuse_new_processes();
     tinymemory_exec::terminate_all(tinymemory_exec::TERM_GRACE);
     let dirs = std::mem::take(&mut *SCRATCH.lock().unwrap_or_else(PoisonError::into_inner));
     for dir in dirs {
@@ -74,7 +83,6 @@ fn clean_up() {
 }
 
 /// How long the signal path waits for its message to be written.
-#[cfg(unix)]
 const MESSAGE_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Starts a thread that, on `SIGINT`, `SIGTERM` or `SIGHUP`, cleans up and
@@ -84,7 +92,6 @@ const MESSAGE_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 /// warning.
 #[cfg(unix)]
 pub(crate) fn install() {
-    use std::io::Write as _;
     use tokio::signal::unix::{signal, SignalKind};
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_io()
@@ -124,33 +131,7 @@ pub(crate) fn install() {
                     _ = hangup.recv() => ("SIGHUP", 129),
                 }
             });
-            INTERRUPTED.store(true, Ordering::SeqCst);
-            clean_up();
-            let note = NOTE
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take()
-                .map(|n| format!("; {n}"))
-                .unwrap_or_default();
-            let message = format!(
-                "error: interrupted by {name}: the driver processes were stopped and the \
-                 temporary files removed{note}"
-            );
-            // Written from a thread of its own, waited for a moment: stderr
-            // may be a pipe nobody reads (`run 2>&1 | less`, stopped), and a
-            // write to a full pipe never returns. Not `eprintln!`, which
-            // panics when the reader is gone (`run 2>&1 | head -1`); either
-            // way the run once ignored every later signal. A message nobody
-            // can read is not written; the exit code still says why it ended.
-            let (done, written) = std::sync::mpsc::channel();
-            let writer = std::thread::Builder::new().spawn(move || {
-                let _ = writeln!(std::io::stderr(), "{message}");
-                let _ = done.send(());
-            });
-            if writer.is_ok() {
-                let _ = written.recv_timeout(MESSAGE_WAIT);
-            }
-            std::process::exit(code);
+            stop(&format!("interrupted by {name}"), code);
         });
     if let Err(e) = watcher {
         stderr_line!("warning: failed to watch for SIGINT and SIGTERM: {e}");
@@ -159,3 +140,69 @@ pub(crate) fn install() {
 
 #[cfg(not(unix))]
 pub(crate) fn install() {}
+
+/// Stops the program, once, whichever asks first (a signal, the end of
+/// stdin): cleans up ([`clean_up`]), prints `error: {why}: ...` and exits
+/// with `code` after killing the driver groups once more. A second caller
+/// waits for the first one's exit.
+fn stop(why: &str, code: i32) -> ! {
+    use std::io::Write as _;
+    if INTERRUPTED.swap(true, Ordering::SeqCst) {
+        loop {
+            std::thread::park();
+        }
+    }
+    clean_up();
+    let note = NOTE
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take()
+        .map(|n| format!("; {n}"))
+        .unwrap_or_default();
+    let message = format!(
+        "error: {why}: the driver processes were stopped and the temporary files removed{note}"
+    );
+    // Written from a thread of its own, waited for a moment: stderr may be
+    // a pipe nobody reads (`run 2>&1 | less`, stopped), and a write to a
+    // full pipe never returns. Not `eprintln!`, which panics when the
+    // reader is gone (`run 2>&1 | head -1`); either way the run once
+    // ignored every later signal. A message nobody can read is not
+    // written; the exit code still says why it ended.
+    let (done, written) = std::sync::mpsc::channel();
+    let writer = std::thread::Builder::new().spawn(move || {
+        let _ = writeln!(std::io::stderr(), "{message}");
+        let _ = done.send(());
+    });
+    if writer.is_ok() {
+        let _ = written.recv_timeout(MESSAGE_WAIT);
+    }
+    // The run went on while this waited; no process started since
+    // `clean_up`, and any it had started before is killed here.
+    tinymemory_exec::kill_all();
+    std::process::exit(code);
+}
+
+/// The exit code of a run stopped by the end of stdin: `SIGTERM`'s, as the
+/// stop is `SIGTERM`'s.
+const STDIN_END_CODE: i32 = 143;
+
+/// `run --stop-on-stdin-eof`: starts a thread that reads stdin to its end
+/// (what it reads is dropped) and then stops the program as `SIGTERM`
+/// does ([`stop`]). A host (the pytest plugin, node:test) holds a pipe to
+/// the binary's stdin and never writes to it; when the host is gone,
+/// killed or not, the kernel closes its end and the run stops with it. A
+/// read error counts as the end.
+pub(crate) fn stop_at_end_of_stdin() {
+    let watcher = std::thread::Builder::new()
+        .name("stdin".to_owned())
+        .spawn(|| {
+            let _ = std::io::copy(&mut std::io::stdin().lock(), &mut std::io::sink());
+            stop(
+                "stopped by the end of stdin (--stop-on-stdin-eof)",
+                STDIN_END_CODE,
+            );
+        });
+    if let Err(e) = watcher {
+        stderr_line!("warning: failed to watch stdin for --stop-on-stdin-eof: {e}");
+    }
+}

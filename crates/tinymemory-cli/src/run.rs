@@ -35,6 +35,9 @@ mod trace_marks;
 /// exit code.
 pub(crate) fn main(args: &RunArgs) -> CliResult {
     let started = Instant::now();
+    if args.stop_on_stdin_eof {
+        crate::cleanup::stop_at_end_of_stdin();
+    }
     let preflight = Preflight::resolve(args)?;
     runtime::build()?.block_on(run(args, preflight, started))
 }

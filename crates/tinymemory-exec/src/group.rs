@@ -17,6 +17,11 @@
 //! The groups still running are kept in a table for the life of the
 //! program: [`shutdown`] waits for them at the end of a run, and
 //! [`kill_all`] stops them at once (from a signal handler's thread, say).
+//! A process is started and its group recorded under the table's lock,
+//! and [`refuse_new_processes`] closes the table under that lock: once it
+//! returns, every process this program started is in the table, and none
+//! is started after, so a kill that follows it misses none (a process
+//! started after a program's last kill was never signalled).
 
 use std::collections::BTreeMap;
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -26,15 +31,44 @@ use std::time::{Duration, Instant};
 struct Live {
     groups: BTreeMap<u64, i32>,
     next: u64,
+    /// Set by [`refuse_new_processes`]: no process is started after.
+    closed: bool,
 }
 
 static LIVE: Mutex<Live> = Mutex::new(Live {
     groups: BTreeMap::new(),
     next: 0,
+    closed: false,
 });
 
 /// Notified whenever a group leaves [`LIVE`].
 static ENDED: Condvar = Condvar::new();
+
+impl Live {
+    /// [`Group::start`] on this table (held locked by the caller): the
+    /// started value and, for a pid that can lead a group, its token and
+    /// group id, recorded.
+    fn start<T>(
+        &mut self,
+        spawn: impl FnOnce() -> std::io::Result<T>,
+        pid: impl FnOnce(&T) -> Option<u32>,
+    ) -> Result<(T, Option<(u64, i32)>), NotStarted> {
+        if self.closed {
+            return Err(NotStarted::Refused);
+        }
+        let started = spawn().map_err(NotStarted::Spawn)?;
+        let recorded = pid(&started)
+            .and_then(|pid| i32::try_from(pid).ok())
+            .filter(|pgid| *pgid > 1)
+            .map(|pgid| {
+                let token = self.next;
+                self.next += 1;
+                self.groups.insert(token, pgid);
+                (token, pgid)
+            });
+        Ok((started, recorded))
+    }
+}
 
 fn live() -> MutexGuard<'static, Live> {
     // Every update is one insert or one remove, so a poisoned lock still
@@ -50,18 +84,34 @@ pub(crate) struct Group {
     pgid: i32,
 }
 
+/// Why [`Group::start`] did not start a process.
+#[derive(Debug)]
+pub(crate) enum NotStarted {
+    /// [`refuse_new_processes`] was called: the program is stopping.
+    Refused,
+    /// The spawn itself failed.
+    Spawn(std::io::Error),
+}
+
 impl Group {
-    /// Records the group led by the process `pid` (started with
-    /// `process_group(0)`, so its group id is its pid). `None` for a pid
-    /// that cannot be a group of its own (0 or 1, or past `i32`), which
-    /// is then never signalled.
-    pub(crate) fn register(pid: u32) -> Option<Self> {
-        let pgid = i32::try_from(pid).ok().filter(|p| *p > 1)?;
-        let mut live = live();
-        let token = live.next;
-        live.next += 1;
-        live.groups.insert(token, pgid);
-        Some(Self { token, pgid })
+    /// Starts a process with `spawn` (a command set to lead a process
+    /// group of its own, `process_group(0)`, so its group id is its pid)
+    /// and records its group, under the table's lock, so that
+    /// [`refuse_new_processes`] either waits for the record or keeps the
+    /// process from starting. `pid` gives the started process's id; the
+    /// group is `None` for a pid that cannot be a group of its own (0 or
+    /// 1, or past `i32`), which is then never signalled.
+    ///
+    /// # Errors
+    ///
+    /// [`NotStarted::Refused`] once [`refuse_new_processes`] was called
+    /// (`spawn` is not called), [`NotStarted::Spawn`] with `spawn`'s error.
+    pub(crate) fn start<T>(
+        spawn: impl FnOnce() -> std::io::Result<T>,
+        pid: impl FnOnce(&T) -> Option<u32>,
+    ) -> Result<(T, Option<Self>), NotStarted> {
+        let (started, recorded) = live().start(spawn, pid)?;
+        Ok((started, recorded.map(|(token, pgid)| Self { token, pgid })))
     }
 
     /// Sends `SIGKILL` to every process of the group; a group that has
@@ -133,6 +183,17 @@ pub fn running() -> usize {
     live().groups.len()
 }
 
+/// Keeps this program from starting any driver process from now on: a
+/// process being started when this is called is started and recorded
+/// first (this waits for it), so [`kill_all`] or [`terminate_all`] after
+/// this reaches every process there will ever be. Every later start of a
+/// driver process fails, saying the program is stopping. For a program
+/// interrupted by a signal, before it stops its drivers; there is no way
+/// back. Safe to call from any thread, any number of times.
+pub fn refuse_new_processes() {
+    live().closed = true;
+}
+
 /// Kills (`SIGKILL`) the process group of every driver process this
 /// program started that is still running, at once, without waiting, and
 /// returns how many groups it signalled. For the end of a program that
@@ -193,4 +254,44 @@ pub fn shutdown(timeout: Duration) -> usize {
     }
     drop(live);
     kill_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> Live {
+        Live {
+            groups: BTreeMap::new(),
+            next: 0,
+            closed: false,
+        }
+    }
+
+    #[test]
+    fn a_start_records_the_group_it_starts_and_none_for_pid_1() {
+        let mut live = table();
+        let (value, recorded) = live.start(|| Ok("child"), |_| Some(4242)).unwrap();
+        assert_eq!((value, recorded), ("child", Some((0, 4242))));
+        let (_, recorded) = live.start(|| Ok(()), |_| Some(1)).unwrap();
+        assert_eq!(recorded, None);
+        assert_eq!(live.groups.values().copied().collect::<Vec<_>>(), [4242]);
+    }
+
+    #[test]
+    fn a_closed_table_starts_nothing() {
+        let mut live = table();
+        live.closed = true;
+        let mut spawned = false;
+        let refused = live.start(
+            || {
+                spawned = true;
+                Ok(())
+            },
+            |()| Some(4242),
+        );
+        assert!(matches!(refused, Err(NotStarted::Refused)));
+        assert!(!spawned);
+        assert!(live.groups.is_empty());
+    }
 }

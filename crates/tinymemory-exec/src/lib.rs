@@ -86,7 +86,7 @@ pub use config::{
 };
 pub use driver::ExecDriver;
 pub use factory::ExecFactory;
-pub use group::{kill_all, running, shutdown, terminate_all};
+pub use group::{kill_all, refuse_new_processes, running, shutdown, terminate_all};
 
 /// How long a driver process gets to exit after its stdin is closed at the
 /// end of its store, before its process group gets `SIGTERM`

@@ -8,12 +8,14 @@ at once) would give one worker its checks and another a
 `driver_unavailable` item, and the whole session would end in xdist's
 "Different tests were collected". So the first worker to get there asks,
 and every worker of the run collects from its answer, which waits in a
-file named by the run's id.
+file named by the run's id. The controller removes that folder at the
+session's end (`remove`).
 """
 
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 import time
 
@@ -37,7 +39,7 @@ def once_per_run(config, key, compute):
     run_id = getattr(config, "workerinput", {}).get("testrunuid")
     if not run_id:
         return compute()
-    folder = os.path.join(tempfile.gettempdir(), f"tinymemory-xdist-{run_id}")
+    folder = _folder(run_id)
     os.makedirs(folder, exist_ok=True)
     name = hashlib.sha256(key.encode()).hexdigest()[:32]
     answer = os.path.join(folder, name + ".json")
@@ -54,6 +56,16 @@ def once_per_run(config, key, compute):
         json.dump(kept, f)
     os.replace(partial, answer)
     return _opened(kept)
+
+
+def _folder(run_id):
+    return os.path.join(tempfile.gettempdir(), f"tinymemory-xdist-{run_id}")
+
+
+def remove(run_id):
+    """Removes the answers of the xdist run `run_id` (its folder, if any
+    worker made one): on the controller, once every worker collected."""
+    shutil.rmtree(_folder(run_id), ignore_errors=True)
 
 
 def _awaited(answer, compute):

@@ -11,7 +11,10 @@ as the exec protocol's process groups are.
 
 The binary ends its own driver processes (each in a group of its own) on
 ``SIGTERM`` (crates/tinymemory-cli/src/cleanup.rs); only if it must be
-killed are those groups, found under it in ``/proc``, killed here.
+killed are those groups, found under it in ``/proc``, killed here. A
+pytest killed with ``SIGKILL`` runs none of this: the binary's stdin is
+then a pipe only pytest held (`start_held`), whose end stops the run
+(``--stop-on-stdin-eof``).
 """
 
 import atexit
@@ -55,6 +58,28 @@ def start(argv, term_grace=TERM_GRACE, **popen):
     with _lock:
         _live[proc.pid] = (proc, term_grace)
     return proc
+
+
+def start_held(argv, term_grace=TERM_GRACE, **popen):
+    """`start` with stdin a pipe whose write end is returned beside the
+    process, ``(Popen, fd)``: this process holds it, writes nothing to it,
+    and closes it (``os.close``) once the process ended. The fd is not
+    inherited by any other child (``os.pipe`` makes it non-inheritable),
+    so when this process dies, however (SIGKILL included), the kernel
+    closes the pipe's last write end and the child reads the end of
+    stdin: ``run --stop-on-stdin-eof`` then stops (docs/cli.md,
+    "Signals"). Works the same under node, whose child pipes are not
+    inherited either. Raises OSError as Popen does, with both ends
+    closed."""
+    read_end, write_end = os.pipe()
+    try:
+        proc = start(argv, term_grace=term_grace, stdin=read_end, **popen)
+    except BaseException:
+        os.close(write_end)
+        raise
+    finally:
+        os.close(read_end)
+    return proc, write_end
 
 
 def _signal_group(pgid, sig):

@@ -39,6 +39,11 @@ LINE_LIMIT = 1 << 20
 # (every check's timeout summed) can be far longer.
 WAIT_SLICE = 3600
 
+# The variable naming the binary's trace file when no --trace is given
+# (docs/protocol.md, "Tracing"): a traced run runs one job, and the binary
+# refuses --jobs above 1 with it.
+TRACE_ENV = "TINYMEMORY_TRACE"
+
 # CLI exit codes (crates/tinymemory-cli/src/exit.rs).
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -245,6 +250,25 @@ def cores():
         return max(1, os.cpu_count() or 1)
 
 
+def trace_file(env):
+    """The trace file the binary writes under the environment `env`
+    (``TINYMEMORY_TRACE``, which the binary ignores when empty), or None."""
+    return env.get(TRACE_ENV) or None
+
+
+def jobs_for(hello_result, env):
+    """``--jobs`` for a run of the driver whose hello answer is
+    `hello_result`, under the environment `env`: the cores for a driver
+    that declared independent stores (the binary then starts the other
+    jobs' processes beside the first rather than after its hello), None
+    (the binary's default, one job) for any other, and None when `env`
+    names a trace: a traced run runs one check at a time, and the binary
+    refuses ``--jobs`` above 1 with a trace, a flag the user never gave."""
+    if hello_result.get("independent_stores") is not True or trace_file(env):
+        return None
+    return cores()
+
+
 def run(binary, command, env, profile, selected, every, corpus, seed, cases, timeout, bundle_dir, limit, jobs=None):
     """Runs the suite once over the checks `selected` (ids; every check of
     the profile when `every`), returns ``(report, command line, bundle
@@ -252,9 +276,11 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
     `shared_error_lines`, its own grouping of failures by driver error.
 
     `corpus` is a directory or None (no corpus). `jobs` is passed as
-    ``--jobs`` (None: the binary's default), for a driver whose hello
-    declared independent stores: given, the binary starts the other jobs'
-    processes beside the first. Raises RunError for a run
+    ``--jobs`` (None: the binary's default; see `jobs_for`). The binary's
+    stdin is a pipe this process holds until the run ended, with
+    ``--stop-on-stdin-eof``: should this process die without ending the
+    run (SIGKILL), the binary stops itself and its drivers. Raises
+    RunError for a run
     that exits with a usage error or cannot open the driver (quoting the
     binary's stderr), outlives `limit` seconds (it is stopped), or leaves
     no readable report.
@@ -273,17 +299,20 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
         ):
             if value is not None:
                 base += [flag, str(value)]
+        # --stop-on-stdin-eof: the binary's stdin is a pipe only this
+        # process holds (and never writes to), so the run and its drivers
+        # stop when this process is gone, killed (SIGKILL) or not.
         argv = base + ["--format", "json", "--output", output, "--quiet", "--all-skipped", "pass"]
+        argv.append("--stop-on-stdin-eof")
         if not every:
             for check in selected:
                 argv += ["--check", check]
         shown = shlex.join(base)
         started = time.monotonic()
         try:
-            proc = _processes.start(
+            proc, host_end = _processes.start_held(
                 argv,
                 term_grace=_processes.BINARY_TERM_GRACE,
-                stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=env,
@@ -304,6 +333,7 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
             # Whatever ended the wait (an interrupt, an error of the
             # plugin's), the binary and its drivers end here.
             _processes.end(proc)
+            os.close(host_end)
         out = out.decode(errors="replace")
         err = err.decode(errors="replace")
         if proc.returncode == EXIT_OPEN:

@@ -16,9 +16,9 @@ import pytest
 from . import DriverConformance, _processes
 from ._binary import BinaryError, checked_binary, find_binary, list_checks
 from ._reproduce import import_dirs, pythonpath_prefix
-from ._once import Refused, once_per_run
+from ._once import Refused, once_per_run, remove
 from ._shown import visible
-from ._run import RunError, conformance_line, cores, deadline, driver_env, hello, run
+from ._run import RunError, conformance_line, deadline, driver_env, hello, jobs_for, run, trace_file
 
 PROFILES = ("lexical", "semantic")
 SENTINEL = "test_tinymemory_plugin_is_active"
@@ -36,6 +36,9 @@ _RAN = pytest.StashKey()
 # pytest-xdist's distribution mode, when the plugin schedules it so that
 # each conformance class runs on one worker.
 _SWITCHED = pytest.StashKey()
+# The ids of the xdist runs this controller started workers for, whose
+# shared answers (`_once`) it removes at its end.
+_XDIST_RUNS = pytest.StashKey()
 
 
 def pytest_addoption(parser):
@@ -101,14 +104,22 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def pytest_report_header(config):
+    lines = []
     dist = config.stash.get(_SWITCHED, None)
-    if dist is None:
-        return []
-    return [
-        f"tinymemory: under --dist {dist} each DriverConformance class runs on one worker: its checks "
-        "come from one run of the binary, which each worker given one of them would repeat "
-        "(docs/validate-python-driver.md, pytest-xdist)"
-    ]
+    if dist is not None:
+        lines.append(
+            f"tinymemory: under --dist {dist} each DriverConformance class runs on one worker: its checks "
+            "come from one run of the binary, which each worker given one of them would repeat "
+            "(docs/validate-python-driver.md, pytest-xdist)"
+        )
+    trace = trace_file(os.environ)
+    if trace is not None:
+        # The plugin passes no --jobs then (`jobs_for`): said once, here.
+        lines.append(
+            f"tinymemory: TINYMEMORY_TRACE is set, so every run is traced to {trace} and runs one check at "
+            "a time (a traced run takes no --jobs: each trace line names the one running check)"
+        )
+    return lines
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -170,6 +181,16 @@ def pytest_sessionfinish(session):
 
 def pytest_unconfigure(config):
     _processes.uninstall()
+    for run_id in config.stash.get(_XDIST_RUNS, ()):
+        remove(run_id)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist's hook, on the controller, for each worker it starts:
+    the run's id, whose folder of shared answers the workers make in the
+    temporary directory and the controller removes at its end."""
+    node.config.stash.setdefault(_XDIST_RUNS, set()).add(node.workerinput["testrunuid"])
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -407,8 +428,8 @@ class ConformanceClass(pytest.Class):
         # A driver that declared independent stores runs with `--jobs` set
         # to the binary's own default, which lets the binary start the
         # other jobs' processes beside the first rather than after its
-        # hello (docs/cli.md, "Driver processes").
-        jobs = cores() if self._hello.get("independent_stores") is True else None
+        # hello (docs/cli.md, "Driver processes"); a traced one, one job.
+        jobs = jobs_for(self._hello, self._env)
         started = time.monotonic()
         report, shown, bundles, shared = run(
             self._binary, self._command, self._env, self._profile, selected, every, limit=limit, jobs=jobs, **opts

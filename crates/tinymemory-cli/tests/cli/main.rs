@@ -19,6 +19,7 @@ mod cli;
 mod docs_rules_table;
 mod filter;
 mod gate;
+mod interrupts;
 mod jobs;
 mod load_progress;
 mod migrate;

@@ -17,7 +17,7 @@ use tokio::time::timeout;
 use super::stderr::StderrTail;
 use super::Shared;
 use crate::config::MAX_LINE_BYTES;
-use crate::group::Group;
+use crate::group::{Group, NotStarted};
 use crate::protocol::{parse_answer, Answer, Request, RequestLine, WireErrorKind};
 use crate::{ExecCommand, ExecConfig};
 
@@ -111,7 +111,8 @@ fn not_started(command: &ExecCommand, e: &std::io::Error) -> String {
 
 impl Session {
     /// Starts the process with piped stdin, stdout and stderr, as the
-    /// leader of a process group of its own.
+    /// leader of a process group of its own; refused once the program
+    /// stops its drivers ([`crate::refuse_new_processes`]).
     pub(super) fn spawn(
         command: &ExecCommand,
         config: ExecConfig,
@@ -126,10 +127,15 @@ impl Session {
             .kill_on_drop(true);
         #[cfg(unix)]
         cmd.process_group(0);
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("failed to start `{command}`: {}", not_started(command, &e)))?;
-        let group = child.id().and_then(Group::register);
+        let (mut child, group) = Group::start(|| cmd.spawn(), Child::id).map_err(|e| match e {
+            NotStarted::Spawn(e) => {
+                format!("failed to start `{command}`: {}", not_started(command, &e))
+            }
+            NotStarted::Refused => format!(
+                "failed to start `{command}`: this program is stopping (interrupted), so it \
+                     starts no driver process"
+            ),
+        })?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {

@@ -14,13 +14,7 @@ export CARGO_INCREMENTAL=0
 step() { printf '\n=== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
 
 work=$(mktemp -d)
-pgvector_started=
-stop_pgvector() {
-    if [ -n "$pgvector_started" ]; then
-        "$work/pgvector-venv/bin/python" .ci/pgvector.py stop "$work/pgvector" >/dev/null 2>&1 || true
-    fi
-}
-trap 'stop_pgvector; rm -rf "$work"' EXIT
+trap 'rm -rf "$work"' EXIT
 export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 # The examples assert their stores' exact failure messages; the binary's
 # reruns of an exec driver's failures (docs/cli.md, "Order-dependent
@@ -76,8 +70,9 @@ cp examples/js/*.js examples/js/package.json examples/js/package-lock.json "$fre
 
 # The PostgreSQL examples' server (docs/validate-js-driver.md): the
 # pgserver wheel ships PostgreSQL 16 with pgvector, which the Debian server
-# of .ci/postgres.sh lacks. Pinned, with its dependencies, in a venv
-# (.ci/pgvector-requirements.txt).
+# of .ci/run lacks. Pinned, with its dependencies, in a venv
+# (.ci/pgvector-requirements.txt); its initdb and pg_ctl start a throwaway
+# server through .ci/postgres.sh, as .ci/python.sh does for the Python rows.
 if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
     step "installing python3-venv (for the pgserver venv)"
     apt-get update -qq
@@ -86,11 +81,15 @@ fi
 step "js: PostgreSQL 16 with pgvector (pgserver 0.1.4) for the PostgreSQL examples"
 python3 -m venv "$work/pgvector-venv"
 "$work/pgvector-venv/bin/pip" install -q --disable-pip-version-check -r .ci/pgvector-requirements.txt
-pgvector_started=1
-TINYMEMORY_PGVECTOR_URL=$("$work/pgvector-venv/bin/python" .ci/pgvector.py start "$work/pgvector" 2>"$work/pgvector.log") \
-    || { cat "$work/pgvector.log" >&2; echo "error: the pgvector server did not start" >&2; exit 1; }
-export TINYMEMORY_PGVECTOR_URL
-echo "js: pgvector server at $TINYMEMORY_PGVECTOR_URL"
+pgbin=$("$work/pgvector-venv/bin/python" -c \
+    'import importlib.util, os; print(os.path.join(os.path.dirname(importlib.util.find_spec("pgserver").origin), "pginstall", "bin"))')
+# As root the server runs as the postgres user, from the venv.
+chmod a+rx "$work"
+# shellcheck source=.ci/postgres.sh
+source .ci/postgres.sh
+postgres_start "$pgbin"
+trap 'postgres_stop; rm -rf "$work"' EXIT
+export TINYMEMORY_PGVECTOR_URL=$TINYMEMORY_POSTGRES_URL
 
 # The binary from the platform package, not the checkout: the variable is
 # unset. The in-memory example at 8 cases per property check (the path is

@@ -16,6 +16,7 @@ mod alone;
 mod baseline;
 mod bundle_replay;
 mod cli;
+mod corpus_measured;
 mod docs_rules_table;
 mod filter;
 mod gate;

@@ -26,6 +26,7 @@ pub(crate) mod finish;
 mod overwrite;
 mod plan;
 mod preflight;
+mod reproduce;
 mod trace_marks;
 
 /// Runs the checks `args` select against its driver.

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use tinymemory_conformance::{Family, Outcome, RunSummary, Runner};
 
 use super::plan::RunPlan;
+use super::reproduce::Reproduce;
 use crate::args::RunArgs;
 use crate::console::Console;
 use crate::driver;
@@ -108,7 +109,7 @@ pub(crate) async fn explain(
             "rerunning {id} alone on a fresh driver process (--no-rerun skips this)"
         ));
         let verdict = verdict(args, plan, id, &earlier, started).await;
-        let said = describe(args, plan, id, &verdict);
+        let said = describe(plan, id, &verdict);
         console.line(&format!(
             "      {id}: {}",
             said.trim_start_matches('\n').trim_start()
@@ -182,8 +183,9 @@ async fn fails(args: &RunArgs, plan: &RunPlan, ids: &[&'static str]) -> Option<b
 
 /// The sentence a verdict adds to the failure's message, with the command
 /// that reproduces the failure.
-fn describe(args: &RunArgs, plan: &RunPlan, id: &'static str, verdict: &Verdict) -> String {
-    let command = |ids: &[&str]| reproduce(args, plan, ids);
+fn describe(plan: &RunPlan, id: &'static str, verdict: &Verdict) -> String {
+    let reproduce = Reproduce::of(plan);
+    let command = |ids: &[&str]| reproduce.run(ids);
     match verdict {
         Verdict::FailsAlone => format!(
             "\n  fails alone too, on a fresh driver process: the checks before it are not the \
@@ -219,55 +221,4 @@ fn describe(args: &RunArgs, plan: &RunPlan, id: &'static str, verdict: &Verdict)
                                driver could not be started again)"
             .to_owned(),
     }
-}
-
-/// A `run` command line running `ids` in that (the registry's) order in
-/// one driver process, with the run's driver, profile, seed and cases.
-///
-/// It runs as printed from any directory: it changes to this run's
-/// working directory (an exec command's relative paths are relative to
-/// it), sets this run's `PYTHONPATH` when it has one (the pytest plugin
-/// puts the test's `sys.path` there, so the driver's module imports), and
-/// names this binary by its path.
-fn reproduce(args: &RunArgs, plan: &RunPlan, ids: &[&str]) -> String {
-    let quote = |s: &str| {
-        shlex::try_quote(s).map_or_else(|_| format!("'{s}'"), std::borrow::Cow::into_owned)
-    };
-    let mut prefix = Vec::new();
-    if let Some(dir) = std::env::current_dir()
-        .ok()
-        .and_then(|d| d.to_str().map(quote))
-    {
-        prefix.push(format!("cd {dir} &&"));
-    }
-    if let Some(path) = std::env::var("PYTHONPATH").ok().filter(|p| !p.is_empty()) {
-        prefix.push(format!("PYTHONPATH={}", quote(&path)));
-    }
-    let binary = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.to_str().map(quote))
-        .unwrap_or_else(|| "tinymemory-conformance".to_owned());
-    let mut words = prefix;
-    words.extend([
-        binary,
-        "run".to_owned(),
-        "--driver".to_owned(),
-        quote(&args.driver.to_string()),
-    ]);
-    if let Some(p) = plan.requested {
-        words.extend(["--profile".to_owned(), p.to_string()]);
-    }
-    words.extend([
-        "--no-corpus".to_owned(),
-        "--jobs".to_owned(),
-        "1".to_owned(),
-        "--seed".to_owned(),
-        plan.config.seed.to_string(),
-        "--cases".to_owned(),
-        plan.config.cases.to_string(),
-    ]);
-    for id in ids {
-        words.extend(["--check".to_owned(), (*id).to_owned()]);
-    }
-    words.join(" ")
 }

@@ -28,6 +28,7 @@ mod mutants_cli;
 mod outputs;
 mod portability_across;
 mod report_formats;
+mod reproduce;
 mod shared_errors;
 mod slow_driver;
 mod trace;

@@ -214,7 +214,12 @@ function failure(entry: ReportCheck, result: RunResult, testFile: string | null,
   if (entry.counterexample) lines.push(`counterexample (seed ${entry.counterexample.seed}): ${entry.counterexample.input}`);
   lines.push(`rule (${entry.family}): ${entry.description}`);
   const file = testFile === null ? "TEST_FILE" : shellQuote(relative(process.cwd(), testFile) || testFile);
-  lines.push(`seed ${run.seed}, ${run.cases} cases; this check alone: TINYMEMORY_SEED=${run.seed} ${framework.alone(regexpEscape(entry.id), file)}`);
+  // The settings the environment gave this run, which a new shell would not have, go with the seed.
+  const carried = ["TINYMEMORY_CORPUS", "TINYMEMORY_CASES", "TINYMEMORY_TIMEOUT"]
+    .filter((name) => (process.env[name] ?? "") !== "")
+    .map((name) => ` ${name}=${shellQuote(process.env[name] as string)}`)
+    .join("");
+  lines.push(`seed ${run.seed}, ${run.cases} cases; this check alone: TINYMEMORY_SEED=${run.seed}${carried} ${framework.alone(regexpEscape(entry.id), file)}`);
   lines.push(`  or: ${result.shown} --check ${entry.id}`);
   const bundle = result.bundles.get(entry.id);
   if (bundle) lines.push(`replay: ${shellJoin(["tinymemory-conformance", "replay", bundle, ...replayDriver])}`);
@@ -276,7 +281,13 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
     families: ids.map((c) => c.family),
   });
   let first: Promise<RunResult> | null = null;
-  const replayDriver = ["--driver", "exec:" + shellJoin(settings.command), ...(settings.corpus ? ["--corpus", settings.corpus] : [])];
+  // The replay hint names the driver, the corpus and the time budget the run had (a check past it times out).
+  const replayDriver = [
+    "--driver",
+    "exec:" + shellJoin(settings.command),
+    ...(settings.corpus ? ["--corpus", settings.corpus] : []),
+    ...(settings.timeout !== null ? ["--timeout", String(settings.timeout)] : []),
+  ];
   const resultFor = async (check: CheckInfo): Promise<{ entry: ReportCheck | undefined; result: RunResult }> => {
     first ??= runSuite(runSettings(chosen.length > 0 ? chosen : [check]));
     let result = await first;

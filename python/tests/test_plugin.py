@@ -90,6 +90,25 @@ def test_the_replay_hint_of_a_bundle_runs_as_printed(pytester):
     assert "reproduced" in replayed.stdout, replayed.stdout
 
 
+def test_the_replay_hint_carries_the_time_budget_of_the_run(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestBroken(DriverConformance):
+            driver = "broken_driver:BrokenStore"
+            timeout = 7
+        """
+    )
+    bundles = pytester.path / "bundles"
+    result = pytester.runpytest(*FAST, "--tinymemory-bundle-dir", str(bundles), "-k", "forget.idempotent")
+    result.assert_outcomes(failed=1)
+    hint = next(line for line in result.stdout.lines if line.startswith("replay: "))
+    argv = shlex.split(hint[len("replay: "):])
+    assert argv[-2:] == ["--timeout", "7"], argv
+
+
 def test_k_and_deselect_run_only_the_selected_checks(pytester):
     pytester.syspathinsert(EXAMPLES)
     pytester.makepyfile(

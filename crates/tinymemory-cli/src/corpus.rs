@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use tinymemory_api::{MemoryProvider, MemorySection, RecallOptions};
+use tinymemory_conformance::report::CorpusFacts;
 use tinymemory_conformance::{LoadedCorpus, RunObserver};
 use tinymemory_corpus::Corpus;
 use tinymemory_sections::Sections;
@@ -16,7 +17,7 @@ const EXAMPLE_QUERY: &str = "computer";
 /// Loads the corpus at `root` (default: the bundled one) into `store`,
 /// printing what was loaded and, with `example`, one section recall;
 /// `progress` is told how far the load is, from `0` of the total as it
-/// starts.
+/// starts. Returns the loaded corpus and what it was, for the report.
 ///
 /// # Errors
 ///
@@ -27,7 +28,7 @@ pub(crate) async fn load(
     console: &Console,
     example: bool,
     progress: &mut dyn RunObserver,
-) -> Result<LoadedCorpus, CliError> {
+) -> Result<(LoadedCorpus, CorpusFacts), CliError> {
     let root = root.map_or_else(bundled, Path::to_owned);
     let corpus = Corpus::load(&root).map_err(|e| {
         CliError::Setup(format!(
@@ -45,11 +46,18 @@ pub(crate) async fn load(
     .await
     .map_err(|e| CliError::Setup(format!("failed to store the corpus: {e}")))?;
     let report = loaded.report();
+    let facts = CorpusFacts {
+        path: root.display().to_string(),
+        digest: corpus.digest(),
+        entries: report.entries(),
+        namespaces: report.namespaces(),
+    };
     console.line(&format!(
-        "loaded {}: {} entries in {} namespaces ({} lines skipped with a warning)",
+        "loaded {}: {} entries in {} namespaces, {} ({} lines skipped with a warning)",
         root.display(),
-        report.entries(),
-        report.namespaces(),
+        facts.entries,
+        facts.namespaces,
+        facts.digest,
         corpus.warnings.len()
     ));
     for (section, (entries, namespaces)) in &report.sections {
@@ -62,7 +70,7 @@ pub(crate) async fn load(
     if example {
         show_example(&loaded, console).await;
     }
-    Ok(loaded)
+    Ok((loaded, facts))
 }
 
 async fn show_example(loaded: &LoadedCorpus, console: &Console) {

@@ -70,7 +70,7 @@ async fn replay(
     // only cost time. The registry says which checks those are, not the
     // bundle's family field (checked against it, but a file's word).
     let corpus = if reads_corpus {
-        let loaded = corpus::load(
+        let (loaded, _) = corpus::load(
             args.corpus.as_deref(),
             opened
                 .corpus_store

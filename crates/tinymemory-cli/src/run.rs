@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
+use tinymemory_conformance::report::RunCorpus;
 use tinymemory_conformance::{DriverFactory, LoadedCorpus, RunSummary, Runner};
 use tinymemory_exec::trace::{Traced, TracedFactory};
 use tinymemory_exec::ExecConfig;
@@ -25,6 +26,7 @@ pub(crate) mod finish;
 mod overwrite;
 mod plan;
 mod preflight;
+mod reproduce;
 mod trace_marks;
 
 /// Runs the checks `args` select against its driver.
@@ -59,7 +61,8 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     runner(&plan, &console).start_ahead(opened.factory.as_ref());
     let mut progress = ConsoleProgress::new(&console, plan.quiet);
     let load_started = Instant::now();
-    let corpus = load_corpus(args, &plan, opened.corpus_store, &console, &mut progress).await?;
+    let (corpus, measured) =
+        load_corpus(args, &plan, opened.corpus_store, &console, &mut progress).await?;
     let load_time = load_started.elapsed();
     // The run starts: until here, a refused or failed run left no trace
     // file (its error quoted the trace instead).
@@ -71,7 +74,7 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
         .unwrap_or_else(SystemTime::now);
     let mut summary = execute(&plan, opened.factory, corpus, &console, &mut progress).await?;
     let originals = alone::explain(args, &plan, &mut summary, &console).await;
-    let report = plan.report(&summary, started, started_at.elapsed(), load_time);
+    let report = plan.report(&summary, started, started_at.elapsed(), load_time, measured);
     finish::finish(&plan, &report, &originals, &console)
 }
 
@@ -126,7 +129,9 @@ fn not_opened_with(
 
 /// Opens the corpus store and loads the corpus into it, when the plan
 /// says to: a `sqlite:PATH` store holding entries is refused first,
-/// unless `--overwrite`.
+/// unless `--overwrite`. Returns it with what the report records of it:
+/// the facts of the corpus loaded, `none` under `--no-corpus`, nothing
+/// when no corpus check was selected.
 ///
 /// # Errors
 ///
@@ -138,13 +143,13 @@ async fn load_corpus(
     store: CorpusStore,
     console: &Console,
     progress: &mut ConsoleProgress<'_>,
-) -> Result<Option<Arc<LoadedCorpus>>, CliError> {
+) -> Result<(Option<Arc<LoadedCorpus>>, Option<RunCorpus>), CliError> {
     match &plan.corpus {
         CorpusPlan::Skipped => {
             console.line("no corpus: the corpus checks will be skipped");
-            Ok(None)
+            Ok((None, Some(RunCorpus::None)))
         }
-        CorpusPlan::Unneeded => Ok(None),
+        CorpusPlan::Unneeded => Ok((None, None)),
         CorpusPlan::Load(root) => {
             let trace = plan.outputs.trace.as_ref();
             let mut store = store.open().await.map_err(|e| not_opened_with(trace)(&e))?;
@@ -152,9 +157,9 @@ async fn load_corpus(
             if let Some(t) = trace.filter(|_| !is_exec(args)) {
                 store = Box::new(Traced::new(store, t.trace.clone()));
             }
-            let loaded =
+            let (loaded, facts) =
                 corpus::load(root.as_deref(), store, console, !plan.quiet, progress).await?;
-            Ok(Some(Arc::new(loaded)))
+            Ok((Some(Arc::new(loaded)), Some(RunCorpus::Loaded(facts))))
         }
     }
 }

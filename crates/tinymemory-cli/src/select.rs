@@ -191,7 +191,8 @@ mod tests {
                 "portability.round_trip",
                 "portability.taint_kept",
                 "portability.import_hostile",
-                "portability.import_failures"
+                "portability.import_failures",
+                "portability.store_after_import"
             ]
         );
     }

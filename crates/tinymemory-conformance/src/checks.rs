@@ -487,6 +487,14 @@ macro_rules! __tinymemory_standard_checks {
                 cost_ms: 13,
                 mistake: "one bad record failing the whole batch, or writing it anyway",
             };
+            portability_store_after_import => "portability.store_after_import" [
+                Portability, BOTH,
+                "a store or store_many over a key an import wrote (stamped 2001) stamps the time of the store and gives content, category, session and taint anew, the same from get, list and recall",
+                portability::store_after_import
+            ] {
+                cost_ms: 6,
+                mistake: "an upsert that updates the content but keeps the row's timestamp column, so an imported entry stays stamped with its import's time; an update with merge semantics keeping the imported session or timestamp field",
+            };
             properties_across_ordering => "properties.across_ordering" ($crate::properties::ACROSS_ORDERING) {
                 cost_ms: 887,
                 mistake: "insertion-order ties",

@@ -6,6 +6,7 @@ mod build;
 mod bundle;
 mod compare;
 mod conformance;
+mod corpus;
 mod error;
 mod escape;
 mod json;
@@ -21,6 +22,7 @@ pub use build::{TOOL_NAME, TOOL_VERSION};
 pub use bundle::{Bundle, BUNDLE_SCHEMA_VERSION, MAX_DRIVER_NAME};
 pub use compare::{Compared, Comparison};
 pub use conformance::{Conformance, FamilyLevel, FamilyStatus, Level};
+pub use corpus::{CorpusFacts, RunCorpus};
 pub use error::ReportError;
 pub use escape::visible;
 pub use model::{

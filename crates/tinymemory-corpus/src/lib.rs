@@ -33,6 +33,7 @@
 
 mod corpus;
 mod dialog;
+mod digest;
 mod entry;
 mod error;
 mod layout;

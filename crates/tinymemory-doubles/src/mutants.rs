@@ -68,6 +68,7 @@
 //! | `drops-stop-words` | lexical | [`DropsStopWords::new(_)`](DropsStopWords::new) | `recall.common_words` | the query's English stop words (Lucene's list: the, is, it, be, not, a, ...) are dropped before the search, so recall("be") finds nothing |
 //! | `utf16-key-order` | lexical | [`Utf16KeyOrder::new(_)`](Utf16KeyOrder::new) | `store.hostile_text_round_trip` | list sorts by UTF-16 code units, as JavaScript's default string comparison does, so a key starting at or above U+E000 comes after an astral one |
 //! | `leap-second-any-day` | lexical | [`LeapSecondAnyDay::new(_)`](LeapSecondAnyDay::new) | `portability.import_failures` | import takes a second of 60 on any day and at any minute, read as 59, as a parser checking each field's range alone does |
+//! | `keeps-imported-timestamp` | lexical | [`KeepsImportedTimestamp::new(_)`](KeepsImportedTimestamp::new) | `portability.store_after_import` | a store or store_many over a key an import wrote keeps the imported timestamp |
 //! | `years-below-100-shifted` | lexical | [`ShiftedEarlyYears::new(_)`](ShiftedEarlyYears::new) | `namespaces.last_updated` | namespaces() compares timestamps of years 0000-0099 as 1900-1999, as JavaScript's Date.UTC reads a year below 100 |
 //! | `distance-scores` | semantic | [`RankingFault::new(RankingFaultKind::DistanceScores, _)`](RankingFault::new) | `recall.ranking_higher_better` | scores are the cosine distance 1 - s, nearest first, as a vector store returns them |
 //! | `jittered-scores` | semantic | [`RankingFault::new(RankingFaultKind::JitteredScores, _)`](RankingFault::new) | `recall.deterministic` | the n-th recall adds n * 1e-12 to every score |
@@ -251,6 +252,7 @@ mutant_files! {
     stop_words => DropsStopWords, ENGLISH_STOP_WORDS;
     utf16_order => Utf16KeyOrder;
     leap_second => LeapSecondAnyDay;
+    import_timestamp => KeepsImportedTimestamp;
     early_years => ShiftedEarlyYears;
     ranking => RankingFault, RankingFaultKind;
     stale_index => StaleIndex;

@@ -439,10 +439,13 @@ class ConformanceClass(pytest.Class):
             write_report(report, report_dir, f"{self.obj.__module__}.{self.obj.__qualname__}.json")
         checks = {c["id"]: c for c in report.get("checks", [])}
         # `replay` never runs a command read from a bundle: the hint names
-        # the driver (and the corpus the run loaded) itself.
+        # the driver (and the corpus the run loaded) itself, and the
+        # run's time budget, which decides a check that ran past it.
         replay = ["--driver", "exec:" + shlex.join(self._command)]
         if opts["corpus"] is not None:
             replay += ["--corpus", opts["corpus"]]
+        if opts["timeout"] is not None:
+            replay += ["--timeout", str(opts["timeout"])]
         prefix = pythonpath_prefix(import_dirs(self._modules()))
         self.config.stash[_RAN].append(self)
         return checks, {

@@ -27,6 +27,7 @@ use tinymemory_conformance::{Failure, Family, Outcome, RunSummary};
 
 use self::rerun::{Leftover, Reruns, Try};
 use super::plan::RunPlan;
+use super::reproduce::Reproduce;
 use crate::args::RunArgs;
 use crate::console::Console;
 
@@ -313,7 +314,8 @@ fn describe(
     verdict: &Verdict,
     leftover: Option<&Leftover>,
 ) -> String {
-    let command = |ids: &[&str]| reproduce(args, plan, ids);
+    let reproduce = Reproduce::of(plan);
+    let command = |ids: &[&str]| reproduce.run(ids);
     match verdict {
         Verdict::FailsAlone if leftover.is_some() => format!(
             "\n  fails alone too, on a fresh driver process, but not on an empty store: after \
@@ -371,55 +373,4 @@ fn describe(
             args.rerun_budget
         ),
     }
-}
-
-/// A `run` command line running `ids` in that (the registry's) order in
-/// one driver process, with the run's driver, profile, seed and cases.
-///
-/// It runs as printed from any directory: it changes to this run's
-/// working directory (an exec command's relative paths are relative to
-/// it), sets this run's `PYTHONPATH` when it has one (the pytest plugin
-/// puts the test's `sys.path` there, so the driver's module imports), and
-/// names this binary by its path.
-fn reproduce(args: &RunArgs, plan: &RunPlan, ids: &[&str]) -> String {
-    let quote = |s: &str| {
-        shlex::try_quote(s).map_or_else(|_| format!("'{s}'"), std::borrow::Cow::into_owned)
-    };
-    let mut prefix = Vec::new();
-    if let Some(dir) = std::env::current_dir()
-        .ok()
-        .and_then(|d| d.to_str().map(quote))
-    {
-        prefix.push(format!("cd {dir} &&"));
-    }
-    if let Some(path) = std::env::var("PYTHONPATH").ok().filter(|p| !p.is_empty()) {
-        prefix.push(format!("PYTHONPATH={}", quote(&path)));
-    }
-    let binary = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.to_str().map(quote))
-        .unwrap_or_else(|| "tinymemory-conformance".to_owned());
-    let mut words = prefix;
-    words.extend([
-        binary,
-        "run".to_owned(),
-        "--driver".to_owned(),
-        quote(&args.driver.to_string()),
-    ]);
-    if let Some(p) = plan.requested {
-        words.extend(["--profile".to_owned(), p.to_string()]);
-    }
-    words.extend([
-        "--no-corpus".to_owned(),
-        "--jobs".to_owned(),
-        "1".to_owned(),
-        "--seed".to_owned(),
-        plan.config.seed.to_string(),
-        "--cases".to_owned(),
-        plan.config.cases.to_string(),
-    ]);
-    for id in ids {
-        words.extend(["--check".to_owned(), (*id).to_owned()]);
-    }
-    words.join(" ")
 }

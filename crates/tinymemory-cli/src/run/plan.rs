@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 use tinymemory_api::RecallProfile;
-use tinymemory_conformance::report::RunFilter;
+use tinymemory_conformance::report::{RunCorpus, RunFilter};
 use tinymemory_conformance::{
     DriverFactory, Family, Registry, Report, RunConfig, RunSummary, Shard,
 };
@@ -161,13 +161,15 @@ impl RunPlan {
     }
 
     /// The report of the run that gave `summary`, begun at `started`,
-    /// which took `whole_run` (`corpus_load` of it loading the corpus).
+    /// which took `whole_run` (`corpus_load` of it loading the corpus),
+    /// and `measured` the corpus, when it says.
     pub(crate) fn report(
         &self,
         summary: &RunSummary,
         started: SystemTime,
         whole_run: Duration,
         corpus_load: Duration,
+        measured: Option<RunCorpus>,
     ) -> Report {
         let mut report = Report::from_summary(summary, started)
             .with_driver_spec(self.driver.to_string())
@@ -178,6 +180,9 @@ impl RunPlan {
         }
         if let Some(s) = &self.shard {
             report = report.with_shard(s.shard, s.selection.clone());
+        }
+        if let Some(corpus) = measured {
+            report = report.with_corpus(corpus);
         }
         report
     }

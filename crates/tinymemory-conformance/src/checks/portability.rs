@@ -10,10 +10,12 @@ pub(crate) mod support;
 
 mod import;
 mod paging;
+mod restamp;
 mod round_trip;
 
 pub(crate) use import::{import_failures, import_hostile, taint_kept};
 pub(crate) use paging::{
     cursor_stable, end_of_export, page_limits, pages_partition, unknown_cursor,
 };
+pub(crate) use restamp::store_after_import;
 pub(crate) use round_trip::round_trip;

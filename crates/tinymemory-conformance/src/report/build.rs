@@ -36,6 +36,7 @@ impl Report {
                 load_ms: None,
                 filter: None,
                 shard: None,
+                corpus: None,
             },
             conformance: Conformance::of(&checks, summary.profile),
             counts: Counts::of(&checks),
@@ -81,6 +82,14 @@ impl Report {
             selection,
         });
         self.conformance = self.conformance.filtered();
+        self
+    }
+
+    /// Records the corpus the run loaded, or that it ran without one
+    /// (`run.corpus`).
+    #[must_use]
+    pub fn with_corpus(mut self, corpus: super::RunCorpus) -> Self {
+        self.run.corpus = Some(corpus);
         self
     }
 

@@ -51,6 +51,12 @@ pub struct Comparison {
     /// differ: the two runs applied different checks, so a check of one
     /// profile only shows as "not run" or is absent.
     pub different_profiles: Option<(RecallProfile, RecallProfile)>,
+    /// The baseline's and the current report's corpora
+    /// ([`RunCorpus::describe`](super::RunCorpus::describe), `not recorded`
+    /// for a report that does not say), when both say and they differ
+    /// ([`RunCorpus::same_as`](super::RunCorpus::same_as)): the corpus
+    /// checks measured other data.
+    pub different_corpora: Option<(String, String)>,
 }
 
 impl Comparison {
@@ -110,6 +116,11 @@ impl Comparison {
             cmp.different_profiles =
                 Some((baseline.run.recall_profile, current.run.recall_profile));
         }
+        if let (Some(before), Some(now)) = (&baseline.run.corpus, &current.run.corpus) {
+            if !before.same_as(now) {
+                cmp.different_corpora = Some((before.describe(), now.describe()));
+            }
+        }
         cmp
     }
 
@@ -144,8 +155,8 @@ impl Comparison {
         line
     }
 
-    /// The comparison as text: a note when the drivers or the recall
-    /// profiles differ, one line per
+    /// The comparison as text: a note when the drivers, the recall
+    /// profiles or the corpora differ, one line per
     /// compared check (`new failure   recall.limit: message`,
     /// `timed out ...`, `still failing ...`, `fixed ...`, `not run ...`),
     /// then
@@ -166,6 +177,15 @@ impl Comparison {
                 out,
                 "note: the baseline ran under the {before} recall profile, this one under {now}: \
                  they apply different checks"
+            );
+        }
+        if let Some((before, now)) = &self.different_corpora {
+            let _ = writeln!(
+                out,
+                "note: the baseline measured the corpus {}, this run {}: the corpus checks \
+                 measured other data",
+                shown(before),
+                shown(now)
             );
         }
         let groups = [

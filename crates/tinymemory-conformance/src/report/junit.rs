@@ -14,7 +14,9 @@ impl Report {
     ///   (the timeouts), `skipped`, `time` in seconds) and the start time.
     /// - One `<testsuite name="DRIVER.FAMILY">` per family, in order of
     ///   first appearance, with the run metadata as `<properties>` (tool,
-    ///   driver, seed, cases, conformance level).
+    ///   driver, seed, cases, the corpus (`corpus`: its path or `none`,
+    ///   with `corpus_digest`, `corpus_entries` and `corpus_namespaces`
+    ///   for a loaded one), conformance level).
     /// - One `<testcase name="CHECK-ID" classname="DRIVER.FAMILY">` per
     ///   check. `fail`: a `<failure type="fail">` whose `message` is the
     ///   failure message and whose text adds the counterexample.
@@ -106,6 +108,16 @@ impl Report {
         props.push(("recall_profile", r.recall_profile.to_string()));
         props.push(("seed", r.seed.to_string()));
         props.push(("cases", r.cases.to_string()));
+        match &r.corpus {
+            Some(super::RunCorpus::None) => props.push(("corpus", "none".to_owned())),
+            Some(super::RunCorpus::Loaded(c)) => {
+                props.push(("corpus", c.path.clone()));
+                props.push(("corpus_digest", c.digest.clone()));
+                props.push(("corpus_entries", c.entries.to_string()));
+                props.push(("corpus_namespaces", c.namespaces.to_string()));
+            }
+            None => {}
+        }
         props.push(("conformance", self.conformance.to_string()));
         out.push_str("    <properties>\n");
         for (name, value) in props {

@@ -44,6 +44,9 @@ impl Report {
         row("recall profile", r.recall_profile.to_string());
         row("seed", r.seed.to_string());
         row("cases per property", r.cases.to_string());
+        if let Some(corpus) = &r.corpus {
+            row("corpus", corpus.describe());
+        }
         row("started", r.started_at.clone());
         row("duration", format!("{:.1?}", duration(r.duration_ms)));
         let _ = writeln!(out, "\n**{}**\n", self.closing_line());

@@ -4,7 +4,7 @@ use tinymemory_api::shown::shown;
 
 use std::collections::HashMap;
 
-use super::{CheckEntry, Conformance, Counts, Report, RunFilter};
+use super::{CheckEntry, Conformance, Counts, Report, RunCorpus, RunFilter};
 
 impl Report {
     /// The report of the whole run whose shards are `shards` (each with
@@ -20,7 +20,10 @@ impl Report {
     /// Why the reports are not the shards of one run, naming the files:
     /// no report, a report of an unsharded run, shards of different runs
     /// (another seed, case count, driver, recall profile, selection,
-    /// filter, suite version or shard count), a shard given twice or
+    /// filter, suite version or shard count), shards that measured
+    /// different corpora ([`RunCorpus::same_as`]: `--no-corpus` against a
+    /// corpus, or two corpora of other entries; a shard that selected no
+    /// corpus check measured none and merges with any), a shard given twice or
     /// missing, a check id reported twice, or checks other than the
     /// selection's.
     pub fn merge(shards: &[(String, Report)]) -> Result<Report, String> {
@@ -52,6 +55,11 @@ impl Report {
             ));
         }
         let mut seen: Vec<Option<&str>> = vec![None; head.total as usize];
+        // The first shard that says which corpus it measured: every other
+        // that says must say the same.
+        let corpus: Option<(&str, &RunCorpus)> = shards
+            .iter()
+            .find_map(|(name, r)| r.run.corpus.as_ref().map(|c| (name.as_str(), c)));
         for (name, r) in shards {
             let shard = meta(name, r)?;
             let differs = |what: &str, a: &str, b: &str| {
@@ -124,6 +132,17 @@ impl Report {
             if let Some((what, _, x, y)) = same.into_iter().find(|(_, equal, _, _)| !equal) {
                 return Err(differs(what, &x, &y));
             }
+            if let Some((measured, corpus)) = &corpus {
+                if let Some(other) = r.run.corpus.as_ref().filter(|c| !c.same_as(corpus)) {
+                    return Err(format!(
+                        "{name} and {measured} are not shards of one run: their corpora differ \
+                         ({} against {}); the corpus checks' verdicts hold for the corpus they \
+                         measured",
+                        shown(&other.describe()),
+                        shown(&corpus.describe())
+                    ));
+                }
+            }
             let slot = &mut seen[(shard.index - 1) as usize];
             if let Some(other) = slot {
                 return Err(format!(
@@ -178,6 +197,7 @@ impl Report {
         }
         let mut run = first.run.clone();
         run.shard = None;
+        run.corpus = corpus.map(|(_, c)| c.clone());
         run.started_at = shards
             .iter()
             .map(|(_, r)| r.run.started_at.clone())

@@ -81,6 +81,11 @@ pub struct RunMeta {
     /// reports written before shards existed). `merge` joins the shards.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardMeta>,
+    /// The corpus the run measured, or `--no-corpus`; absent when the run
+    /// selected no corpus check (and in reports written before the field
+    /// existed). `merge` refuses shards of different corpora.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corpus: Option<super::RunCorpus>,
 }
 
 /// Which part of a sharded run a report holds.

@@ -116,6 +116,19 @@ impl Report {
         )
     }
 
+    /// The line after the header naming the corpus the run measured:
+    /// `corpus: fixtures/corpora (22688 entries in 272 namespaces,
+    /// sha256:..)` or `corpus: none (--no-corpus)`, control characters
+    /// escaped (a report read back may hold any); `None` when the report
+    /// does not say (no corpus check was selected, or an older report).
+    #[must_use]
+    pub fn corpus_line(&self) -> Option<String> {
+        self.run
+            .corpus
+            .as_ref()
+            .map(|c| format!("corpus: {}", visible(&c.describe())))
+    }
+
     /// The conformance line: `conformance: FULL (lexical)` (or
     /// `PARTIAL (..)`, `NONE (..)`), always naming the profile.
     #[must_use]
@@ -123,7 +136,8 @@ impl Report {
         format!("conformance: {}", self.conformance)
     }
 
-    /// The whole report as text: [`Report::text_header`], one
+    /// The whole report as text: [`Report::text_header`] and
+    /// [`Report::corpus_line`] when there is one, one
     /// [`CheckEntry::text_line`] per check, the conformance line, and the
     /// closing line `N passed, N failed[, N skipped]` last; every line ends
     /// with a newline.
@@ -131,6 +145,10 @@ impl Report {
     pub fn to_text(&self, colour: bool) -> String {
         let mut out = self.text_header();
         out.push('\n');
+        if let Some(corpus) = self.corpus_line() {
+            out.push_str(&corpus);
+            out.push('\n');
+        }
         for c in &self.checks {
             out.push_str(&c.text_line(colour));
             out.push('\n');

@@ -11,9 +11,12 @@ use tinymemory_api::{
 use tinymemory_conformance::{
     DriverFactory, Family, FnFactory, Outcome, Registry, RunConfig, Runner,
 };
+use tinymemory_doubles::mutants::{KeepsImportedTimestamp, MetadataFault, MetadataFaultKind};
 use tinymemory_reference::{ReferenceDriver, SemanticReferenceDriver};
 
-const IDS: [&str; 11] = [
+use crate::support::one_check::failure_of;
+
+const IDS: [&str; 12] = [
     "portability.pages_partition",
     "portability.end_of_export",
     "portability.page_limits",
@@ -23,6 +26,7 @@ const IDS: [&str; 11] = [
     "portability.taint_kept",
     "portability.import_hostile",
     "portability.import_failures",
+    "portability.store_after_import",
     "properties.export_partition",
     "properties.export_round_trip",
 ];
@@ -53,7 +57,7 @@ fn the_family_has_these_checks_in_this_order() {
         .iter()
         .map(|c| c.id)
         .collect();
-    assert_eq!(portability, IDS[..9]);
+    assert_eq!(portability, IDS[..10]);
 }
 
 #[tokio::test]
@@ -136,7 +140,7 @@ async fn the_default_export_passes_and_a_missing_import_skips_naming_why() {
         .map(|(i, id)| {
             (
                 *id,
-                if i < 5 || i == 9 {
+                if i < 5 || i == 10 {
                     Outcome::Pass
                 } else {
                     skip.clone()
@@ -179,6 +183,7 @@ async fn the_null_driver_fails_what_needs_stored_data() {
             ("portability.taint_kept", "fail"),
             ("portability.import_hostile", "fail"),
             ("portability.import_failures", "fail"),
+            ("portability.store_after_import", "fail"),
             ("properties.export_partition", "skip"),
             ("properties.export_round_trip", "skip"),
         ]
@@ -186,5 +191,49 @@ async fn the_null_driver_fails_what_needs_stored_data() {
     assert_eq!(
         got[0].1.message(),
         Some("list(None, ..) returned 0 entries after 42 stores of distinct (namespace, key)")
+    );
+}
+
+#[tokio::test]
+async fn a_store_keeping_the_imported_timestamp_fails_naming_both() {
+    let factory = Arc::new(FnFactory::new("keeps-imported-timestamp", || {
+        Ok(
+            Box::new(KeepsImportedTimestamp::new(ReferenceDriver::new()))
+                as Box<dyn MemoryProvider>,
+        )
+    }));
+    let message = failure_of(factory, "portability.store_after_import").await;
+    assert!(
+        message.starts_with(
+            "get(learning:restamp, \"by-store\") gives the timestamp \"2001-01-01T00:00:00Z\" \
+             after an import of it stamped \"2001-01-01T00:00:00Z\" then a store that ran between "
+        ),
+        "{message}"
+    );
+    assert!(
+        message.ends_with(
+            ": a store over a key an import wrote stamps the time of the store, not the imported \
+             timestamp"
+        ),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn a_store_merging_into_the_imported_fields_fails_naming_the_kept_one() {
+    let factory = Arc::new(FnFactory::new("merges", || {
+        Ok(Box::new(MetadataFault::new(
+            MetadataFaultKind::MergesMetadataOnUpsert,
+            ReferenceDriver::new(),
+        )) as Box<dyn MemoryProvider>)
+    }));
+    let message = failure_of(factory, "portability.store_after_import").await;
+    assert_eq!(
+        message,
+        "get gives (learning:restamp, \"by-store\") the (content, category, session, taint) \
+         (\"stored lantern note\", Daily, Some(\"session-9\"), Internal) after importing \
+         (\"imported lantern note\", custom:synced, session-9, external_sync) then a store of \
+         (\"stored lantern note\", Daily, None, Internal): a store over an imported key gives \
+         every field anew, as over a stored one"
     );
 }

@@ -231,3 +231,55 @@ fn bidi_and_format_characters_are_escaped_in_every_format() {
         );
     }
 }
+
+#[test]
+fn every_format_names_the_corpus_the_run_measured() {
+    use tinymemory_conformance::report::{CorpusFacts, RunCorpus, SCHEMA_VERSION};
+    let loaded = report().with_corpus(RunCorpus::Loaded(CorpusFacts {
+        path: "fixtures/corpora".to_owned(),
+        digest: "sha256:3c1d".to_owned(),
+        entries: 22_688,
+        namespaces: 272,
+    }));
+    assert_eq!(
+        loaded.to_text(false).lines().nth(1),
+        Some("corpus: fixtures/corpora (22688 entries in 272 namespaces, sha256:3c1d)")
+    );
+    assert!(
+        loaded.to_markdown().contains(
+            "| corpus | fixtures/corpora (22688 entries in 272 namespaces, sha256:3c1d) |\n"
+        ),
+        "{}",
+        loaded.to_markdown()
+    );
+    let junit = loaded.to_junit();
+    for property in [
+        "<property name=\"corpus\" value=\"fixtures/corpora\"/>",
+        "<property name=\"corpus_digest\" value=\"sha256:3c1d\"/>",
+        "<property name=\"corpus_entries\" value=\"22688\"/>",
+        "<property name=\"corpus_namespaces\" value=\"272\"/>",
+    ] {
+        assert!(junit.contains(property), "{property} in {junit}");
+    }
+    let json: serde_json::Value = serde_json::from_str(&loaded.to_json()).unwrap();
+    assert_eq!(json["schema_version"], SCHEMA_VERSION);
+    assert_eq!(
+        json["run"]["corpus"],
+        serde_json::json!({"path": "fixtures/corpora", "digest": "sha256:3c1d",
+                           "entries": 22_688, "namespaces": 272})
+    );
+    assert_eq!(
+        tinymemory_conformance::Report::from_json(&loaded.to_json()).unwrap(),
+        loaded
+    );
+    let none = report().with_corpus(RunCorpus::None);
+    assert_eq!(
+        none.to_text(false).lines().nth(1),
+        Some("corpus: none (--no-corpus)")
+    );
+    assert!(none
+        .to_junit()
+        .contains("<property name=\"corpus\" value=\"none\"/>"));
+    // A report that does not say (no corpus check ran) is as before.
+    assert_eq!(report().corpus_line(), None);
+}

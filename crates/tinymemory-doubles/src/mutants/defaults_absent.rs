@@ -302,7 +302,7 @@ pub(super) const MUTANTS: &[super::Mutant] = &[
         name: "defaults-kept-by-store-many",
         rule: "bulk store: an entry of a batch replaces category, session and taint, defaults included",
         check: "store.upsert_replaces_metadata",
-        also_caught_by: &[],
+        also_caught_by: &["portability.store_after_import"],
         description: "store_many over existing keys keeps the stored category, session and taint where the entry gives core, no session or internal",
         wrap: DefaultsAsAbsent::new(UpsertPath::StoreMany, DefaultFields::ALL),
         profile: Lexical,

@@ -73,6 +73,7 @@ mod harness;
 pub mod hostile;
 mod meter;
 pub mod model;
+pub mod noise;
 mod observe;
 mod progress;
 mod properties;
@@ -104,6 +105,7 @@ pub use runner::{
     Runner, CALL_TIMEOUT_GRACE, DEFAULT_CALL_TIMEOUT, DEFAULT_CHECK_TIMEOUT,
     DEFAULT_REQUEST_ALLOWANCE, PROPERTY_TIME_PER_CASE,
 };
+pub use noise::ScoreNoise;
 pub use summary::{CheckReport, RunSummary};
 
 /// The README's examples, compiled and run as doctests.

@@ -107,6 +107,12 @@ impl Report {
         props.push(("seed", r.seed.to_string()));
         props.push(("cases", r.cases.to_string()));
         props.push(("conformance", self.conformance.to_string()));
+        if let Some(noise) = &self.conformance.score_noise {
+            props.push((
+                "score_noise",
+                format!("{:e} in {}: {}", noise.difference, noise.check, noise.at),
+            ));
+        }
         out.push_str("    <properties>\n");
         for (name, value) in props {
             let _ = writeln!(

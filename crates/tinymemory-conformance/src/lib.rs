@@ -97,6 +97,7 @@ pub use harness::{
     ConfigError, ExpectationError, ExpectedFailures, Harness, HarnessError, CASES_ENV,
     PROPTEST_CASES_ENV, SEED_ENV,
 };
+pub use noise::ScoreNoise;
 pub use observe::{CheckStarted, RunObserver};
 pub use progress::CaseProgress;
 pub use registry::Registry;
@@ -105,7 +106,6 @@ pub use runner::{
     Runner, CALL_TIMEOUT_GRACE, DEFAULT_CALL_TIMEOUT, DEFAULT_CHECK_TIMEOUT,
     DEFAULT_REQUEST_ALLOWANCE, PROPERTY_TIME_PER_CASE,
 };
-pub use noise::ScoreNoise;
 pub use summary::{CheckReport, RunSummary};
 
 /// The README's examples, compiled and run as doctests.

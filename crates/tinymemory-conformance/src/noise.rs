@@ -206,8 +206,9 @@ pub(crate) fn compare<S: AsRef<str>>(
     if first.len() != other.len() {
         return Err(Beyond::Length);
     }
-    let find =
-        |answer: &[(S, Option<f64>)], id: &S| answer.iter().position(|h| h.0.as_ref() == id.as_ref());
+    let find = |answer: &[(S, Option<f64>)], id: &S| {
+        answer.iter().position(|h| h.0.as_ref() == id.as_ref())
+    };
     let lowest = |answer: &[(S, Option<f64>)]| answer.iter().filter_map(|h| h.1).reduce(f64::min);
     // Hits in one answer only: explained as a near tie cut by the limit.
     for (mine, theirs) in [(first, other), (other, first)] {

@@ -282,7 +282,12 @@ async fn compare(
 /// writes elsewhere moved where the pinned entries are stored, and with it
 /// the order a score's terms are summed in, not what they score. The
 /// difference is recorded as the check's noise.
-fn within_noise(ns: &str, (query, limit): (&str, usize), (was, is): (&Answer, &Answer), what: &str) -> bool {
+fn within_noise(
+    ns: &str,
+    (query, limit): (&str, usize),
+    (was, is): (&Answer, &Answer),
+    what: &str,
+) -> bool {
     let id = |h: &(Option<String>, String, Option<u64>)| {
         format!("{}/{}", h.0.as_deref().unwrap_or("?"), h.1)
     };

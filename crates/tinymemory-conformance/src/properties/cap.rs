@@ -168,7 +168,10 @@ fn same_up_to_noise(first: &Across, other: &Across, q: &SectionQuery) -> Result<
     let ids = |a: &Across| a.hits.iter().map(id).collect::<Vec<_>>();
     let (first_ids, other_ids) = (ids(first), ids(other));
     let scored = |ids: &[String], a: &Across| -> Vec<(String, Option<f64>)> {
-        ids.iter().cloned().zip(a.hits.iter().map(|h| h.score)).collect()
+        ids.iter()
+            .cloned()
+            .zip(a.hits.iter().map(|h| h.score))
+            .collect()
     };
     let (f, o) = (scored(&first_ids, first), scored(&other_ids, other));
     let largest = noise::compare(&f, &o, q.limit).map_err(|b| format!("; {b}"))?;

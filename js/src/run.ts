@@ -95,6 +95,8 @@ export interface ReportCheck {
   message: string | null;
   reason: string | null;
   counterexample: { seed: string; input: string } | null;
+  /** The largest score difference within the noise tolerance this check saw (docs/profiles.md, "Score noise"). */
+  score_noise?: { difference: number; at: string };
 }
 
 /** What a run of the binary gave. */

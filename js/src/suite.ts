@@ -309,6 +309,9 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
         const { entry, result } = got;
         if (entry === undefined) throw new CheckFailed(`${check.id}: the run's report has no entry for this check: \`${result.shown}\``);
         framework.note(t, `check ${entry.outcome} in ${entry.duration_ms.toFixed(1)} ms`);
+        if (entry.score_noise) {
+          framework.note(t, `score noise ${entry.score_noise.difference.toExponential(1)} (${entry.score_noise.at}), within the tolerance`);
+        }
         switch (entry.outcome) {
           case "pass":
             return;

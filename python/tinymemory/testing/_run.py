@@ -366,8 +366,10 @@ def conformance_line(conformance):
     ``conformance: PARTIAL (lexical: contract, sections)`` naming the
     families whose status is ``pass`` in report order, ``NONE (..)``; a
     filtered run adds ``, filtered`` after the profile, checks that timed
-    out ``; timed out: ID, ...`` at the end, as the binary's Display of
-    ``Conformance`` does (crates/tinymemory-conformance/src/report/conformance.rs)."""
+    out ``; timed out: ID, ...`` at the end, and the run's score noise
+    follows (``, score noise 2.2e-16 in properties.cap_determinism``), as
+    the binary's Display of ``Conformance`` does
+    (crates/tinymemory-conformance/src/report/conformance.rs)."""
     profile = conformance.get("profile", "lexical")
     filtered = ", filtered" if conformance.get("filtered") else ""
     timed_out = conformance.get("timed_out") or []
@@ -375,5 +377,10 @@ def conformance_line(conformance):
     level = str(conformance.get("level", "none"))
     if level == "partial":
         passing = [f["family"] for f in conformance.get("families", []) if f.get("status") == "pass"]
-        return f"conformance: PARTIAL ({profile}{filtered}: {', '.join(passing)}{late})"
-    return f"conformance: {level.upper()} ({profile}{filtered}{late})"
+        line = f"conformance: PARTIAL ({profile}{filtered}: {', '.join(passing)}{late})"
+    else:
+        line = f"conformance: {level.upper()} ({profile}{filtered}{late})"
+    noise = conformance.get("score_noise")
+    if noise:
+        line += f", score noise {float(noise['difference']):.1e} in {noise['check']}"
+    return line

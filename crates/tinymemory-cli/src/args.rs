@@ -282,6 +282,13 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) no_rerun: bool,
 
+    /// Run the checks even when the first calls fail on a broken
+    /// environment (a missing module, a refused connection, a missing
+    /// extension): without it such a run stops before any check, with the
+    /// error and its remedy, exit 3 (docs/cli.md, "A broken environment").
+    #[arg(long)]
+    pub(crate) keep_going: bool,
+
     /// Write every request the suite sends and every answer it gets to
     /// FILE (replaced), one JSON object a line with its time, the process
     /// id (`null` for an in-process driver, traced by a decorator in the

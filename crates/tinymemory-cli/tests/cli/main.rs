@@ -17,6 +17,7 @@ mod baseline;
 mod bundle_replay;
 mod cli;
 mod docs_rules_table;
+mod environment;
 mod filter;
 mod gate;
 mod jobs;

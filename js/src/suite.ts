@@ -12,7 +12,7 @@ import type { RecallProfile } from "./protocol/types.js";
 import { BinaryError, checkedBinary, listChecks, type CheckInfo } from "./binary.js";
 import { bundledCorpus } from "./corpus.js";
 import { PACKAGE_ROOT } from "./package-info.js";
-import { RunError, deadline, hello, runSuite, type ReportCheck, type RunResult, type RunSettings } from "./run.js";
+import { BrokenEnvironment, RunError, deadline, hello, runSuite, type ReportCheck, type RunResult, type RunSettings } from "./run.js";
 import { selected, type Patterns } from "./selection.js";
 import { shellJoin, shellQuote, shellSplit } from "./shell.js";
 
@@ -303,6 +303,11 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
           if (firstError === null) {
             firstError = check.id;
             throw new CheckFailed(e.message);
+          }
+          if (e instanceof BrokenEnvironment) {
+            // No check ran, so none failed: one message for the suite.
+            framework.skip(t, `the driver's environment is broken; ${firstError} says why`);
+            return;
           }
           throw new CheckFailed(`the run of this suite did not start; ${firstError} says why`);
         }

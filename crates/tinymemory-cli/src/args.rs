@@ -285,7 +285,7 @@ pub(crate) struct RunArgs {
     /// Run the checks even when the first calls fail on a broken
     /// environment (a missing module, a refused connection, a missing
     /// extension): without it such a run stops before any check, with the
-    /// error and its remedy, exit 3 (docs/cli.md, "A broken environment").
+    /// error and its remedy, exit 5 (docs/cli.md, "A broken environment").
     #[arg(long)]
     pub(crate) keep_going: bool,
 

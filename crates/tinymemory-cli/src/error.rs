@@ -52,7 +52,7 @@ pub(crate) enum CliError {
     /// The first calls of a `run` failed on a broken environment (a
     /// missing module, a refused connection, a missing extension): the
     /// call, its error (escaped) and what to install or start
-    /// ([`exit::SETUP`]; docs/cli.md, "A broken environment").
+    /// ([`exit::BROKEN_ENVIRONMENT`]; docs/cli.md, "A broken environment").
     #[error(
         "the driver's environment is broken: its first `{call}` failed: {error}\nremedy: \
          {remedy}\nno check ran; --keep-going runs the checks anyway{detail}"
@@ -108,10 +108,8 @@ impl CliError {
             | Self::File(_)
             | Self::Clash { .. }
             | Self::Select(_) => exit::USAGE,
-            Self::Setup(_)
-            | Self::NotOpened(_)
-            | Self::BrokenEnvironment { .. }
-            | Self::Runtime(_) => exit::SETUP,
+            Self::Setup(_) | Self::NotOpened(_) | Self::Runtime(_) => exit::SETUP,
+            Self::BrokenEnvironment { .. } => exit::BROKEN_ENVIRONMENT,
             Self::Failed(_) => exit::FAILURES,
             Self::NothingVerified { .. } => exit::NO_CHECKS_RAN,
             Self::Several(errors) => errors.first().map_or(exit::USAGE, Self::exit_code),
@@ -211,6 +209,15 @@ mod tests {
             (clash(), exit::USAGE),
             (CliError::Setup(String::new()), exit::SETUP),
             (CliError::NotOpened(String::new()), exit::SETUP),
+            (
+                CliError::BrokenEnvironment {
+                    call: "recall",
+                    error: String::new(),
+                    detail: String::new(),
+                    remedy: String::new(),
+                },
+                exit::BROKEN_ENVIRONMENT,
+            ),
             (CliError::Runtime(io()), exit::SETUP),
             (CliError::Failed(String::new()), exit::FAILURES),
             (

@@ -52,7 +52,7 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     // `hello`) and creates no `sqlite:PATH` file.
     let plan = RunPlan::resolve(args, preflight, &opened)?;
     let not_opened = not_opened_with(plan.outputs.trace.as_ref());
-    if args.keep_going {
+    if environment::keep_going(args.keep_going) {
         driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     } else {
         environment::probe(&opened).await.map_err(|f| match f {

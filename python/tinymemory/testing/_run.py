@@ -43,10 +43,17 @@ WAIT_SLICE = 3600
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_OPEN = 3
+EXIT_ENVIRONMENT = 5
 
 
 class RunError(Exception):
     """The run could not give a verdict per check: the message says why."""
+
+
+class BrokenEnvironment(RunError):
+    """The binary stopped before any check on a broken environment (exit
+    5: a missing module, a refused connection, a missing extension): the
+    message is its own, the error and what to install or start."""
 
 
 def _tail(text, lines=STDERR_LINES):
@@ -318,6 +325,12 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
             raise RunError(f"the suite could not open the driver (exit 3): `{shown}`\n{_tail(err)}{hint}")
         if proc.returncode == EXIT_USAGE:
             raise RunError(f"the suite refused its arguments (exit 2): `{shown}`\n{_tail(err)}")
+        if proc.returncode == EXIT_ENVIRONMENT:
+            # The binary's message whole: the error and the remedy come
+            # first, the driver's stderr after them.
+            said = err.strip()
+            said = said[len("error: ") :] if said.startswith("error: ") else said
+            raise BrokenEnvironment(f"{said}\nthe run: `{shown}`")
         try:
             with open(output, encoding="utf-8") as f:
                 report = json.load(f)

@@ -3,8 +3,9 @@
 //! when one fails with an error that says the driver's environment is
 //! missing something (a module it imports, a server it connects to, a
 //! database extension), the run stops there with that error and what to
-//! install or start, exit 3, rather than failing every check one by one
-//! on the same error. `run --keep-going` runs the checks anyway.
+//! install or start, rather than failing every check one by one
+//! on the same error (exit 5, `exit::BROKEN_ENVIRONMENT`). `run
+//! --keep-going` runs the checks anyway.
 //!
 //! Only errors recognised here stop a run ([`remedy`]): a driver that
 //! fails a rule, even with an error on these calls, is judged by the
@@ -14,6 +15,18 @@ use tinymemory_api::{MemoryCategory, MemoryError, MemoryTaint, RecallOptions};
 
 use crate::driver::Opened;
 use crate::error::CliError;
+
+/// The environment variable that does what `--keep-going` does, for a
+/// pytest session or a node:test run, whose binary it reaches
+/// (`TINYMEMORY_KEEP_GOING=1`).
+const KEEP_GOING_ENV: &str = "TINYMEMORY_KEEP_GOING";
+
+/// `true` with `--keep-going`, or with [`KEEP_GOING_ENV`] set to anything
+/// but empty or `0`: the run's checks then run whatever the first calls
+/// answer.
+pub(crate) fn keep_going(flag: bool) -> bool {
+    flag || std::env::var(KEEP_GOING_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
+}
 
 /// What the probe writes: a key no check uses, in `global`.
 const PROBE_KEY: &str = "tinymemory-environment-probe";

@@ -1,6 +1,6 @@
 //! A broken environment is one message: a driver whose first calls fail
 //! on a missing module stops the run before any check, with the error and
-//! its remedy, exit 3, unless `--keep-going` (docs/cli.md, "A broken
+//! its remedy, exit 5, unless `--keep-going` (docs/cli.md, "A broken
 //! environment").
 
 use crate::support::bin::{repo, run};
@@ -15,7 +15,7 @@ fn missing_numpy() -> String {
 #[test]
 fn every_recall_raising_an_import_error_stops_the_run_with_one_message() {
     let ran = run(&["run", "--driver", &missing_numpy(), "--no-corpus"]);
-    assert_eq!(ran.code, 3, "{}", ran.dump());
+    assert_eq!(ran.code, 5, "{}", ran.dump());
     let lines: Vec<&str> = ran.stderr.lines().collect();
     assert_eq!(
         lines[..3],

@@ -1,7 +1,7 @@
 """An exec driver in a broken environment: it starts and stores, but every
 recall raises ImportError("No module named 'numpy'"), as a vector store
 that imports numpy on its first search does where numpy is not installed.
-A run stops on it before any check with that error and its remedy, exit 3
+A run stops on it before any check with that error and its remedy, exit 5
 (docs/cli.md, "A broken environment"); used by the CLI's, pytest's and
 node:test's tests of that stop."""
 

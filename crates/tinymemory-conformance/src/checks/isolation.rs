@@ -270,8 +270,9 @@ async fn compare(
         ensure!(
             was == is,
             "recall({query:?}, limit {limit}) pinned to {ns} answered {was_shown} at first and \
-             {is_shown} {what}: a pinned recall must return the same hits with the same score \
-             bits whatever other namespaces hold (contract sentence 11; {})",
+             {is_shown} {what}: a pinned recall must return the same hits with the same scores \
+             (bit for bit, or within the summation noise of docs/profiles.md, \"Score noise\") \
+             whatever other namespaces hold (contract sentence 11; {})",
             shared_state_cause(profile)
         );
     }
@@ -326,6 +327,38 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[tokio::test]
+    async fn scores_one_ulp_apart_are_recorded_noise_a_thousandth_apart_fail() {
+        // InMemoryVectorStore's two scores of one document, by its row.
+        let (row_a, row_b) = (0.732_932_522_572_595_3, 0.732_932_522_572_595_1);
+        let was = answer(&[("a", 0.9), ("b", row_a)]);
+        let is = answer(&[("a", 0.9), ("b", row_b)]);
+        let after = "after storing 12 entries in other namespaces";
+        let log = crate::noise::NoiseLog::new();
+        let within = crate::noise::scope(log.clone(), async {
+            within_noise("global", ("comet", 10), (&was, &is), after)
+        })
+        .await;
+        assert!(within);
+        assert_eq!(
+            log.largest(),
+            Some(ScoreNoise {
+                difference: row_a - row_b,
+                at: "recall(\"comet\", limit 10) pinned to global, hit global/b: \
+                     0.7329325225725953 at first, 0.7329325225725951 after storing 12 entries \
+                     in other namespaces"
+                    .to_owned(),
+            })
+        );
+        let moved = answer(&[("a", 0.9), ("b", row_a + 1e-3)]);
+        assert!(!within_noise(
+            "global",
+            ("comet", 10),
+            (&was, &moved),
+            after
+        ));
     }
 
     #[test]

@@ -179,15 +179,13 @@ pub(crate) fn remedy(text: &str) -> Option<String> {
 fn address(text: &str) -> Option<String> {
     let words =
         text.split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '"' | '\''));
-    words
-        .filter_map(|w| {
-            let w = w.trim_end_matches(['.', ';']);
-            let (host, port) = w.rsplit_once(':')?;
-            let host = host.rsplit("//").next().unwrap_or(host);
-            (!host.is_empty() && !port.is_empty() && port.chars().all(|c| c.is_ascii_digit()))
-                .then(|| format!("{host}:{port}"))
-        })
-        .last()
+    words.rev().find_map(|w| {
+        let w = w.trim_end_matches(['.', ';']);
+        let (host, port) = w.rsplit_once(':')?;
+        let host = host.rsplit("//").next().unwrap_or(host);
+        (!host.is_empty() && !port.is_empty() && port.chars().all(|c| c.is_ascii_digit()))
+            .then(|| format!("{host}:{port}"))
+    })
 }
 
 #[cfg(test)]

@@ -155,8 +155,7 @@ pub(crate) fn scope<F: Future>(log: NoiseLog, f: F) -> impl Future<Output = F::O
 pub(crate) enum Beyond {
     /// Another number of hits.
     Length,
-    /// Hits one answer has and the other lacks, other than a near tie
-    /// the limit cut (both at the cut, within noise of it).
+    /// Hits one answer has and the other lacks.
     Hits,
     /// One hit's scores differ beyond noise (or one is absent): its name.
     Score(String),
@@ -169,7 +168,7 @@ impl fmt::Display for Beyond {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Length => f.write_str("another number of hits"),
-            Self::Hits => f.write_str("other hits, not a near tie at the limit"),
+            Self::Hits => f.write_str("other hits"),
             Self::Score(hit) => write!(
                 f,
                 "the score of {hit} differs by more than summation order explains (2^-19 of \
@@ -184,13 +183,15 @@ impl fmt::Display for Beyond {
     }
 }
 
-/// Compares `first` and `other`, two answers to one call (`limit` its
-/// limit), each hit as who it is (`namespace/key`) and its score, on the same entries in another layout: equal up to score noise
-/// when they hold the same hits with scores [`within_noise`] of each
-/// other, in the same order or in an order the scores' own changes
-/// explain (two hits whose scores changed places), and, when both
-/// answers are full, differ only in hits at the cut scoring within noise
-/// of the other answer's lowest score (a near tie the limit cut).
+/// Compares `first` and `other`, two answers to one call on the same
+/// entries in another layout, each hit as who it is (`namespace/key`) and
+/// its score: equal up to score noise when they hold the same hits with
+/// scores [`within_noise`] of each other, in the same order or in an order
+/// the scores' own changes explain (two hits whose scores changed
+/// places). Two answers cut by a limit through hits within noise of each
+/// other may hold different hits: a caller that can, asks both stores for
+/// their whole ranking, compares those, and holds each hit kept by one
+/// answer only and each kept by the other only to [`swap_explained`].
 ///
 /// Gives the largest difference seen (`(difference, hit, first score,
 /// other score)`, `None` when every score is bit-identical).
@@ -201,7 +202,6 @@ impl fmt::Display for Beyond {
 pub(crate) fn compare<S: AsRef<str>>(
     first: &[(S, Option<f64>)],
     other: &[(S, Option<f64>)],
-    limit: usize,
 ) -> Result<Option<(f64, String, f64, f64)>, Beyond> {
     if first.len() != other.len() {
         return Err(Beyond::Length);
@@ -209,18 +209,8 @@ pub(crate) fn compare<S: AsRef<str>>(
     let find = |answer: &[(S, Option<f64>)], id: &S| {
         answer.iter().position(|h| h.0.as_ref() == id.as_ref())
     };
-    let lowest = |answer: &[(S, Option<f64>)]| answer.iter().filter_map(|h| h.1).reduce(f64::min);
-    // Hits in one answer only: explained as a near tie cut by the limit.
-    for (mine, theirs) in [(first, other), (other, first)] {
-        for hit in mine.iter().filter(|h| find(theirs, &h.0).is_none()) {
-            let at_cut = match (hit.1, lowest(theirs)) {
-                (Some(s), Some(low)) => s <= low || within_noise(s, low),
-                _ => false,
-            };
-            if mine.len() < limit || !at_cut {
-                return Err(Beyond::Hits);
-            }
-        }
+    if first.iter().any(|h| find(other, &h.0).is_none()) {
+        return Err(Beyond::Hits);
     }
     let mut largest: Option<(f64, String, f64, f64)> = None;
     for (i, hit) in first.iter().enumerate() {
@@ -261,7 +251,10 @@ pub(crate) fn compare<S: AsRef<str>>(
 /// their scores did: x scored at least y in the first, y at least x in the
 /// other, and not tied in both (a tie's order is the engine's tie rule,
 /// which no layout may change).
-fn swap_explained(first: (Option<f64>, Option<f64>), other: (Option<f64>, Option<f64>)) -> bool {
+pub(crate) fn swap_explained(
+    first: (Option<f64>, Option<f64>),
+    other: (Option<f64>, Option<f64>),
+) -> bool {
     match (first, other) {
         ((Some(x1), Some(y1)), (Some(x2), Some(y2))) => {
             x1 >= y1 && y2 >= x2 && !(x1.to_bits() == y1.to_bits() && x2.to_bits() == y2.to_bits())
@@ -297,40 +290,38 @@ mod tests {
         let first = [("a", Some(0.9)), ("b", Some(ROW_A))];
         let other = [("a", Some(0.9)), ("b", Some(ROW_B))];
         assert_eq!(
-            compare(&first, &other, 5),
+            compare(&first, &other),
             Ok(Some(((ROW_A - ROW_B).abs(), "b".to_owned(), ROW_A, ROW_B)))
         );
-        assert_eq!(compare(&first, &first, 5), Ok(None));
+        assert_eq!(compare(&first, &first), Ok(None));
     }
 
     #[test]
     fn scores_beyond_noise_or_lost_fail() {
         let first = [("a", Some(0.9)), ("b", Some(0.5))];
         assert_eq!(
-            compare(&first, &[("a", Some(0.9)), ("b", Some(0.501))], 5),
+            compare(&first, &[("a", Some(0.9)), ("b", Some(0.501))]),
             Err(Beyond::Score("b".to_owned()))
         );
         assert_eq!(
-            compare(&first, &[("a", Some(0.9)), ("b", None)], 5),
+            compare(&first, &[("a", Some(0.9)), ("b", None)]),
             Err(Beyond::Score("b".to_owned()))
         );
-        assert_eq!(compare(&first, &first[..1], 5), Err(Beyond::Length));
+        assert_eq!(compare(&first, &first[..1]), Err(Beyond::Length));
         assert_eq!(
-            compare(&first, &[("a", Some(0.9)), ("c", Some(0.5))], 5),
-            Err(Beyond::Hits),
-            "not full, so no cut"
+            compare(&first, &[("a", Some(0.9)), ("c", Some(0.5))]),
+            Err(Beyond::Hits)
         );
     }
 
     #[test]
-    fn a_near_tie_swapped_or_cut_by_the_limit_is_noise_a_tie_or_a_gap_is_not() {
+    fn a_near_tie_swapped_is_noise_a_tie_or_a_gap_swapped_is_not() {
         let up = f64::from_bits(0.5_f64.to_bits() + 1);
         // Swapped because the scores changed places.
         assert_eq!(
             compare(
                 &[("a", Some(up)), ("b", Some(0.5))],
                 &[("b", Some(up)), ("a", Some(0.5))],
-                5
             )
             .map(|n| n.map(|n| n.1)),
             Ok(Some("a".to_owned()))
@@ -340,7 +331,6 @@ mod tests {
             compare(
                 &[("a", Some(0.5)), ("b", Some(0.5))],
                 &[("b", Some(0.5)), ("a", Some(0.5))],
-                5
             ),
             Err(Beyond::Order("a".to_owned(), "b".to_owned()))
         );
@@ -349,18 +339,9 @@ mod tests {
             compare(
                 &[("a", Some(0.9)), ("b", Some(0.5))],
                 &[("b", Some(0.5)), ("a", Some(0.9))],
-                5
             ),
             Err(Beyond::Order("a".to_owned(), "b".to_owned()))
         );
-        // The limit keeps the other of two entries one ulp apart.
-        let first = [("x", Some(0.9)), ("a", Some(up))];
-        let other = [("x", Some(0.9)), ("b", Some(up))];
-        assert!(compare(&first, &other, 2).is_ok());
-        assert_eq!(compare(&first, &other, 3), Err(Beyond::Hits));
-        // ... but not one a thousandth above the other's lowest.
-        let far = [("x", Some(0.9)), ("b", Some(0.501))];
-        assert_eq!(compare(&first, &far, 2), Err(Beyond::Hits));
     }
 
     #[tokio::test]

@@ -296,7 +296,7 @@ fn within_noise(
         a.iter().map(|h| (id(h), h.2.map(f64::from_bits))).collect()
     };
     let (was, is) = (scored(was), scored(is));
-    match noise::compare(&was, &is, limit) {
+    match noise::compare(&was, &is) {
         Ok(largest) => {
             if let Some((difference, hit, a, b)) = largest {
                 noise::record(ScoreNoise {

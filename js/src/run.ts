@@ -20,6 +20,18 @@ export class RunError extends Error {
   }
 }
 
+/**
+ * The binary stopped before any check on a broken environment (exit 5: a
+ * missing module, a refused connection, a missing extension); the message
+ * is its own, the error and what to install or start.
+ */
+export class BrokenEnvironment extends RunError {
+  constructor(message: string) {
+    super(message);
+    this.name = "BrokenEnvironment";
+  }
+}
+
 // The binary's defaults (tinymemory_conformance::DEFAULT_CHECK_TIMEOUT,
 // PROPERTY_TIME_PER_CASE, RunConfig::DEFAULT_CASES), for the run's own
 // deadline: a bound the binary's per-check budgets keep a run under.
@@ -33,6 +45,7 @@ const HELLO_TIMEOUT_MS = 60_000;
 const STDERR_LINES = 40;
 const EXIT_USAGE = 2;
 const EXIT_OPEN = 3;
+const EXIT_ENVIRONMENT = 5;
 
 /** The last lines of `text`, indented, for an error message. */
 export function tail(text: string, lines = STDERR_LINES): string {
@@ -95,6 +108,8 @@ export interface ReportCheck {
   message: string | null;
   reason: string | null;
   counterexample: { seed: string; input: string } | null;
+  /** The largest score difference within the noise tolerance this check saw (docs/profiles.md, "Score noise"). */
+  score_noise?: { difference: number; at: string };
 }
 
 /** What a run of the binary gave. */
@@ -211,6 +226,10 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
     }
     if (status === EXIT_OPEN) throw new RunError(`the suite could not open the driver (exit 3): \`${shown}\`\n${tail(err)}`);
     if (status === EXIT_USAGE) throw new RunError(`the suite refused its arguments (exit 2): \`${shown}\`\n${tail(err)}`);
+    if (status === EXIT_ENVIRONMENT) {
+      // The binary's message whole: the error and the remedy first, the driver's stderr after them.
+      throw new BrokenEnvironment(`${err.trim().replace(/^error: /, "")}\nthe run: \`${shown}\``);
+    }
     let report: RunResult["report"];
     try {
       report = JSON.parse(readFileSync(output, "utf8"));

@@ -12,7 +12,7 @@ import type { RecallProfile } from "./protocol/types.js";
 import { BinaryError, checkedBinary, listChecks, type CheckInfo } from "./binary.js";
 import { bundledCorpus } from "./corpus.js";
 import { PACKAGE_ROOT } from "./package-info.js";
-import { RunError, deadline, hello, runSuite, type ReportCheck, type RunResult, type RunSettings } from "./run.js";
+import { BrokenEnvironment, RunError, deadline, hello, runSuite, type ReportCheck, type RunResult, type RunSettings } from "./run.js";
 import { selected, type Patterns } from "./selection.js";
 import { shellJoin, shellQuote, shellSplit } from "./shell.js";
 
@@ -315,11 +315,19 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
             firstError = check.id;
             throw new CheckFailed(e.message);
           }
+          if (e instanceof BrokenEnvironment) {
+            // No check ran, so none failed: one message for the suite.
+            framework.skip(t, `the driver's environment is broken; ${firstError} says why`);
+            return;
+          }
           throw new CheckFailed(`the run of this suite did not start; ${firstError} says why`);
         }
         const { entry, result } = got;
         if (entry === undefined) throw new CheckFailed(`${check.id}: the run's report has no entry for this check: \`${result.shown}\``);
         framework.note(t, `check ${entry.outcome} in ${entry.duration_ms.toFixed(1)} ms`);
+        if (entry.score_noise) {
+          framework.note(t, `score noise ${entry.score_noise.difference.toExponential(1)} (${entry.score_noise.at}), within the tolerance`);
+        }
         switch (entry.outcome) {
           case "pass":
             return;

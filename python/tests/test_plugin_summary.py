@@ -301,3 +301,24 @@ def test_a_check_items_node_id_names_its_class_and_no_other_test_does():
     assert class_of_check("t/test_x.py::TestStore::test_upsert") is None
     assert class_of_check("t/test_x.py::TestStore::test_p[a.b]") is None
     assert class_of_check("pkg/__init__.py::pkg.function") is None
+
+
+def test_the_conformance_line_names_the_runs_score_noise():
+    from tinymemory.testing._run import conformance_line
+
+    conformance = {
+        "level": "full",
+        "profile": "semantic",
+        "families": [{"family": "property", "status": "pass"}],
+        "score_noise": {
+            "difference": 2.220446049250313e-16,
+            "check": "properties.cap_determinism",
+            "at": "hit learning:a/k0: 0.7329325225725953 on one store",
+        },
+    }
+    assert (
+        conformance_line(conformance)
+        == "conformance: FULL (semantic), score noise 2.2e-16 in properties.cap_determinism"
+    )
+    del conformance["score_noise"]
+    assert conformance_line(conformance) == "conformance: FULL (semantic)"

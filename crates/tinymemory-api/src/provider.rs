@@ -55,9 +55,11 @@ use crate::{
 /// 10. `forget` is idempotent (`true` then `false`), and a forgotten entry is
 ///     gone from `get`, `list`, `namespaces` and `recall`. (`forget.idempotent`)
 /// 11. A recall pinned to namespace A returns the same hits with the same
-///     score bits whatever is stored in other namespaces: no
-///     collection-wide statistics, so no namespace's entries shape or reveal
-///     another's results. (`recall.namespace_isolation`)
+///     scores whatever is stored in other namespaces: no collection-wide
+///     statistics, so no namespace's entries shape or reveal another's
+///     results. Scores may differ by the noise of summing in another order
+///     (their entries stored elsewhere in the engine's layout), within
+///     2^-19 of max(1, |score|). (`recall.namespace_isolation`)
 ///
 /// # Families
 ///

@@ -294,6 +294,13 @@ pub(crate) struct RunArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) rerun_budget: u64,
 
+    /// Run the checks even when the first calls fail on a broken
+    /// environment (a missing module, a refused connection, a missing
+    /// extension): without it such a run stops before any check, with the
+    /// error and its remedy, exit 5 (docs/cli.md, "A broken environment").
+    #[arg(long)]
+    pub(crate) keep_going: bool,
+
     /// Write every request the suite sends and every answer it gets to
     /// FILE (replaced), one JSON object a line with its time, the process
     /// id (`null` for an in-process driver, traced by a decorator in the

@@ -49,6 +49,25 @@ pub(crate) enum CliError {
     /// escaped ([`exit::SETUP`]).
     #[error("failed to open the driver: {0}")]
     NotOpened(String),
+    /// The first calls of a `run` failed on a broken environment (a
+    /// missing module, a refused connection, a missing extension): the
+    /// call, its error (escaped) and what to install or start
+    /// ([`exit::BROKEN_ENVIRONMENT`]; docs/cli.md, "A broken environment").
+    #[error(
+        "the driver's environment is broken: its first `{call}` failed: {error}\nremedy: \
+         {remedy}\nno check ran; --keep-going runs the checks anyway{detail}"
+    )]
+    BrokenEnvironment {
+        /// The call: `store` or `recall`.
+        call: &'static str,
+        /// The first line of the driver's error, escaped.
+        error: String,
+        /// The rest of it (an exec driver's stderr), each line after a
+        /// newline; empty when there is none.
+        detail: String,
+        /// What to install or start.
+        remedy: String,
+    },
     /// The async runtime did not start ([`exit::SETUP`]).
     #[error("failed to start the async runtime: {0}")]
     Runtime(std::io::Error),
@@ -90,6 +109,7 @@ impl CliError {
             | Self::Clash { .. }
             | Self::Select(_) => exit::USAGE,
             Self::Setup(_) | Self::NotOpened(_) | Self::Runtime(_) => exit::SETUP,
+            Self::BrokenEnvironment { .. } => exit::BROKEN_ENVIRONMENT,
             Self::Failed(_) => exit::FAILURES,
             Self::NothingVerified { .. } => exit::NO_CHECKS_RAN,
             Self::Several(errors) => errors.first().map_or(exit::USAGE, Self::exit_code),
@@ -190,6 +210,15 @@ mod tests {
             (clash(), exit::USAGE),
             (CliError::Setup(String::new()), exit::SETUP),
             (CliError::NotOpened(String::new()), exit::SETUP),
+            (
+                CliError::BrokenEnvironment {
+                    call: "recall",
+                    error: String::new(),
+                    detail: String::new(),
+                    remedy: String::new(),
+                },
+                exit::BROKEN_ENVIRONMENT,
+            ),
             (CliError::Runtime(io()), exit::SETUP),
             (CliError::Failed(String::new()), exit::FAILURES),
             (

@@ -27,3 +27,10 @@ pub const SETUP: u8 = 3;
 /// the default follow nextest's "no tests to run" (exit 4, `--no-tests
 /// fail`), so a CI gate never passes a driver on nothing.
 pub const NO_CHECKS_RAN: u8 = 4;
+/// `run`: the driver's environment is broken: its first calls failed on a
+/// missing module, a refused connection or a missing database extension,
+/// so the run stopped before any check with the error and its remedy
+/// (docs/cli.md, "A broken environment"); `--keep-going` runs the checks
+/// anyway. A code of its own, so a host (the pytest plugin, node:test)
+/// shows the one message and no check as failed.
+pub const BROKEN_ENVIRONMENT: u8 = 5;

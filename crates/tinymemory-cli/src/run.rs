@@ -16,12 +16,14 @@ use crate::error::{CliError, CliResult};
 use crate::progress::ConsoleProgress;
 use crate::{corpus, runtime};
 
+use self::environment::ProbeFailure;
 use self::plan::{CorpusPlan, RunPlan};
 use self::preflight::{Preflight, TraceFile};
 use self::trace_marks::TraceMarks;
 
 mod alone;
 mod claims;
+mod environment;
 pub(crate) mod finish;
 mod overwrite;
 mod plan;
@@ -55,7 +57,14 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     // `hello`) and creates no `sqlite:PATH` file.
     let plan = RunPlan::resolve(args, preflight, &opened)?;
     let not_opened = not_opened_with(plan.outputs.trace.as_ref());
-    driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
+    if environment::keep_going(args.keep_going) {
+        driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
+    } else {
+        environment::probe(&opened).await.map_err(|f| match f {
+            ProbeFailure::NotOpened(e) => not_opened(&e),
+            ProbeFailure::Broken(e) => e,
+        })?;
+    }
     console.line(&plan.header());
     // An exec driver's processes start while the corpus loads.
     runner(&plan, &console).start_ahead(opened.factory.as_ref());

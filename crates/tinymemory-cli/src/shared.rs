@@ -117,6 +117,7 @@ mod tests {
                 reason: None,
                 counterexample: None,
                 driver_error: error.as_ref().map(DriverError::from),
+                score_noise: None,
             })
             .collect();
         report

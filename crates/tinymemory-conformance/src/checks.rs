@@ -188,7 +188,7 @@ macro_rules! __tinymemory_standard_checks {
             };
             recall_namespace_isolation => "recall.namespace_isolation" [
                 Contract, BOTH,
-                "a recall pinned to a namespace returns the same hits with the same score bits whatever is stored, upserted or forgotten in other namespaces",
+                "a recall pinned to a namespace returns the same hits with the same scores (up to summation noise) whatever is stored, upserted or forgotten in other namespaces",
                 isolation::namespace_isolation
             ] {
                 cost_ms: 952,

@@ -97,6 +97,7 @@ mod harness;
 pub mod hostile;
 mod meter;
 pub mod model;
+pub mod noise;
 mod observe;
 mod progress;
 mod properties;
@@ -120,6 +121,7 @@ pub use harness::{
     ConfigError, ExpectationError, ExpectedFailures, Harness, HarnessError, CASES_ENV,
     PROPTEST_CASES_ENV, SEED_ENV,
 };
+pub use noise::ScoreNoise;
 pub use observe::{CheckStarted, RunObserver};
 pub use progress::CaseProgress;
 pub use registry::Registry;

@@ -13,6 +13,7 @@ use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 use tinymemory_api::RecallProfile;
 
 use crate::meter::{Meter, MeteredFactory};
+use crate::noise::{self, NoiseLog};
 use crate::observe::{CheckStarted, OnReport, RunObserver};
 use crate::progress::{self, CaseProgress};
 use crate::slots;
@@ -352,13 +353,17 @@ impl Runner {
         slots: Arc<Semaphore>,
     ) -> CheckReport {
         let t0 = Instant::now();
-        let outcome = self.run_one(check, ctx, progress, slots).await;
+        let noise = NoiseLog::new();
+        let outcome = self
+            .run_one(check, ctx, (progress, noise.clone()), slots)
+            .await;
         CheckReport {
             id: check.id,
             family: check.family,
             description: check.description,
             outcome,
             duration: t0.elapsed(),
+            score_noise: noise.largest(),
         }
     }
 
@@ -368,7 +373,7 @@ impl Runner {
         &self,
         check: &crate::Check,
         ctx: CheckContext,
-        progress: CaseProgress,
+        (progress, noise): (CaseProgress, NoiseLog),
         slots: Arc<Semaphore>,
     ) -> Outcome {
         let meter = Meter::default();
@@ -378,7 +383,10 @@ impl Runner {
             ..ctx
         };
         let handle = tokio::runtime::Handle::current();
-        let body = progress::scope(progress.clone(), slots::scope(slots, (check.run)(ctx)));
+        let body = progress::scope(
+            progress.clone(),
+            slots::scope(slots, noise::scope(noise, (check.run)(ctx))),
+        );
         let (done_tx, mut done_rx) = oneshot::channel();
         let (cancel_tx, cancel_rx) = oneshot::channel::<()>();
         let started = Instant::now();

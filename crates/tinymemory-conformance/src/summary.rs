@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use tinymemory_api::RecallProfile;
 
-use crate::{Family, Outcome, RunConfig};
+use crate::{Family, Outcome, RunConfig, ScoreNoise};
 
 /// One check's result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +20,11 @@ pub struct CheckReport {
     pub outcome: Outcome,
     /// Wall time the check took.
     pub duration: Duration,
+    /// The largest score difference within noise the check saw between
+    /// two answers to one call ([`crate::noise`]), never a failure; `None`
+    /// when every score it compared was bit-identical, or it compared none
+    /// across layouts.
+    pub score_noise: Option<ScoreNoise>,
 }
 
 /// One line for a terminal: `PASS  store.upsert (contract, 1.2ms)`, with the

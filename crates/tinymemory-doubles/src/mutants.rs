@@ -79,6 +79,7 @@
 //! | `stale-embedding-on-upsert` | semantic | [`StaleIndex::new(&[UpsertPath::Store, UpsertPath::StoreMany, UpsertPath::Import], _)`](StaleIndex::new) | `recall.reindexed_on_upsert` | a write over an existing key keeps the embedding of the entry's first content, while get and list show the new one |
 //! | `zero-query-nan` | semantic | [`ZeroQueryNan::new(_)`](ZeroQueryNan::new) | `recall.plain_text_query` | a non-blank query without a word scores every hit NaN, as cosine against the zero vector its embedding is |
 //! | `js-blank-set` | semantic | [`JsBlankSet::new(_)`](JsBlankSet::new) | `recall.plain_text_query` | blankness is decided by JavaScript's trim(): a query of U+0085 ranks every entry, and one of U+FEFF alone gives nothing |
+//! | `row-dependent-scores` | lexical | [`RowDependentScores::new(RowStep::By(1e-3), _)`](RowDependentScores::new) | `properties.cap_determinism` | an entry's score moves up by 0.001 when it is stored in an odd row, so the same data stored in another order scores and ranks otherwise |
 //! <!-- END GENERATED: mutants -->
 //!
 //! Each wrapper's documentation states exactly what it changes and what it
@@ -258,4 +259,5 @@ mutant_files! {
     stale_index => StaleIndex;
     zero_query => ZeroQueryNan;
     blank_set => JsBlankSet;
+    row_scores => RowDependentScores, RowStep;
 }

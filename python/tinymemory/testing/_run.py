@@ -48,10 +48,17 @@ TRACE_ENV = "TINYMEMORY_TRACE"
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_OPEN = 3
+EXIT_ENVIRONMENT = 5
 
 
 class RunError(Exception):
     """The run could not give a verdict per check: the message says why."""
+
+
+class BrokenEnvironment(RunError):
+    """The binary stopped before any check on a broken environment (exit
+    5: a missing module, a refused connection, a missing extension): the
+    message is its own, the error and what to install or start."""
 
 
 def _tail(text, lines=STDERR_LINES):
@@ -348,6 +355,12 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
             raise RunError(f"the suite could not open the driver (exit 3): `{shown}`\n{_tail(err)}{hint}")
         if proc.returncode == EXIT_USAGE:
             raise RunError(f"the suite refused its arguments (exit 2): `{shown}`\n{_tail(err)}")
+        if proc.returncode == EXIT_ENVIRONMENT:
+            # The binary's message whole: the error and the remedy come
+            # first, the driver's stderr after them.
+            said = err.strip()
+            said = said[len("error: ") :] if said.startswith("error: ") else said
+            raise BrokenEnvironment(f"{said}\nthe run: `{shown}`")
         try:
             with open(output, encoding="utf-8") as f:
                 report = json.load(f)
@@ -396,8 +409,10 @@ def conformance_line(conformance):
     ``conformance: PARTIAL (lexical: contract, sections)`` naming the
     families whose status is ``pass`` in report order, ``NONE (..)``; a
     filtered run adds ``, filtered`` after the profile, checks that timed
-    out ``; timed out: ID, ...`` at the end, as the binary's Display of
-    ``Conformance`` does (crates/tinymemory-conformance/src/report/conformance.rs)."""
+    out ``; timed out: ID, ...`` at the end, and the run's score noise
+    follows (``, score noise 2.2e-16 in properties.cap_determinism``), as
+    the binary's Display of ``Conformance`` does
+    (crates/tinymemory-conformance/src/report/conformance.rs)."""
     profile = conformance.get("profile", "lexical")
     filtered = ", filtered" if conformance.get("filtered") else ""
     timed_out = conformance.get("timed_out") or []
@@ -405,5 +420,10 @@ def conformance_line(conformance):
     level = str(conformance.get("level", "none"))
     if level == "partial":
         passing = [f["family"] for f in conformance.get("families", []) if f.get("status") == "pass"]
-        return f"conformance: PARTIAL ({profile}{filtered}: {', '.join(passing)}{late})"
-    return f"conformance: {level.upper()} ({profile}{filtered}{late})"
+        line = f"conformance: PARTIAL ({profile}{filtered}: {', '.join(passing)}{late})"
+    else:
+        line = f"conformance: {level.upper()} ({profile}{filtered}{late})"
+    noise = conformance.get("score_noise")
+    if noise:
+        line += f", score noise {float(noise['difference']):.1e} in {noise['check']}"
+    return line

@@ -18,7 +18,7 @@ from ._binary import BinaryError, checked_binary, find_binary, list_checks
 from ._reproduce import import_dirs, pythonpath_prefix
 from ._once import Refused, once_per_run, remove
 from ._shown import visible
-from ._run import RunError, conformance_line, deadline, driver_env, hello, jobs_for, run, trace_file
+from ._run import BrokenEnvironment, RunError, conformance_line, deadline, driver_env, hello, jobs_for, run, trace_file
 
 PROFILES = ("lexical", "semantic")
 SENTINEL = "test_tinymemory_plugin_is_active"
@@ -517,6 +517,9 @@ class CheckItem(pytest.Item):
             if first is None:
                 self.parent.first_failed = self.nodeid
                 raise outcome
+            if isinstance(outcome, BrokenEnvironment):
+                # No check ran, so none failed: one message for the class.
+                pytest.skip(f"the driver's environment is broken; {first} says why")
             raise RunError(f"the run of this class did not start; {first} says why")
         checks, info = outcome
         check_id = self.check[0]

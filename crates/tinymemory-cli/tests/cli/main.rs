@@ -18,6 +18,7 @@ mod bundle_replay;
 mod cli;
 mod corpus_measured;
 mod docs_rules_table;
+mod environment;
 mod filter;
 mod gate;
 mod interrupts;

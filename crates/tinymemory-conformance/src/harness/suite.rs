@@ -184,6 +184,7 @@ impl Harness {
                     check.profiles
                 )),
                 duration: Duration::ZERO,
+                score_noise: None,
             });
         }
         let corpus = match (&self.corpus, check.family) {

@@ -168,6 +168,7 @@ impl From<&CheckReport> for CheckEntry {
             reason,
             counterexample: counterexample.map(CounterexampleRecord::from),
             driver_error,
+            score_noise: r.score_noise.clone(),
         }
     }
 }

@@ -71,6 +71,68 @@ pub struct Conformance {
     /// existed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub timed_out: Vec<String>,
+    /// The run's score noise: the largest score difference within noise
+    /// any check saw between two answers to one call (docs/profiles.md,
+    /// "Score noise"), never a failure. Absent when every score compared
+    /// was bit-identical, and in reports written before the field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_noise: Option<NoiseFigure>,
+}
+
+/// The largest score difference within noise of a run, the check that
+/// saw it and where.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct NoiseFigure {
+    /// `|a - b|` of the two scores.
+    pub difference: f64,
+    /// The id of the check that saw it (the first in run order of equal
+    /// ones).
+    pub check: String,
+    /// Where: the call, the hit and both scores.
+    pub at: String,
+}
+
+/// Differences compare bit for bit.
+impl PartialEq for NoiseFigure {
+    fn eq(&self, other: &Self) -> bool {
+        self.difference.to_bits() == other.difference.to_bits()
+            && (&self.check, &self.at) == (&other.check, &other.at)
+    }
+}
+
+impl Eq for NoiseFigure {}
+
+impl NoiseFigure {
+    /// The largest [`CheckEntry::score_noise`] of `checks`, the first in
+    /// order of equal ones.
+    #[must_use]
+    pub fn of(checks: &[CheckEntry]) -> Option<Self> {
+        let mut largest: Option<(&CheckEntry, &crate::ScoreNoise)> = None;
+        for check in checks {
+            if let Some(n) = &check.score_noise {
+                if largest.is_none_or(|(_, l)| n.difference > l.difference) {
+                    largest = Some((check, n));
+                }
+            }
+        }
+        largest.map(|(check, n)| Self {
+            difference: n.difference,
+            check: check.id.clone(),
+            at: n.at.clone(),
+        })
+    }
+}
+
+/// `score noise 2.2e-16 in properties.cap_determinism`.
+impl fmt::Display for NoiseFigure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "score noise {:.1e} in {}",
+            self.difference,
+            super::visible(&self.check)
+        )
+    }
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if
@@ -127,6 +189,7 @@ impl Conformance {
             families,
             filtered: false,
             timed_out,
+            score_noise: NoiseFigure::of(checks),
         }
     }
 
@@ -164,7 +227,9 @@ fn worse(a: FamilyStatus, b: FamilyStatus) -> FamilyStatus {
 /// families that passed), or `NONE (lexical)`; a filtered run says so:
 /// `PARTIAL (lexical, filtered: contract)`, `NONE (lexical, filtered)`;
 /// checks that timed out are named after the level:
-/// `PARTIAL (lexical: contract; timed out: corpus.self_retrieval)`.
+/// `PARTIAL (lexical: contract; timed out: corpus.self_retrieval)`; the
+/// run's score noise follows: `FULL (semantic), score noise 2.2e-16 in
+/// properties.cap_determinism`.
 impl fmt::Display for Conformance {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let profile = self.profile;
@@ -188,6 +253,10 @@ impl fmt::Display for Conformance {
                     passing.join(", ")
                 )
             }
+        }?;
+        match &self.score_noise {
+            Some(noise) => write!(f, ", {noise}"),
+            None => Ok(()),
         }
     }
 }
@@ -209,7 +278,32 @@ mod tests {
                 .collect(),
             filtered: false,
             timed_out: Vec::new(),
+            score_noise: None,
         }
+    }
+
+    #[test]
+    fn the_level_line_and_the_json_carry_the_run_noise() {
+        let mut c = of(&[("property", FamilyStatus::Pass)]);
+        c.level = Level::Full;
+        c.profile = RecallProfile::Semantic;
+        c.score_noise = Some(NoiseFigure {
+            difference: 2.220_446_049_250_313e-16,
+            check: "properties.cap_determinism".to_owned(),
+            at: "hit learning:a/k0: 0.7329325225725953 on one store".to_owned(),
+        });
+        assert_eq!(
+            c.to_string(),
+            "FULL (semantic), score noise 2.2e-16 in properties.cap_determinism"
+        );
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(
+            json.ends_with(
+                r#","score_noise":{"difference":2.220446049250313e-16,"check":"properties.cap_determinism","at":"hit learning:a/k0: 0.7329325225725953 on one store"}}"#
+            ),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<Conformance>(&json).unwrap(), c);
     }
 
     #[test]

@@ -119,6 +119,12 @@ impl Report {
             None => {}
         }
         props.push(("conformance", self.conformance.to_string()));
+        if let Some(noise) = &self.conformance.score_noise {
+            props.push((
+                "score_noise",
+                format!("{:e} in {}: {}", noise.difference, noise.check, noise.at),
+            ));
+        }
         out.push_str("    <properties>\n");
         for (name, value) in props {
             let _ = writeln!(

@@ -49,6 +49,12 @@ impl Report {
         }
         row("started", r.started_at.clone());
         row("duration", format!("{:.1?}", duration(r.duration_ms)));
+        if let Some(noise) = &self.conformance.score_noise {
+            row(
+                "score noise",
+                format!("{:e} in {}: {}", noise.difference, noise.check, noise.at),
+            );
+        }
         let _ = writeln!(out, "\n**{}**\n", self.closing_line());
         out.push_str("| outcome | check | family | duration | message |\n|---|---|---|---|---|\n");
         for c in &self.checks {

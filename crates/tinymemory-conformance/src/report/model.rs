@@ -6,7 +6,7 @@ use tinymemory_api::RecallProfile;
 
 use super::conformance::Conformance;
 use super::seed;
-use crate::DriverError;
+use crate::{DriverError, ScoreNoise};
 
 /// The version of the JSON report schema this build writes and reads.
 ///
@@ -346,6 +346,12 @@ pub struct CheckEntry {
     /// [`Failure::driver_error`]: crate::Failure::driver_error
     #[serde(skip)]
     pub driver_error: Option<DriverError>,
+    /// The largest score difference within noise the check saw
+    /// ([`CheckReport::score_noise`](crate::CheckReport::score_noise)):
+    /// the difference and where. Absent when it saw none, and in reports
+    /// written before the field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_noise: Option<ScoreNoise>,
 }
 
 /// The smallest failing input of a property check.
@@ -403,6 +409,7 @@ mod tests {
             reason: None,
             counterexample: None,
             driver_error: None,
+            score_noise: None,
         };
         assert_eq!(
             entry(read.clone()).text_line(false),

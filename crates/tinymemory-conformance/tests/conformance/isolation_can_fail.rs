@@ -49,7 +49,8 @@ async fn collection_wide_bm25_statistics_fail_it_naming_the_recall_and_the_write
          a7 (0.9044562742271522)] at first and [a1 (0.8223589120399516), \
          a2 (0.8223589120399516), a4 (0.8223589120399516), a7 (0.8223589120399516)] after \
          storing 12 entries in other namespaces: a pinned recall must return the same hits with \
-         the same score bits whatever other namespaces hold (contract sentence 11; statistics \
+         the same scores (bit for bit, or within the summation noise of docs/profiles.md, \
+         \"Score noise\") whatever other namespaces hold (contract sentence 11; statistics \
          such as bm25's document frequency and average length must be per namespace)"
     );
 }

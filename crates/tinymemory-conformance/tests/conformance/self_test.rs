@@ -126,3 +126,84 @@ async fn the_sqlite_driver_passes_every_check() {
         .await;
     assert_eq!(not_passed(&summary), skipped_corpus_checks());
 }
+
+/// A correct engine whose sums follow an entry's row (numpy through
+/// OpenBLAS scores one document `0.7329325225725953` or `...51` by its
+/// row): the reference drivers with every odd row's score one ulp up,
+/// re-ranked. It passes every check, and the run reports the difference
+/// `properties.cap_determinism` saw between the same data stored in two
+/// orders as its score noise; the same wrapper moving scores by 10^-3 is
+/// the mutant `row-dependent-scores`, which that check catches.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scores_one_ulp_apart_by_row_pass_every_check_and_are_reported_as_noise() {
+    use tinymemory_conformance::report::NoiseFigure;
+    use tinymemory_doubles::mutants::{RowDependentScores, RowStep};
+    use tinymemory_reference::SemanticReferenceDriver;
+
+    let lexical = Arc::new(FnFactory::new("row-noise", || {
+        Ok(Box::new(RowDependentScores::new(
+            RowStep::Ulps(1),
+            ReferenceDriver::new(),
+        )) as Box<dyn MemoryProvider>)
+    }));
+    let summary = run_standard(lexical).await;
+    assert_eq!(not_passed(&summary), skipped_corpus_checks());
+    let report =
+        tinymemory_conformance::Report::from_summary(&summary, std::time::SystemTime::now());
+    let noise = report
+        .conformance
+        .score_noise
+        .clone()
+        .expect("a noise figure");
+    // The lexical reference scores the fraction of the query's words an
+    // entry holds, at most 1.0, whose ulp is 2^-52.
+    assert_eq!(
+        (noise.difference, noise.check.as_str()),
+        (f64::EPSILON, "properties.cap_determinism")
+    );
+    assert!(noise.at.starts_with("across_section("), "{}", noise.at);
+    assert!(
+        report
+            .conformance
+            .to_string()
+            .ends_with("score noise 2.2e-16 in properties.cap_determinism"),
+        "{}",
+        report.conformance
+    );
+    let checks_with_noise: Vec<&str> = report
+        .checks
+        .iter()
+        .filter(|c| c.score_noise.is_some())
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(checks_with_noise, ["properties.cap_determinism"]);
+
+    let semantic = Arc::new(
+        FnFactory::new("row-noise", || {
+            Ok(Box::new(RowDependentScores::new(
+                RowStep::Ulps(1),
+                SemanticReferenceDriver::new(),
+            )) as Box<dyn MemoryProvider>)
+        })
+        .with_profile(tinymemory_api::RecallProfile::Semantic),
+    );
+    let summary = run_standard(semantic).await;
+    let skipped: Vec<(&str, Outcome)> = ["corpus.namespace_counts", "corpus.self_retrieval"]
+        .into_iter()
+        .map(|id| (id, Outcome::Skip(NO_CORPUS.into())))
+        .collect();
+    assert_eq!(not_passed(&summary), skipped);
+    let report =
+        tinymemory_conformance::Report::from_summary(&summary, std::time::SystemTime::now());
+    let Some(NoiseFigure {
+        difference, check, ..
+    }) = report.conformance.score_noise
+    else {
+        panic!("no noise figure: {:?}", report.conformance);
+    };
+    assert!(
+        difference > 0.0 && difference <= f64::EPSILON,
+        "{difference:e}"
+    );
+    assert_eq!(check, "properties.cap_determinism");
+}

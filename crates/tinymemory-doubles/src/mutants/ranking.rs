@@ -197,7 +197,7 @@ pub(super) const MUTANTS: &[super::Mutant] = &[
         name: "jittered-scores",
         rule: "ranking: the same recall on unchanged data returns identical hits and score bits",
         check: "recall.deterministic",
-        also_caught_by: &["recall.limit", "recall.min_score", "recall.namespace_isolation", "properties.across_ordering", "properties.cap_determinism", "properties.custom_spelling", "properties.concurrent_equals_sequential", "model.differential"],
+        also_caught_by: &["recall.limit", "recall.min_score", "properties.across_ordering", "properties.cap_determinism", "properties.custom_spelling", "properties.concurrent_equals_sequential", "model.differential"],
         description: "the n-th recall adds n * 1e-12 to every score",
         wrap: RankingFault::new(RankingFaultKind::JitteredScores),
         profile: Semantic,

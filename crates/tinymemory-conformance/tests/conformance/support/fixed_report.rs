@@ -25,6 +25,7 @@ fn check(
         description,
         outcome,
         duration: Duration::from_micros(micros),
+        score_noise: None,
     }
 }
 

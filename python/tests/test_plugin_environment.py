@@ -1,0 +1,56 @@
+"""A broken environment is one message: a driver whose every recall raises
+ImportError makes the binary stop before any check (exit 5), and the class
+shows that one message, the error and what to install, on one failing
+item, its other items skipped (docs/validate-python-driver.md)."""
+
+import os
+import sys
+
+from conftest import HERE, lexical_checks
+
+FAST = ["--tinymemory-corpus", "off", "--tinymemory-cases", "4", "-p", "no:cacheprovider"]
+MISSING_NUMPY = os.path.normpath(
+    os.path.join(HERE, "..", "..", "crates", "tinymemory-cli", "tests", "drivers", "missing_numpy_driver.py")
+)
+
+
+def test_a_missing_module_is_one_failing_item_naming_what_to_install(pytester, monkeypatch):
+    monkeypatch.delenv("TINYMEMORY_KEEP_GOING", raising=False)
+    pytester.makepyfile(
+        test_env=f"""
+        from tinymemory.testing import DriverConformance
+
+        class TestEnv(DriverConformance):
+            driver_command = [{sys.executable!r}, {MISSING_NUMPY!r}]
+            profile = "lexical"
+        """
+    )
+    result = pytester.runpytest(*FAST)
+    result.assert_outcomes(failed=1, skipped=len(lexical_checks()) - 1)
+    result.stdout.fnmatch_lines(
+        [
+            "the driver's environment is broken: its first `recall` failed: backend failure: "
+            "ImportError: No module named 'numpy'",
+            'remedy: install the Python package that provides "numpy" in the driver\'s environment '
+            "(`pip install numpy`, when the package has the module's name), then run again",
+        ]
+    )
+    failures = result.stdout.str().split("short test summary info")[0]
+    assert failures.count("the driver's environment is broken: its first") == 1, failures
+
+
+def test_keep_going_runs_the_checks_anyway(pytester, monkeypatch):
+    monkeypatch.setenv("TINYMEMORY_KEEP_GOING", "1")
+    pytester.makepyfile(
+        test_env=f"""
+        from tinymemory.testing import DriverConformance
+
+        class TestEnv(DriverConformance):
+            driver_command = [{sys.executable!r}, {MISSING_NUMPY!r}]
+            profile = "lexical"
+        """
+    )
+    result = pytester.runpytest(*FAST, "-k", "recall.limit")
+    # The check ran, and failed on the driver's error.
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["recall.limit FAIL: unexpected driver error: *No module named 'numpy'*"])

@@ -311,6 +311,20 @@ pub(crate) struct ListArgs {
     /// or `semantic`: those a run under it executes.
     #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
     pub(crate) profile: Option<RecallProfile>,
+    /// `text`, an aligned line per check for people, or `json`, each
+    /// check with its rule, usual mistake and budget, the defaults and
+    /// the exit codes, for programs (docs/reports.md, "`list` JSON").
+    #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+    pub(crate) format: ListFormat,
+}
+
+/// `list --format` and `hello --format`: for people or for programs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ListFormat {
+    /// Aligned lines for people.
+    Text,
+    /// One JSON document with a schema of its own (docs/reports.md).
+    Json,
 }
 
 /// `--driver`'s value, read from the raw argument: a `sqlite:` path need

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROTOCOL_VERSION, type Hello } from "./protocol/types.js";
+import type { Listing } from "./binary.js";
 import { shellJoin } from "./shell.js";
 
 /** The run could not give a verdict per check: the message says why. */
@@ -20,19 +21,11 @@ export class RunError extends Error {
   }
 }
 
-// The binary's defaults (tinymemory_conformance::DEFAULT_CHECK_TIMEOUT,
-// PROPERTY_TIME_PER_CASE, RunConfig::DEFAULT_CASES), for the run's own
-// deadline: a bound the binary's per-check budgets keep a run under.
-const CHECK_TIMEOUT = 60;
-const PROPERTY_SECONDS_PER_CASE = 0.25;
-const DEFAULT_CASES = 64;
 /** Seconds for the start, the corpus load and the report, besides the checks. */
 const RUN_OVERHEAD = 600;
 /** Milliseconds the driver may take to answer hello. */
 const HELLO_TIMEOUT_MS = 60_000;
 const STDERR_LINES = 40;
-const EXIT_USAGE = 2;
-const EXIT_OPEN = 3;
 
 /** The last lines of `text`, indented, for an error message. */
 export function tail(text: string, lines = STDERR_LINES): string {
@@ -120,15 +113,24 @@ export interface RunSettings {
   cases: number | null;
   timeout: number | null;
   bundleDir: string | null;
-  /** The families of the checks run, for the deadline. */
-  families: readonly string[];
+  /** The binary's `list --format json`, for the deadline and the exit codes. */
+  listing: Listing;
+  /** The ids of the checks run (`selected`, or every check of the profile), for the deadline. */
+  ids: readonly string[];
 }
 
-/** Seconds the whole run may take: each check's budget as the binary computes it, plus RUN_OVERHEAD. */
-export function deadline(families: readonly string[], timeout: number | null, cases: number | null): number {
-  const t = timeout ?? CHECK_TIMEOUT;
-  const c = cases ?? DEFAULT_CASES;
-  return families.reduce((total, f) => total + (f === "property" ? Math.max(t, PROPERTY_SECONDS_PER_CASE * c) : t), RUN_OVERHEAD);
+/**
+ * Seconds the whole run of the checks `ids` may take: each one's budget as
+ * the binary's `listing` gives it, the larger of its base (`timeout`
+ * seconds when given) and its time per case times `cases` (the binary's
+ * default when null), plus RUN_OVERHEAD.
+ */
+export function deadline(listing: Listing, ids: readonly string[], timeout: number | null, cases: number | null): number {
+  const c = cases ?? listing.defaults.cases;
+  const wanted = new Set(ids);
+  return listing.checks
+    .filter((check) => wanted.has(check.id))
+    .reduce((total, { budget }) => total + Math.max(timeout ?? budget.base_ms / 1000, ((budget.per_case_ms ?? 0) / 1000) * c), RUN_OVERHEAD);
 }
 
 /** The `run` command line of `s`, without the report options and the selection. */
@@ -155,7 +157,7 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
   const output = join(dir, "report.json");
   const args = [...base, "--format", "json", "--output", output, "--quiet", "--all-skipped", "pass"];
   for (const id of s.selected ?? []) args.push("--check", id);
-  const limit = deadline(s.families, s.timeout, s.cases);
+  const limit = deadline(s.listing, s.ids, s.timeout, s.cases);
   const started = Date.now();
   try {
     const { status, signal, out, err, timedOut } = await new Promise<{
@@ -198,8 +200,9 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
           `so it was stopped: \`${shown}\`; its output:\n${tail(out + err)}`,
       );
     }
-    if (status === EXIT_OPEN) throw new RunError(`the suite could not open the driver (exit 3): \`${shown}\`\n${tail(err)}`);
-    if (status === EXIT_USAGE) throw new RunError(`the suite refused its arguments (exit 2): \`${shown}\`\n${tail(err)}`);
+    const codes = s.listing.exit_codes;
+    if (status === codes.setup) throw new RunError(`the suite could not open the driver (exit ${status}): \`${shown}\`\n${tail(err)}`);
+    if (status === codes.usage) throw new RunError(`the suite refused its arguments (exit ${status}): \`${shown}\`\n${tail(err)}`);
     let report: RunResult["report"];
     try {
       report = JSON.parse(readFileSync(output, "utf8"));

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RecallProfile } from "./protocol/types.js";
-import { BinaryError, checkedBinary, listChecks, type CheckInfo } from "./binary.js";
+import { BinaryError, checkedBinary, listChecks, listing, type CheckInfo } from "./binary.js";
 import { bundledCorpus } from "./corpus.js";
 import { PACKAGE_ROOT } from "./package-info.js";
 import { RunError, deadline, hello, runSuite, type ReportCheck, type RunResult, type RunSettings } from "./run.js";
@@ -273,7 +273,8 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
     cases: settings.cases,
     timeout: settings.timeout,
     bundleDir: settings.bundleDir,
-    families: ids.map((c) => c.family),
+    listing: listing(binary, profile),
+    ids: ids.map((c) => c.id),
   });
   let first: Promise<RunResult> | null = null;
   const replayDriver = ["--driver", "exec:" + shellJoin(settings.command), ...(settings.corpus ? ["--corpus", settings.corpus] : [])];
@@ -290,7 +291,7 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
   };
   let firstError: string | null = null;
   // Twice the run's own deadline: the run may be a second one, for a check the selection did not foresee.
-  const timeoutMs = 2 * deadline(checks.map((c) => c.family), settings.timeout, settings.cases) * 1000;
+  const timeoutMs = 2 * deadline(listing(binary, profile), checks.map((c) => c.id), settings.timeout, settings.cases) * 1000;
   describe(title, () => {
     for (const check of checks) {
       it(check.id, async (t: unknown) => {

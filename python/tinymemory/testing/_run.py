@@ -14,15 +14,9 @@ import time
 
 from .. import protocol as tp
 from . import _processes
+from ._binary import listing
 from ._processes import EXIT_GRACE
 
-# The binary's defaults (tinymemory_conformance::DEFAULT_CHECK_TIMEOUT,
-# PROPERTY_TIME_PER_CASE, RunConfig::DEFAULT_CASES), for the run's own
-# deadline: a bound on what the binary itself allows, never reached by a run
-# that the binary's per-check timeouts keep going.
-CHECK_TIMEOUT = 60
-PROPERTY_SECONDS_PER_CASE = 0.25
-DEFAULT_CASES = 64
 # Seconds for the start, the corpus load and the report, besides the checks.
 RUN_OVERHEAD = 600
 # Seconds the driver may take to answer hello (the exec driver's request
@@ -38,11 +32,6 @@ LINE_LIMIT = 1 << 20
 # timeout in milliseconds as a C int (about 24 days), and a run's deadline
 # (every check's timeout summed) can be far longer.
 WAIT_SLICE = 3600
-
-# CLI exit codes (crates/tinymemory-cli/src/exit.rs).
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_OPEN = 3
 
 
 class RunError(Exception):
@@ -223,15 +212,21 @@ def _leftover(proc):
         return b"", b""
 
 
-def deadline(checks, timeout, cases):
-    """Seconds the whole run may take: each check's budget as the binary
-    computes it (a property check gets the larger of the timeout and
-    0.25 s per case), plus RUN_OVERHEAD."""
-    timeout = timeout or CHECK_TIMEOUT
-    cases = cases or DEFAULT_CASES
+def deadline(listing, selected, timeout, cases):
+    """Seconds the whole run of the checks `selected` (ids) may take:
+    each one's budget as the binary's `listing` (``list --format json``)
+    gives it, the larger of its base (`timeout` seconds when given) and
+    its time per case times `cases` (the binary's default when None),
+    plus RUN_OVERHEAD. A bound on what the binary allows, never reached
+    by a run its per-check budgets keep going."""
+    defaults = listing["defaults"]
+    cases = cases or defaults["cases"]
     total = RUN_OVERHEAD
-    for _, family, _ in checks:
-        total += max(timeout, PROPERTY_SECONDS_PER_CASE * cases) if family == "property" else timeout
+    for check in listing["checks"]:
+        if check["id"] in selected:
+            budget = check["budget"]
+            base = timeout if timeout else budget["base_ms"] / 1000
+            total += max(base, (budget["per_case_ms"] or 0) / 1000 * cases)
     return total
 
 
@@ -306,7 +301,8 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
             _processes.end(proc)
         out = out.decode(errors="replace")
         err = err.decode(errors="replace")
-        if proc.returncode == EXIT_OPEN:
+        exit_codes = listing(binary, profile)["exit_codes"]
+        if proc.returncode == exit_codes["setup"]:
             # A store that fails only on the corpus load hides every check
             # behind it: say how to run them.
             hint = (
@@ -315,9 +311,9 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
                 if "failed to store the corpus" in err
                 else ""
             )
-            raise RunError(f"the suite could not open the driver (exit 3): `{shown}`\n{_tail(err)}{hint}")
-        if proc.returncode == EXIT_USAGE:
-            raise RunError(f"the suite refused its arguments (exit 2): `{shown}`\n{_tail(err)}")
+            raise RunError(f"the suite could not open the driver (exit {proc.returncode}): `{shown}`\n{_tail(err)}{hint}")
+        if proc.returncode == exit_codes["usage"]:
+            raise RunError(f"the suite refused its arguments (exit {proc.returncode}): `{shown}`\n{_tail(err)}")
         try:
             with open(output, encoding="utf-8") as f:
                 report = json.load(f)

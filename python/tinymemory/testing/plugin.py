@@ -14,7 +14,7 @@ import time
 import pytest
 
 from . import DriverConformance, _processes
-from ._binary import BinaryError, checked_binary, find_binary, list_checks
+from ._binary import BinaryError, checked_binary, find_binary, list_checks, listing
 from ._reproduce import import_dirs, pythonpath_prefix
 from ._once import Refused, once_per_run
 from ._shown import visible
@@ -403,7 +403,7 @@ class ConformanceClass(pytest.Class):
             # A factory that does not import, raises or hangs is one clear
             # error here, rather than the run's exit 3.
             self._hello = hello(self._command, self._env)
-        limit = deadline([i.check for i in mine], opts["timeout"], opts["cases"])
+        limit = deadline(listing(self._binary, self._profile), set(selected), opts["timeout"], opts["cases"])
         # A driver that declared independent stores runs with `--jobs` set
         # to the binary's own default, which lets the binary start the
         # other jobs' processes beside the first rather than after its

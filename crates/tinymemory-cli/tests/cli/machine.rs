@@ -80,3 +80,93 @@ fn the_list_schema_refuses_what_it_does_not_describe() {
     listing.as_object_mut().unwrap().remove("exit_codes");
     assert!(schemas.validate("list.schema.json", &listing).is_err());
 }
+
+fn python_driver(script: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(script);
+    format!("exec:python3 {}", path.display())
+}
+
+#[test]
+fn hello_prints_what_the_driver_declared_matching_its_schema() {
+    let answer = listed(&[
+        "hello",
+        "--driver",
+        &python_driver("examples/python/memory_driver.py"),
+        "--format",
+        "json",
+    ]);
+    schemas()
+        .validate("hello.schema.json", &answer)
+        .unwrap_or_else(|e| panic!("{e}: {answer}"));
+    assert_eq!(
+        answer,
+        serde_json::json!({
+            "schema_version": 1,
+            "tool_version": env!("CARGO_PKG_VERSION"),
+            "protocol_version": 1,
+            "driver": "python-memory",
+            "recall_profile": "lexical",
+            "ops": ["store_many", "export_page", "import"],
+            "independent_stores": true
+        })
+    );
+    let text = run(&[
+        "hello",
+        "--driver",
+        &python_driver("examples/python/memory_driver.py"),
+    ]);
+    assert_eq!(
+        (text.code, text.stdout.as_str()),
+        (0, "driver python-memory: protocol 1, the lexical recall profile, ops store_many, export_page, import, independent stores\n"),
+        "{}",
+        text.dump()
+    );
+}
+
+#[test]
+fn hello_of_a_driver_that_does_not_answer_is_a_setup_error_quoting_its_stderr() {
+    let ran = run(&[
+        "hello",
+        "--driver",
+        "exec:sh -c 'echo no such module >&2; exit 7'",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(ran.code, 3, "{}", ran.dump());
+    assert_eq!(ran.stdout, "");
+    assert!(
+        ran.stderr.starts_with("error: failed to open the driver: ")
+            && ran.stderr.contains("  | no such module\n"),
+        "{}",
+        ran.dump()
+    );
+}
+
+#[test]
+fn hello_of_another_protocol_version_names_both() {
+    let ran = run(&[
+        "hello",
+        "--driver",
+        r#"exec:sh -c 'read l; echo "{\"id\":1,\"result\":{\"protocol\":2,\"driver\":\"x\"}}"; sleep 5'"#,
+    ]);
+    assert_eq!(ran.code, 3, "{}", ran.dump());
+    assert!(
+        ran.stderr
+            .contains("it speaks protocol version 2, this suite speaks version 1"),
+        "{}",
+        ran.dump()
+    );
+}
+
+#[test]
+fn hello_refuses_a_driver_that_is_not_exec() {
+    let ran = run(&["hello", "--driver", "sqlite"]);
+    assert_eq!((ran.code, ran.stdout.as_str()), (2, ""), "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        "error: `hello` asks an exec: driver, and sqlite is a driver built into this binary, which answers none; \
+         expected --driver exec:'COMMAND ARGS'\n"
+    );
+}

@@ -9,7 +9,6 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PROTOCOL_VERSION, type Hello } from "./protocol/types.js";
 import type { Listing } from "./binary.js";
 import { shellJoin } from "./shell.js";
 
@@ -23,8 +22,9 @@ export class RunError extends Error {
 
 /** Seconds for the start, the corpus load and the report, besides the checks. */
 const RUN_OVERHEAD = 600;
-/** Milliseconds the driver may take to answer hello. */
-const HELLO_TIMEOUT_MS = 60_000;
+/** Seconds the driver may take to answer hello, and the binary to start and end it besides. */
+const HELLO_TIMEOUT_S = 60;
+const HELLO_OVERHEAD_S = 30;
 const STDERR_LINES = 40;
 
 /** The last lines of `text`, indented, for an error message. */
@@ -37,45 +37,50 @@ export function tail(text: string, lines = STDERR_LINES): string {
   return head + cut.map((l) => "  | " + l).join("\n");
 }
 
+/** What a driver declared in its `hello`, as `tinymemory-conformance hello --format json` prints it (docs/reports.md). */
+export interface Declared {
+  schema_version: number;
+  tool_version: string;
+  protocol_version: number;
+  driver: string;
+  recall_profile: "lexical" | "semantic";
+  ops: string[];
+  independent_stores: boolean;
+}
+
 /**
- * The `hello` answer of the driver `command` (its words), which is
- * started, asked and closed. Throws RunError for a driver that exits or
- * hangs without answering, answers something else, or speaks another
- * protocol version, quoting its stderr.
+ * What the driver `command` (its words) declared in its `hello`: the
+ * binary starts it, asks, checks the answer as a run does, and ends it.
+ * Throws RunError for a driver that exits or hangs without answering,
+ * answers something else, or speaks another protocol version, quoting
+ * the binary's error (which quotes the driver's stderr).
  */
-export function hello(command: readonly string[], env: NodeJS.ProcessEnv): Hello {
+export function hello(binary: string, command: readonly string[], env: NodeJS.ProcessEnv): Declared {
   const shown = shellJoin(command);
-  const done = spawnSync(command[0] as string, command.slice(1), {
-    input: JSON.stringify({ id: 0, op: "hello", protocol: PROTOCOL_VERSION }) + "\n",
+  const args = ["hello", "--driver", "exec:" + shown, "--call-timeout", String(HELLO_TIMEOUT_S), "--format", "json"];
+  const done = spawnSync(binary, args, {
     env,
     encoding: "utf8",
-    timeout: HELLO_TIMEOUT_MS,
+    timeout: (HELLO_TIMEOUT_S + HELLO_OVERHEAD_S) * 1000,
+    killSignal: "SIGTERM",
     maxBuffer: 64 * 1024 * 1024,
   });
   const err = done.stderr ?? "";
   if (done.error && (done.error as NodeJS.ErrnoException).code === "ETIMEDOUT") {
-    throw new RunError(`the driver \`${shown}\` did not answer hello within ${HELLO_TIMEOUT_MS / 1000}s, so it was stopped; its stderr:\n${tail(err)}`);
+    throw new RunError(`the driver \`${shown}\` did not answer hello within ${HELLO_TIMEOUT_S}s, so it was stopped; its output:\n${tail(err)}`);
   }
-  if (done.error) throw new RunError(`failed to start the driver \`${shown}\`: ${done.error.message}`);
-  const first = (done.stdout ?? "").split("\n", 1)[0] ?? "";
-  if (first === "") {
+  if (done.error) throw new RunError(`failed to start ${binary}: ${done.error.message}`);
+  if (done.status !== 0) {
     const status = done.signal ? `killed by ${done.signal}` : `exit status ${done.status}`;
-    throw new RunError(`the driver \`${shown}\` exited (${status}) without answering hello; its stderr:\n${tail(err)}`);
+    throw new RunError(`the driver \`${shown}\` did not answer hello (\`tinymemory-conformance hello\`: ${status}):\n${tail(err)}`);
   }
-  let result: Hello;
   try {
-    result = JSON.parse(first).result;
-    if (typeof result?.protocol !== "number") throw new Error("no protocol");
+    const declared = JSON.parse(done.stdout) as Declared;
+    if (typeof declared?.recall_profile !== "string") throw new Error("no recall_profile");
+    return declared;
   } catch {
-    throw new RunError(`the driver \`${shown}\` answered hello with ${JSON.stringify(first.slice(0, 200))}, not a hello result; its stderr:\n${tail(err)}`);
+    throw new RunError(`\`${binary} hello\` printed ${JSON.stringify(done.stdout.slice(0, 200))}, not what a driver declared:\n${tail(err)}`);
   }
-  if (result.protocol !== PROTOCOL_VERSION) {
-    throw new RunError(
-      `the driver \`${shown}\` speaks exec protocol version ${result.protocol}, and this package and its ` +
-        `tinymemory-conformance binary speak version ${PROTOCOL_VERSION}`,
-    );
-  }
-  return result;
 }
 
 /** A check as the JSON report gives it (docs/reports.md). */

@@ -240,7 +240,7 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
     settings = resolveOptions(options, base, framework);
     title = options.name ?? `tinymemory conformance: ${settings.shownDriver}`;
     binary = checkedBinary();
-    const chosen = options.profile ?? hello(settings.command, settings.env).recall_profile ?? "lexical";
+    const chosen = options.profile ?? hello(binary, settings.command, settings.env).recall_profile;
     if (!PROFILES.includes(chosen)) {
       throw new SettingError(`conformance({ profile }) is ${JSON.stringify(chosen)}; expected "lexical" or "semantic"`);
     }

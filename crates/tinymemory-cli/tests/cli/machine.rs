@@ -170,3 +170,78 @@ fn hello_refuses_a_driver_that_is_not_exec() {
          expected --driver exec:'COMMAND ARGS'\n"
     );
 }
+
+/// Every host file: the pytest plugin's (`python/tinymemory/testing/*.py`)
+/// and the TypeScript host's (`js/src/*.ts`), but `js/src/serve-cli.ts`,
+/// the driver side (`tinymemory-serve`), whose exit codes are its own.
+fn host_files() -> Vec<(String, String)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = Vec::new();
+    for (dir, ext) in [("python/tinymemory/testing", "py"), ("js/src", "ts")] {
+        for entry in std::fs::read_dir(root.join(dir)).expect(dir) {
+            let path = entry.expect("an entry").path();
+            let name = format!("{dir}/{}", path.file_name().unwrap().to_string_lossy());
+            if path.extension().is_some_and(|e| e == ext) && name != "js/src/serve-cli.ts" {
+                files.push((name, std::fs::read_to_string(&path).expect("a host file")));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn the_hosts_read_the_binarys_json_and_copy_none_of_its_numbers() {
+    let files = host_files();
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    for needed in [
+        "python/tinymemory/testing/_binary.py",
+        "python/tinymemory/testing/_run.py",
+        "python/tinymemory/testing/plugin.py",
+        "js/src/binary.ts",
+        "js/src/run.ts",
+        "js/src/suite.ts",
+    ] {
+        assert!(names.contains(&needed), "{needed} is read: {names:?}");
+    }
+    // A regex over `list`'s aligned lines; the hello request written by
+    // hand; the binary's budgets, case count and exit codes copied.
+    let copies = [
+        "lexical|semantic",
+        "\"op\": \"hello\"",
+        "op: \"hello\"",
+        "PROPERTY_SECONDS_PER_CASE",
+        "DEFAULT_CASES",
+        "CHECK_TIMEOUT",
+        "0.25",
+        "EXIT_FAILED",
+        "EXIT_USAGE",
+        "EXIT_OPEN",
+    ];
+    for (name, text) in &files {
+        for copy in copies {
+            assert!(!text.contains(copy), "{name} holds {copy:?}");
+        }
+    }
+    // What they read instead.
+    let text = |name: &str| &files.iter().find(|(n, _)| n == name).unwrap().1;
+    for (name, reads) in [
+        (
+            "python/tinymemory/testing/_binary.py",
+            r#""list", "--profile", profile, "--format", "json""#,
+        ),
+        (
+            "python/tinymemory/testing/_run.py",
+            r#""hello", "--driver""#,
+        ),
+        ("python/tinymemory/testing/_run.py", r#"["exit_codes"]"#),
+        (
+            "js/src/binary.ts",
+            r#""list", "--profile", profile, "--format", "json""#,
+        ),
+        ("js/src/run.ts", r#""hello", "--driver""#),
+        ("js/src/run.ts", "listing.exit_codes"),
+    ] {
+        assert!(text(name).contains(reads), "{name} reads {reads}");
+    }
+}

@@ -146,21 +146,60 @@ export interface CheckInfo {
   description: string;
 }
 
-const LIST_LINE = /^(\S+) +(\S+) +((?:lexical|semantic)(?:, (?:lexical|semantic))*) +(.*)$/;
+/** A check of `list --format json` (docs/reports.md, "`list` JSON"). */
+export interface ListedCheck {
+  id: string;
+  family: string;
+  profiles: string[];
+  rule: string;
+  usual_mistake: string | null;
+  /** What the runner grants it: max(base_ms, per_case_ms × cases) + per_request_ms × requests. */
+  budget: { base_ms: number; per_request_ms: number; per_case_ms: number | null };
+}
 
-/** The checks of `list --profile PROFILE`, in run order. Throws BinaryError when the listing fails or holds none. */
-export function listChecks(binary: string, profile: string): CheckInfo[] {
-  const done = spawnSync(binary, ["list", "--profile", profile], { encoding: "utf8", timeout: QUICK_TIMEOUT_MS });
-  const checks: CheckInfo[] = [];
-  for (const line of (done.stdout ?? "").split("\n")) {
-    const m = LIST_LINE.exec(line);
-    if (m) checks.push({ id: m[1] as string, family: m[2] as string, description: m[4] as string });
+/** The document of `list --format json`: the checks, the binary's defaults and its exit codes. */
+export interface Listing {
+  schema_version: number;
+  tool_version: string;
+  protocol_version: number;
+  profile: string | null;
+  defaults: {
+    check_timeout_ms: number;
+    request_allowance_ms: number;
+    property_time_per_case_ms: number;
+    cases: number;
+    call_timeout_ms: number;
+  };
+  exit_codes: { success: number; failures: number; usage: number; setup: number; no_checks_ran: number; broken_environment: number };
+  checks: ListedCheck[];
+}
+
+const listings = new Map<string, Listing>();
+
+/** `list --profile PROFILE --format json` of `binary`. Throws BinaryError when the listing fails, is not JSON or holds no check. */
+export function listing(binary: string, profile: string): Listing {
+  const key = `${binary}\0${profile}`;
+  const known = listings.get(key);
+  if (known !== undefined) return known;
+  const args = ["list", "--profile", profile, "--format", "json"];
+  const done = spawnSync(binary, args, { encoding: "utf8", timeout: QUICK_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+  let listed: Listing | null = null;
+  if (!done.error && done.status === 0) {
+    try {
+      listed = JSON.parse(done.stdout) as Listing;
+    } catch {}
   }
-  if (done.error || done.status !== 0 || checks.length === 0) {
+  if (listed === null || !Array.isArray(listed.checks) || listed.checks.length === 0) {
     throw new BinaryError(
-      `\`${binary} list --profile ${profile}\` exited ${done.status} listing no check: ` +
+      `\`${binary} ${args.join(" ")}\` exited ${done.status} listing no check: ` +
         JSON.stringify((done.error?.message ?? done.stderr ?? "").trim().slice(0, 500)),
     );
   }
-  return checks;
+  listings.set(key, listed);
+  return listed;
+}
+
+/** The checks of `list --profile PROFILE`, in run order. Throws BinaryError as `listing` does. */
+export function listChecks(binary: string, profile: string): CheckInfo[] {
+  return listing(binary, profile).checks.map((c) => ({ id: c.id, family: c.family, description: c.rule }));
 }

@@ -16,6 +16,7 @@
  */
 
 export * from "./protocol/index.js";
-export { BIN_ENV, BinaryError, PLATFORM_PACKAGES, checkedBinary, findBinary, listChecks, platformKey } from "./binary.js";
+export { BIN_ENV, BinaryError, PLATFORM_PACKAGES, checkedBinary, findBinary, listChecks, listing, platformKey } from "./binary.js";
+export type { CheckInfo, ListedCheck, Listing } from "./binary.js";
 export { bundledCorpus } from "./corpus.js";
 export { VERSION } from "./package-info.js";

@@ -9,7 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PROTOCOL_VERSION, type Hello } from "./protocol/types.js";
+import type { Listing } from "./binary.js";
 import { shellJoin } from "./shell.js";
 
 /** The run could not give a verdict per check: the message says why. */
@@ -32,20 +32,12 @@ export class BrokenEnvironment extends RunError {
   }
 }
 
-// The binary's defaults (tinymemory_conformance::DEFAULT_CHECK_TIMEOUT,
-// PROPERTY_TIME_PER_CASE, RunConfig::DEFAULT_CASES), for the run's own
-// deadline: a bound the binary's per-check budgets keep a run under.
-const CHECK_TIMEOUT = 60;
-const PROPERTY_SECONDS_PER_CASE = 0.25;
-const DEFAULT_CASES = 64;
 /** Seconds for the start, the corpus load and the report, besides the checks. */
 const RUN_OVERHEAD = 600;
-/** Milliseconds the driver may take to answer hello. */
-const HELLO_TIMEOUT_MS = 60_000;
+/** Seconds the driver may take to answer hello, and the binary to start and end it besides. */
+const HELLO_TIMEOUT_S = 60;
+const HELLO_OVERHEAD_S = 30;
 const STDERR_LINES = 40;
-const EXIT_USAGE = 2;
-const EXIT_OPEN = 3;
-const EXIT_ENVIRONMENT = 5;
 
 /** The last lines of `text`, indented, for an error message. */
 export function tail(text: string, lines = STDERR_LINES): string {
@@ -57,45 +49,50 @@ export function tail(text: string, lines = STDERR_LINES): string {
   return head + cut.map((l) => "  | " + l).join("\n");
 }
 
+/** What a driver declared in its `hello`, as `tinymemory-conformance hello --format json` prints it (docs/reports.md). */
+export interface Declared {
+  schema_version: number;
+  tool_version: string;
+  protocol_version: number;
+  driver: string;
+  recall_profile: "lexical" | "semantic";
+  ops: string[];
+  independent_stores: boolean;
+}
+
 /**
- * The `hello` answer of the driver `command` (its words), which is
- * started, asked and closed. Throws RunError for a driver that exits or
- * hangs without answering, answers something else, or speaks another
- * protocol version, quoting its stderr.
+ * What the driver `command` (its words) declared in its `hello`: the
+ * binary starts it, asks, checks the answer as a run does, and ends it.
+ * Throws RunError for a driver that exits or hangs without answering,
+ * answers something else, or speaks another protocol version, quoting
+ * the binary's error (which quotes the driver's stderr).
  */
-export function hello(command: readonly string[], env: NodeJS.ProcessEnv): Hello {
+export function hello(binary: string, command: readonly string[], env: NodeJS.ProcessEnv): Declared {
   const shown = shellJoin(command);
-  const done = spawnSync(command[0] as string, command.slice(1), {
-    input: JSON.stringify({ id: 0, op: "hello", protocol: PROTOCOL_VERSION }) + "\n",
+  const args = ["hello", "--driver", "exec:" + shown, "--call-timeout", String(HELLO_TIMEOUT_S), "--format", "json"];
+  const done = spawnSync(binary, args, {
     env,
     encoding: "utf8",
-    timeout: HELLO_TIMEOUT_MS,
+    timeout: (HELLO_TIMEOUT_S + HELLO_OVERHEAD_S) * 1000,
+    killSignal: "SIGTERM",
     maxBuffer: 64 * 1024 * 1024,
   });
   const err = done.stderr ?? "";
   if (done.error && (done.error as NodeJS.ErrnoException).code === "ETIMEDOUT") {
-    throw new RunError(`the driver \`${shown}\` did not answer hello within ${HELLO_TIMEOUT_MS / 1000}s, so it was stopped; its stderr:\n${tail(err)}`);
+    throw new RunError(`the driver \`${shown}\` did not answer hello within ${HELLO_TIMEOUT_S}s, so it was stopped; its output:\n${tail(err)}`);
   }
-  if (done.error) throw new RunError(`failed to start the driver \`${shown}\`: ${done.error.message}`);
-  const first = (done.stdout ?? "").split("\n", 1)[0] ?? "";
-  if (first === "") {
+  if (done.error) throw new RunError(`failed to start ${binary}: ${done.error.message}`);
+  if (done.status !== 0) {
     const status = done.signal ? `killed by ${done.signal}` : `exit status ${done.status}`;
-    throw new RunError(`the driver \`${shown}\` exited (${status}) without answering hello; its stderr:\n${tail(err)}`);
+    throw new RunError(`the driver \`${shown}\` did not answer hello (\`tinymemory-conformance hello\`: ${status}):\n${tail(err)}`);
   }
-  let result: Hello;
   try {
-    result = JSON.parse(first).result;
-    if (typeof result?.protocol !== "number") throw new Error("no protocol");
+    const declared = JSON.parse(done.stdout) as Declared;
+    if (typeof declared?.recall_profile !== "string") throw new Error("no recall_profile");
+    return declared;
   } catch {
-    throw new RunError(`the driver \`${shown}\` answered hello with ${JSON.stringify(first.slice(0, 200))}, not a hello result; its stderr:\n${tail(err)}`);
+    throw new RunError(`\`${binary} hello\` printed ${JSON.stringify(done.stdout.slice(0, 200))}, not what a driver declared:\n${tail(err)}`);
   }
-  if (result.protocol !== PROTOCOL_VERSION) {
-    throw new RunError(
-      `the driver \`${shown}\` speaks exec protocol version ${result.protocol}, and this package and its ` +
-        `tinymemory-conformance binary speak version ${PROTOCOL_VERSION}`,
-    );
-  }
-  return result;
 }
 
 /** A check as the JSON report gives it (docs/reports.md). */
@@ -135,15 +132,24 @@ export interface RunSettings {
   cases: number | null;
   timeout: number | null;
   bundleDir: string | null;
-  /** The families of the checks run, for the deadline. */
-  families: readonly string[];
+  /** The binary's `list --format json`, for the deadline and the exit codes. */
+  listing: Listing;
+  /** The ids of the checks run (`selected`, or every check of the profile), for the deadline. */
+  ids: readonly string[];
 }
 
-/** Seconds the whole run may take: each check's budget as the binary computes it, plus RUN_OVERHEAD. */
-export function deadline(families: readonly string[], timeout: number | null, cases: number | null): number {
-  const t = timeout ?? CHECK_TIMEOUT;
-  const c = cases ?? DEFAULT_CASES;
-  return families.reduce((total, f) => total + (f === "property" ? Math.max(t, PROPERTY_SECONDS_PER_CASE * c) : t), RUN_OVERHEAD);
+/**
+ * Seconds the whole run of the checks `ids` may take: each one's budget as
+ * the binary's `listing` gives it, the larger of its base (`timeout`
+ * seconds when given) and its time per case times `cases` (the binary's
+ * default when null), plus RUN_OVERHEAD.
+ */
+export function deadline(listing: Listing, ids: readonly string[], timeout: number | null, cases: number | null): number {
+  const c = cases ?? listing.defaults.cases;
+  const wanted = new Set(ids);
+  return listing.checks
+    .filter((check) => wanted.has(check.id))
+    .reduce((total, { budget }) => total + Math.max(timeout ?? budget.base_ms / 1000, ((budget.per_case_ms ?? 0) / 1000) * c), RUN_OVERHEAD);
 }
 
 /** The `run` command line of `s`, without the report options and the selection. */
@@ -177,7 +183,7 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
   // process is gone, killed (SIGKILL) or not.
   const args = [...base, "--format", "json", "--output", output, "--quiet", "--all-skipped", "pass", "--stop-on-stdin-eof"];
   for (const id of s.selected ?? []) args.push("--check", id);
-  const limit = deadline(s.families, s.timeout, s.cases);
+  const limit = deadline(s.listing, s.ids, s.timeout, s.cases);
   const started = Date.now();
   try {
     const { status, signal, out, err, timedOut } = await new Promise<{
@@ -224,9 +230,10 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
           `so it was stopped: \`${shown}\`; its output:\n${tail(out + err)}`,
       );
     }
-    if (status === EXIT_OPEN) throw new RunError(`the suite could not open the driver (exit 3): \`${shown}\`\n${tail(err)}`);
-    if (status === EXIT_USAGE) throw new RunError(`the suite refused its arguments (exit 2): \`${shown}\`\n${tail(err)}`);
-    if (status === EXIT_ENVIRONMENT) {
+    const codes = s.listing.exit_codes;
+    if (status === codes.setup) throw new RunError(`the suite could not open the driver (exit ${status}): \`${shown}\`\n${tail(err)}`);
+    if (status === codes.usage) throw new RunError(`the suite refused its arguments (exit ${status}): \`${shown}\`\n${tail(err)}`);
+    if (status === codes.broken_environment) {
       // The binary's message whole: the error and the remedy first, the driver's stderr after them.
       throw new BrokenEnvironment(`${err.trim().replace(/^error: /, "")}\nthe run: \`${shown}\``);
     }

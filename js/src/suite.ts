@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RecallProfile } from "./protocol/types.js";
-import { BinaryError, checkedBinary, listChecks, type CheckInfo } from "./binary.js";
+import { BinaryError, checkedBinary, listChecks, listing, type CheckInfo } from "./binary.js";
 import { bundledCorpus } from "./corpus.js";
 import { PACKAGE_ROOT } from "./package-info.js";
 import { BrokenEnvironment, RunError, deadline, hello, runSuite, type ReportCheck, type RunResult, type RunSettings } from "./run.js";
@@ -245,7 +245,7 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
     settings = resolveOptions(options, base, framework);
     title = options.name ?? `tinymemory conformance: ${settings.shownDriver}`;
     binary = checkedBinary();
-    const chosen = options.profile ?? hello(settings.command, settings.env).recall_profile ?? "lexical";
+    const chosen = options.profile ?? hello(binary, settings.command, settings.env).recall_profile;
     if (!PROFILES.includes(chosen)) {
       throw new SettingError(`conformance({ profile }) is ${JSON.stringify(chosen)}; expected "lexical" or "semantic"`);
     }
@@ -278,7 +278,8 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
     cases: settings.cases,
     timeout: settings.timeout,
     bundleDir: settings.bundleDir,
-    families: ids.map((c) => c.family),
+    listing: listing(binary, profile),
+    ids: ids.map((c) => c.id),
   });
   let first: Promise<RunResult> | null = null;
   // The replay hint names the driver, the corpus and the time budget the run had (a check past it times out).
@@ -301,7 +302,7 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
   };
   let firstError: string | null = null;
   // Twice the run's own deadline: the run may be a second one, for a check the selection did not foresee.
-  const timeoutMs = 2 * deadline(checks.map((c) => c.family), settings.timeout, settings.cases) * 1000;
+  const timeoutMs = 2 * deadline(listing(binary, profile), checks.map((c) => c.id), settings.timeout, settings.cases) * 1000;
   describe(title, () => {
     for (const check of checks) {
       it(check.id, async (t: unknown) => {

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BinaryError, PLATFORM_PACKAGES, VERSION, checkedBinary, findBinary, listChecks, platformKey } from "../dist/index.js";
+import { BinaryError, PLATFORM_PACKAGES, VERSION, checkedBinary, findBinary, listChecks, listing, platformKey } from "../dist/index.js";
+import { deadline } from "../dist/run.js";
 
 function fakeBinary(body) {
   const path = join(mkdtempSync(join(tmpdir(), "tm-bin-")), "tinymemory-conformance");
@@ -50,17 +51,60 @@ test("a program that is not the binary is refused with what it said", () => {
   });
 });
 
-test("list output is parsed into checks in run order", () => {
-  const bin = fakeBinary(`cat <<'X'
-store.upsert                             contract     lexical, semantic  a second store replaces the first
-recall.whole_words                       contract     lexical            a hit shares a whole word
-2 of 2 checks apply to the lexical recall profile
+/** A `list --format json` document of two checks, one a property check. */
+const LISTING = {
+  schema_version: 1,
+  tool: "tinymemory-conformance",
+  tool_version: VERSION,
+  protocol_version: 1,
+  profile: "lexical",
+  defaults: { check_timeout_ms: 60000, request_allowance_ms: 1000, property_time_per_case_ms: 250, cases: 64, call_timeout_ms: 30000 },
+  exit_codes: { success: 0, failures: 1, usage: 2, setup: 3, no_checks_ran: 4 },
+  checks: [
+    {
+      id: "store.upsert",
+      family: "contract",
+      profiles: ["lexical", "semantic"],
+      rule: "a second store replaces the first",
+      usual_mistake: "an append-only index",
+      budget: { base_ms: 60000, per_request_ms: 1000, per_case_ms: null },
+    },
+    {
+      id: "property.model",
+      family: "property",
+      profiles: ["lexical"],
+      rule: "agrees with the model",
+      usual_mistake: "anything",
+      budget: { base_ms: 60000, per_request_ms: 1000, per_case_ms: 250 },
+    },
+  ],
+};
+
+test("list --format json is read into checks in run order", () => {
+  // Answers only the JSON listing: the text one would fail the test.
+  const bin = fakeBinary(`[ "$*" = "list --profile lexical --format json" ] || exit 2
+cat <<'X'
+${JSON.stringify(LISTING)}
 X`);
   assert.deepEqual(listChecks(bin, "lexical"), [
     { id: "store.upsert", family: "contract", description: "a second store replaces the first" },
-    { id: "recall.whole_words", family: "contract", description: "a hit shares a whole word" },
+    { id: "property.model", family: "property", description: "agrees with the model" },
   ]);
+  assert.deepEqual(listing(bin, "lexical"), LISTING);
   assert.throws(() => listChecks(fakeBinary("exit 2"), "lexical"), { name: "BinaryError" });
+  assert.throws(() => listChecks(fakeBinary("echo 'store.upsert  contract  lexical  text'"), "lexical"), { name: "BinaryError" });
+});
+
+test("the deadline is each selected check's budget from the listing, plus the run's overhead", () => {
+  // 600 s of overhead; a contract check its base; a property check the
+  // larger of its base and 0.25 s per case.
+  assert.equal(deadline(LISTING, ["store.upsert", "property.model"], null, null), 600 + 60 + 60);
+  assert.equal(deadline(LISTING, ["store.upsert", "property.model"], null, 1000), 600 + 60 + 250);
+  assert.equal(deadline(LISTING, ["store.upsert"], 5, 1000), 600 + 5);
+  assert.equal(deadline(LISTING, ["property.model"], 5, 8), 600 + 5);
+  const slower = structuredClone(LISTING);
+  slower.checks[0].budget.base_ms = 90000;
+  assert.equal(deadline(slower, ["store.upsert"], null, null), 600 + 90);
 });
 
 test("this machine has a platform key, and linux-x64 its package", () => {

@@ -1,6 +1,9 @@
 // The npm package's protocol library against fixtures/protocol-cases.json,
 // the table python/tests/test_protocol_cases.py holds the Python library
-// to: both give the same answers, errors and messages on every input of it.
+// to and whose contract cases tinymemory-api evaluates
+// (crates/tinymemory-api/tests/protocol_cases.rs): the same answers, and
+// errors of the same kind and rule, on every input of it. Messages are
+// each library's own wording, never compared.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -42,11 +45,18 @@ const FUNCTIONS = {
   check_scores: nothing(tp.checkScores),
 };
 
+/** `expect` with its error's message left out: errors compare by kind and rule. */
+function withoutMessage(expect) {
+  if (!expect?.error) return expect;
+  const { message: _, ...error } = expect.error;
+  return { error };
+}
+
 function outcome(c) {
   try {
     return { result: FUNCTIONS[c.fn](...c.args) };
   } catch (e) {
-    if (e instanceof tp.DriverError) return { error: { kind: e.kind, rule: e.rule, message: e.message } };
+    if (e instanceof tp.DriverError) return { error: { kind: e.kind, rule: e.rule } };
     throw e;
   }
 }
@@ -58,6 +68,6 @@ test("every function of the table is known", () => {
 cases.forEach((c, i) => {
   test(`${i}-${c.fn}`, () => {
     assert.ok(c.expect, "the case has no expect: bless it from the Python library (python/tests/test_protocol_cases.py)");
-    assert.deepEqual(outcome(c), c.expect);
+    assert.deepEqual(outcome(c), withoutMessage(c.expect));
   });
 });

@@ -82,7 +82,7 @@ for (const [score, shown] of [[NaN, "nan"], [Infinity, "inf"], [-Infinity, "-inf
       id: 7,
       error: {
         kind: "backend",
-        message: `recall hit 1 of 2 (namespace "global", key "the-bad-one") has score ${shown}: scores must be finite numbers, higher is better (a cosine over a zero vector, from a query with no word, is NaN)`,
+        message: `recall hit 1 of 2 (namespace "global", key "the-bad-one") has score ${String(score)}: scores must be finite numbers, higher is better (a cosine over a zero vector, from a query with no word, is NaN)`,
       },
     });
   });

@@ -150,9 +150,10 @@ def test_a_factory_that_does_not_import_fails_one_item_naming_it_and_the_session
     assert result.ret == 1
     result.stdout.fnmatch_lines(
         [
-            "TestMissing: the driver `* -m tinymemory.serve no_such_module_here:Store` exited (exit status 2) "
-            "without answering hello; its stderr:",
-            "  | tinymemory.serve: failed to import module 'no_such_module_here' of 'no_such_module_here:Store': "
+            "TestMissing: the driver `* -m tinymemory.serve no_such_module_here:Store` did not answer hello "
+            "(`tinymemory-conformance hello`: exit status 3):",
+            "  | error: failed to open the driver: *: the process exited (exit status: 2)",
+            "  |   | tinymemory.serve: failed to import module 'no_such_module_here' of 'no_such_module_here:Store': "
             "ModuleNotFoundError: No module named 'no_such_module_here'*",
         ]
     )
@@ -176,9 +177,11 @@ def test_a_factory_that_raises_fails_every_item_the_first_with_its_traceback(pyt
     result.assert_outcomes(failed=3)
     result.stdout.fnmatch_lines(
         [
-            "the driver `* -m tinymemory.serve drv:make` exited (exit status 3) without answering hello; its stderr:",
-            "  | RuntimeError: cannot reach the index",
-            "  | tinymemory.serve: the factory 'drv:make' raised RuntimeError: cannot reach the index",
+            "the driver `* -m tinymemory.serve drv:make` did not answer hello "
+            "(`tinymemory-conformance hello`: exit status 3):",
+            "  | error: failed to open the driver: *: the process exited (exit status: 3)",
+            "  |   | RuntimeError: cannot reach the index",
+            "  |   | tinymemory.serve: the factory 'drv:make' raised RuntimeError: cannot reach the index",
         ]
     )
     # Once: the other items point at the first. (Counted in the failures
@@ -433,8 +436,10 @@ def test_a_driver_of_another_protocol_version_is_refused_naming_both(pytester):
     assert result.ret == 1
     result.stdout.fnmatch_lines(
         [
-            "TestFuture: the driver `* future_driver.py` speaks exec protocol version 2, and this tinymemory "
-            "package and its tinymemory-conformance binary speak version 1"
+            "TestFuture: the driver `* future_driver.py` did not answer hello "
+            "(`tinymemory-conformance hello`: exit status 3):",
+            "  | error: failed to open the driver: *: it speaks protocol version 2, this suite speaks version 1 "
+            "(docs/protocol.md)",
         ]
     )
 

@@ -2,10 +2,10 @@
 
 Every driver process of these tests writes a file named by its pid into
 the directory ``$TM_MARKS``, holding its parent's pid: the binary's, for
-the driver processes of a run, or the pytest process's, for the plugin's
-own ``hello`` probe. A helper a factory starts is marked the same way. A
-test then asks of every pid marked (and every parent but pytest) whether
-it is still running.
+the driver processes of a run and for the plugin's ``hello`` probe (which
+the binary's ``hello`` asks; marked ``probe``, so it is no run). A helper
+a factory starts is marked the same way. A test then asks of every pid
+marked (and every parent but pytest) whether it is still running.
 """
 
 import json
@@ -44,10 +44,16 @@ def mark(pid, parent, name=""):
         f.write(f"{parent} {name}\\n")
 
 
+def asked_by_hello():
+    # Whether the parent is `tinymemory-conformance hello`.
+    with open(f"/proc/{os.getppid()}/cmdline", "rb") as f:
+        return f.read().split(b"\\0")[1:2] == [b"hello"]
+
+
 class Marked(MemoryStore):
     def __init__(self):
         super().__init__()
-        mark(os.getpid(), os.getppid())
+        mark(os.getpid(), os.getppid(), "probe" if asked_by_hello() else "")
 
 
 class Hangs(Marked):
@@ -101,7 +107,8 @@ def left_behind(directory, pytest_pid):
 
 
 def binary_runs(directory, pytest_pid):
-    """The pids of the binary runs that started a marked driver process."""
+    """The pids of the binary runs that started a marked driver process
+    (not its ``hello`` probes)."""
     return {parent for parent, name in marks(directory).values() if not name and parent != pytest_pid}
 
 

@@ -39,6 +39,11 @@ pub(crate) enum Command {
     /// List every check: id, family, the recall profiles it applies to,
     /// description.
     List(ListArgs),
+    /// Start an `exec:` driver, ask its `hello` and print what it
+    /// declared (id, recall profile, optional ops, independent stores),
+    /// then end it. Exit 0: it answered; 2: usage error or not an `exec:`
+    /// driver; 3: it did not start or answer a valid `hello`.
+    Hello(HelloArgs),
     /// The self-test as a table: run every check of a mutant's recall
     /// profile on every mutant of tinymemory-doubles (each wrapped around
     /// the reference driver of that profile) and show which checks caught
@@ -326,6 +331,37 @@ pub(crate) struct ListArgs {
     /// or `semantic`: those a run under it executes.
     #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
     pub(crate) profile: Option<RecallProfile>,
+    /// `text`, an aligned line per check for people, or `json`, each
+    /// check with its rule, usual mistake and budget, the defaults and
+    /// the exit codes, for programs (docs/reports.md, "`list` JSON").
+    #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+    pub(crate) format: ListFormat,
+}
+
+/// `hello`'s options.
+#[derive(Debug, Args)]
+pub(crate) struct HelloArgs {
+    /// The driver, `exec:COMMAND ARGS`: the only kind that answers `hello`.
+    #[arg(long, value_name = "SPEC", value_parser = driver_parser())]
+    pub(crate) driver: DriverSpec,
+    /// Seconds the driver may take to answer (at least 1): an import of a
+    /// large engine can take long.
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_CALL_TIMEOUT_SECS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) call_timeout: u64,
+    /// `text`, one line for people, or `json`, for programs
+    /// (docs/reports.md, "`hello` JSON").
+    #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+    pub(crate) format: ListFormat,
+}
+
+/// `list --format` and `hello --format`: for people or for programs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ListFormat {
+    /// Aligned lines for people.
+    Text,
+    /// One JSON document with a schema of its own (docs/reports.md).
+    Json,
 }
 
 /// `--driver`'s value, read from the raw argument: a `sqlite:` path need

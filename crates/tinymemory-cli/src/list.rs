@@ -1,15 +1,24 @@
 //! `list`: every check, one line each: id, family, the recall profiles it
-//! applies to, description.
+//! applies to, description; or, with `--format json`, the same with each
+//! check's usual mistake and budget, for the pytest plugin and the
+//! TypeScript host (docs/reports.md, "`list` JSON").
 
 use tinymemory_api::RecallProfile;
 use tinymemory_conformance::{Check, Registry};
 
-use crate::args::ListArgs;
+use crate::args::{ListArgs, ListFormat};
 use crate::error::CliResult;
 use crate::{exit, files};
 
+mod json;
+
 pub(crate) fn main(args: &ListArgs) -> CliResult {
-    files::stdout(&text(&Registry::standard(), args.profile))?;
+    let all = Registry::standard();
+    let shown = match args.format {
+        ListFormat::Text => text(&all, args.profile),
+        ListFormat::Json => json::text(&all, args.profile),
+    };
+    files::stdout(&shown)?;
     Ok(exit::SUCCESS)
 }
 

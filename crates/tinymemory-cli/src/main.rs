@@ -4,7 +4,8 @@
 //! ```text
 //! tinymemory-conformance run [--driver reference|semantic|sqlite[:PATH]|..] [--profile lexical|semantic]
 //!                            [--corpus DIR | --no-corpus] ..
-//! tinymemory-conformance list [--profile lexical|semantic]
+//! tinymemory-conformance list [--profile lexical|semantic] [--format text|json]
+//! tinymemory-conformance hello --driver exec:COMMAND [--call-timeout SECS] [--format text|json]
 //! tinymemory-conformance migrate --from DRIVER --to DRIVER [--page-size N] [--overwrite]
 //! ```
 //!
@@ -34,6 +35,7 @@ mod driver;
 mod error;
 mod exit;
 mod files;
+mod hello;
 mod identity;
 mod list;
 mod merge;
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         args::Command::Run(run) => run::main(&run),
         args::Command::List(list) => list::main(&list),
+        args::Command::Hello(hello) => hello::main(&hello),
         args::Command::Mutants => mutants::main(),
         args::Command::Diff(diff) => diff::main(&diff),
         args::Command::Replay(replay) => replay::main(&replay),

@@ -568,6 +568,24 @@ pub(crate) fn all() -> Vec<Check> {
     crate::__tinymemory_standard_checks!([checks_of])
 }
 
+/// `match id { "check.id" => Some(mistake), ... }` over the rows of the table.
+macro_rules! mistakes_of {
+    ($id:ident; $($test:ident => $check:literal $def:tt { cost_ms: $cost:literal, mistake: $mistake:literal $(, semantic: $semantic:literal)? $(,)? };)*) => {
+        match $id {
+            $($check => Some($mistake),)*
+            _ => None,
+        }
+    };
+}
+
+/// The usual first-attempt mistake the standard check `id` catches, as
+/// the rules tables of the docs and `list --format json` print it; `None`
+/// for an id that is no standard check.
+#[must_use]
+pub fn usual_mistake(id: &str) -> Option<&'static str> {
+    crate::__tinymemory_standard_checks!([mistakes_of] id)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::Registry;
@@ -593,5 +611,21 @@ mod tests {
         for (test, id) in listed {
             assert_eq!(test, id.replace('.', "_"), "the test name of {id}");
         }
+    }
+
+    #[test]
+    fn every_standard_check_names_its_usual_mistake() {
+        for check in Registry::standard().checks() {
+            assert!(
+                super::usual_mistake(check.id).is_some_and(|m| !m.is_empty()),
+                "{}",
+                check.id
+            );
+        }
+        assert_eq!(
+            super::usual_mistake("sections.cap_and_truncation"),
+            Some("wrong counts from `namespaces()`")
+        );
+        assert_eq!(super::usual_mistake("no.such_check"), None);
     }
 }

@@ -115,6 +115,7 @@ pub use check::{
     Check, CheckContext, CheckFuture, Counterexample, DriverError, Failure, Family, Outcome,
     Profiles, RunConfig,
 };
+pub use checks::usual_mistake;
 pub use corpus_store::{LoadReport, LoadedCorpus, Sample};
 pub use factory::{DriverFactory, FnFactory};
 pub use harness::{

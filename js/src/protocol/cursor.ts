@@ -5,7 +5,7 @@
  */
 
 import { DriverError, invalid } from "./errors.js";
-import { codePoints, jsonQuote, shorten } from "./pytext.js";
+import { codePoints, jsonQuote, shorten } from "./quote.js";
 import { comparePositions, type Position } from "./order.js";
 import { decodeUtf8 } from "./utf8.js";
 import { validateKey, validateNamespace } from "./validate.js";

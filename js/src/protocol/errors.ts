@@ -1,7 +1,7 @@
 /** Error answers: `DriverError` and the helpers that build the contract's ones. */
 
 import type { ErrorKind, WireError } from "./types.js";
-import { shorten } from "./pytext.js";
+import { shorten } from "./quote.js";
 
 /**
  * An error answer. Throw it from a store method: `serve` answers it as

@@ -45,4 +45,4 @@ export {
   type ServeOptions,
   type ServeStreams,
 } from "./serve.js";
-export { shorten, pyRepr } from "./pytext.js";
+export { shorten } from "./quote.js";

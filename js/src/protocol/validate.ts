@@ -1,12 +1,12 @@
 /**
  * The contract's input rules (tinymemory-api), so that a driver refuses
- * exactly what every other driver refuses, with the same rule ids and the
- * same messages as the Python library.
+ * exactly what every other driver refuses, with the same rule ids
+ * (fixtures/protocol-cases.json); the messages are this library's own.
  */
 
 import type { MemoryRecord, NewEntry } from "./types.js";
 import { DriverError, inBatch, invalid } from "./errors.js";
-import { pyFloat, pyRepr, shorten } from "./pytext.js";
+import { jsonQuote, shorten } from "./quote.js";
 import { isRfc3339 } from "./time.js";
 
 /** The namespace `recall` searches when its `namespace` is `null`. */
@@ -44,7 +44,7 @@ export function validateNamespace(name: string): void {
     if (!NAMESPACE_CHAR.test(c)) {
       throw invalid(
         "namespace.charset",
-        `namespace ${pyRepr(name)} holds ${pyRepr(c)}; allowed are ASCII letters, digits and - _ . / : @ +`,
+        `namespace ${jsonQuote(name)} holds ${jsonQuote(c)}; allowed are ASCII letters, digits and - _ . / : @ +`,
       );
     }
   }
@@ -53,15 +53,15 @@ export function validateNamespace(name: string): void {
   if (parts.some((p) => p.startsWith("/") || p.endsWith("/"))) {
     throw invalid(
       "namespace.edge_slash",
-      `namespace ${pyRepr(name)} must not start or end with '/', before or after a ':'`,
+      `namespace ${jsonQuote(name)} must not start or end with '/', before or after a ':'`,
     );
   }
   if (parts.some((p) => p.split("/").includes(".."))) {
-    throw invalid("namespace.dot_dot_segment", `namespace ${pyRepr(name)} must not contain a '..' path segment`);
+    throw invalid("namespace.dot_dot_segment", `namespace ${jsonQuote(name)} must not contain a '..' path segment`);
   }
   const colon = name.indexOf(":");
   if (colon > 0 && colon === name.length - 1 && SECTION_PREFIX.test(name.slice(0, colon))) {
-    throw invalid("namespace.scope_empty", `namespace ${pyRepr(name)} has section ${pyRepr(name.slice(0, colon))} but an empty scope`);
+    throw invalid("namespace.scope_empty", `namespace ${jsonQuote(name)} has section ${jsonQuote(name.slice(0, colon))} but an empty scope`);
   }
 }
 
@@ -75,7 +75,7 @@ export function validateKey(key: string): void {
 /** Throws `invalid("recall.min_score_not_finite")` for a `min_score` that is not a finite number (`null` is fine). */
 export function validateMinScore(minScore: number | null | undefined): void {
   if (minScore !== null && minScore !== undefined && !Number.isFinite(minScore)) {
-    throw invalid("recall.min_score_not_finite", `min_score must be finite, got ${pyFloat(minScore)}`);
+    throw invalid("recall.min_score_not_finite", `min_score must be finite, got ${String(minScore)}`);
   }
 }
 

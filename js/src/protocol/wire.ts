@@ -2,7 +2,7 @@
 
 import type { Category, Entry, ImportFailure, MemoryRecord, Taint } from "./types.js";
 import { DriverError } from "./errors.js";
-import { pyFloat, shorten } from "./pytext.js";
+import { shorten } from "./quote.js";
 
 /** The fields of an entry; `id` may be a number (written as its decimal text), `score` defaults to `null`. */
 export interface EntryFields {
@@ -68,7 +68,7 @@ export function checkScores(hits: unknown): void {
       throw new DriverError(
         "backend",
         `recall hit ${index} of ${hits.length} (namespace ${shorten(String(h.namespace), 60)}, ` +
-          `key ${shorten(String(h.key), 60)}) has score ${pyFloat(score)}: scores must be finite ` +
+          `key ${shorten(String(h.key), 60)}) has score ${String(score)}: scores must be finite ` +
           "numbers, higher is better (a cosine over a zero vector, from a query with no word, is NaN)",
       );
     }

@@ -1,6 +1,7 @@
 """Finding the ``tinymemory-conformance`` binary, and refusing one of another version."""
 
 import functools
+import json
 import os
 import re
 import shutil
@@ -101,18 +102,18 @@ def checked_binary(path=None):
     return path
 
 
-_LIST_LINE = re.compile(r"(\S+) +(\S+) +((?:lexical|semantic)(?:, (?:lexical|semantic))*) +(.*)")
-
-
 @functools.lru_cache(maxsize=None)
-def list_checks(path, profile):
-    """``[(id, family, description)]`` of ``list --profile PROFILE``, in run order.
+def listing(path, profile):
+    """The document of ``list --profile PROFILE --format json``
+    (docs/reports.md, "`list` JSON"): the checks in run order, each with
+    its family, rule and budget, the binary's defaults and its exit codes.
 
-    Raises BinaryError when the listing fails or holds no check.
+    Raises BinaryError when the listing fails, is not JSON or holds no
+    check.
     """
     try:
         done = subprocess.run(
-            [path, "list", "--profile", profile],
+            [path, "list", "--profile", profile, "--format", "json"],
             capture_output=True,
             text=True,
             encoding="utf-8",
@@ -121,14 +122,21 @@ def list_checks(path, profile):
         )
     except (OSError, subprocess.SubprocessError) as e:
         raise BinaryError(f"failed to run {path} list: {e}") from None
-    checks = []
-    for line in done.stdout.splitlines():
-        m = _LIST_LINE.fullmatch(line)
-        if m:
-            checks.append((m.group(1), m.group(2), m.group(4)))
-    if done.returncode != 0 or not checks:
+    try:
+        listed = json.loads(done.stdout) if done.returncode == 0 else None
+    except ValueError:
+        listed = None
+    if not isinstance(listed, dict) or not listed.get("checks"):
         raise BinaryError(
-            f"`{path} list --profile {profile}` exited {done.returncode} listing no check: "
+            f"`{path} list --profile {profile} --format json` exited {done.returncode} listing no check: "
             f"{done.stderr.strip()[:500]!r}"
         )
-    return tuple(checks)
+    return listed
+
+
+def list_checks(path, profile):
+    """``[(id, family, rule)]`` of the listing (`listing`), in run order.
+
+    Raises BinaryError as `listing` does.
+    """
+    return tuple((c["id"], c["family"], c["rule"]) for c in listing(path, profile)["checks"])

@@ -4,36 +4,23 @@ import json
 import os
 import re
 import shlex
-import selectors
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
-from .. import protocol as tp
 from . import _processes
-from ._processes import EXIT_GRACE
+from ._binary import listing
 
-# The binary's defaults (tinymemory_conformance::DEFAULT_CHECK_TIMEOUT,
-# PROPERTY_TIME_PER_CASE, RunConfig::DEFAULT_CASES), for the run's own
-# deadline: a bound on what the binary itself allows, never reached by a run
-# that the binary's per-check timeouts keep going.
-CHECK_TIMEOUT = 60
-PROPERTY_SECONDS_PER_CASE = 0.25
-DEFAULT_CASES = 64
 # Seconds for the start, the corpus load and the report, besides the checks.
 RUN_OVERHEAD = 600
-# Seconds the driver may take to answer hello (the exec driver's request
-# timeout is 10 s; an import of a large engine can take longer).
+# Seconds the driver may take to answer hello (an import of a large
+# engine can take long), and the binary to start and end it besides.
 HELLO_TIMEOUT = 60
-# Lines of a driver's stderr quoted in an error, and the bytes of it kept.
+HELLO_OVERHEAD = 30
+# Lines of the binary's stderr quoted in an error.
 STDERR_LINES = 40
-STDERR_BYTES = 1 << 20
-# The longest hello answer read: an exec protocol line is short, and a
-# driver writing anything but lines must not fill memory.
-LINE_LIMIT = 1 << 20
 # The longest single wait for the binary, in seconds: a wait takes its
 # timeout in milliseconds as a C int (about 24 days), and a run's deadline
 # (every check's timeout summed) can be far longer.
@@ -43,12 +30,6 @@ WAIT_SLICE = 3600
 # (docs/protocol.md, "Tracing"): a traced run runs one job, and the binary
 # refuses --jobs above 1 with it.
 TRACE_ENV = "TINYMEMORY_TRACE"
-
-# CLI exit codes (crates/tinymemory-cli/src/exit.rs).
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_OPEN = 3
-EXIT_ENVIRONMENT = 5
 
 
 class RunError(Exception):
@@ -84,122 +65,56 @@ def driver_env():
     return env
 
 
-def hello(command, env, timeout=None):
-    """The ``hello`` answer of the driver `command` (a list of words),
-    which is started, asked, and ended; `timeout` seconds (None:
+def hello(binary, command, env, timeout=None):
+    """What the driver `command` (a list of words) declared in its
+    ``hello``, as ``tinymemory-conformance hello --format json`` prints it
+    (docs/reports.md, "`hello` JSON"): the binary starts it, asks, checks
+    the answer as a run does and ends it. `timeout` seconds (None:
     HELLO_TIMEOUT) for the answer.
-
-    Only the first line of stdout is read: a driver whose factory starts a
-    helper process holding stdout open answers as any other. Then stdin is
-    closed, the driver gets EXIT_GRACE seconds to exit, and its process
-    group (the helper too) is ended (`_processes.end`) before this returns
-    or raises, on every path.
 
     Raises RunError for a driver that exits or hangs without answering,
     answers something other than a hello, or speaks another protocol
-    version (naming both), quoting its stderr.
+    version, quoting the binary's error (which quotes the driver's
+    stderr).
     """
     timeout = HELLO_TIMEOUT if timeout is None else timeout
     shown = shlex.join(command)
-    request = json.dumps({"id": 0, "op": "hello"}) + "\n"
+    argv = [binary, "hello", "--driver", "exec:" + shown, "--call-timeout", str(timeout), "--format", "json"]
     try:
         proc = _processes.start(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+            argv,
+            term_grace=_processes.BINARY_TERM_GRACE,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
         )
     except OSError as e:
-        raise RunError(f"failed to start the driver `{shown}`: {e}") from None
-    stderr = _Drain(proc.stderr)
-    first = None
+        raise RunError(f"failed to start {binary}: {e}") from None
     try:
-        try:
-            proc.stdin.write(request.encode())
-            proc.stdin.flush()
-        except OSError:
-            # Exited already: the read below meets the end of stdout.
-            pass
-        first = _first_line(proc.stdout, timeout)
-    finally:
-        # No grace for a driver that did not answer (or an interrupt).
-        _processes.end(proc, exit_grace=EXIT_GRACE if first is not None else 0)
-        proc.stdout.close()
-        err = stderr.text()
-    if first is None:
+        out, err = _communicate(proc, timeout + HELLO_OVERHEAD)
+    except subprocess.TimeoutExpired:
+        _processes.end(proc)
+        out, err = _leftover(proc)
         raise RunError(
             f"the driver `{shown}` did not answer hello within {timeout}s (an import or a factory that "
-            f"blocks?), so it was stopped; its stderr:\n{_tail(err)}"
-        )
-    if not first:
+            f"blocks?), so it was stopped; its output:\n{_tail(err.decode(errors='replace'))}"
+        ) from None
+    finally:
+        _processes.end(proc)
+    out = out.decode(errors="replace")
+    err = err.decode(errors="replace")
+    if proc.returncode != 0:
         raise RunError(
-            f"the driver `{shown}` exited ({_status(proc.returncode)}) without answering hello; "
-            f"its stderr:\n{_tail(err)}"
+            f"the driver `{shown}` did not answer hello (`tinymemory-conformance hello`: "
+            f"{_status(proc.returncode)}):\n{_tail(err)}"
         )
     try:
-        answer = json.loads(first)
-        result = answer["result"]
-        protocol = result["protocol"]
+        declared = json.loads(out)
+        declared["recall_profile"]
     except (ValueError, KeyError, TypeError):
-        raise RunError(
-            f"the driver `{shown}` answered hello with {first[:200]!r}, not a hello result; "
-            f"its stderr:\n{_tail(err)}"
-        ) from None
-    if protocol != tp.PROTOCOL_VERSION:
-        raise RunError(
-            f"the driver `{shown}` speaks exec protocol version {protocol!r}, and this tinymemory package "
-            f"and its tinymemory-conformance binary speak version {tp.PROTOCOL_VERSION}"
-        )
-    return result
-
-
-def _first_line(stream, timeout):
-    """The first line of the pipe `stream` without its newline (what came
-    before the end of the pipe if no newline did; at most LINE_LIMIT
-    bytes), or None if neither came within `timeout` seconds. Never waits
-    for the end of the pipe after a newline."""
-    fd = stream.fileno()
-    until = time.monotonic() + timeout
-    buf = b""
-    with selectors.DefaultSelector() as sel:
-        sel.register(fd, selectors.EVENT_READ)
-        while b"\n" not in buf and len(buf) < LINE_LIMIT:
-            left = until - time.monotonic()
-            if left <= 0 or not sel.select(left):
-                return None
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                break
-            buf += chunk
-    return buf.split(b"\n", 1)[0][:LINE_LIMIT]
-
-
-class _Drain:
-    """Reads the pipe `stream` to its end in a thread of its own (so a
-    driver never blocks on a full stderr), keeping its last STDERR_BYTES."""
-
-    def __init__(self, stream):
-        self._stream = stream
-        self._kept = bytearray()
-        self._thread = threading.Thread(target=self._read, name="tinymemory-stderr", daemon=True)
-        self._thread.start()
-
-    def _read(self):
-        fd = self._stream.fileno()
-        try:
-            while True:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    break
-                self._kept += chunk
-                del self._kept[:-STDERR_BYTES]
-        except OSError:
-            pass
-        finally:
-            self._stream.close()
-
-    def text(self):
-        """What was read, once the pipe ended or (a process outside the
-        group holding it) after TERM_GRACE seconds."""
-        self._thread.join(_processes.TERM_GRACE)
-        return bytes(self._kept).decode(errors="replace")
+        raise RunError(f"`{binary} hello` printed {out[:200]!r}, not what a driver declared:\n{_tail(err)}") from None
+    return declared
 
 
 def _status(code):
@@ -235,15 +150,21 @@ def _leftover(proc):
         return b"", b""
 
 
-def deadline(checks, timeout, cases):
-    """Seconds the whole run may take: each check's budget as the binary
-    computes it (a property check gets the larger of the timeout and
-    0.25 s per case), plus RUN_OVERHEAD."""
-    timeout = timeout or CHECK_TIMEOUT
-    cases = cases or DEFAULT_CASES
+def deadline(listing, selected, timeout, cases):
+    """Seconds the whole run of the checks `selected` (ids) may take:
+    each one's budget as the binary's `listing` (``list --format json``)
+    gives it, the larger of its base (`timeout` seconds when given) and
+    its time per case times `cases` (the binary's default when None),
+    plus RUN_OVERHEAD. A bound on what the binary allows, never reached
+    by a run its per-check budgets keep going."""
+    defaults = listing["defaults"]
+    cases = cases or defaults["cases"]
     total = RUN_OVERHEAD
-    for _, family, _ in checks:
-        total += max(timeout, PROPERTY_SECONDS_PER_CASE * cases) if family == "property" else timeout
+    for check in listing["checks"]:
+        if check["id"] in selected:
+            budget = check["budget"]
+            base = timeout if timeout else budget["base_ms"] / 1000
+            total += max(base, (budget["per_case_ms"] or 0) / 1000 * cases)
     return total
 
 
@@ -343,7 +264,8 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
             os.close(host_end)
         out = out.decode(errors="replace")
         err = err.decode(errors="replace")
-        if proc.returncode == EXIT_OPEN:
+        exit_codes = listing(binary, profile)["exit_codes"]
+        if proc.returncode == exit_codes["setup"]:
             # A store that fails only on the corpus load hides every check
             # behind it: say how to run them.
             hint = (
@@ -352,10 +274,10 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
                 if "failed to store the corpus" in err
                 else ""
             )
-            raise RunError(f"the suite could not open the driver (exit 3): `{shown}`\n{_tail(err)}{hint}")
-        if proc.returncode == EXIT_USAGE:
-            raise RunError(f"the suite refused its arguments (exit 2): `{shown}`\n{_tail(err)}")
-        if proc.returncode == EXIT_ENVIRONMENT:
+            raise RunError(f"the suite could not open the driver (exit {proc.returncode}): `{shown}`\n{_tail(err)}{hint}")
+        if proc.returncode == exit_codes["usage"]:
+            raise RunError(f"the suite refused its arguments (exit {proc.returncode}): `{shown}`\n{_tail(err)}")
+        if proc.returncode == exit_codes["broken_environment"]:
             # The binary's message whole: the error and the remedy come
             # first, the driver's stderr after them.
             said = err.strip()

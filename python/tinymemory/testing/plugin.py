@@ -14,7 +14,7 @@ import time
 import pytest
 
 from . import DriverConformance, _processes
-from ._binary import BinaryError, checked_binary, find_binary, list_checks
+from ._binary import BinaryError, checked_binary, find_binary, list_checks, listing
 from ._reproduce import import_dirs, pythonpath_prefix
 from ._once import Refused, once_per_run, remove
 from ._shown import visible
@@ -271,7 +271,7 @@ class ConformanceClass(pytest.Class):
                 # (`_once`): xdist ends a session whose workers collected
                 # different items.
                 try:
-                    self._hello = once_per_run(self.config, self.nodeid, lambda: hello(self._command, self._env))
+                    self._hello = once_per_run(self.config, self.nodeid, lambda: hello(self._binary, self._command, self._env))
                 except Refused as e:
                     raise RunError(str(e)) from None
                 profile = self._hello.get("recall_profile", "lexical")
@@ -423,8 +423,8 @@ class ConformanceClass(pytest.Class):
         if self._hello is None:
             # A factory that does not import, raises or hangs is one clear
             # error here, rather than the run's exit 3.
-            self._hello = hello(self._command, self._env)
-        limit = deadline([i.check for i in mine], opts["timeout"], opts["cases"])
+            self._hello = hello(self._binary, self._command, self._env)
+        limit = deadline(listing(self._binary, self._profile), set(selected), opts["timeout"], opts["cases"])
         # A driver that declared independent stores runs with `--jobs` set
         # to the binary's own default, which lets the binary start the
         # other jobs' processes beside the first rather than after its

@@ -10,6 +10,10 @@ mod support {
     // The conformance crate's tests validate JUnit the same way: one file.
     #[path = "../../../../tinymemory-conformance/tests/conformance/support/xsd.rs"]
     pub mod xsd;
+    // The exec crate's validator of the protocol's schemas reads
+    // fixtures/cli's the same way.
+    #[path = "../../../../tinymemory-exec/tests/exec/schema_check.rs"]
+    pub mod schema_check;
 }
 
 mod alone;
@@ -24,6 +28,7 @@ mod gate;
 mod interrupts;
 mod jobs;
 mod load_progress;
+mod machine;
 mod migrate;
 mod migrate_postgres;
 mod mutants_cli;

@@ -18,9 +18,16 @@ pub struct Schemas {
 impl Schemas {
     /// Every `*.schema.json` of `fixtures/protocol`.
     pub fn load() -> Self {
-        let dir = Self::dir();
+        Self::load_from(&Self::dir())
+    }
+
+    /// Every `*.schema.json` of `dir` (the CLI's tests read
+    /// `fixtures/cli`).
+    #[allow(dead_code, reason = "the CLI's tests use it, the exec tests do not")]
+    pub fn load_from(dir: &std::path::Path) -> Self {
+        let dir = dir.to_path_buf();
         let mut files = BTreeMap::new();
-        for entry in std::fs::read_dir(&dir).expect("fixtures/protocol exists") {
+        for entry in std::fs::read_dir(&dir).expect("the schema directory exists") {
             let path = entry.expect("a directory entry").path();
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             if name.ends_with(".schema.json") {

@@ -228,3 +228,28 @@ test("recall asks the store even for a namespace the adapter has not written sin
   assert.deepEqual(hits.map((h) => h.key), ["k"]);
   assert.equal((await store.get({ namespace: "global", key: "k" }))?.content, "comet");
 });
+
+test("a stored entry a filtered search misses is a mapping limit, not a miss (a store filtering after its nearest k)", async () => {
+  const engine = new DoubleVectorStore({ filterAfterTopK: true });
+  const store = new VectorStoreAdapter(() => engine);
+  // "c" as the query ranks the other namespace's "c c" above global's "c".
+  await store.store(entry("global", "c", "comet tail"));
+  await store.store(entry("other", "c", "c c"));
+  await store.store(entry("other", "d", "c"));
+  const id = documentId("global", "c");
+  const limit = {
+    name: "DriverError",
+    kind: "backend",
+    message:
+      `mapping limit (docs/adapters.md): the store's search filtered on namespace "global" and key "c" did not return document "${id}", ` +
+      "which the adapter wrote and did not delete (get is a filtered search: LangChain.js has no lookup by id): " +
+      "either the store lost it or it applies its filter after its nearest k (recall.limit shows which)",
+  };
+  assert.equal(engine.rows.some((r) => r.id === id), true);
+  await assert.rejects(store.get({ namespace: "global", key: "c" }), limit);
+  await assert.rejects(store.list({ namespace: "global", category: null, session_id: null }), limit);
+  await assert.rejects(store.exportPage({ cursor: null, limit: 10 }), limit);
+  await assert.rejects(store.forget({ namespace: "global", key: "c" }), limit);
+  // A key the adapter never wrote stays a plain miss.
+  assert.equal(await store.get({ namespace: "global", key: "absent" }), null);
+});

@@ -33,7 +33,9 @@
  *   option `filter` builds another.
  *   `get` asks for the key (the key as query, k = 2); `list` and
  *   `namespaces` ask for each namespace of the catalog (k = its keys) and
- *   then for each key of it the answer missed; `recall` asks with the
+ *   then for each key of it the answer missed; a lookup that misses a key
+ *   the catalog holds fails as a mapping limit (the store lost the
+ *   document, or filters after its nearest k), never as an absent entry; `recall` asks with the
  *   query, k = min(limit, keys of the namespace, at least 1), adjacent equal scores
  *   ordered by key (asking again for twice as many when the hits tied at
  *   the limit may go on past it), as the Python adapter does. A document
@@ -324,11 +326,25 @@ export class VectorStoreAdapter implements Store {
     return entry({ id: doc.id ?? "", namespace: m.namespace, key: m.key, content: doc.pageContent, category: m.category, timestamp: m.timestamp, session_id: m.session_id ?? null, taint: m.taint, score });
   }
 
-  /** The entry at (namespace, key) as the store has it, or null: a search filtered on the key. */
+  /**
+   * The entry at (namespace, key) as the store has it, or null: a search
+   * filtered on the key. A miss of a key the catalog holds (written, not
+   * forgotten, through the adapter) is a mapping limit, not an absent
+   * entry: the search cannot tell a lost document from one a store's
+   * filter, applied after its nearest k (LibSQL's `vector_top_k`), dropped.
+   */
   private async lookup(namespace: string, key: string): Promise<Entry | null> {
     const found = await this.search(key, 2, this.conditions(namespace, key, null, null));
     if (found.length > 1) {
       throw new DriverError("backend", `the store holds ${found.length} documents for namespace ${JSON.stringify(namespace)}, key ${JSON.stringify(key)} (ids ${found.map((e) => e.id).join(", ")}): a replaced or forgotten document was not deleted`);
+    }
+    const written = this.written(namespace, key);
+    if (found[0] === undefined && written !== undefined) {
+      throw mappingLimit(
+        `the store's search filtered on namespace ${JSON.stringify(namespace)} and key ${JSON.stringify(key)} did not return document ${JSON.stringify(written.documentId)}, ` +
+          "which the adapter wrote and did not delete (get is a filtered search: LangChain.js has no lookup by id): " +
+          "either the store lost it or it applies its filter after its nearest k (recall.limit shows which)",
+      );
     }
     return found[0] === undefined ? null : { ...found[0], score: null };
   }

@@ -6,7 +6,9 @@
 // `ownIds` (LibSQL ignores the ids given and returns its own),
 // `functionFilter` (MemoryVectorStore's filter form, `_vectorstoreType`
 // "memory"), `noDelete` (VectorStore's default delete; MemoryVectorStore
-// then appends a document of a known id). Otherwise an id added twice is
+// then appends a document of a known id), `filterAfterTopK`
+// (LibSQLVectorStore: `vector_top_k` over every row, then the filter).
+// Otherwise an id added twice is
 // refused, as PGVectorStore's primary key does.
 import { HashedEmbeddings } from "../../dist/adapters/embedding.js";
 
@@ -27,8 +29,8 @@ function cosine(a, b) {
 const strip = (s) => (typeof s === "string" ? s.replaceAll("\0", "") : s);
 
 export class DoubleVectorStore {
-  constructor({ stripNul = false, ignoresFilter = false, ownIds = false, functionFilter = false, noDelete = false } = {}) {
-    Object.assign(this, { stripNul, ignoresFilter, ownIds, functionFilter, noDelete });
+  constructor({ stripNul = false, ignoresFilter = false, ownIds = false, functionFilter = false, noDelete = false, filterAfterTopK = false } = {}) {
+    Object.assign(this, { stripNul, ignoresFilter, ownIds, functionFilter, noDelete, filterAfterTopK });
     this.rows = [];
     this.calls = [];
     this.made = 0;
@@ -68,11 +70,13 @@ export class DoubleVectorStore {
 
   async similaritySearchWithScore(query, k = 4, filter) {
     const q = embeddings.embed(query);
-    return this.rows
-      .filter((r) => this.matches(filter, r))
-      .map((r) => [{ id: r.id, pageContent: r.pageContent, metadata: structuredClone(r.metadata) }, cosine(q, r.vector)])
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, k);
+    const ranked = this.rows
+      .map((r) => [r, cosine(q, r.vector)])
+      .sort((a, b) => b[1] - a[1]);
+    const kept = this.filterAfterTopK
+      ? ranked.slice(0, k).filter(([r]) => this.matches(filter, r))
+      : ranked.filter(([r]) => this.matches(filter, r)).slice(0, k);
+    return kept.map(([r, score]) => [{ id: r.id, pageContent: r.pageContent, metadata: structuredClone(r.metadata) }, score]);
   }
 }
 

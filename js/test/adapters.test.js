@@ -253,3 +253,17 @@ test("a stored entry a filtered search misses is a mapping limit, not a miss (a 
   // A key the adapter never wrote stays a plain miss.
   assert.equal(await store.get({ namespace: "global", key: "absent" }), null);
 });
+
+test("a store that cannot delete by ids is a mapping limit naming it; another delete error stays the store's", async () => {
+  const engine = new DoubleVectorStore({ deleteAllOnly: true });
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "k", "first"));
+  await assert.rejects(store.store(entry("global", "k", "second")), {
+    name: "DriverError",
+    kind: "backend",
+    message: 'mapping limit (docs/adapters.md): the store cannot delete by ids: You must provide a "deleteAll" parameter.',
+  });
+  const failing = new VectorStoreAdapter(() => new DoubleVectorStore({ deleteFails: "Connection terminated unexpectedly" }));
+  await failing.store(entry("global", "k", "first"));
+  await assert.rejects(failing.store(entry("global", "k", "second")), { name: "Error", message: "Connection terminated unexpectedly" });
+});

@@ -22,7 +22,9 @@
  *   replace, when there are any, then one `addDocuments(docs, { ids })`
  *   (PGVectorStore does not upsert);
  *   a store whose `delete` is not implemented (MemoryVectorStore's throws)
- *   keeps the old document, which the function filter then drops;
+ *   keeps the old document, which the function filter then drops; a
+ *   `delete` whose source does not name `ids` (Voy's takes `deleteAll`
+ *   only) that throws is a mapping limit quoting its error;
  * - every read is `similaritySearchWithScore(query, k, filter)`, the filter
  *   keeping what the read asks (`namespace`, and `key`, `category`,
  *   `session_id` when given) in the form the store documents: an object of
@@ -157,6 +159,17 @@ export function functionFilter(c: RecallConditions): (doc: DocumentLike) => bool
 /** The filter form of each store type (`_vectorstoreType()`) whose form is not `objectFilter`'s. */
 const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, libsql: libsqlFilter };
 
+/**
+ * Whether the store's `delete` can take `{ ids }`: its source names `ids`.
+ * A delete that takes another parameter only (VoyVectorStore's
+ * `deleteAll`) throws for a reason of its own, which the adapter must not
+ * report as the store failing a delete it can do. A bound or native
+ * `delete` names nothing, so its errors read as this mapping limit too.
+ */
+function deletesByIds(db: VectorStoreLike): boolean {
+  return /\bids\b/.test(Function.prototype.toString.call(db.delete));
+}
+
 /** What the catalog holds of a key the adapter wrote: its document's id and the write's revision. */
 interface Written {
   documentId: string;
@@ -215,12 +228,18 @@ export class VectorStoreAdapter implements Store {
 
   private async remove(documentIds: string[]): Promise<void> {
     if (this.deleteUnsupported) return;
+    const db = await this.db();
     try {
-      await (await this.db()).delete({ ids: documentIds });
+      await db.delete({ ids: documentIds });
     } catch (e) {
+      const message = String((e as Error)?.message);
       // VectorStore's default delete throws "Not implemented."
-      if (!/not implemented/i.test(String((e as Error)?.message))) throw e;
-      this.deleteUnsupported = true;
+      if (/not implemented/i.test(message)) {
+        this.deleteUnsupported = true;
+        return;
+      }
+      if (!deletesByIds(db)) throw mappingLimit(`the store cannot delete by ids: ${message}`);
+      throw e;
     }
   }
 

@@ -7,7 +7,9 @@
 // `functionFilter` (MemoryVectorStore's filter form, `_vectorstoreType`
 // "memory"), `noDelete` (VectorStore's default delete; MemoryVectorStore
 // then appends a document of a known id), `filterAfterTopK`
-// (LibSQLVectorStore: `vector_top_k` over every row, then the filter).
+// (LibSQLVectorStore: `vector_top_k` over every row, then the filter),
+// `deleteAllOnly` (VoyVectorStore's delete, which takes only `deleteAll`),
+// `deleteFails` (a delete by ids that throws this message).
 // Otherwise an id added twice is
 // refused, as PGVectorStore's primary key does.
 import { HashedEmbeddings } from "../../dist/adapters/embedding.js";
@@ -26,11 +28,20 @@ function cosine(a, b) {
   return p2 === 0 || q2 === 0 ? 0 : p / (Math.sqrt(p2) * Math.sqrt(q2));
 }
 
+// VoyVectorStore's delete (@langchain/community 1.1.29), its source
+// naming no other parameter.
+async function deleteAll(params) {
+  this.calls.push(["delete", params]);
+  if (params.deleteAll === true) this.rows = [];
+  else throw new Error('You must provide a "deleteAll" parameter.');
+}
+
 const strip = (s) => (typeof s === "string" ? s.replaceAll("\0", "") : s);
 
 export class DoubleVectorStore {
-  constructor({ stripNul = false, ignoresFilter = false, ownIds = false, functionFilter = false, noDelete = false, filterAfterTopK = false } = {}) {
-    Object.assign(this, { stripNul, ignoresFilter, ownIds, functionFilter, noDelete, filterAfterTopK });
+  constructor({ stripNul = false, ignoresFilter = false, ownIds = false, functionFilter = false, noDelete = false, filterAfterTopK = false, deleteAllOnly = false, deleteFails = null } = {}) {
+    Object.assign(this, { stripNul, ignoresFilter, ownIds, functionFilter, noDelete, filterAfterTopK, deleteFails });
+    if (deleteAllOnly) this.delete = deleteAll;
     this.rows = [];
     this.calls = [];
     this.made = 0;
@@ -58,6 +69,7 @@ export class DoubleVectorStore {
   async delete({ ids }) {
     this.calls.push(["delete", ids]);
     if (this.noDelete) throw new Error("Not implemented.");
+    if (this.deleteFails !== null) throw new Error(this.deleteFails);
     this.rows = this.rows.filter((r) => !ids.includes(r.id));
   }
 

@@ -267,3 +267,14 @@ test("a store that cannot delete by ids is a mapping limit naming it; another de
   await failing.store(entry("global", "k", "first"));
   await assert.rejects(failing.store(entry("global", "k", "second")), { name: "Error", message: "Connection terminated unexpectedly" });
 });
+
+test("a store whose search takes no filter is a mapping limit saying so, not advising the option", async () => {
+  const store = new VectorStoreAdapter(() => new DoubleVectorStore({ noFilterParameter: true }));
+  await store.store(entry("other", "b", "comet"));
+  await store.store(entry("global", "a", "comet"));
+  const recall = { query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score: null };
+  const message =
+    /^mapping limit \(docs\/adapters\.md\): the store answered document "[0-9a-f-]{36}" with metadata\.namespace "other" to a search filtered on namespace "global": it ignored the filter; its similaritySearchVectorWithScore takes no filter \(parameters query, k\), so no `filter` option helps: this store cannot be served for recalls pinned to a namespace, key, category or session$/;
+  await assert.rejects(store.recall(recall), { name: "DriverError", kind: "backend", message });
+  await assert.rejects(store.get({ namespace: "global", key: "a" }), { kind: "backend", message });
+});

@@ -42,7 +42,9 @@
  *   ordered by key (asking again for twice as many when the hits tied at
  *   the limit may go on past it), as the Python adapter does. A document
  *   outside the filter (a store that ignored it) fails the request as a
- *   mapping limit naming the option to set, not as the store's fault.
+ *   mapping limit naming the option to set, not as the store's fault, or,
+ *   when the store's `similaritySearchVectorWithScore` declares no filter
+ *   parameter (Voy's `(query, k)`), saying it cannot be served.
  *
  * Nothing else is re-sorted, re-scored or re-filtered: hits come in the
  * engine's order with its scores, so the suite judges the engine.
@@ -70,6 +72,8 @@ export interface VectorStoreLike {
   addDocuments(documents: DocumentLike[], options?: { ids?: string[] } & Record<string, any>): Promise<string[] | void>;
   delete(params?: Record<string, any>): Promise<void>;
   similaritySearchWithScore(query: string, k?: number, filter?: any): Promise<[DocumentLike, number][]>;
+  /** The vector search `similaritySearchWithScore` calls: read only to tell a store whose search takes no filter. */
+  similaritySearchVectorWithScore?(query: number[], k: number, filter?: any): Promise<[DocumentLike, number][]>;
   /** VectorStore's name of its kind ("memory", "pgvector", ...): picks the default filter form. */
   _vectorstoreType?(): string;
 }
@@ -168,6 +172,23 @@ const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: fun
  */
 function deletesByIds(db: VectorStoreLike): boolean {
   return /\bids\b/.test(Function.prototype.toString.call(db.delete));
+}
+
+/**
+ * The parameters of the store's `similaritySearchVectorWithScore` (the
+ * search every VectorStore implements, which `similaritySearchWithScore`
+ * hands the filter to) when it declares fewer than three, so takes no
+ * filter (VoyVectorStore's `(query, k)`), else null. Read from its source,
+ * not its `length`, which stops at the first default (`k = 4`).
+ */
+function filterlessParameters(db: VectorStoreLike): string[] | null {
+  const search = db.similaritySearchVectorWithScore;
+  if (typeof search !== "function") return null;
+  const source = Function.prototype.toString.call(search);
+  const list = source.slice(source.indexOf("(") + 1, source.indexOf(")"));
+  if (list.includes("...")) return null;
+  const names = list.split(",").map((p) => p.split("=")[0]!.trim()).filter((p) => p !== "");
+  return names.length < 3 ? names : null;
 }
 
 /** What the catalog holds of a key the adapter wrote: its document's id and the write's revision. */
@@ -325,10 +346,15 @@ export class VectorStoreAdapter implements Store {
       const outside = Object.entries(equalities(c)).find(([name, value]) => doc.metadata?.[name] !== value);
       if (outside !== undefined) {
         const [name, value] = outside;
+        const parameters = filterlessParameters(db);
+        const remedy =
+          parameters === null
+            ? "give VectorStoreAdapter the option `filter`, a function from the conditions to the filter form this store documents (objectFilter, functionFilter and libsqlFilter are three)"
+            : `its similaritySearchVectorWithScore takes no filter (parameters ${parameters.join(", ")}), so no \`filter\` option helps: ` +
+              "this store cannot be served for recalls pinned to a namespace, key, category or session";
         throw mappingLimit(
           `the store answered document ${JSON.stringify(doc.id ?? null)} with metadata.${name} ${JSON.stringify(doc.metadata?.[name] ?? null)} ` +
-            `to a search filtered on ${name} ${JSON.stringify(value)}: it ignored the filter; give VectorStoreAdapter the option ` +
-            "`filter`, a function from the conditions to the filter form this store documents (objectFilter, functionFilter and libsqlFilter are three)",
+            `to a search filtered on ${name} ${JSON.stringify(value)}: it ignored the filter; ${remedy}`,
         );
       }
       return this.entryOf(doc, score);

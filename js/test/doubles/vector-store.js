@@ -9,7 +9,9 @@
 // then appends a document of a known id), `filterAfterTopK`
 // (LibSQLVectorStore: `vector_top_k` over every row, then the filter),
 // `deleteAllOnly` (VoyVectorStore's delete, which takes only `deleteAll`),
-// `deleteFails` (a delete by ids that throws this message).
+// `deleteFails` (a delete by ids that throws this message),
+// `noFilterParameter` (VoyVectorStore: `similaritySearchVectorWithScore(
+// query, k)` takes no filter, so every search ignores it).
 // Otherwise an id added twice is
 // refused, as PGVectorStore's primary key does.
 import { HashedEmbeddings } from "../../dist/adapters/embedding.js";
@@ -36,11 +38,20 @@ async function deleteAll(params) {
   else throw new Error('You must provide a "deleteAll" parameter.');
 }
 
+// VoyVectorStore's vector search, whose parameters hold no filter.
+async function searchWithoutFilter(query, k) {
+  return this.rows
+    .map((r) => [{ id: r.id, pageContent: r.pageContent, metadata: structuredClone(r.metadata) }, cosine(query, r.vector)])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, k);
+}
+
 const strip = (s) => (typeof s === "string" ? s.replaceAll("\0", "") : s);
 
 export class DoubleVectorStore {
-  constructor({ stripNul = false, ignoresFilter = false, ownIds = false, functionFilter = false, noDelete = false, filterAfterTopK = false, deleteAllOnly = false, deleteFails = null } = {}) {
-    Object.assign(this, { stripNul, ignoresFilter, ownIds, functionFilter, noDelete, filterAfterTopK, deleteFails });
+  constructor({ stripNul = false, ignoresFilter = false, ownIds = false, functionFilter = false, noDelete = false, filterAfterTopK = false, deleteAllOnly = false, deleteFails = null, noFilterParameter = false } = {}) {
+    Object.assign(this, { stripNul, ignoresFilter: ignoresFilter || noFilterParameter, ownIds, functionFilter, noDelete, filterAfterTopK, deleteFails });
+    if (noFilterParameter) this.similaritySearchVectorWithScore = searchWithoutFilter;
     if (deleteAllOnly) this.delete = deleteAll;
     this.rows = [];
     this.calls = [];
@@ -82,6 +93,7 @@ export class DoubleVectorStore {
 
   async similaritySearchWithScore(query, k = 4, filter) {
     const q = embeddings.embed(query);
+    if (this.similaritySearchVectorWithScore) return this.similaritySearchVectorWithScore(q, k, filter);
     const ranked = this.rows
       .map((r) => [r, cosine(q, r.vector)])
       .sort((a, b) => b[1] - a[1]);

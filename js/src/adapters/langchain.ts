@@ -37,8 +37,9 @@
  *   `namespaces` ask for each namespace of the catalog (k = its keys) and
  *   then for each key of it the answer missed; a lookup that misses a key
  *   the catalog holds fails as a mapping limit (the store lost the
- *   document, or filters after its nearest k), never as an absent entry; `recall` asks with the
- *   query, k = min(limit, keys of the namespace, at least 1), adjacent equal scores
+ *   document, or filters after its nearest k), never as an absent entry;
+ *   `recall` asks with the query, k = min(limit, keys of the namespace, at
+ *   least 1), adjacent equal scores
  *   ordered by key (asking again for twice as many when the hits tied at
  *   the limit may go on past it), as the Python adapter does. A document
  *   outside the filter (a store that ignored it) fails the request as a

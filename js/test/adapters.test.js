@@ -278,3 +278,13 @@ test("a store whose search takes no filter is a mapping limit saying so, not adv
   await assert.rejects(store.recall(recall), { name: "DriverError", kind: "backend", message });
   await assert.rejects(store.get({ namespace: "global", key: "a" }), { kind: "backend", message });
 });
+
+test("a store filtering after its nearest k fails store.bulk as a mapping limit, not as a missing entry", { skip: !binary && "TINYMEMORY_CONFORMANCE_BIN is unset" }, () => {
+  const done = runCheck("filtersAfterTopK", "store.bulk");
+  assert.equal(done.status, 1, done.stdout + done.stderr);
+  assert.match(
+    done.stdout,
+    /FAIL  store\.bulk \(contract, [^)]*\): unexpected driver error: backend failure: mapping limit \(docs\/adapters\.md\): the store's search filtered on namespace "global" and key "c" did not return document "[0-9a-f-]{36}", which the adapter wrote and did not delete/,
+    done.stdout,
+  );
+});

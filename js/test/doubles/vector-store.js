@@ -110,3 +110,4 @@ import { VectorStoreAdapter } from "../../dist/adapters/langchain.js";
 export const stripsNul = () => new VectorStoreAdapter(() => new DoubleVectorStore({ stripNul: true }), { independentStores: true });
 export const stripsNulFromMetadata = () => new VectorStoreAdapter(() => new DoubleVectorStore({ stripNul: "metadata" }), { independentStores: true });
 export const plain = () => new VectorStoreAdapter(() => new DoubleVectorStore(), { independentStores: true });
+export const filtersAfterTopK = () => new VectorStoreAdapter(() => new DoubleVectorStore({ filterAfterTopK: true }), { independentStores: true });

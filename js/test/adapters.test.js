@@ -228,3 +228,63 @@ test("recall asks the store even for a namespace the adapter has not written sin
   assert.deepEqual(hits.map((h) => h.key), ["k"]);
   assert.equal((await store.get({ namespace: "global", key: "k" }))?.content, "comet");
 });
+
+test("a stored entry a filtered search misses is a mapping limit, not a miss (a store filtering after its nearest k)", async () => {
+  const engine = new DoubleVectorStore({ filterAfterTopK: true });
+  const store = new VectorStoreAdapter(() => engine);
+  // "c" as the query ranks the other namespace's "c c" above global's "c".
+  await store.store(entry("global", "c", "comet tail"));
+  await store.store(entry("other", "c", "c c"));
+  await store.store(entry("other", "d", "c"));
+  const id = documentId("global", "c");
+  const limit = {
+    name: "DriverError",
+    kind: "backend",
+    message:
+      `mapping limit (docs/adapters.md): the store's search filtered on namespace "global" and key "c" did not return document "${id}", ` +
+      "which the adapter wrote and did not delete (get is a filtered search: LangChain.js has no lookup by id): " +
+      "either the store lost it or it applies its filter after its nearest k (recall.limit shows which)",
+  };
+  assert.equal(engine.rows.some((r) => r.id === id), true);
+  await assert.rejects(store.get({ namespace: "global", key: "c" }), limit);
+  await assert.rejects(store.list({ namespace: "global", category: null, session_id: null }), limit);
+  await assert.rejects(store.exportPage({ cursor: null, limit: 10 }), limit);
+  await assert.rejects(store.forget({ namespace: "global", key: "c" }), limit);
+  // A key the adapter never wrote stays a plain miss.
+  assert.equal(await store.get({ namespace: "global", key: "absent" }), null);
+});
+
+test("a store that cannot delete by ids is a mapping limit naming it; another delete error stays the store's", async () => {
+  const engine = new DoubleVectorStore({ deleteAllOnly: true });
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "k", "first"));
+  await assert.rejects(store.store(entry("global", "k", "second")), {
+    name: "DriverError",
+    kind: "backend",
+    message: 'mapping limit (docs/adapters.md): the store cannot delete by ids: You must provide a "deleteAll" parameter.',
+  });
+  const failing = new VectorStoreAdapter(() => new DoubleVectorStore({ deleteFails: "Connection terminated unexpectedly" }));
+  await failing.store(entry("global", "k", "first"));
+  await assert.rejects(failing.store(entry("global", "k", "second")), { name: "Error", message: "Connection terminated unexpectedly" });
+});
+
+test("a store whose search takes no filter is a mapping limit saying so, not advising the option", async () => {
+  const store = new VectorStoreAdapter(() => new DoubleVectorStore({ noFilterParameter: true }));
+  await store.store(entry("other", "b", "comet"));
+  await store.store(entry("global", "a", "comet"));
+  const recall = { query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score: null };
+  const message =
+    /^mapping limit \(docs\/adapters\.md\): the store answered document "[0-9a-f-]{36}" with metadata\.namespace "other" to a search filtered on namespace "global": it ignored the filter; its similaritySearchVectorWithScore takes no filter \(parameters query, k\), so no `filter` option helps: this store cannot be served for recalls pinned to a namespace, key, category or session$/;
+  await assert.rejects(store.recall(recall), { name: "DriverError", kind: "backend", message });
+  await assert.rejects(store.get({ namespace: "global", key: "a" }), { kind: "backend", message });
+});
+
+test("a store filtering after its nearest k fails store.bulk as a mapping limit, not as a missing entry", { skip: !binary && "TINYMEMORY_CONFORMANCE_BIN is unset" }, () => {
+  const done = runCheck("filtersAfterTopK", "store.bulk");
+  assert.equal(done.status, 1, done.stdout + done.stderr);
+  assert.match(
+    done.stdout,
+    /FAIL  store\.bulk \(contract, [^)]*\): unexpected driver error: backend failure: mapping limit \(docs\/adapters\.md\): the store's search filtered on namespace "global" and key "c" did not return document "[0-9a-f-]{36}", which the adapter wrote and did not delete/,
+    done.stdout,
+  );
+});

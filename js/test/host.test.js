@@ -43,9 +43,10 @@ test("a host killed with SIGKILL leaves neither the binary nor its drivers", { s
   writeFileSync(
     join(dir, "host.mjs"),
     `import { runSuite } from ${JSON.stringify(run)};
-import { checkedBinary } from ${JSON.stringify(binaryModule)};
+import { checkedBinary, listing } from ${JSON.stringify(binaryModule)};
+const binary = checkedBinary();
 await runSuite({
-  binary: checkedBinary(),
+  binary,
   command: ["python3", ${JSON.stringify(memoryDriver)}, ${JSON.stringify(marker)}],
   env: process.env,
   profile: "lexical",
@@ -56,6 +57,8 @@ await runSuite({
   timeout: 86400,
   bundleDir: null,
   families: ["property"],
+  listing: listing(binary, "lexical"),
+  ids: ["properties.namespace_round_trip"],
 });
 `,
   );

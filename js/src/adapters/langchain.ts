@@ -22,7 +22,9 @@
  *   replace, when there are any, then one `addDocuments(docs, { ids })`
  *   (PGVectorStore does not upsert);
  *   a store whose `delete` is not implemented (MemoryVectorStore's throws)
- *   keeps the old document, which the function filter then drops;
+ *   keeps the old document, which the function filter then drops; a
+ *   `delete` whose source does not name `ids` (Voy's takes `deleteAll`
+ *   only) that throws is a mapping limit quoting its error;
  * - every read is `similaritySearchWithScore(query, k, filter)`, the filter
  *   keeping what the read asks (`namespace`, and `key`, `category`,
  *   `session_id` when given) in the form the store documents: an object of
@@ -33,12 +35,17 @@
  *   option `filter` builds another.
  *   `get` asks for the key (the key as query, k = 2); `list` and
  *   `namespaces` ask for each namespace of the catalog (k = its keys) and
- *   then for each key of it the answer missed; `recall` asks with the
- *   query, k = min(limit, keys of the namespace, at least 1), adjacent equal scores
+ *   then for each key of it the answer missed; a lookup that misses a key
+ *   the catalog holds fails as a mapping limit (the store lost the
+ *   document, or filters after its nearest k), never as an absent entry;
+ *   `recall` asks with the query, k = min(limit, keys of the namespace, at
+ *   least 1), adjacent equal scores
  *   ordered by key (asking again for twice as many when the hits tied at
  *   the limit may go on past it), as the Python adapter does. A document
  *   outside the filter (a store that ignored it) fails the request as a
- *   mapping limit naming the option to set, not as the store's fault.
+ *   mapping limit naming the option to set, not as the store's fault, or,
+ *   when the store's `similaritySearchVectorWithScore` declares no filter
+ *   parameter (Voy's `(query, k)`), saying it cannot be served.
  *
  * Nothing else is re-sorted, re-scored or re-filtered: hits come in the
  * engine's order with its scores, so the suite judges the engine.
@@ -66,6 +73,8 @@ export interface VectorStoreLike {
   addDocuments(documents: DocumentLike[], options?: { ids?: string[] } & Record<string, any>): Promise<string[] | void>;
   delete(params?: Record<string, any>): Promise<void>;
   similaritySearchWithScore(query: string, k?: number, filter?: any): Promise<[DocumentLike, number][]>;
+  /** The vector search `similaritySearchWithScore` calls: read only to tell a store whose search takes no filter. */
+  similaritySearchVectorWithScore?(query: number[], k: number, filter?: any): Promise<[DocumentLike, number][]>;
   /** VectorStore's name of its kind ("memory", "pgvector", ...): picks the default filter form. */
   _vectorstoreType?(): string;
 }
@@ -155,6 +164,34 @@ export function functionFilter(c: RecallConditions): (doc: DocumentLike) => bool
 /** The filter form of each store type (`_vectorstoreType()`) whose form is not `objectFilter`'s. */
 const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, libsql: libsqlFilter };
 
+/**
+ * Whether the store's `delete` can take `{ ids }`: its source names `ids`.
+ * A delete that takes another parameter only (VoyVectorStore's
+ * `deleteAll`) throws for a reason of its own, which the adapter must not
+ * report as the store failing a delete it can do. A bound or native
+ * `delete` names nothing, so its errors read as this mapping limit too.
+ */
+function deletesByIds(db: VectorStoreLike): boolean {
+  return /\bids\b/.test(Function.prototype.toString.call(db.delete));
+}
+
+/**
+ * The parameters of the store's `similaritySearchVectorWithScore` (the
+ * search every VectorStore implements, which `similaritySearchWithScore`
+ * hands the filter to) when it declares fewer than three, so takes no
+ * filter (VoyVectorStore's `(query, k)`), else null. Read from its source,
+ * not its `length`, which stops at the first default (`k = 4`).
+ */
+function filterlessParameters(db: VectorStoreLike): string[] | null {
+  const search = db.similaritySearchVectorWithScore;
+  if (typeof search !== "function") return null;
+  const source = Function.prototype.toString.call(search);
+  const list = source.slice(source.indexOf("(") + 1, source.indexOf(")"));
+  if (list.includes("...")) return null;
+  const names = list.split(",").map((p) => p.split("=")[0]!.trim()).filter((p) => p !== "");
+  return names.length < 3 ? names : null;
+}
+
 /** What the catalog holds of a key the adapter wrote: its document's id and the write's revision. */
 interface Written {
   documentId: string;
@@ -213,12 +250,18 @@ export class VectorStoreAdapter implements Store {
 
   private async remove(documentIds: string[]): Promise<void> {
     if (this.deleteUnsupported) return;
+    const db = await this.db();
     try {
-      await (await this.db()).delete({ ids: documentIds });
+      await db.delete({ ids: documentIds });
     } catch (e) {
+      const message = String((e as Error)?.message);
       // VectorStore's default delete throws "Not implemented."
-      if (!/not implemented/i.test(String((e as Error)?.message))) throw e;
-      this.deleteUnsupported = true;
+      if (/not implemented/i.test(message)) {
+        this.deleteUnsupported = true;
+        return;
+      }
+      if (!deletesByIds(db)) throw mappingLimit(`the store cannot delete by ids: ${message}`);
+      throw e;
     }
   }
 
@@ -304,10 +347,15 @@ export class VectorStoreAdapter implements Store {
       const outside = Object.entries(equalities(c)).find(([name, value]) => doc.metadata?.[name] !== value);
       if (outside !== undefined) {
         const [name, value] = outside;
+        const parameters = filterlessParameters(db);
+        const remedy =
+          parameters === null
+            ? "give VectorStoreAdapter the option `filter`, a function from the conditions to the filter form this store documents (objectFilter, functionFilter and libsqlFilter are three)"
+            : `its similaritySearchVectorWithScore takes no filter (parameters ${parameters.join(", ")}), so no \`filter\` option helps: ` +
+              "this store cannot be served for recalls pinned to a namespace, key, category or session";
         throw mappingLimit(
           `the store answered document ${JSON.stringify(doc.id ?? null)} with metadata.${name} ${JSON.stringify(doc.metadata?.[name] ?? null)} ` +
-            `to a search filtered on ${name} ${JSON.stringify(value)}: it ignored the filter; give VectorStoreAdapter the option ` +
-            "`filter`, a function from the conditions to the filter form this store documents (objectFilter, functionFilter and libsqlFilter are three)",
+            `to a search filtered on ${name} ${JSON.stringify(value)}: it ignored the filter; ${remedy}`,
         );
       }
       return this.entryOf(doc, score);
@@ -324,11 +372,25 @@ export class VectorStoreAdapter implements Store {
     return entry({ id: doc.id ?? "", namespace: m.namespace, key: m.key, content: doc.pageContent, category: m.category, timestamp: m.timestamp, session_id: m.session_id ?? null, taint: m.taint, score });
   }
 
-  /** The entry at (namespace, key) as the store has it, or null: a search filtered on the key. */
+  /**
+   * The entry at (namespace, key) as the store has it, or null: a search
+   * filtered on the key. A miss of a key the catalog holds (written, not
+   * forgotten, through the adapter) is a mapping limit, not an absent
+   * entry: the search cannot tell a lost document from one a store's
+   * filter, applied after its nearest k (LibSQL's `vector_top_k`), dropped.
+   */
   private async lookup(namespace: string, key: string): Promise<Entry | null> {
     const found = await this.search(key, 2, this.conditions(namespace, key, null, null));
     if (found.length > 1) {
       throw new DriverError("backend", `the store holds ${found.length} documents for namespace ${JSON.stringify(namespace)}, key ${JSON.stringify(key)} (ids ${found.map((e) => e.id).join(", ")}): a replaced or forgotten document was not deleted`);
+    }
+    const written = this.written(namespace, key);
+    if (found[0] === undefined && written !== undefined) {
+      throw mappingLimit(
+        `the store's search filtered on namespace ${JSON.stringify(namespace)} and key ${JSON.stringify(key)} did not return document ${JSON.stringify(written.documentId)}, ` +
+          "which the adapter wrote and did not delete (get is a filtered search: LangChain.js has no lookup by id): " +
+          "either the store lost it or it applies its filter after its nearest k (recall.limit shows which)",
+      );
     }
     return found[0] === undefined ? null : { ...found[0], score: null };
   }

@@ -6,7 +6,13 @@
 // `ownIds` (LibSQL ignores the ids given and returns its own),
 // `functionFilter` (MemoryVectorStore's filter form, `_vectorstoreType`
 // "memory"), `noDelete` (VectorStore's default delete; MemoryVectorStore
-// then appends a document of a known id). Otherwise an id added twice is
+// then appends a document of a known id), `filterAfterTopK`
+// (LibSQLVectorStore: `vector_top_k` over every row, then the filter),
+// `deleteAllOnly` (VoyVectorStore's delete, which takes only `deleteAll`),
+// `deleteFails` (a delete by ids that throws this message),
+// `noFilterParameter` (VoyVectorStore: `similaritySearchVectorWithScore(
+// query, k)` takes no filter, so every search ignores it).
+// Otherwise an id added twice is
 // refused, as PGVectorStore's primary key does.
 import { HashedEmbeddings } from "../../dist/adapters/embedding.js";
 
@@ -24,11 +30,29 @@ function cosine(a, b) {
   return p2 === 0 || q2 === 0 ? 0 : p / (Math.sqrt(p2) * Math.sqrt(q2));
 }
 
+// VoyVectorStore's delete (@langchain/community 1.1.29), its source
+// naming no other parameter.
+async function deleteAll(params) {
+  this.calls.push(["delete", params]);
+  if (params.deleteAll === true) this.rows = [];
+  else throw new Error('You must provide a "deleteAll" parameter.');
+}
+
+// VoyVectorStore's vector search, whose parameters hold no filter.
+async function searchWithoutFilter(query, k) {
+  return this.rows
+    .map((r) => [{ id: r.id, pageContent: r.pageContent, metadata: structuredClone(r.metadata) }, cosine(query, r.vector)])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, k);
+}
+
 const strip = (s) => (typeof s === "string" ? s.replaceAll("\0", "") : s);
 
 export class DoubleVectorStore {
-  constructor({ stripNul = false, ignoresFilter = false, ownIds = false, functionFilter = false, noDelete = false } = {}) {
-    Object.assign(this, { stripNul, ignoresFilter, ownIds, functionFilter, noDelete });
+  constructor({ stripNul = false, ignoresFilter = false, ownIds = false, functionFilter = false, noDelete = false, filterAfterTopK = false, deleteAllOnly = false, deleteFails = null, noFilterParameter = false } = {}) {
+    Object.assign(this, { stripNul, ignoresFilter: ignoresFilter || noFilterParameter, ownIds, functionFilter, noDelete, filterAfterTopK, deleteFails });
+    if (noFilterParameter) this.similaritySearchVectorWithScore = searchWithoutFilter;
+    if (deleteAllOnly) this.delete = deleteAll;
     this.rows = [];
     this.calls = [];
     this.made = 0;
@@ -56,6 +80,7 @@ export class DoubleVectorStore {
   async delete({ ids }) {
     this.calls.push(["delete", ids]);
     if (this.noDelete) throw new Error("Not implemented.");
+    if (this.deleteFails !== null) throw new Error(this.deleteFails);
     this.rows = this.rows.filter((r) => !ids.includes(r.id));
   }
 
@@ -68,11 +93,14 @@ export class DoubleVectorStore {
 
   async similaritySearchWithScore(query, k = 4, filter) {
     const q = embeddings.embed(query);
-    return this.rows
-      .filter((r) => this.matches(filter, r))
-      .map((r) => [{ id: r.id, pageContent: r.pageContent, metadata: structuredClone(r.metadata) }, cosine(q, r.vector)])
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, k);
+    if (this.similaritySearchVectorWithScore) return this.similaritySearchVectorWithScore(q, k, filter);
+    const ranked = this.rows
+      .map((r) => [r, cosine(q, r.vector)])
+      .sort((a, b) => b[1] - a[1]);
+    const kept = this.filterAfterTopK
+      ? ranked.slice(0, k).filter(([r]) => this.matches(filter, r))
+      : ranked.filter(([r]) => this.matches(filter, r)).slice(0, k);
+    return kept.map(([r, score]) => [{ id: r.id, pageContent: r.pageContent, metadata: structuredClone(r.metadata) }, score]);
   }
 }
 
@@ -82,3 +110,4 @@ import { VectorStoreAdapter } from "../../dist/adapters/langchain.js";
 export const stripsNul = () => new VectorStoreAdapter(() => new DoubleVectorStore({ stripNul: true }), { independentStores: true });
 export const stripsNulFromMetadata = () => new VectorStoreAdapter(() => new DoubleVectorStore({ stripNul: "metadata" }), { independentStores: true });
 export const plain = () => new VectorStoreAdapter(() => new DoubleVectorStore(), { independentStores: true });
+export const filtersAfterTopK = () => new VectorStoreAdapter(() => new DoubleVectorStore({ filterAfterTopK: true }), { independentStores: true });

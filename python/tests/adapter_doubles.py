@@ -34,8 +34,11 @@ class FilterAfterLimitStore(InMemoryStore):
 
 class InsertionOrderTiesStore(InMemoryStore):
     """Breaks ties in insertion order by folding it into the score: each
-    item's score is lowered by a hair per item stored before it, so equal
-    similarities come back first-stored first, whatever their keys."""
+    item's score is lowered by 1e-5 per item stored before it, so equal
+    similarities come back first-stored first, whatever their keys. (By
+    1e-9, as this double once did, the two orders' scores would differ
+    within the summation noise a correct engine shows, docs/profiles.md,
+    "Score noise", and be reported as noise.)"""
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -50,7 +53,7 @@ class InsertionOrderTiesStore(InMemoryStore):
         for i, op in enumerate(ops):
             if isinstance(op, SearchOp) and op.query:
                 for item in results[i]:
-                    item.score = item.score - 1e-9 * self._order.get((item.namespace, item.key), 0)
+                    item.score = item.score - 1e-5 * self._order.get((item.namespace, item.key), 0)
                 results[i].sort(key=lambda item: -item.score)
         return results
 
@@ -149,6 +152,17 @@ class PlainVectorStore(VectorStore):
     @classmethod
     def from_texts(cls, texts, embedding, metadatas=None, **kwargs):
         raise NotImplementedError
+
+
+class FilterAfterTopKStore(PlainVectorStore):
+    """No get_by_ids, and a search that takes the nearest k of the whole
+    store first and filters them after (as LibSQL's ``vector_top_k`` of
+    LangChain.js does): an entry it holds can be missing from a search
+    filtered on its own key."""
+
+    def similarity_search_with_score(self, query, k=4, filter=None, **kwargs):
+        nearest = self._inner.similarity_search_with_score(query, k=k)
+        return [(d, s) for d, s in nearest if filter is None or _matches(d, filter)]
 
 
 class PlainVectorStoreWithIds(PlainVectorStore):

@@ -279,6 +279,33 @@ def test_a_listed_entry_the_store_lost_says_the_list_rests_on_the_catalog():
     )
 
 
+def test_an_entry_a_filtered_search_misses_is_a_mapping_limit_not_a_miss():
+    # Without get_by_ids, get is a search filtered on the key: a store that
+    # filters after its nearest k misses an entry it holds. That is not
+    # "absent" (which the checks would read as a lost write), but what was
+    # observed, resting on the adapter's catalog.
+    from adapter_doubles import FilterAfterTopKStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter
+
+    adapter = VectorStoreAdapter(FilterAfterTopKStore, score="similarity")
+    for i in range(5):
+        adapter.store("learning:b", f"b{i}", "k7", "core", None, "internal")
+    adapter.store("learning:a", "k7", "comet", "core", None, "internal")
+    expected = (
+        "mapping limit (docs/adapters.md): the store's search filtered on namespace 'learning:a' and key 'k7' "
+        "did not return the entry, which the adapter wrote and did not forget (a store without get_by_ids is "
+        "read through a search filtered on the key): either the store lost it or it applies its filter after "
+        "its nearest k (recall.limit shows which)"
+    )
+    for call in (lambda: adapter.get("learning:a", "k7"), lambda: adapter.list("learning:a", None, None)):
+        with pytest.raises(tp.DriverError) as e:
+            call()
+        assert (e.value.kind, str(e.value)) == ("backend", expected)
+    # A key the adapter never wrote is a plain miss.
+    assert adapter.get("learning:a", "never") is None
+
+
 def test_a_store_over_an_imported_key_writes_a_whole_value():
     # A store that merges a put into the value it holds (as some
     # BaseStores do) must not keep the imported timestamp past a store.

@@ -385,11 +385,22 @@ class VectorStoreAdapter(tp.Store):
 
     def _one(self, namespace, key):
         docs = self._lookup(namespace, key)
-        if len(docs) > 1 and not implements(self._engine, "get_by_ids"):
+        searched = not implements(self._engine, "get_by_ids")
+        if len(docs) > 1 and searched:
             raise tp.DriverError(
                 "backend",
                 f"the store holds {len(docs)} documents for key {key!r} of {namespace!r} (ids "
                 f"{[d.id for d in docs]!r}): add_documents with the id of a document it holds added another",
+            )
+        if not docs and searched and (namespace, key) in self._ids:
+            # A search can miss what the store holds (a filter applied after
+            # the nearest k): no answer here is "absent" only by the
+            # catalog's word, so say what was seen rather than report a loss.
+            raise c.mapping_limit(
+                f"the store's search filtered on namespace {namespace!r} and key {key!r} did not return the "
+                "entry, which the adapter wrote and did not forget (a store without get_by_ids is read through "
+                "a search filtered on the key): either the store lost it or it applies its filter after its "
+                "nearest k (recall.limit shows which)"
             )
         return docs[0] if docs else None
 

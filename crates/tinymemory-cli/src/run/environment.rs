@@ -10,6 +10,15 @@
 //! Only errors recognised here stop a run ([`remedy`]): a driver that
 //! fails a rule, even with an error on these calls, is judged by the
 //! checks as before.
+//!
+//! The probe must leave nothing the checks could see: it runs on a driver
+//! opened for it alone (an exec driver's own process, which no check
+//! reuses, so a fault of a process's first calls still meets a check), it
+//! forgets what it stored (a store shared by the driver's processes is as
+//! the run found it), and it is not traced (the trace holds the checks'
+//! calls). A probe that wrote into the checks' first process once hid a
+//! driver whose first recall after a start answers nothing, and a reset
+//! that empties a shared store only after a write.
 
 use tinymemory_api::{MemoryCategory, MemoryError, MemoryTaint, RecallOptions};
 
@@ -31,7 +40,8 @@ pub(crate) fn keep_going(flag: bool) -> bool {
 /// What the probe writes: a key no check uses, in `global`.
 const PROBE_KEY: &str = "tinymemory-environment-probe";
 
-/// Opens one store of `opened` and calls `store` and `recall` on it once.
+/// Opens one store of `opened` (a driver opened for the probe alone,
+/// dropped after it) and calls `store`, `recall` and `forget` on it once.
 ///
 /// # Errors
 ///
@@ -57,6 +67,10 @@ pub(crate) async fn probe(opened: &Opened) -> Result<(), ProbeFailure> {
         )
         .await;
     let recalled = store.recall("probe", 1, &RecallOptions::default()).await;
+    if stored.is_ok() {
+        // Whatever it answers: the checks judge forget, not the probe.
+        let _ = store.forget("global", PROBE_KEY).await;
+    }
     for (call, result) in [("store", stored.err()), ("recall", recalled.err())] {
         if let Some(e) = result {
             let text = error_text(&e);

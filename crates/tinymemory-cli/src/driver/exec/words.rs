@@ -61,9 +61,21 @@ pub(super) fn files_named<'a>(words: impl IntoIterator<Item = &'a str>) -> Vec<N
 ///   `//` and after `///` (`sqlite:///my.db`, `file:///tmp/x.db`);
 /// - before a `?` or a `#` (a URI's query or fragment:
 ///   `file:x.db?mode=rwc`);
-/// - every string value of a JSON word, at any depth (`{"db":"my.db"}`).
+/// - every string value of a JSON word, at any depth (`{"db":"my.db"}`),
+///   white space before it allowed;
+/// - each part between `;` and `,` (a connection string, `Data
+///   Source=my.db;Version=3`, options, `db=my.db,cache=1`), each without
+///   the white space around it;
+/// - the word with `%XX` escapes decoded (`file:my%2Edb`), and with a
+///   leading `~/` as the home directory.
 fn readings(word: &str) -> Vec<String> {
     let mut out: Vec<&str> = Vec::new();
+    if word.contains([';', ',']) {
+        out.extend(word.split([';', ',']).map(str::trim));
+    }
+    if word.trim() != word {
+        out.push(word.trim());
+    }
     if let Some((_, v)) = word.split_once('=') {
         out.push(v);
     }
@@ -94,12 +106,50 @@ fn readings(word: &str) -> Vec<String> {
         out.push(v);
     }
     let mut out: Vec<String> = out.into_iter().map(str::to_owned).collect();
-    if word.starts_with(['{', '[', '"']) {
+    if word.trim_start().starts_with(['{', '[', '"']) {
         if let Ok(value) = serde_json::from_str::<serde_json::Value>(word) {
             json_strings(&value, &mut out);
         }
     }
+    if let Some(decoded) = percent_decoded(word) {
+        out.push(decoded);
+    }
+    if let (Some(rest), Some(home)) = (word.strip_prefix("~/"), std::env::var_os("HOME")) {
+        if let Some(home) = home.to_str() {
+            out.push(format!("{}/{rest}", home.trim_end_matches('/')));
+        }
+    }
     out
+}
+
+/// `word` with its `%XX` escapes decoded, when it holds one that decodes
+/// to UTF-8 text.
+fn percent_decoded(word: &str) -> Option<String> {
+    if !word.contains('%') {
+        return None;
+    }
+    let bytes = word.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    let mut changed = false;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                changed = true;
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    changed.then(|| String::from_utf8(out).ok()).flatten()
 }
 
 /// The string values in `value`, at any depth, in document order.
@@ -151,6 +201,16 @@ mod tests {
             r#"{"url": "--db=path:my.db"}"#,
         ] {
             assert!(names(word, "my.db"), "{word}: {:?}", files(&[word]));
+        }
+        for word in [
+            "Data Source=my.db;Version=3",
+            "db=my.db,cache=1",
+            " {\"db\":\"my.db\"}",
+            "\n{\"db\":\"my.db\"}",
+            "file:my%2Edb",
+            "sqlite:///my.db?cache=shared&mode=rwc",
+        ] {
+            assert!(names(word, "my.db"), "{word:?}: {:?}", files(&[word]));
         }
         assert!(names("file:///tmp/x.db", "/tmp/x.db"));
         assert!(names("sqlite:////tmp/x.db", "/tmp/x.db"));

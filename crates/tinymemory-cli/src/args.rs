@@ -20,6 +20,10 @@ const DEFAULT_CALL_TIMEOUT_SECS: u64 = DEFAULT_CALL_TIMEOUT.as_secs();
 /// failing checks alone may take together.
 const DEFAULT_RERUN_BUDGET_SECS: u64 = 60;
 
+/// `--rerun-budget`'s largest value, in seconds: a year. Past what an
+/// `Instant` can add, a budget once panicked the run.
+const MAX_RERUN_BUDGET_SECS: u64 = 365 * 24 * 3600;
+
 /// Validate a tinymemory memory driver against the conformance suite.
 #[derive(Debug, Parser)]
 #[command(name = "tinymemory-conformance", version, about)]
@@ -296,7 +300,7 @@ pub(crate) struct RunArgs {
     /// and its check's verdict is "not decided within the rerun budget"
     /// (docs/cli.md, "Order-dependent failures").
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_RERUN_BUDGET_SECS,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_RERUN_BUDGET_SECS))]
     pub(crate) rerun_budget: u64,
 
     /// Run the checks even when the first calls fail on a broken

@@ -700,3 +700,23 @@ fn an_exec_program_that_cannot_start_is_named_with_the_rule() {
         );
     }
 }
+
+/// A rerun budget past what an instant can hold was accepted and panicked
+/// once a check failed (exit 101, no report): it is a usage error naming
+/// the range.
+#[test]
+fn a_rerun_budget_past_a_year_is_a_usage_error() {
+    let (code, _, stderr) = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--no-corpus",
+        "--rerun-budget",
+        "18446744073709551615",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("18446744073709551615 is not in 1..=31536000"),
+        "{stderr}"
+    );
+}

@@ -60,15 +60,10 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     if environment::keep_going(args.keep_going) {
         driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     } else {
-        // On a driver of its own, untraced: the checks' processes and the
-        // trace never see the probe (environment.rs).
-        let own = driver::open_with(&args.driver, exec_config(args)).map_err(|e| not_opened(&e))?;
-        environment::probe(&own).await.map_err(|f| match f {
+        environment::probe(&opened).await.map_err(|f| match f {
             ProbeFailure::NotOpened(e) => not_opened(&e),
             ProbeFailure::Broken(e) => e,
         })?;
-        drop(own);
-        driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     }
     console.line(&plan.header());
     // An exec driver's processes start while the corpus loads.

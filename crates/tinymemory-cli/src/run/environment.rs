@@ -11,14 +11,15 @@
 //! fails a rule, even with an error on these calls, is judged by the
 //! checks as before.
 //!
-//! The probe must leave nothing the checks could see: it runs on a driver
-//! opened for it alone (an exec driver's own process, which no check
-//! reuses, so a fault of a process's first calls still meets a check), it
-//! forgets what it stored (a store shared by the driver's processes is as
-//! the run found it), and it is not traced (the trace holds the checks'
-//! calls). A probe that wrote into the checks' first process once hid a
-//! driver whose first recall after a start answers nothing, and a reset
-//! that empties a shared store only after a write.
+//! The probe runs on the first store of the run's own driver, as the
+//! open probe before it did, and forgets what it stored, so a store the
+//! driver's processes share is as the run found it. A driver of its own
+//! for the probe would leave nothing in the checks' first process, but
+//! it is one more process at once, which a store over a database one
+//! process may hold (LMDB, DuckDB) cannot open: "cannot be opened" for a
+//! correct driver. What the probe can still hide (a fault of a process's
+//! first calls, a reset that empties a shared store only after a write)
+//! shows under `--keep-going`, which makes no such calls (docs/cli.md).
 
 use tinymemory_api::{MemoryCategory, MemoryError, MemoryTaint, RecallOptions};
 
@@ -40,8 +41,8 @@ pub(crate) fn keep_going(flag: bool) -> bool {
 /// What the probe writes: a key no check uses, in `global`.
 const PROBE_KEY: &str = "tinymemory-environment-probe";
 
-/// Opens one store of `opened` (a driver opened for the probe alone,
-/// dropped after it) and calls `store`, `recall` and `forget` on it once.
+/// Opens one store of `opened` and calls `store`, `recall` and `forget` on
+/// it once.
 ///
 /// # Errors
 ///

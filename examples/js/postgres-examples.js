@@ -9,7 +9,7 @@ import { checkedBinary, listChecks } from "tinymemory-conformance";
 
 /** What a failure of each cause says (a check failing for the store's fault, never a mapping limit). */
 const CAUSES = {
-  nan: /has score nan: scores must be finite numbers/,
+  nan: /has score NaN: scores must be finite numbers/,
   nul: /unsupported Unicode escape sequence|invalid byte sequence for encoding "UTF8": 0x00/,
   stripped: /a 1048606 byte content did not come back byte for byte from get \(got 1014780 bytes\)/,
   prefix: /^(?![\s\S]*mapping limit)/,

@@ -57,6 +57,21 @@ pub enum MemoryError {
 }
 
 impl MemoryError {
+    /// The error's message and each of its sources after it, joined by
+    /// `": "`, in one line (an exec driver's stderr comes as the message of
+    /// a backend error's source): what a comparison or a remedy reads.
+    #[must_use]
+    pub fn with_sources(&self) -> String {
+        let mut text = self.to_string();
+        let mut source = std::error::Error::source(self);
+        while let Some(s) = source {
+            text.push_str(": ");
+            text.push_str(&s.to_string());
+            source = s.source();
+        }
+        text
+    }
+
     /// An [`MemoryError::Invalid`] for `rule` with `message`.
     pub fn invalid(rule: &'static str, message: impl Into<String>) -> Self {
         Self::Invalid {

@@ -74,7 +74,7 @@ pub(crate) async fn probe(opened: &Opened) -> Result<(), ProbeFailure> {
     }
     for (call, result) in [("store", stored.err()), ("recall", recalled.err())] {
         if let Some(e) = result {
-            let text = error_text(&e);
+            let text = e.with_sources();
             if let Some(remedy) = remedy(&text) {
                 // The error first, then what to do, then the driver's
                 // stderr that follows the error's first line.
@@ -102,19 +102,6 @@ pub(crate) enum ProbeFailure {
     NotOpened(MemoryError),
     /// A call failed on a broken environment.
     Broken(CliError),
-}
-
-/// The error and its sources, in one line: an exec driver's stderr comes
-/// as a source of its error.
-fn error_text(e: &MemoryError) -> String {
-    let mut text = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
 }
 
 /// The quoted name after `marker` in `text` (`No module named 'numpy'`

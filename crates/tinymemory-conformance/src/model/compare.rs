@@ -49,22 +49,9 @@ fn shape<T>(r: Result<T, MemoryError>) -> Result<T, ErrorShape> {
     r.map_err(|e| ErrorShape {
         kind: e.kind(),
         rule: e.rule(),
-        message: error_text(&e),
+        message: e.with_sources(),
         error: Box::new(DriverError::from(&e)),
     })
-}
-
-/// The error's message and its sources (an exec driver's stderr comes as
-/// the message of a backend error), in one line.
-fn error_text(e: &MemoryError) -> String {
-    let mut text = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
 }
 
 /// An entry as compared: everything but the driver's id and timestamp.

@@ -123,33 +123,10 @@ fn readings(word: &str) -> Vec<String> {
 }
 
 /// `word` with its `%XX` escapes decoded, when it holds one that decodes
-/// to UTF-8 text.
+/// to UTF-8 text other than `word`.
 fn percent_decoded(word: &str) -> Option<String> {
-    if !word.contains('%') {
-        return None;
-    }
-    let bytes = word.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    let mut changed = false;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(b)) => {
-                out.push(b);
-                changed = true;
-                i += 3;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    changed.then(|| String::from_utf8(out).ok()).flatten()
+    let decoded = percent_encoding::percent_decode_str(word).decode_utf8().ok()?;
+    (decoded != word).then(|| decoded.into_owned())
 }
 
 /// The string values in `value`, at any depth, in document order.

@@ -13,7 +13,8 @@
  * when the first of them runs.
  */
 
-import { describe, it, type TestContext } from "node:test";
+import { before, describe, it, type TestContext } from "node:test";
+import { ownTime } from "./own-time.js";
 import { currentPatterns } from "./selection.js";
 import { shellQuote } from "./shell.js";
 import { declareSuite, type ConformanceOptions, type Framework } from "./suite.js";
@@ -22,6 +23,10 @@ export { CheckFailed, UNAVAILABLE, type ConformanceOptions } from "./suite.js";
 
 const nodeTest: Framework<TestContext> = {
   describe: (name, body) => void describe(name, body),
+  before: (body) => void before(body),
+  // Printed by the test process: node --test's reporters show it before the suite's tests.
+  print: (line) => void process.stdout.write(line + "\n"),
+  ownTime,
   it: (name, body, timeoutMs) => void it(name, { timeout: timeoutMs }, body),
   skip: (t, reason) => t.skip(reason),
   todo: (t, reason) => t.todo(reason),

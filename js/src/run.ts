@@ -7,7 +7,7 @@
 
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Listing } from "./binary.js";
 import { shellJoin } from "./shell.js";
@@ -34,8 +34,8 @@ export class BrokenEnvironment extends RunError {
 
 /** Seconds for the start, the corpus load and the report, besides the checks. */
 const RUN_OVERHEAD = 600;
-/** Seconds the driver may take to answer hello, and the binary to start and end it besides. */
-const HELLO_TIMEOUT_S = 60;
+/** Seconds the driver may take to answer hello (at least: a larger `--call-timeout` of the run raises it), and the binary to start and end it besides. */
+export const HELLO_TIMEOUT_S = 60;
 const HELLO_OVERHEAD_S = 30;
 const STDERR_LINES = 40;
 
@@ -67,19 +67,19 @@ export interface Declared {
  * answers something else, or speaks another protocol version, quoting
  * the binary's error (which quotes the driver's stderr).
  */
-export function hello(binary: string, command: readonly string[], env: NodeJS.ProcessEnv): Declared {
+export function hello(binary: string, command: readonly string[], env: NodeJS.ProcessEnv, timeoutS: number = HELLO_TIMEOUT_S): Declared {
   const shown = shellJoin(command);
-  const args = ["hello", "--driver", "exec:" + shown, "--call-timeout", String(HELLO_TIMEOUT_S), "--format", "json"];
+  const args = ["hello", "--driver", "exec:" + shown, "--call-timeout", String(timeoutS), "--format", "json"];
   const done = spawnSync(binary, args, {
     env,
     encoding: "utf8",
-    timeout: (HELLO_TIMEOUT_S + HELLO_OVERHEAD_S) * 1000,
+    timeout: (timeoutS + HELLO_OVERHEAD_S) * 1000,
     killSignal: "SIGTERM",
     maxBuffer: 64 * 1024 * 1024,
   });
   const err = done.stderr ?? "";
   if (done.error && (done.error as NodeJS.ErrnoException).code === "ETIMEDOUT") {
-    throw new RunError(`the driver \`${shown}\` did not answer hello within ${HELLO_TIMEOUT_S}s, so it was stopped; its output:\n${tail(err)}`);
+    throw new RunError(`the driver \`${shown}\` did not answer hello within ${timeoutS}s, so it was stopped; its output:\n${tail(err)}`);
   }
   if (done.error) throw new RunError(`failed to start ${binary}: ${done.error.message}`);
   if (done.status !== 0) {
@@ -95,6 +95,37 @@ export function hello(binary: string, command: readonly string[], env: NodeJS.Pr
   }
 }
 
+/** The variable naming the binary's trace file (docs/protocol.md, "Tracing"): a traced run runs one job. */
+const TRACE_ENV = "TINYMEMORY_TRACE";
+
+/**
+ * `--jobs` for a run of a driver that declared `declared` in its hello,
+ * under the environment `env`: the cores this process may use for a
+ * driver that declared independent stores (the binary then starts the
+ * other jobs' processes beside the first, docs/cli.md "Driver
+ * processes"), null (the binary's default, one job) for any other, and
+ * null under `TINYMEMORY_TRACE`, since the binary refuses `--jobs` above
+ * 1 with a trace. The pytest plugin's rule (`jobs_for`).
+ */
+export function jobsFor(declared: Pick<Declared, "independent_stores">, env: NodeJS.ProcessEnv): number | null {
+  if (declared.independent_stores !== true || (env[TRACE_ENV] ?? "") !== "") return null;
+  return Math.max(1, availableParallelism());
+}
+
+/** A driver error as the JSON report gives it (docs/reports.md): its kind, the rule or family of some kinds, its own message. */
+export interface DriverErrorRecord {
+  kind: string;
+  rule?: string;
+  family?: string;
+  message: string;
+}
+
+/** A note the run added to a failure after its check ended (docs/reports.md): a trace span, a rerun's verdict. */
+export interface FailureNote {
+  kind: string;
+  text: string;
+}
+
 /** A check as the JSON report gives it (docs/reports.md). */
 export interface ReportCheck {
   id: string;
@@ -107,12 +138,44 @@ export interface ReportCheck {
   counterexample: { seed: string; input: string } | null;
   /** The largest score difference within the noise tolerance this check saw (docs/profiles.md, "Score noise"). */
   score_noise?: { difference: number; at: string };
+  /** What the run added after the check ended, printed after the message; absent in older reports. */
+  notes?: FailureNote[];
+}
+
+/** The run's conformance level as the JSON report states it (docs/reports.md, "Conformance level"). */
+export interface ReportConformance {
+  level: "full" | "partial" | "none" | string;
+  profile: string;
+  families: { family: string; status: string }[];
+  filtered?: boolean;
+  timed_out?: string[];
+  score_noise?: { difference: number; check: string; at: string };
+}
+
+/** The JSON report of a run (docs/reports.md), the fields this package reads. */
+export interface Report {
+  schema_version: number;
+  run: {
+    tool_version: string;
+    driver_id: string;
+    recall_profile?: string;
+    seed: string;
+    cases: number;
+    duration_ms: number;
+    load_ms?: number;
+    corpus?: { path: string; digest: string; entries: number; namespaces: number } | "none";
+  };
+  conformance: ReportConformance;
+  counts: { total: number; pass: number; fail: number; skip: number; expected_failure: number; unexpectedly_passing: number; timeout?: number };
+  checks: ReportCheck[];
+  /** Driver errors two or more failed checks share, in order of first appearance; absent when none (and in older reports). */
+  shared_errors?: { error: DriverErrorRecord; checks: string[] }[];
 }
 
 /** What a run of the binary gave. */
 export interface RunResult {
   checks: Map<string, ReportCheck>;
-  report: { run?: { seed?: string; cases?: number } } & Record<string, unknown>;
+  report: Report;
   /** The command line, without the report options and the --check selection. */
   shown: string;
   /** Regression bundle paths by check id (with `bundleDir`). */
@@ -131,6 +194,10 @@ export interface RunSettings {
   seed: string | null;
   cases: number | null;
   timeout: number | null;
+  /** Seconds the binary waits for one answer of the driver (`--call-timeout`); null for the binary's default. */
+  callTimeout: number | null;
+  /** Checks run at once (`--jobs`); null for the binary's default. */
+  jobs: number | null;
   bundleDir: string | null;
   /** The binary's `list --format json`, for the deadline and the exit codes. */
   listing: Listing;
@@ -159,6 +226,8 @@ export function runArgs(s: RunSettings): string[] {
   if (s.seed !== null) args.push("--seed", s.seed);
   if (s.cases !== null) args.push("--cases", String(s.cases));
   if (s.timeout !== null) args.push("--timeout", String(s.timeout));
+  if (s.callTimeout !== null) args.push("--call-timeout", String(s.callTimeout));
+  if (s.jobs !== null) args.push("--jobs", String(s.jobs));
   if (s.bundleDir !== null) args.push("--bundle", s.bundleDir);
   return args;
 }
@@ -237,7 +306,7 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
       // The binary's message whole: the error and the remedy first, the driver's stderr after them.
       throw new BrokenEnvironment(`${err.trim().replace(/^error: /, "")}\nthe run: \`${shown}\``);
     }
-    let report: RunResult["report"];
+    let report: Report;
     try {
       report = JSON.parse(readFileSync(output, "utf8"));
     } catch (e) {
@@ -248,7 +317,7 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
       );
     }
     const checks = new Map<string, ReportCheck>();
-    for (const c of (report.checks as ReportCheck[] | undefined) ?? []) checks.set(c.id, c);
+    for (const c of report.checks ?? []) checks.set(c.id, c);
     const bundles = new Map<string, string>();
     for (const line of out.split("\n")) {
       if (!line.startsWith("bundle: ")) continue;

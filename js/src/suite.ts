@@ -12,7 +12,20 @@ import type { RecallProfile } from "./protocol/types.js";
 import { BinaryError, checkedBinary, listChecks, listing, type CheckInfo } from "./binary.js";
 import { bundledCorpus } from "./corpus.js";
 import { PACKAGE_ROOT } from "./package-info.js";
-import { BrokenEnvironment, RunError, deadline, hello, runSuite, type ReportCheck, type RunResult, type RunSettings } from "./run.js";
+import {
+  BrokenEnvironment,
+  HELLO_TIMEOUT_S,
+  RunError,
+  deadline,
+  hello,
+  jobsFor,
+  runSuite,
+  type Declared,
+  type ReportCheck,
+  type RunResult,
+  type RunSettings,
+} from "./run.js";
+import { headerLine, summaryLines } from "./summary.js";
 import { selected, type Patterns } from "./selection.js";
 import { shellJoin, shellQuote, shellSplit } from "./shell.js";
 
@@ -47,6 +60,22 @@ export interface ConformanceOptions {
   cases?: number;
   /** Seconds one check may run (plus 1 s per request), at least 1; default 60 (`TINYMEMORY_TIMEOUT` overrides it). */
   timeout?: number;
+  /**
+   * Seconds the binary waits for one answer of the store (the binary's
+   * `--call-timeout`), at least 1; default 30. A store whose corpus load
+   * (a `storeMany` of many entries) or start-up takes longer, such as one
+   * over a PostgreSQL server, needs more (`TINYMEMORY_CALL_TIMEOUT`
+   * overrides it).
+   */
+  callTimeout?: number;
+  /**
+   * Checks run at once (the binary's `--jobs`), at least 1. Default: the
+   * cores of this machine for a store whose hello declares independent
+   * stores, else 1; one under `TINYMEMORY_TRACE` (`TINYMEMORY_JOBS`
+   * overrides it). Above 1 for a store that does not declare independent
+   * stores, the run is refused.
+   */
+  jobs?: number;
   /** A directory to write a regression bundle into for each failing check (`TINYMEMORY_BUNDLE_DIR` overrides it). */
   bundleDir?: string;
   /** The suite's name; default `tinymemory conformance: DRIVER`. */
@@ -98,6 +127,8 @@ interface Resolved {
   seed: string | null;
   cases: number | null;
   timeout: number | null;
+  callTimeout: number | null;
+  jobs: number | null;
   bundleDir: string | null;
 }
 
@@ -161,6 +192,8 @@ function resolveOptions(o: ConformanceOptions, base: string, framework: Framewor
   const seedValue = fromEnv("TINYMEMORY_SEED") ?? o.seed;
   const casesValue = fromEnv("TINYMEMORY_CASES") ?? o.cases;
   const timeoutValue = fromEnv("TINYMEMORY_TIMEOUT") ?? o.timeout;
+  const callTimeoutValue = fromEnv("TINYMEMORY_CALL_TIMEOUT") ?? o.callTimeout;
+  const jobsValue = fromEnv("TINYMEMORY_JOBS") ?? o.jobs;
   const where = (name: string, option: string) => (fromEnv(name) !== undefined ? name : `conformance({ ${option} })`);
   const bundle = fromEnv("TINYMEMORY_BUNDLE_DIR") ?? o.bundleDir;
   return {
@@ -171,8 +204,18 @@ function resolveOptions(o: ConformanceOptions, base: string, framework: Framewor
     seed: seedValue === undefined ? null : wholeNumber(seedValue, where("TINYMEMORY_SEED", "seed"), 0n, U64_MAX),
     cases: casesValue === undefined ? null : Number(wholeNumber(casesValue, where("TINYMEMORY_CASES", "cases"), 1n, BigInt(U32_MAX))),
     timeout: timeoutValue === undefined ? null : Number(wholeNumber(timeoutValue, where("TINYMEMORY_TIMEOUT", "timeout"), 1n, U64_MAX)),
+    callTimeout:
+      callTimeoutValue === undefined
+        ? null
+        : Number(wholeNumber(callTimeoutValue, where("TINYMEMORY_CALL_TIMEOUT", "callTimeout"), 1n, U64_MAX)),
+    jobs: jobsValue === undefined ? null : Number(wholeNumber(jobsValue, where("TINYMEMORY_JOBS", "jobs"), 1n, BigInt(U32_MAX))),
     bundleDir: bundle === undefined ? null : resolve(base, bundle),
   };
+}
+
+/** Seconds the driver may take to answer hello: the host's allowance, or the run's larger `callTimeout`. */
+function helloTimeout(settings: Resolved): number {
+  return Math.max(HELLO_TIMEOUT_S, settings.callTimeout ?? 0);
 }
 
 /** A failing check: the message is the whole report, with no stack of this package's frames. */
@@ -195,6 +238,15 @@ function regexpEscape(text: string): string {
  */
 export interface Framework<Context = any> {
   describe(name: string, body: () => void): void;
+  /** A hook of the suite run before its first test (the run starts there, and its header is printed). */
+  before(body: () => Promise<void>): void;
+  /** Prints a line of the suite's own before its tests' results (the header). */
+  print(line: string): void;
+  /**
+   * Called first in a test's body: a function setting the test's duration
+   * to the check's own milliseconds, where the framework allows it.
+   */
+  ownTime?(): (milliseconds: number) => void;
   /** A test; `timeoutMs` is how long its body may take (the first check's body waits for the whole run). */
   it(name: string, body: (ctx: Context) => Promise<void> | void, timeoutMs: number): void;
   skip(ctx: Context, reason: string): void;
@@ -208,14 +260,14 @@ export interface Framework<Context = any> {
 }
 
 function failure(entry: ReportCheck, result: RunResult, testFile: string | null, replayDriver: string[], framework: Framework): string {
-  const run = (result.report.run ?? {}) as { seed?: string; cases?: number };
+  const run = result.report.run;
   const lines = [`${entry.id} ${entry.outcome.toUpperCase()}: ${entry.message ?? ""}`];
   if (entry.reason) lines.push(`declared reason: ${entry.reason}`);
   if (entry.counterexample) lines.push(`counterexample (seed ${entry.counterexample.seed}): ${entry.counterexample.input}`);
   lines.push(`rule (${entry.family}): ${entry.description}`);
   const file = testFile === null ? "TEST_FILE" : shellQuote(relative(process.cwd(), testFile) || testFile);
   // The settings the environment gave this run, which a new shell would not have, go with the seed.
-  const carried = ["TINYMEMORY_CORPUS", "TINYMEMORY_CASES", "TINYMEMORY_TIMEOUT"]
+  const carried = ["TINYMEMORY_CORPUS", "TINYMEMORY_CASES", "TINYMEMORY_TIMEOUT", "TINYMEMORY_CALL_TIMEOUT"]
     .filter((name) => (process.env[name] ?? "") !== "")
     .map((name) => ` ${name}=${shellQuote(process.env[name] as string)}`)
     .join("");
@@ -240,12 +292,16 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
   let binary: string;
   let profile: string;
   let checks: CheckInfo[];
+  // What the driver declared in its hello: asked here when the profile
+  // is its own, else before the run (its independent stores decide --jobs).
+  let declared: Declared | null = null;
   let title = options.name ?? `tinymemory conformance: ${options.driver ?? options.command}`;
   try {
     settings = resolveOptions(options, base, framework);
     title = options.name ?? `tinymemory conformance: ${settings.shownDriver}`;
     binary = checkedBinary();
-    const chosen = options.profile ?? hello(binary, settings.command, settings.env).recall_profile;
+    if (options.profile === undefined) declared = hello(binary, settings.command, settings.env, helloTimeout(settings));
+    const chosen = options.profile ?? (declared as Declared).recall_profile;
     if (!PROFILES.includes(chosen)) {
       throw new SettingError(`conformance({ profile }) is ${JSON.stringify(chosen)}; expected "lexical" or "semantic"`);
     }
@@ -267,7 +323,7 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
   }
   const patterns = framework.patterns();
   const chosen = checks.filter((c) => selected(patterns, [title], c.id));
-  const runSettings = (ids: readonly CheckInfo[]): RunSettings => ({
+  const runSettings = (ids: readonly CheckInfo[], jobs: number | null): RunSettings => ({
     binary,
     command: settings.command,
     env: settings.env,
@@ -277,11 +333,22 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
     seed: settings.seed,
     cases: settings.cases,
     timeout: settings.timeout,
+    callTimeout: settings.callTimeout,
+    jobs,
     bundleDir: settings.bundleDir,
     listing: listing(binary, profile),
     ids: ids.map((c) => c.id),
   });
   let first: Promise<RunResult> | null = null;
+  // --jobs as the pytest plugin passes it: the option, else the cores for
+  // a driver declaring independent stores (jobsFor); a hello that fails
+  // here fails the run, as its first test says.
+  const jobs = async (): Promise<number | null> => {
+    if (settings.jobs !== null) return settings.jobs;
+    declared ??= hello(binary, settings.command, settings.env, helloTimeout(settings));
+    return jobsFor(declared, settings.env);
+  };
+  const startRun = (ids: readonly CheckInfo[]): Promise<RunResult> => jobs().then((j) => runSuite(runSettings(ids, j)));
   // The replay hint names the driver, the corpus and the time budget the run had (a check past it times out).
   const replayDriver = [
     "--driver",
@@ -290,12 +357,12 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
     ...(settings.timeout !== null ? ["--timeout", String(settings.timeout)] : []),
   ];
   const resultFor = async (check: CheckInfo): Promise<{ entry: ReportCheck | undefined; result: RunResult }> => {
-    first ??= runSuite(runSettings(chosen.length > 0 ? chosen : [check]));
+    first ??= startRun(chosen.length > 0 ? chosen : [check]);
     let result = await first;
     let entry = result.checks.get(check.id);
     if (entry === undefined && !chosen.includes(check)) {
       // node ran a check the selection did not foresee: a run of its own.
-      result = await runSuite(runSettings([check]));
+      result = await startRun([check]);
       entry = result.checks.get(check.id);
     }
     return { entry, result };
@@ -303,9 +370,21 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
   let firstError: string | null = null;
   // Twice the run's own deadline: the run may be a second one, for a check the selection did not foresee.
   const timeoutMs = 2 * deadline(listing(binary, profile), checks.map((c) => c.id), settings.timeout, settings.cases) * 1000;
+  // The last check of the run carries the run's summary in its notes.
+  const last = chosen[chosen.length - 1];
   describe(title, () => {
+    framework.before(async () => {
+      if (chosen.length === 0) return;
+      first ??= startRun(chosen);
+      try {
+        framework.print(headerLine((await first).report));
+      } catch {
+        // The first test says why the run failed.
+      }
+    });
     for (const check of checks) {
       it(check.id, async (t: unknown) => {
+        const own = framework.ownTime?.();
         let got: Awaited<ReturnType<typeof resultFor>>;
         try {
           got = await resultFor(check);
@@ -325,10 +404,12 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
         }
         const { entry, result } = got;
         if (entry === undefined) throw new CheckFailed(`${check.id}: the run's report has no entry for this check: \`${result.shown}\``);
+        own?.(entry.duration_ms);
         framework.note(t, `check ${entry.outcome} in ${entry.duration_ms.toFixed(1)} ms`);
         if (entry.score_noise) {
           framework.note(t, `score noise ${entry.score_noise.difference.toExponential(1)} (${entry.score_noise.at}), within the tolerance`);
         }
+        if (check === last) for (const line of summaryLines(result.report)) framework.note(t, line);
         switch (entry.outcome) {
           case "pass":
             return;

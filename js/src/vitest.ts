@@ -14,7 +14,7 @@
  * a run of its own). vitest is a peer dependency of this entry only.
  */
 
-import { describe, it, type TestContext } from "vitest";
+import { beforeAll, describe, it, type TestContext } from "vitest";
 import type { Patterns } from "./selection.js";
 import { shellQuote } from "./shell.js";
 import { declareSuite, type ConformanceOptions, type Framework } from "./suite.js";
@@ -38,6 +38,9 @@ function vitestPatterns(): Patterns {
 
 const vitest: Framework<TestContext> = {
   describe: (name, body) => void describe(name, body),
+  // No timeout of vitest's own: the run's deadline bounds it.
+  before: (body) => void beforeAll(body, 0),
+  print: (line) => console.log(line),
   it: (name, body, timeoutMs) => void it(name, body, timeoutMs),
   // ctx.skip throws to end the test: nothing of the body follows it.
   skip: (ctx, reason) => ctx.skip(reason),

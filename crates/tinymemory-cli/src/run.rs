@@ -82,9 +82,9 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
     let mut summary = execute(&plan, opened.factory, corpus, &console, &mut progress).await?;
-    let originals = alone::explain(args, &plan, &mut summary, &console).await;
+    alone::explain(args, &plan, &mut summary, &console).await;
     let report = plan.report(&summary, started, started_at.elapsed(), load_time, measured);
-    finish::finish(&plan, &report, &originals, &console)
+    finish::finish(&plan, &report, &console)
 }
 
 /// Opens the driver, traced to `trace_file`: its factory, and how to open

@@ -1,44 +1,17 @@
 //! Failed checks that share one driver error: one cause (a query parser's
 //! syntax error) often fails many checks, and the summary says so.
 
-use tinymemory_api::shown::shown;
 use tinymemory_conformance::report::Report;
-use tinymemory_conformance::DriverError;
 
 /// `5 checks failed on the same error: backend failure: fts5: syntax error
 /// near """ (recall.plain_text_query, properties.across_ordering, ..)`,
 /// one line per driver error that at least two failed checks share, in
-/// order of first appearance, the checks in run order.
-///
-/// Failures are grouped by their [`CheckEntry::driver_error`] (kind, rule
-/// and message, the error as the driver returned it), never by their
-/// message's text: a failure with no driver error is in no group, and so
-/// is every failure of a report read back from JSON, which keeps none.
-///
-/// [`CheckEntry::driver_error`]: tinymemory_conformance::report::CheckEntry::driver_error
+/// order of first appearance, the checks in run order: the report's
+/// [`shared_errors`](Report::shared_errors), grouped by each failure's
+/// driver error (kind, rule and message, the error as the driver returned
+/// it), never by its message's text.
 pub(crate) fn lines(report: &Report) -> Vec<String> {
-    let mut groups: Vec<(&DriverError, Vec<&str>)> = Vec::new();
-    for check in report.failures() {
-        let Some(error) = check.driver_error.as_ref() else {
-            continue;
-        };
-        match groups.iter_mut().find(|(e, _)| *e == error) {
-            Some((_, ids)) => ids.push(&check.id),
-            None => groups.push((error, vec![&check.id])),
-        }
-    }
-    groups
-        .into_iter()
-        .filter(|(_, ids)| ids.len() >= 2)
-        .map(|(error, ids)| {
-            format!(
-                "{} checks failed on the same error: {} ({})",
-                ids.len(),
-                shown(&error.to_string()),
-                ids.join(", ")
-            )
-        })
-        .collect()
+    report.shared_errors.iter().map(|g| g.line()).collect()
 }
 
 #[cfg(test)]
@@ -49,8 +22,8 @@ mod tests {
     use std::time::SystemTime;
 
     use tinymemory_api::{MemoryError, MemoryProvider};
-    use tinymemory_conformance::report::{CheckEntry, OutcomeKind};
-    use tinymemory_conformance::{FnFactory, Registry, RunConfig, Runner};
+    use tinymemory_conformance::report::{CheckEntry, OutcomeKind, SharedError};
+    use tinymemory_conformance::{DriverError, FnFactory, Registry, RunConfig, Runner};
     use tinymemory_doubles::{FaultHandle, FaultKind, Faults, Method};
     use tinymemory_reference::ReferenceDriver;
 
@@ -117,9 +90,11 @@ mod tests {
                 reason: None,
                 counterexample: None,
                 driver_error: error.as_ref().map(DriverError::from),
+                notes: Vec::new(),
                 score_noise: None,
             })
             .collect();
+        report.shared_errors = SharedError::of(&report.checks);
         report
     }
 

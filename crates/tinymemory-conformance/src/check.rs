@@ -131,20 +131,26 @@ pub struct Counterexample {
 ///
 /// let e = MemoryError::invalid("namespace.charset", "bad byte");
 /// let data = DriverError::from(&e);
-/// assert_eq!((data.kind, data.rule.as_deref()), ("invalid", Some("namespace.charset")));
+/// assert_eq!((data.kind.as_ref(), data.rule.as_deref()), ("invalid", Some("namespace.charset")));
 /// assert_eq!(data.message, "bad byte");
 /// assert_eq!(data.to_string(), e.to_string());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+///
+/// A JSON report carries it as each failure's `driver_error`
+/// (docs/reports.md): `kind`, `rule` and `family` when present, `message`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct DriverError {
     /// [`MemoryError::kind`]: `invalid`, `unavailable`, `backend` or
-    /// `unsupported`.
-    pub kind: &'static str,
+    /// `unsupported` (or, read from a newer report, a kind this build does
+    /// not know).
+    pub kind: std::borrow::Cow<'static, str>,
     /// The rule id of an `invalid` error ([`MemoryError::rule`]); `None`
     /// for the other kinds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
     /// The family of an `unsupported` error; `None` for the other kinds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub family: Option<String>,
     /// The error's own message, without the prefix its kind adds
     /// (`backend failure: `) and without its sources.
@@ -163,7 +169,7 @@ impl From<&MemoryError> for DriverError {
             other => (None, None, other.to_string()),
         };
         Self {
-            kind: e.kind(),
+            kind: std::borrow::Cow::Borrowed(e.kind()),
             rule: rule.map(str::to_owned),
             family: family.map(str::to_owned),
             message,
@@ -177,7 +183,7 @@ impl From<&MemoryError> for DriverError {
 impl fmt::Display for DriverError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let message = &self.message;
-        match (self.kind, &self.rule, &self.family) {
+        match (self.kind.as_ref(), &self.rule, &self.family) {
             ("invalid", Some(rule), _) => write!(f, "invalid input ({rule}): {message}"),
             ("unavailable", ..) => write!(f, "unavailable: {message}"),
             ("backend", ..) => write!(f, "backend failure: {message}"),
@@ -205,6 +211,10 @@ pub struct Failure {
     /// which failures share a cause. A property check's is that of its
     /// reported (shrunk) case.
     pub driver_error: Option<DriverError>,
+    /// What the run added after the check ended (where its trace records
+    /// are, what a rerun alone found), in the order added: the reports
+    /// print them after the message, which stays as the check wrote it.
+    pub notes: Vec<crate::report::FailureNote>,
 }
 
 impl Failure {
@@ -214,6 +224,7 @@ impl Failure {
             message: message.into(),
             counterexample: None,
             driver_error: None,
+            notes: Vec::new(),
         }
     }
 
@@ -228,6 +239,13 @@ impl Failure {
     #[must_use]
     pub fn with_driver_error(mut self, driver_error: Option<DriverError>) -> Self {
         self.driver_error = driver_error;
+        self
+    }
+
+    /// The same failure with `note` added after its notes.
+    #[must_use]
+    pub fn with_note(mut self, note: crate::report::FailureNote) -> Self {
+        self.notes.push(note);
         self
     }
 

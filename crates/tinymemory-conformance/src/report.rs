@@ -14,8 +14,10 @@ mod junit;
 mod markdown;
 mod merge;
 mod model;
+mod note;
 mod replay;
 mod seed;
+mod shared;
 mod text;
 
 pub use build::{TOOL_NAME, TOOL_VERSION};
@@ -29,4 +31,6 @@ pub use model::{
     CheckEntry, CounterexampleRecord, Counts, OutcomeKind, Report, RunFilter, RunMeta, ShardMeta,
     SCHEMA_VERSION,
 };
+pub use note::{with_notes, FailureNote, NoteKind, TraceSpan};
+pub use shared::SharedError;
 pub use replay::{Replay, Verdict};

@@ -11,8 +11,9 @@
 //! driver is run again on a fresh process of its own; when it passes
 //! there, the checks that ran before it are tried in front of it, nearest
 //! first, each in a fresh process, until one reproduces the failure. The
-//! verdict and a command that reproduces it end the failure's message, so
-//! every report format carries them. In-process drivers get a fresh store
+//! verdict and a command that reproduces it are a note of the failure
+//! (`FailureNote::rerun`), which every report format prints after the
+//! message; the message, and so a bundle, stays as the check wrote it. In-process drivers get a fresh store
 //! per check and nothing else, so they are not rerun.
 //!
 //! One rerun is one sample of a store that may fail now and then, so a
@@ -23,6 +24,7 @@
 
 use std::time::Duration;
 
+use tinymemory_conformance::report::{FailureNote, NoteKind};
 use tinymemory_conformance::{Failure, Family, Outcome, RunSummary};
 
 use self::rerun::{Leftover, Reruns, Try};
@@ -74,25 +76,20 @@ enum Verdict {
 /// job or a pytest session (`TINYMEMORY_NO_RERUN=1`).
 const NO_RERUN_ENV: &str = "TINYMEMORY_NO_RERUN";
 
-/// The messages of the failures [`explain`] added to, as the checks gave
-/// them, by check id: what a regression bundle records, since its replay
-/// runs the check alone and never reruns it.
-pub(crate) type Originals = std::collections::HashMap<&'static str, String>;
-
-/// Reruns the failing checks of an exec driver alone, and appends what
-/// each rerun found to its failure's message; returns the messages as
-/// they were. Does nothing for other drivers, with `--no-rerun` or with
-/// [`NO_RERUN_ENV`] set to anything but empty or `0`.
+/// Reruns the failing checks of an exec driver alone, and adds what each
+/// rerun found to its failure as a note ([`NoteKind::Rerun`], or
+/// [`NoteKind::NotRerun`] past the first [`MAX_EXPLAINED`]). Does nothing
+/// for other drivers, with `--no-rerun` or with [`NO_RERUN_ENV`] set to
+/// anything but empty or `0`.
 pub(crate) async fn explain(
     args: &RunArgs,
     plan: &RunPlan,
     summary: &mut RunSummary,
     console: &Console,
-) -> Originals {
-    let mut originals = Originals::new();
+) {
     let env_off = std::env::var(NO_RERUN_ENV).is_ok_and(|v| !v.is_empty() && v != "0");
     if args.no_rerun || env_off || plan.driver.command().is_none() {
-        return originals;
+        return;
     }
     let reruns = Reruns::new(args, plan, Duration::from_secs(args.rerun_budget));
     let failing: Vec<usize> = summary
@@ -103,13 +100,14 @@ pub(crate) async fn explain(
         .map(|(i, _)| i)
         .collect();
     for &i in failing.iter().skip(MAX_EXPLAINED) {
-        let id = summary.reports[i].id;
         if let Outcome::Fail(f) = &mut summary.reports[i].outcome {
-            originals.insert(id, f.message.clone());
-            f.message.push_str(&format!(
-                "\n  (not rerun alone: only the first {MAX_EXPLAINED} failures of a run are; \
-                 run this check alone with --jobs 1 to tell whether it depends on the checks \
-                 before it)"
+            f.notes.push(FailureNote::new(
+                NoteKind::NotRerun,
+                format!(
+                    "(not rerun alone: only the first {MAX_EXPLAINED} failures of a run are; \
+                     run this check alone with --jobs 1 to tell whether it depends on the \
+                     checks before it)"
+                ),
             ));
         }
     }
@@ -128,7 +126,13 @@ pub(crate) async fn explain(
         ));
         let mut tally = Tally::new(&reruns, original.clone());
         let verdict = verdict(&mut tally, id, &earlier).await;
-        let mut said = describe(args, plan, id, &verdict, tally.leftover.as_ref());
+        let reproduce = reproduce_ids(id, &verdict).map(|ids| Reproduce::of(plan).run(&ids));
+        let mut said = describe(
+            args,
+            &verdict,
+            tally.leftover.as_ref(),
+            reproduce.as_deref(),
+        );
         if let Some(left) = tally
             .leftover
             .as_ref()
@@ -136,16 +140,43 @@ pub(crate) async fn explain(
         {
             said.push_str(&not_empty(left));
         }
-        console.line(&format!(
-            "      {id}: {}",
-            said.trim_start_matches('\n').trim_start()
-        ));
+        console.line(&format!("      {id}: {said}"));
         if let Outcome::Fail(f) = &mut summary.reports[i].outcome {
-            originals.insert(id, f.message.clone());
-            f.message.push_str(&said);
+            f.notes
+                .push(FailureNote::rerun(verdict.name(), said, reproduce));
         }
     }
-    originals
+}
+
+/// The checks, in order, whose run on one fresh process reproduces the
+/// failure of `id` that `verdict` found; `None` when no run does.
+fn reproduce_ids(id: &'static str, verdict: &Verdict) -> Option<Vec<&'static str>> {
+    match verdict {
+        Verdict::FailsAlone | Verdict::NowAndThen { .. } => Some(vec![id]),
+        Verdict::After(before) => Some(vec![before, id]),
+        Verdict::AfterAll(before) => {
+            let mut ids = before.clone();
+            ids.push(id);
+            Some(ids)
+        }
+        Verdict::NotReproduced(_) | Verdict::Undecided(_) | Verdict::OutOfBudget => None,
+    }
+}
+
+impl Verdict {
+    /// The verdict's name in a report's rerun note
+    /// ([`FailureNote::verdict`]).
+    fn name(&self) -> &'static str {
+        match self {
+            Self::FailsAlone => "fails-alone",
+            Self::After(_) => "after",
+            Self::AfterAll(_) => "after-all",
+            Self::NotReproduced(_) => "not-reproduced",
+            Self::NowAndThen { .. } => "now-and-then",
+            Self::Undecided(_) => "undecided",
+            Self::OutOfBudget => "out-of-budget",
+        }
+    }
 }
 
 /// The reruns of one failing check: how many failed as the run did, of
@@ -305,70 +336,63 @@ fn held(left: &Leftover) -> String {
     )
 }
 
-/// The sentence a verdict adds to the failure's message, with the command
-/// that reproduces the failure.
+/// The sentence of a verdict's note, with `reproduce`, the command that
+/// reproduces the failure ([`reproduce_ids`]).
 fn describe(
     args: &RunArgs,
-    plan: &RunPlan,
-    id: &'static str,
     verdict: &Verdict,
     leftover: Option<&Leftover>,
+    reproduce: Option<&str>,
 ) -> String {
-    let reproduce = Reproduce::of(plan);
-    let command = |ids: &[&str]| reproduce.run(ids);
+    let command = reproduce.unwrap_or_default();
     match verdict {
         Verdict::FailsAlone if leftover.is_some() => format!(
-            "\n  fails alone too, on a fresh driver process, but not on an empty store: after \
+            "fails alone too, on a fresh driver process, but not on an empty store: after \
              reset it held {}, left in the database the driver's processes share (by the checks \
              before it, or an earlier run), so they are not ruled out as the cause: those \
              entries may explain a count or a hit of the failure (a store must be empty after \
              reset, store.opens_empty); reproduce: {}",
             leftover.map(held).unwrap_or_default(),
-            command(&[id])
+            command
         ),
         Verdict::FailsAlone => format!(
-            "\n  fails alone too, on a fresh driver process: the checks before it are not the \
-             cause; reproduce: {}",
-            command(&[id])
+            "fails alone too, on a fresh driver process: the checks before it are not the \
+             cause; reproduce: {command}"
         ),
         Verdict::After(before) => format!(
-            "\n  passes alone, on a fresh driver process, and fails after {before} on the same \
+            "passes alone, on a fresh driver process, and fails after {before} on the same \
              process: {before} leaves state in the engine that reset does not clear (a query \
-             plan, a cache, an index's shape), which a store must not depend on; reproduce: {}",
-            command(&[before, id])
+             plan, a cache, an index's shape), which a store must not depend on; reproduce: \
+             {command}"
         ),
         Verdict::AfterAll(before) => {
-            let mut ids: Vec<&str> = before.clone();
-            ids.push(id);
             format!(
-                "\n  passes alone, on a fresh driver process, and after each of the {} checks \
+                "passes alone, on a fresh driver process, and after each of the {} checks \
                  nearest before it, but fails after all {} checks that ran before it on the same \
                  process: their state adds up in the engine (reset does not clear it); \
-                 reproduce: {}",
+                 reproduce: {command}",
                 MAX_SINGLE_TRIES.min(before.len()),
                 before.len(),
-                command(&ids)
             )
         }
         Verdict::NotReproduced(before) => format!(
-            "\n  passes alone, on a fresh driver process, and after the {} checks that ran before \
+            "passes alone, on a fresh driver process, and after the {} checks that ran before \
              it: the failure depends on what no rerun repeats (timing, other processes, or state \
              older than the run)",
             before.len()
         ),
         Verdict::NowAndThen { failed, tries } => format!(
-            "\n  fails now and then, not reproducibly ({failed} of {tries} reruns on fresh driver \
+            "fails now and then, not reproducibly ({failed} of {tries} reruns on fresh driver \
              processes failed as the run did, alone or after the checks before it): no check \
              before it is the cause, and a store must answer the same every time; reproduce, \
-             repeating until it fails: {}",
-            command(&[id])
+             repeating until it fails: {command}"
         ),
         Verdict::Undecided(why) => format!(
-            "\n  the rerun could not decide: {}",
+            "the rerun could not decide: {}",
             tinymemory_conformance::report::visible(why)
         ),
         Verdict::OutOfBudget => format!(
-            "\n  not decided within the rerun budget ({}s for all the reruns of a run; \
+            "not decided within the rerun budget ({}s for all the reruns of a run; \
              --rerun-budget SECS raises it)",
             args.rerun_budget
         ),

@@ -3,7 +3,6 @@
 
 use tinymemory_conformance::{Bundle, Comparison, Report};
 
-use super::alone::Originals;
 use super::plan::RunPlan;
 use crate::args::{AllSkipped, Format};
 use crate::console::Console;
@@ -11,9 +10,10 @@ use crate::error::{CliError, CliResult};
 use crate::files::FileError;
 use crate::{exit, files, shared};
 
-/// Writes the report, the bundles (each with its check's message as in
-/// `originals`, when the rerun alone added to it) and the comparison; the
-/// closing line is the last line of progress.
+/// Writes the report, the bundles (each with its check's own message: the
+/// notes a run added, such as a rerun's verdict, are not a bundle's, whose
+/// replay runs the check alone and never reruns it) and the comparison;
+/// the closing line is the last line of progress.
 ///
 /// # Errors
 ///
@@ -23,17 +23,11 @@ use crate::{exit, files, shared};
 pub(crate) fn finish(
     plan: &RunPlan,
     report: &Report,
-    originals: &Originals,
     console: &Console,
 ) -> CliResult {
     if let Some(dir) = &plan.outputs.bundle {
         let made = dir.create()?;
-        for mut bundle in Bundle::all_from(report) {
-            // The check's own message: replay runs the check alone, so what
-            // the rerun alone added would never be seen again.
-            if let Some(own) = originals.get(bundle.check.as_str()) {
-                bundle.actual.clone_from(own);
-            }
+        for bundle in Bundle::all_from(report) {
             dir.file(&made, &bundle.file_name())
                 .and_then(|t| t.write(&bundle.to_json()))?;
             let path = dir.named().join(bundle.file_name());

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use tinymemory_conformance::report::{FailureNote, TraceSpan};
 use tinymemory_conformance::{CheckReport, CheckStarted, Outcome, RunObserver};
 use tinymemory_exec::trace::Trace;
 
@@ -13,7 +14,7 @@ const TRACE_TAIL: u64 = 12;
 
 /// Marks the trace at `path` with the running check, and a failed check
 /// with where its records are: a line on the console after the check's,
-/// and the same at the end of its failure message.
+/// and the same as a note of its failure ([`FailureNote::trace`]).
 pub(crate) struct TraceMarks<'a> {
     console: &'a Console,
     trace: &'a Trace,
@@ -51,7 +52,13 @@ impl RunObserver for TraceMarks<'_> {
         let lines = trace_lines(self.path, self.from, to);
         self.console.line(&format!("      {lines}"));
         if let Outcome::Fail(f) = &mut report.outcome {
-            f.message.push_str(&format!(" [{lines}]"));
+            let span = TraceSpan {
+                path: self.path.display().to_string(),
+                first: self.from.max(to.saturating_sub(TRACE_TAIL - 1)),
+                last: to,
+                check_first: self.from,
+            };
+            f.notes.push(FailureNote::trace(span, lines));
         }
     }
 }

@@ -24,15 +24,33 @@ fn prefix() -> String {
     )
 }
 
-fn message_of(report: &Value, id: &str) -> String {
+fn entry<'a>(report: &'a Value, id: &str) -> &'a Value {
     report["checks"]
         .as_array()
         .unwrap()
         .iter()
         .find(|c| c["id"] == id)
-        .and_then(|c| c["message"].as_str())
+        .unwrap_or_else(|| panic!("no entry for {id}: {report}"))
+}
+
+/// The check's message followed by the notes the run added, as the text
+/// report prints them: a trace span in brackets, any other note on
+/// indented lines of its own.
+fn message_of(report: &Value, id: &str) -> String {
+    let entry = entry(report, id);
+    let mut shown = entry["message"]
+        .as_str()
         .unwrap_or_else(|| panic!("no message for {id}: {report}"))
-        .to_owned()
+        .to_owned();
+    for note in entry["notes"].as_array().into_iter().flatten() {
+        let text = note["text"].as_str().unwrap();
+        if note["kind"] == "trace" {
+            shown.push_str(&format!(" [{text}]"));
+        } else {
+            shown.push_str(&format!("\n  {text}"));
+        }
+    }
+    shown
 }
 
 #[test]
@@ -114,15 +132,42 @@ fn a_failure_of_its_own_fails_alone_too_and_no_rerun_leaves_it_as_it_was() {
     let ran = run(&args);
     assert_eq!(ran.code, 1, "{}", ran.dump());
     let report: Value = serde_json::from_str(&ran.stdout).unwrap();
+    let reproduce = format!(
+        "{} run --driver '{driver}' --no-corpus --jobs 1 --seed 8388357248759721216 --cases 64 \
+         --check recall.limit",
+        prefix()
+    );
+    // The verdict is a note of the failure, beside the check's own
+    // message: its kind, its verdict and the command as data.
+    let failed = entry(&report, "recall.limit");
+    assert_eq!(
+        failed["message"],
+        "hits with limit 3 of 5 entries holding the word: expected 3, got 5"
+    );
+    assert_eq!(
+        failed["notes"],
+        serde_json::json!([{
+            "kind": "rerun",
+            "text": format!(
+                "fails alone too, on a fresh driver process: the checks before it are not the \
+                 cause; reproduce: {reproduce}"
+            ),
+            "verdict": "fails-alone",
+            "reproduce": reproduce,
+        }])
+    );
+    assert_eq!(
+        failed["driver_error"],
+        Value::Null,
+        "a wrong answer has no driver error"
+    );
     let message = message_of(&report, "recall.limit");
     assert_eq!(
         message,
         format!(
             "hits with limit 3 of 5 entries holding the word: expected 3, got 5\n  fails alone \
              too, on a fresh driver process: the checks before it are not the cause; reproduce: \
-             {} run --driver '{driver}' --no-corpus --jobs 1 --seed 8388357248759721216 --cases \
-             64 --check recall.limit",
-            prefix()
+             {reproduce}"
         )
     );
     let mut quiet = args.to_vec();
@@ -133,6 +178,7 @@ fn a_failure_of_its_own_fails_alone_too_and_no_rerun_leaves_it_as_it_was() {
         message_of(&report, "recall.limit"),
         "hits with limit 3 of 5 entries holding the word: expected 3, got 5"
     );
+    assert_eq!(entry(&report, "recall.limit").get("notes"), None);
 }
 
 #[test]

@@ -59,3 +59,50 @@ fn a_passing_run_prints_no_group() {
     let stdout = String::from_utf8(out.stdout).expect("utf-8");
     assert!(!stdout.contains("failed on the same error"), "{stdout}");
 }
+
+/// The JSON report carries the groups and each failure's driver error as
+/// data: a program reads them rather than the console's line.
+#[test]
+fn the_json_report_carries_the_groups_and_each_driver_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args([
+            "run",
+            "--driver",
+            "mutant:query-as-fts5-syntax",
+            "--no-corpus",
+            "--quiet",
+            "--cases",
+            "4",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    let error = serde_json::json!({
+        "kind": "backend",
+        "message": "fts5: syntax error near \"\"\"",
+    });
+    assert_eq!(
+        report["shared_errors"],
+        serde_json::json!([{
+            "error": error,
+            "checks": [
+                "recall.plain_text_query",
+                "properties.cap_determinism",
+                "properties.truncation",
+                "properties.concurrent_equals_sequential",
+                "model.differential",
+            ],
+        }])
+    );
+    let plain = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "recall.plain_text_query")
+        .unwrap();
+    assert_eq!(plain["driver_error"], error);
+    assert_eq!(report["conformance"]["level"], "partial");
+}

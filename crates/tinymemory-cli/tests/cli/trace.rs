@@ -207,9 +207,24 @@ fn a_failed_check_names_the_trace_lines_of_its_last_operations() {
         "{out}\n{err}"
     );
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    // The span is a note of the failure, as data; the message is the
+    // check's own.
     assert_eq!(
         json["checks"][0]["message"],
-        format!("hits with limit 3 of 5 entries holding the word: expected 3, got 5 [{named}]")
+        "hits with limit 3 of 5 entries holding the word: expected 3, got 5"
+    );
+    assert_eq!(
+        json["checks"][0]["notes"],
+        serde_json::json!([{
+            "kind": "trace",
+            "text": named,
+            "trace": {
+                "path": trace.display().to_string(),
+                "first": tail,
+                "last": last,
+                "check_first": first,
+            },
+        }])
     );
 }
 

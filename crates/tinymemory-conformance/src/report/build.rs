@@ -40,6 +40,7 @@ impl Report {
             },
             conformance: Conformance::of(&checks, summary.profile),
             counts: Counts::of(&checks),
+            shared_errors: super::SharedError::of(&checks),
             checks,
         }
     }
@@ -129,11 +130,11 @@ impl Report {
 
 impl From<&CheckReport> for CheckEntry {
     fn from(r: &CheckReport) -> Self {
-        let driver_error = match &r.outcome {
+        let (driver_error, notes) = match &r.outcome {
             Outcome::Fail(f) | Outcome::ExpectedFailure { failure: f, .. } => {
-                f.driver_error.clone()
+                (f.driver_error.clone(), f.notes.clone())
             }
-            _ => None,
+            _ => (None, Vec::new()),
         };
         let (outcome, message, reason, counterexample) = match &r.outcome {
             Outcome::Pass => (OutcomeKind::Pass, None, None, None),
@@ -168,6 +169,7 @@ impl From<&CheckReport> for CheckEntry {
             reason,
             counterexample: counterexample.map(CounterexampleRecord::from),
             driver_error,
+            notes,
             score_noise: r.score_noise.clone(),
         }
     }

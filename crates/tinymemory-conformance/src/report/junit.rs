@@ -144,7 +144,8 @@ fn write_case(out: &mut String, check: &CheckEntry, classname: &str) {
         xml_attr(&check.id),
         seconds(check.duration_ms)
     );
-    let message = check.message.as_deref().unwrap_or_default();
+    let message = check.message_with_notes().unwrap_or_default();
+    let message = message.as_ref();
     let reason = check.reason.as_deref().unwrap_or_default();
     match &check.outcome {
         OutcomeKind::Pass => {
@@ -206,13 +207,13 @@ fn write_case(out: &mut String, check: &CheckEntry, classname: &str) {
     out.push_str("    </testcase>\n");
 }
 
-/// The failure text: the description, the message, and the counterexample
-/// with its seed.
+/// The failure text: the description, the message and its notes, and the
+/// counterexample with its seed.
 fn failure_body(check: &CheckEntry) -> String {
     let mut body = format!(
         "expected: {}\nactual: {}",
         check.description,
-        check.message.as_deref().unwrap_or_default()
+        check.message_with_notes().unwrap_or_default()
     );
     if let Some(cx) = &check.counterexample {
         let _ = write!(body, "\ncounterexample (seed {}):\n{}", cx.seed, cx.input);

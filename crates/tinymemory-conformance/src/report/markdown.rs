@@ -59,6 +59,7 @@ impl Report {
         out.push_str("| outcome | check | family | duration | message |\n|---|---|---|---|---|\n");
         for c in &self.checks {
             let xpass;
+            let message = c.message_with_notes();
             let first = match (&c.outcome, &c.reason) {
                 (OutcomeKind::UnexpectedlyPassing, Some(r)) => {
                     xpass = format!("passed, but was declared an expected failure: {r}");
@@ -68,7 +69,7 @@ impl Report {
                     xpass = c.outcome.unknown_note().unwrap_or_default();
                     Some(xpass.as_str())
                 }
-                _ => c.message.as_deref().and_then(|m| m.lines().next()),
+                _ => message.as_deref().and_then(|m| m.lines().next()),
             };
             let _ = writeln!(
                 out,
@@ -122,7 +123,9 @@ fn write_failure(out: &mut String, c: &CheckEntry) {
                 );
             }
             out.push_str("**Actual:**\n\n");
-            out.push_str(&markdown_fence(c.message.as_deref().unwrap_or_default()));
+            out.push_str(&markdown_fence(
+                c.message_with_notes().unwrap_or_default().as_ref(),
+            ));
         }
     }
     if let Some(cx) = &c.counterexample {

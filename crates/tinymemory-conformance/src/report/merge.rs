@@ -215,6 +215,7 @@ impl Report {
             counts: Counts::of(&checks),
             conformance,
             run,
+            shared_errors: super::SharedError::of(&checks),
             checks,
         })
     }

@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 use tinymemory_api::RecallProfile;
 
 use super::conformance::Conformance;
+use super::note::FailureNote;
+use super::shared::SharedError;
 use super::seed;
 use crate::{DriverError, ScoreNoise};
 
@@ -30,6 +32,13 @@ pub struct Report {
     pub counts: Counts,
     /// One entry per check, in run order.
     pub checks: Vec<CheckEntry>,
+    /// The driver errors that two or more failed checks share, each with
+    /// those checks, in order of first appearance
+    /// ([`SharedError::of`]): what the console prints as `N checks failed
+    /// on the same error`. Absent (empty) when none do, and in reports
+    /// written before the field existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_errors: Vec<SharedError>,
 }
 
 /// Run metadata.
@@ -336,22 +345,48 @@ pub struct CheckEntry {
     /// For property checks that failed: the shrunk input and its seed.
     pub counterexample: Option<CounterexampleRecord>,
     /// The driver error the check failed on ([`Failure::driver_error`]),
-    /// for fail and expected-failure; `None` otherwise.
-    ///
-    /// Never written: no report format (JSON, JUnit, Markdown, text,
-    /// bundles, baselines) carries it, so a report read back from JSON
-    /// has `None` here for every check. It is for the run that made the
-    /// report, to tell which failures share a cause.
+    /// for fail and expected-failure: kind, rule, family and message, the
+    /// error as the driver returned it, by which failures are grouped
+    /// ([`Report::shared_errors`]). Absent when the driver answered
+    /// wrongly rather than failing, and in reports written before the
+    /// field existed. Bundles do not carry it.
     ///
     /// [`Failure::driver_error`]: crate::Failure::driver_error
-    #[serde(skip)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub driver_error: Option<DriverError>,
+    /// What the run added to a failure after its check ended
+    /// ([`Failure::notes`](crate::Failure::notes)): the trace lines of its
+    /// last records, what a rerun alone found. The text, JUnit and
+    /// Markdown reports print them after the message
+    /// ([`CheckEntry::message_with_notes`]); `message` is the check's own.
+    /// Absent (empty) when there are none, and in reports written before
+    /// the field existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<FailureNote>,
     /// The largest score difference within noise the check saw
     /// ([`CheckReport::score_noise`](crate::CheckReport::score_noise)):
     /// the difference and where. Absent when it saw none, and in reports
     /// written before the field existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score_noise: Option<ScoreNoise>,
+}
+
+impl CheckEntry {
+    /// The message followed by the [`notes`](Self::notes), as the text,
+    /// JUnit and Markdown reports show it: a trace span in brackets on
+    /// the message's line, any other note on lines of its own
+    /// ([`FailureNote::push_to`]). `None` when there is no message.
+    #[must_use]
+    pub fn message_with_notes(&self) -> Option<std::borrow::Cow<'_, str>> {
+        let message = self.message.as_deref()?;
+        if self.notes.is_empty() {
+            return Some(std::borrow::Cow::Borrowed(message));
+        }
+        Some(std::borrow::Cow::Owned(super::note::with_notes(
+            message,
+            &self.notes,
+        )))
+    }
 }
 
 /// The smallest failing input of a property check.
@@ -409,6 +444,7 @@ mod tests {
             reason: None,
             counterexample: None,
             driver_error: None,
+            notes: Vec::new(),
             score_noise: None,
         };
         assert_eq!(

@@ -48,7 +48,8 @@ impl CheckEntry {
             visible(&self.family),
             duration(self.duration_ms)
         );
-        let detail = match (&self.outcome, &self.message, &self.reason) {
+        let message = self.message_with_notes().map(std::borrow::Cow::into_owned);
+        let detail = match (&self.outcome, &message, &self.reason) {
             (OutcomeKind::Unknown(_), m, _) => {
                 let note = self.outcome.unknown_note().unwrap_or_default();
                 Some(match m {

@@ -91,20 +91,24 @@ fn the_level_names_the_families_that_pass() {
     assert_eq!(r.conformance.timed_out, ["portability.round_trip"]);
 }
 
-/// A failure's driver error is for the run that made the report: every
-/// format renders a report holding driver errors byte for byte as the same
-/// report without them, and JSON read back holds none.
+/// A failure's driver error is data of the JSON report only: every other
+/// format (text, JUnit, Markdown, bundles, comparisons) renders a report
+/// holding driver errors byte for byte as the same report without them,
+/// and JSON reads them back, with the groups they make.
 #[test]
-fn driver_errors_are_in_no_format() {
+fn driver_errors_are_in_the_json_report_only() {
     use tinymemory_api::MemoryError;
+    use tinymemory_conformance::report::SharedError;
     use tinymemory_conformance::{Bundle, Comparison, DriverError, Report};
 
     let plain = report();
     let mut with = plain.clone();
     for (i, c) in with.checks.iter_mut().enumerate() {
-        let e = MemoryError::invalid("namespace.charset", format!("<bad> \u{1b}[31m {i}"));
+        let e = MemoryError::invalid("namespace.charset", format!("<bad> \u{1b}[31m {}", i % 2));
         c.driver_error = Some(DriverError::from(&e));
     }
+    with.shared_errors = SharedError::of(&with.checks);
+    assert!(!with.shared_errors.is_empty());
     assert_ne!(with, plain);
     let renders = |r: &Report| {
         let bundles: Vec<String> = Bundle::all_from(r).iter().map(Bundle::to_json).collect();
@@ -112,7 +116,6 @@ fn driver_errors_are_in_no_format() {
             [
                 r.to_text(false),
                 r.to_text(true),
-                r.to_json(),
                 r.to_junit(),
                 r.to_markdown(),
                 Comparison::between(r, &plain).to_text(),
@@ -123,9 +126,48 @@ fn driver_errors_are_in_no_format() {
     };
     assert_eq!(renders(&with), renders(&plain));
     assert!(!Bundle::all_from(&plain).is_empty());
+    assert_ne!(with.to_json(), plain.to_json());
     let back = Report::from_json(&with.to_json()).expect("reads back");
-    assert!(back.checks.iter().all(|c| c.driver_error.is_none()));
-    assert_eq!(back, plain);
+    assert_eq!(back, with);
+}
+
+/// The notes a run adds to a failure follow its message in the text,
+/// JUnit and Markdown reports; a bundle keeps the message as the check
+/// wrote it; JSON reads them back.
+#[test]
+fn failure_notes_follow_the_message_and_no_bundle_holds_them() {
+    use tinymemory_conformance::report::{FailureNote, NoteKind, OutcomeKind};
+    use tinymemory_conformance::{Bundle, Report};
+
+    let plain = report();
+    let mut with = plain.clone();
+    let failed = with
+        .checks
+        .iter_mut()
+        .find(|c| c.outcome == OutcomeKind::Fail)
+        .expect("a failure");
+    let own = failed.message.clone().expect("a message");
+    failed.notes = vec![FailureNote::rerun(
+        "fails-alone",
+        "fails alone too; reproduce: tinymemory-conformance run --check x",
+        Some("tinymemory-conformance run --check x".to_owned()),
+    )];
+    failed.notes.push(FailureNote::new(NoteKind::NotRerun, "(not rerun)"));
+    let shown = format!(
+        "{own}\n  fails alone too; reproduce: tinymemory-conformance run --check x\n  (not rerun)"
+    );
+    assert_eq!(failed.message_with_notes().as_deref(), Some(shown.as_str()));
+    for (format, text) in [
+        ("text", with.to_text(false)),
+        ("junit", with.to_junit()),
+        ("markdown", with.to_markdown()),
+    ] {
+        assert!(text.contains("fails alone too; reproduce:"), "{format}: {text}");
+        assert!(text.contains("(not rerun)"), "{format}: {text}");
+    }
+    let bundles = |r: &Report| -> Vec<String> { Bundle::all_from(r).iter().map(Bundle::to_json).collect() };
+    assert_eq!(bundles(&with), bundles(&plain));
+    assert_eq!(Report::from_json(&with.to_json()).expect("reads back"), with);
 }
 
 #[test]

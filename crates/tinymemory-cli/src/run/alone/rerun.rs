@@ -183,7 +183,7 @@ fn read(outcome: &Outcome, original: &Failure) -> Try {
 /// Whether two failures of one check are the same: both wrong answers, or
 /// both on a driver error of the same kind, rule and family.
 fn same_way(a: &Failure, b: &Failure) -> bool {
-    let how = |e: &DriverError| (e.kind, e.rule.clone(), e.family.clone());
+    let how = |e: &DriverError| (e.kind.clone(), e.rule.clone(), e.family.clone());
     a.driver_error.as_ref().map(how) == b.driver_error.as_ref().map(how)
 }
 

@@ -77,6 +77,7 @@ pub fn summary() -> RunSummary {
                         input: "[\n    (\"learning:a\", \"k1\", 0.5),\n    (\"learning:b\", \"k2\", NaN),\n]".to_owned(),
                     }),
                     driver_error: None,
+                    notes: Vec::new(),
                 }),
                 20_500,
             ),

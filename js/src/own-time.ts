@@ -9,9 +9,10 @@
  * the test's own async resource (the Test object, whose `startTime` and
  * `endTime` are `process.hrtime.bigint()` values), and the runner keeps an
  * `endTime` set before the body returned (`postRun`: `this.endTime ??=
- * hrtime()`, Node 20.11 and later). Where either does not hold (another
- * runtime, a later Node), the test keeps node's own duration: the
- * check's own time is in its note (`check pass in 1.2 ms`) either way.
+ * hrtime()`, in Node 20). Where either does not hold (another runtime, a
+ * later Node), the test keeps node's own duration: the check's own time
+ * is in its note (`check pass in 1.2 ms`) either way, and
+ * test/node-test.test.js says when the two differ.
  */
 
 import { executionAsyncResource } from "node:async_hooks";

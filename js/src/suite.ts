@@ -25,7 +25,7 @@ import {
   type RunResult,
   type RunSettings,
 } from "./run.js";
-import { headerLine, summaryLines } from "./summary.js";
+import { headerLine, summaryLines, withNotes } from "./summary.js";
 import { selected, type Patterns } from "./selection.js";
 import { shellJoin, shellQuote, shellSplit } from "./shell.js";
 
@@ -261,7 +261,7 @@ export interface Framework<Context = any> {
 
 function failure(entry: ReportCheck, result: RunResult, testFile: string | null, replayDriver: string[], framework: Framework): string {
   const run = result.report.run;
-  const lines = [`${entry.id} ${entry.outcome.toUpperCase()}: ${entry.message ?? ""}`];
+  const lines = [`${entry.id} ${entry.outcome.toUpperCase()}: ${withNotes(entry.message ?? "", entry.notes ?? [])}`];
   if (entry.reason) lines.push(`declared reason: ${entry.reason}`);
   if (entry.counterexample) lines.push(`counterexample (seed ${entry.counterexample.seed}): ${entry.counterexample.input}`);
   lines.push(`rule (${entry.family}): ${entry.description}`);
@@ -393,7 +393,8 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
           // One run failed for every test of the suite: the first says why.
           if (firstError === null) {
             firstError = check.id;
-            throw new CheckFailed(e.message);
+            // The binary's hint names its flag; here the limit is an option.
+            throw new CheckFailed(e.message.replaceAll("--call-timeout SECS", "`callTimeout` in conformance(), or TINYMEMORY_CALL_TIMEOUT"));
           }
           if (e instanceof BrokenEnvironment) {
             // No check ran, so none failed: one message for the suite.

@@ -9,7 +9,17 @@
  * front ends say the same of one run.
  */
 
-import type { DriverErrorRecord, Report, ReportConformance } from "./run.js";
+import type { DriverErrorRecord, FailureNote, Report, ReportConformance } from "./run.js";
+
+/**
+ * A failure's message followed by the notes the run added after its check
+ * ended, as the text, JUnit and Markdown reports show them: a trace span
+ * in brackets on the message's line, any other note (a rerun's verdict)
+ * on an indented line of its own.
+ */
+export function withNotes(message: string, notes: readonly FailureNote[]): string {
+  return notes.reduce((out, note) => (note.kind === "trace" ? `${out} [${note.text}]` : `${out}\n  ${note.text}`), message);
+}
 
 /** The header of a run: the tool, the driver, the profile, the seed and cases, and the corpus. */
 export function headerLine(report: Pick<Report, "run">): string {

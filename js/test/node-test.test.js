@@ -3,18 +3,25 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { VERSION } from "../dist/index.js";
 
 const nodeTest = new URL("../dist/node-test.js", import.meta.url).href;
 
-function innerRun(body) {
+/** `body` as a test file of its own under `node --test` (TAP), with the node flags `args` and the variables `vars`. */
+function innerRun(body, { args = [], vars = {} } = {}) {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "tm-node-test-")));
   writeFileSync(join(dir, "inner.test.mjs"), `import { conformance } from ${JSON.stringify(nodeTest)};\n${body}\n`);
-  const env = { ...process.env };
+  const env = { ...process.env, ...vars };
   delete env.NODE_TEST_CONTEXT;
-  const done = spawnSync(process.execPath, ["--test", "--test-reporter=tap", join(dir, "inner.test.mjs")], { env, encoding: "utf8" });
+  const done = spawnSync(process.execPath, ["--test", "--test-reporter=tap", ...args, join(dir, "inner.test.mjs")], {
+    env,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { dir, status: done.status, out: done.stdout };
 }
 
@@ -61,4 +68,72 @@ test("a store whose every recall raises ImportError is one failing test naming w
     else process.env.TINYMEMORY_CONFORMANCE_BIN = saved.bin;
     if (saved.keep !== undefined) process.env.TINYMEMORY_KEEP_GOING = saved.keep;
   }
+});
+
+const withBinary = { skip: !existsSync(binary) && `no binary at ${binary}` };
+const faulty = fileURLToPath(new URL("./doubles/faulty_driver.py", import.meta.url));
+const slowCorpus = fileURLToPath(new URL("./doubles/slow_corpus_driver.py", import.meta.url));
+
+/** The TAP lines of an inner run, trimmed, a test's number left out (`ok - store.upsert`): it is its place in this build's registry. */
+const tapLines = (out) => out.split("\n").map((l) => l.trim().replace(/^(not )?ok \d+ - /, "$1ok - "));
+
+/** The result lines of the checks that ran (node 20 reports a test its pattern left out as skipped). */
+const ran = (lines) => lines.filter((l) => /^(not )?ok - [a-z_]+\./.test(l) && !l.endsWith("# SKIP test name does not match pattern"));
+
+test("the header comes before the tests, each test takes its check's own time, and the last test states the run's level and totals", withBinary, () => {
+  const { out, status } = innerRun(
+    `conformance({ command: ["python3", ${JSON.stringify(faulty)}], corpus: false, seed: 7, cases: 4 });`,
+    { args: ["--test-name-pattern=^(store\\.upsert|recall\\.limit|recall\\.min_score|recall\\.filters)$"], vars: { TINYMEMORY_CONFORMANCE_BIN: binary, TINYMEMORY_NO_RERUN: "1" } },
+  );
+  assert.equal(status, 1, out);
+  const lines = tapLines(out);
+  const first = lines.findIndex((l) => l.startsWith("# Subtest: "));
+  assert.deepEqual(
+    lines.slice(1, first),
+    [`# tinymemory-conformance ${VERSION}: driver faulty, lexical recall profile; seed 7, 4 cases per property check; no corpus: the corpus checks are skipped`],
+  );
+  assert.deepEqual(ran(lines), [
+    "ok - store.upsert",
+    "not ok - recall.limit",
+    "not ok - recall.min_score",
+    "not ok - recall.filters",
+  ]);
+  // Each test's duration is the one its note gives, the report's duration_ms.
+  // (TAP gives a test's duration_ms after its result line, its notes after that.)
+  const durations = ran(lines).map((r) => Number(lines[lines.indexOf(r) + 2].replace("duration_ms: ", "")).toFixed(1));
+  const notes = lines.filter((l) => /^# check (pass|fail|skip) in /.test(l)).map((l) => /in ([0-9.]+) ms$/.exec(l)[1]);
+  assert.deepEqual(durations, notes);
+  // The last test of the run: its note, then the run's summary.
+  const summary = lines.slice(lines.findIndex((l) => l === "not ok - recall.filters"));
+  const comments = summary.filter((l) => l.startsWith("# ") && !l.startsWith("# Subtest")).slice(0, 5);
+  assert.match(comments[0], /^# check fail in [0-9.]+ ms$/);
+  assert.match(comments[1], /^# 4 checks in one run of \d+\.\d\ds \(their own times sum to \d+\.\d\ds\)$/);
+  assert.deepEqual(comments.slice(2), [
+    "# conformance: NONE (lexical, filtered)",
+    "# 1 passed, 3 failed",
+    "# 2 checks failed on the same error: backend failure: filters are not supported by this index (recall.min_score, recall.filters)",
+  ]);
+});
+
+test("a store whose corpus load outlasts the per-request limit fails naming the option, and passes once callTimeout raises it", withBinary, () => {
+  // A corpus of one file of the bundled one: one store_many, which the
+  // double answers after 3 s.
+  const corpus = mkdtempSync(join(tmpdir(), "tm-corpus-"));
+  mkdirSync(join(corpus, "chatterbot", "english"), { recursive: true });
+  copyFileSync(fileURLToPath(new URL("../../fixtures/corpora/chatterbot/english/ai.yml", import.meta.url)), join(corpus, "chatterbot", "english", "ai.yml"));
+  const run = (callTimeout) =>
+    innerRun(
+      `conformance({ command: ["python3", ${JSON.stringify(slowCorpus)}, "3"], corpus: ${JSON.stringify(corpus)}, callTimeout: ${callTimeout} });`,
+      { args: ["--test-name-pattern=^corpus\\."], vars: { TINYMEMORY_CONFORMANCE_BIN: binary } },
+    );
+  const short = run(1);
+  assert.equal(short.status, 1, short.out);
+  assert.ok(short.out.includes("no answer within 1s (the request timeout, `callTimeout` in conformance(), or TINYMEMORY_CALL_TIMEOUT)"), short.out);
+  assert.ok(short.out.includes("--call-timeout 1"), short.out);
+  const long = run(30);
+  assert.equal(long.status, 0, long.out);
+  assert.deepEqual(
+    ran(tapLines(long.out)),
+    ["ok - corpus.namespace_counts", "ok - corpus.recall_own_words"],
+  );
 });

@@ -47,11 +47,28 @@ fi
 step "js: npm ci, tsc (the build), tsc --noEmit (the sources with the adapters' type test)"
 (cd js && npm ci && npm run build && npm run typecheck)
 
+# The venvs below (pytest for the front ends' test, pgserver for the
+# PostgreSQL examples): Debian splits venv (and its ensurepip) out of python3.
+if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+    step "installing python3-venv (for the pytest and pgserver venvs)"
+    apt-get update -qq
+    apt-get install -y -qq python3-venv
+fi
+
+# pytest (python/requirements-ci.txt's pins, without the build tool) for
+# test/front-ends.test.js, which holds the CLI's JSON, pytest's JUnit (the
+# plugin from python/ of this checkout) and node:test's reporter to one
+# verdict: here both hosts are at hand.
+step "js: pytest for the front ends' test (python/requirements-ci.txt)"
+python3 -m venv "$work/pytest-venv"
+"$work/pytest-venv/bin/pip" install -q --disable-pip-version-check \
+    -r <(grep -v '^maturin==' python/requirements-ci.txt)
+
 # The protocol library against fixtures/protocol-cases.json (which
 # .ci/python.sh holds the Python library to), serve, the helpers, the
-# binary lookup.
+# binary lookup, node:test's output and the three front ends' agreement.
 step "js: node --test js/test"
-(cd js && TINYMEMORY_CONFORMANCE_BIN="$binary" node --test test/)
+(cd js && TINYMEMORY_CONFORMANCE_BIN="$binary" TINYMEMORY_PYTEST_PYTHON="$work/pytest-venv/bin/python" node --test test/)
 
 step "js: npm pack tinymemory-conformance and tinymemory-conformance-linux-x64"
 mkdir -p "$work/packs"
@@ -73,11 +90,6 @@ cp examples/js/*.js examples/js/package.json examples/js/package-lock.json "$fre
 # of .ci/run lacks. Pinned, with its dependencies, in a venv
 # (.ci/pgvector-requirements.txt); its initdb and pg_ctl start a throwaway
 # server through .ci/postgres.sh, as .ci/python.sh does for the Python rows.
-if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
-    step "installing python3-venv (for the pgserver venv)"
-    apt-get update -qq
-    apt-get install -y -qq python3-venv
-fi
 step "js: PostgreSQL 16 with pgvector (pgserver 0.1.4) for the PostgreSQL examples"
 python3 -m venv "$work/pgvector-venv"
 "$work/pgvector-venv/bin/pip" install -q --disable-pip-version-check -r .ci/pgvector-requirements.txt

@@ -319,6 +319,15 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) trace: Option<PathBuf>,
 
+    /// Write the run's events to PATH as it goes, one JSON object a line
+    /// (run started with its plan, corpus progress, each check started and
+    /// finished with its report entry, run finished with the counts, the
+    /// level and the shared errors): for a program showing the run
+    /// (docs/reports.md, "Event stream"). `fd:N` (or `/dev/fd/N`) writes
+    /// to the process's descriptor N, such as a pipe its host holds.
+    #[arg(long, value_name = "PATH", value_parser = events_path)]
+    pub(crate) events: Option<PathBuf>,
+
     /// Stop, as on SIGTERM (the driver processes ended, the temporary
     /// files removed, exit 143, no report), when stdin reaches its end:
     /// for a host that starts the run with stdin a pipe it holds and never
@@ -435,4 +444,19 @@ pub(crate) struct ReplayArgs {
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT_SECS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) timeout: u64,
+}
+
+/// `--events`'s value: `fd:N` is `/dev/fd/N`, any other a path.
+///
+/// # Errors
+///
+/// `fd:` followed by anything but a descriptor number.
+fn events_path(value: &str) -> Result<PathBuf, String> {
+    match value.strip_prefix("fd:") {
+        Some(n) => n
+            .parse::<u32>()
+            .map(|n| PathBuf::from(format!("/dev/fd/{n}")))
+            .map_err(|_| format!("fd:{n}: expected fd:N, N a file descriptor number such as 3")),
+        None => Ok(PathBuf::from(value)),
+    }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use tinymemory_conformance::report::RunCorpus;
-use tinymemory_conformance::{DriverFactory, LoadedCorpus, RunSummary, Runner};
+use tinymemory_conformance::{DriverFactory, LoadedCorpus, RunObserver, RunSummary, Runner};
 use tinymemory_exec::trace::{Traced, TracedFactory};
 use tinymemory_exec::ExecConfig;
 
@@ -24,6 +24,7 @@ use self::trace_marks::TraceMarks;
 mod alone;
 mod claims;
 mod environment;
+mod events;
 pub(crate) mod finish;
 mod overwrite;
 mod plan;
@@ -66,12 +67,21 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
         })?;
     }
     console.line(&plan.header());
+    if let Some(events) = &plan.outputs.events {
+        events.run_started(&plan, alone::reruns(args, &plan));
+        events.keep()?;
+    }
     // An exec driver's processes start while the corpus loads.
     runner(&plan, &console).start_ahead(opened.factory.as_ref());
     let mut progress = ConsoleProgress::new(&console, plan.quiet);
     let load_started = Instant::now();
-    let (corpus, measured) =
-        load_corpus(args, &plan, opened.corpus_store, &console, &mut progress).await?;
+    let (corpus, measured) = {
+        let mut watch = (
+            &mut progress,
+            plan.outputs.events.as_ref().map(events::Events::observer),
+        );
+        load_corpus(args, &plan, opened.corpus_store, &console, &mut watch).await?
+    };
     let load_time = load_started.elapsed();
     // The run starts: until here, a refused or failed run left no trace
     // file (its error quoted the trace instead).
@@ -82,8 +92,17 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
     let mut summary = execute(&plan, opened.factory, corpus, &console, &mut progress).await?;
-    alone::explain(args, &plan, &mut summary, &console).await;
+    let explained = alone::explain(args, &plan, &mut summary, &console).await;
     let report = plan.report(&summary, started, started_at.elapsed(), load_time, measured);
+    if let Some(events) = &plan.outputs.events {
+        for entry in report
+            .checks
+            .iter()
+            .filter(|c| explained.contains(&c.id.as_str()))
+        {
+            events.check_updated(entry);
+        }
+    }
     finish::finish(&plan, &report, &console)
 }
 
@@ -151,7 +170,7 @@ async fn load_corpus(
     plan: &RunPlan,
     store: CorpusStore,
     console: &Console,
-    progress: &mut ConsoleProgress<'_>,
+    progress: &mut dyn RunObserver,
 ) -> Result<(Option<Arc<LoadedCorpus>>, Option<RunCorpus>), CliError> {
     match &plan.corpus {
         CorpusPlan::Skipped => {
@@ -199,13 +218,15 @@ async fn execute(
 ) -> Result<RunSummary, CliError> {
     let runner = runner(plan, console);
     let ticker = console.start_ticker();
-    let summary = match &plan.outputs.trace {
-        Some(t) => {
-            let mut watch = (progress, TraceMarks::new(console, &t.trace, &t.path));
-            runner.run_observed(factory, corpus, &mut watch).await
-        }
-        None => runner.run_observed(factory, corpus, progress).await,
-    };
+    // The trace's note is added before the event stream writes the entry.
+    let marks = plan
+        .outputs
+        .trace
+        .as_ref()
+        .map(|t| TraceMarks::new(console, &t.trace, &t.path));
+    let events = plan.outputs.events.as_ref().map(events::Events::observer);
+    let mut watch = (progress, (marks, events));
+    let summary = runner.run_observed(factory, corpus, &mut watch).await;
     if let Some(t) = ticker {
         t.abort();
     }

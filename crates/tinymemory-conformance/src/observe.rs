@@ -53,6 +53,27 @@ impl<A: RunObserver, B: RunObserver> RunObserver for (A, B) {
     }
 }
 
+/// An observer that may not be there: told of each event when it is.
+impl<T: RunObserver> RunObserver for Option<T> {
+    fn load_progress(&mut self, done: usize, total: usize) {
+        if let Some(o) = self {
+            o.load_progress(done, total);
+        }
+    }
+
+    fn check_started(&mut self, started: CheckStarted<'_>) {
+        if let Some(o) = self {
+            o.check_started(started);
+        }
+    }
+
+    fn check_finished(&mut self, report: &mut CheckReport) {
+        if let Some(o) = self {
+            o.check_finished(report);
+        }
+    }
+}
+
 impl<T: RunObserver + ?Sized> RunObserver for &mut T {
     fn load_progress(&mut self, done: usize, total: usize) {
         (**self).load_progress(done, total);

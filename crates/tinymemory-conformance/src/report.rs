@@ -32,5 +32,5 @@ pub use model::{
     SCHEMA_VERSION,
 };
 pub use note::{with_notes, FailureNote, NoteKind, TraceSpan};
-pub use shared::SharedError;
 pub use replay::{Replay, Verdict};
+pub use shared::SharedError;

@@ -76,20 +76,28 @@ enum Verdict {
 /// job or a pytest session (`TINYMEMORY_NO_RERUN=1`).
 const NO_RERUN_ENV: &str = "TINYMEMORY_NO_RERUN";
 
+/// Whether the run's failing checks are rerun alone ([`explain`]): for an
+/// exec driver, unless `--no-rerun` or [`NO_RERUN_ENV`] set to anything
+/// but empty or `0`.
+pub(crate) fn reruns(args: &RunArgs, plan: &RunPlan) -> bool {
+    let env_off = std::env::var(NO_RERUN_ENV).is_ok_and(|v| !v.is_empty() && v != "0");
+    !(args.no_rerun || env_off || plan.driver.command().is_none())
+}
+
 /// Reruns the failing checks of an exec driver alone, and adds what each
 /// rerun found to its failure as a note ([`NoteKind::Rerun`], or
-/// [`NoteKind::NotRerun`] past the first [`MAX_EXPLAINED`]). Does nothing
-/// for other drivers, with `--no-rerun` or with [`NO_RERUN_ENV`] set to
-/// anything but empty or `0`.
+/// [`NoteKind::NotRerun`] past the first [`MAX_EXPLAINED`]); returns the
+/// ids of the checks it added a note to. Does nothing unless
+/// [`reruns`].
 pub(crate) async fn explain(
     args: &RunArgs,
     plan: &RunPlan,
     summary: &mut RunSummary,
     console: &Console,
-) {
-    let env_off = std::env::var(NO_RERUN_ENV).is_ok_and(|v| !v.is_empty() && v != "0");
-    if args.no_rerun || env_off || plan.driver.command().is_none() {
-        return;
+) -> Vec<&'static str> {
+    let mut explained = Vec::new();
+    if !reruns(args, plan) {
+        return explained;
     }
     let reruns = Reruns::new(args, plan, Duration::from_secs(args.rerun_budget));
     let failing: Vec<usize> = summary
@@ -100,6 +108,7 @@ pub(crate) async fn explain(
         .map(|(i, _)| i)
         .collect();
     for &i in failing.iter().skip(MAX_EXPLAINED) {
+        explained.push(summary.reports[i].id);
         if let Outcome::Fail(f) = &mut summary.reports[i].outcome {
             f.notes.push(FailureNote::new(
                 NoteKind::NotRerun,
@@ -144,8 +153,10 @@ pub(crate) async fn explain(
         if let Outcome::Fail(f) = &mut summary.reports[i].outcome {
             f.notes
                 .push(FailureNote::rerun(verdict.name(), said, reproduce));
+            explained.push(id);
         }
     }
+    explained
 }
 
 /// The checks, in order, whose run on one fresh process reproduces the

@@ -13,7 +13,7 @@ use crate::identity::Claims;
 /// `--driver sqlite:PATH` with its companions, the files named in an
 /// `exec:` command line (the script, its database), the corpus tree and
 /// the baseline, then the outputs: `--trace` (or `TINYMEMORY_TRACE`),
-/// `--output` and every bundle `--bundle DIR` could write.
+/// `--output`, `--events` and every bundle `--bundle DIR` could write.
 ///
 /// # Errors
 ///
@@ -50,6 +50,9 @@ pub(crate) fn check(args: &RunArgs, trace: Option<&Path>) -> Result<(), CliError
     }
     if let Some(output) = &args.output {
         claims.write(format!("--output {}", output.display()), output);
+    }
+    if let Some(events) = &args.events {
+        claims.write(format!("--events {}", events.display()), events);
     }
     if let Some(dir) = &args.bundle {
         claims.write_dir(format!("--bundle {}", dir.display()), dir);

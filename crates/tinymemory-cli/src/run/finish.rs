@@ -20,11 +20,8 @@ use crate::{exit, files, shared};
 /// A file that cannot be written, or progress that was lost
 /// ([`exit::USAGE`]); a run whose every check was skipped
 /// ([`exit::NO_CHECKS_RAN`], by [`all_skipped`]).
-pub(crate) fn finish(
-    plan: &RunPlan,
-    report: &Report,
-    console: &Console,
-) -> CliResult {
+pub(crate) fn finish(plan: &RunPlan, report: &Report, console: &Console) -> CliResult {
+    let mut bundles = Vec::new();
     if let Some(dir) = &plan.outputs.bundle {
         let made = dir.create()?;
         for bundle in Bundle::all_from(report) {
@@ -32,9 +29,16 @@ pub(crate) fn finish(
                 .and_then(|t| t.write(&bundle.to_json()))?;
             let path = dir.named().join(bundle.file_name());
             console.line(&format!("bundle: {}", path.display()));
+            bundles.push((bundle.check.clone(), path));
         }
     }
     write_report(plan, report, console)?;
+    if let Some(events) = &plan.outputs.events {
+        events.run_finished(report, &bundles);
+        if let Some(message) = events.write_error() {
+            return Err(CliError::Usage(message));
+        }
+    }
     for line in shared::lines(report) {
         console.line(&line);
     }

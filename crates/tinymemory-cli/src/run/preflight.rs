@@ -30,6 +30,8 @@ pub(crate) struct Outputs {
     pub(crate) bundle: Option<DirTarget>,
     /// `--trace FILE`, else [`TRACE_ENV`] for an `exec:` driver.
     pub(crate) trace: Option<TraceFile>,
+    /// `--events PATH`: the run's events, one JSON line each.
+    pub(crate) events: Option<super::events::Events>,
 }
 
 /// The trace file and the handle that writes to it.
@@ -173,6 +175,11 @@ impl Preflight {
             .map(|dir| DirTarget::resolve(dir, &claims::bundle_names(args)))
             .transpose()?;
         let output = args.output.as_deref().map(Target::resolve).transpose()?;
+        let events = args
+            .events
+            .as_deref()
+            .map(super::events::Events::open)
+            .transpose()?;
         let trace = match trace {
             Some(path) => {
                 let (trace, pending) = open_trace(&path)?;
@@ -190,6 +197,7 @@ impl Preflight {
                 output,
                 bundle,
                 trace,
+                events,
             },
             baseline,
         })

@@ -23,6 +23,7 @@ mod cli;
 mod corpus_measured;
 mod docs_rules_table;
 mod environment;
+mod events;
 mod filter;
 mod gate;
 mod interrupts;

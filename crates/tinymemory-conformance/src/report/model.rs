@@ -6,8 +6,8 @@ use tinymemory_api::RecallProfile;
 
 use super::conformance::Conformance;
 use super::note::FailureNote;
-use super::shared::SharedError;
 use super::seed;
+use super::shared::SharedError;
 use crate::{DriverError, ScoreNoise};
 
 /// The version of the JSON report schema this build writes and reads.

@@ -152,7 +152,9 @@ fn failure_notes_follow_the_message_and_no_bundle_holds_them() {
         "fails alone too; reproduce: tinymemory-conformance run --check x",
         Some("tinymemory-conformance run --check x".to_owned()),
     )];
-    failed.notes.push(FailureNote::new(NoteKind::NotRerun, "(not rerun)"));
+    failed
+        .notes
+        .push(FailureNote::new(NoteKind::NotRerun, "(not rerun)"));
     let shown = format!(
         "{own}\n  fails alone too; reproduce: tinymemory-conformance run --check x\n  (not rerun)"
     );
@@ -162,12 +164,19 @@ fn failure_notes_follow_the_message_and_no_bundle_holds_them() {
         ("junit", with.to_junit()),
         ("markdown", with.to_markdown()),
     ] {
-        assert!(text.contains("fails alone too; reproduce:"), "{format}: {text}");
+        assert!(
+            text.contains("fails alone too; reproduce:"),
+            "{format}: {text}"
+        );
         assert!(text.contains("(not rerun)"), "{format}: {text}");
     }
-    let bundles = |r: &Report| -> Vec<String> { Bundle::all_from(r).iter().map(Bundle::to_json).collect() };
+    let bundles =
+        |r: &Report| -> Vec<String> { Bundle::all_from(r).iter().map(Bundle::to_json).collect() };
     assert_eq!(bundles(&with), bundles(&plain));
-    assert_eq!(Report::from_json(&with.to_json()).expect("reads back"), with);
+    assert_eq!(
+        Report::from_json(&with.to_json()).expect("reads back"),
+        with
+    );
 }
 
 #[test]

@@ -1,0 +1,221 @@
+//! `run --events PATH`: the run as JSON lines, held to
+//! `fixtures/cli/events.schema.json` and to the JSON report of the same
+//! run.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::support::bin::{repo, run, scratch};
+use crate::support::schema_check::Schemas;
+
+fn schemas() -> Schemas {
+    Schemas::load_from(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/cli"))
+}
+
+fn lines(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .expect("the events file")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn kinds(events: &[Value]) -> Vec<&str> {
+    events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect()
+}
+
+/// A run with a corpus, a failure, a property check and two jobs: every
+/// line matches the schema, the events come in order, and each check's
+/// entry is the report's.
+#[test]
+fn the_stream_matches_its_schema_and_the_report() {
+    let dir = scratch();
+    let events = dir.path().join("events.jsonl");
+    let report = dir.path().join("report.json");
+    let bundles = dir.path().join("bundles");
+    let ran = run(&[
+        "run",
+        "--driver",
+        "mutant:limit-plus-one",
+        "--check",
+        "recall.limit",
+        "--check",
+        "recall.hit_namespace",
+        "--check",
+        "properties.truncation",
+        "--family",
+        "corpus",
+        "--cases",
+        "4",
+        "--jobs",
+        "2",
+        "--quiet",
+        "--format",
+        "json",
+        "--output",
+        report.to_str().unwrap(),
+        "--bundle",
+        bundles.to_str().unwrap(),
+        "--events",
+        events.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let events = lines(&events);
+    let schemas = schemas();
+    for (i, event) in events.iter().enumerate() {
+        schemas
+            .validate("events.schema.json", event)
+            .unwrap_or_else(|e| panic!("line {}: {e}: {event}", i + 1));
+    }
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let ids: Vec<&str> = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+
+    let k = kinds(&events);
+    assert_eq!(k[0], "run-started");
+    assert_eq!(k[k.len() - 1], "run-finished");
+    let started = &events[0];
+    assert_eq!(started["profile"], "lexical");
+    assert_eq!(started["seed"], report["run"]["seed"]);
+    assert_eq!(started["cases"], 4);
+    assert_eq!(started["jobs"], 2);
+    assert_eq!(started["reruns"], false);
+    assert!(started["corpus"]["path"].as_str().is_some(), "{started}");
+    let planned: Vec<&str> = started["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(planned, ids);
+
+    // The corpus load, from 0 to its total, before the first check.
+    let first_check = k.iter().position(|e| *e == "check-started").unwrap();
+    let load: Vec<&Value> = events[..first_check]
+        .iter()
+        .filter(|e| e["event"] == "corpus-progress")
+        .collect();
+    assert_eq!(load.first().unwrap()["done"], 0);
+    let last = load.last().unwrap();
+    assert_eq!(last["done"], last["total"]);
+    assert_eq!(
+        last["total"], report["run"]["corpus"]["entries"],
+        "the load stores every entry"
+    );
+
+    // Each check starts before it finishes; they finish in run order, each
+    // with its entry exactly as the report has it.
+    let finished: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["event"] == "check-finished")
+        .map(|e| &e["entry"])
+        .collect();
+    let timeless = |entry: &Value| {
+        let mut e = entry.clone();
+        e["duration_ms"] = Value::Null;
+        e
+    };
+    assert_eq!(
+        finished.iter().map(|e| timeless(e)).collect::<Vec<_>>(),
+        report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(timeless)
+            .collect::<Vec<_>>()
+    );
+    for id in &ids {
+        let start = events
+            .iter()
+            .position(|e| e["event"] == "check-started" && e["id"] == *id)
+            .unwrap_or_else(|| panic!("{id} started"));
+        let end = events
+            .iter()
+            .position(|e| e["event"] == "check-finished" && e["entry"]["id"] == *id)
+            .unwrap();
+        assert!(start < end, "{id}");
+    }
+
+    let done = events.last().unwrap();
+    assert_eq!(done["counts"], report["counts"]);
+    assert_eq!(done["conformance"], report["conformance"]);
+    assert_eq!(done["shared_errors"], serde_json::json!([]));
+    assert_eq!(done["lines"]["closing"], "4 passed, 1 failed");
+    let bundle = done["bundles"]["recall.limit"].as_str().unwrap();
+    assert!(std::path::Path::new(bundle).is_file(), "{bundle}");
+    assert_eq!(done["bundles"].as_object().unwrap().len(), 1);
+}
+
+/// `fd:N` writes to an inherited descriptor, here a pipe the shell opens;
+/// the stream has the run's shared errors and its rerun verdicts.
+#[test]
+fn fd_n_writes_to_a_descriptor_and_reruns_come_as_updates() {
+    let driver = format!(
+        "exec:python3 {}",
+        repo("examples/python/broken_driver.py").display()
+    );
+    let dir = scratch();
+    let events = dir.path().join("events.jsonl");
+    let script = format!(
+        "exec {} run --driver \"$1\" --no-corpus --check recall.limit --quiet \
+         --events fd:3 3>\"$2\"",
+        env!("CARGO_BIN_EXE_tinymemory-conformance")
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script, "sh", &driver, events.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let events = lines(&events);
+    let schemas = schemas();
+    for event in &events {
+        schemas.validate("events.schema.json", event).unwrap();
+    }
+    assert_eq!(
+        kinds(&events),
+        [
+            "run-started",
+            "check-started",
+            "check-finished",
+            "check-updated",
+            "run-finished"
+        ]
+    );
+    assert_eq!(events[0]["reruns"], true);
+    assert_eq!(events[0]["corpus"], "none");
+    assert_eq!(events[2]["entry"].get("notes"), None);
+    assert_eq!(events[3]["entry"]["notes"][0]["verdict"], "fails-alone");
+    assert_eq!(
+        events[3]["entry"]["message"], events[2]["entry"]["message"],
+        "the message stays the check's own"
+    );
+}
+
+/// The events file is an output like the others: one that is also a file
+/// the run writes is refused before anything starts.
+#[test]
+fn an_events_file_that_is_the_report_is_refused() {
+    let dir = scratch();
+    let same = dir.path().join("same.json");
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--no-corpus",
+        "--output",
+        same.to_str().unwrap(),
+        "--events",
+        same.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(ran.stderr.contains("--events"), "{}", ran.dump());
+    assert!(!same.exists());
+}

@@ -9,6 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
+import { EventsFile } from "./events-file.js";
 import type { Listing } from "./binary.js";
 import { shellJoin } from "./shell.js";
 
@@ -38,6 +39,8 @@ const RUN_OVERHEAD = 600;
 export const HELLO_TIMEOUT_S = 60;
 const HELLO_OVERHEAD_S = 30;
 const STDERR_LINES = 40;
+/** Milliseconds between two reads of the growing events file. */
+const EVENTS_POLL_MS = 100;
 
 /** The last lines of `text`, indented, for an error message. */
 export function tail(text: string, lines = STDERR_LINES): string {
@@ -172,6 +175,44 @@ export interface Report {
   shared_errors?: { error: DriverErrorRecord; checks: string[] }[];
 }
 
+/** `run-started` of `run --events` (docs/reports.md, "Event stream"): the plan, once the driver answered. */
+export interface RunStarted {
+  event: "run-started";
+  tool_version: string;
+  /** The run's first line, as the console prints it. */
+  header: string;
+  profile: string;
+  seed: string;
+  cases: number;
+  jobs: number;
+  /** null: no corpus check selected; "none": --no-corpus; else the directory loaded. */
+  corpus: { path: string } | "none" | null;
+  /** Whether failing checks are rerun alone after the run (their entries then come again in `check-updated`). */
+  reruns: boolean;
+  checks: { id: string; family: string }[];
+}
+
+/** `run-finished` of `run --events`: the run ended and its report was written. */
+export interface RunFinished {
+  event: "run-finished";
+  duration_ms: number;
+  conformance: ReportConformance;
+  counts: Report["counts"];
+  shared_errors: NonNullable<Report["shared_errors"]>;
+  /** Regression bundle paths by check id (with --bundle). */
+  bundles: Record<string, string>;
+  /** The console's last lines, for a host to print the same. */
+  lines: { shared_errors: string[]; conformance: string; closing: string };
+}
+
+/** A line of `run --events`; events this package does not know are skipped. */
+export type RunEvent =
+  | RunStarted
+  | { event: "check-started"; id: string; position: number; total: number }
+  | { event: "check-finished" | "check-updated"; entry: ReportCheck }
+  | RunFinished
+  | { event: "corpus-progress"; done: number; total: number };
+
 /** What a run of the binary gave. */
 export interface RunResult {
   checks: Map<string, ReportCheck>;
@@ -180,6 +221,11 @@ export interface RunResult {
   shown: string;
   /** Regression bundle paths by check id (with `bundleDir`). */
   bundles: Map<string, string>;
+  /** The plan and the end of the run, as its event stream gave them; null when missing. */
+  started: RunStarted | null;
+  finished: RunFinished | null;
+  /** Entries the run added a note to after their check finished (a rerun's verdict), in the order they came. */
+  updated: ReportCheck[];
 }
 
 /** The settings of a run. */
@@ -242,7 +288,7 @@ export function runArgs(s: RunSettings): string[] {
  * the binary's stderr), a run outliving its deadline (it is stopped), or
  * no readable report.
  */
-export async function runSuite(s: RunSettings): Promise<RunResult> {
+export async function runSuite(s: RunSettings, onEvent: (event: RunEvent) => void = () => {}): Promise<RunResult> {
   const base = runArgs(s);
   const shown = shellJoin([s.binary, ...base]);
   const dir = mkdtempSync(join(tmpdir(), "tinymemory-"));
@@ -250,7 +296,30 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
   // --stop-on-stdin-eof: the binary's stdin is a pipe only this process
   // holds (and never writes to), so the run and its drivers stop when this
   // process is gone, killed (SIGKILL) or not.
+  // The events go to a file read as it grows: the binary renames it into
+  // place once the driver answered, then appends a line at a time. (A
+  // descriptor, `--events fd:3`, is no pipe here: node gives a child a
+  // socket, which /dev/fd/3 does not open.)
+  const eventsFile = join(dir, "events.jsonl");
   const args = [...base, "--format", "json", "--output", output, "--quiet", "--all-skipped", "pass", "--stop-on-stdin-eof"];
+  args.push("--events", eventsFile);
+  let plan: RunStarted | null = null;
+  let finished: RunFinished | null = null;
+  const updated: ReportCheck[] = [];
+  const events = new EventsFile(eventsFile);
+  const take = (line: string) => {
+    if (line.trim() === "") return;
+    let event: RunEvent;
+    try {
+      event = JSON.parse(line) as RunEvent;
+    } catch {
+      return;
+    }
+    if (event.event === "run-started") plan = event as RunStarted;
+    else if (event.event === "run-finished") finished = event as RunFinished;
+    else if (event.event === "check-updated") updated.push((event as { entry: ReportCheck }).entry);
+    onEvent(event);
+  };
   for (const id of s.selected ?? []) args.push("--check", id);
   const limit = deadline(s.listing, s.ids, s.timeout, s.cases);
   const started = Date.now();
@@ -263,6 +332,7 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
       timedOut: boolean;
     }>((resolvePromise, reject) => {
       const child = spawn(s.binary, args, { env: s.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+      const ticker = setInterval(() => events.lines().forEach(take), EVENTS_POLL_MS);
       // Never written to; a binary that exited early must not make its
       // end an unhandled error of this process.
       child.stdin.on("error", () => {});
@@ -285,10 +355,15 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
       }, limit * 1000);
       child.on("error", (e) => {
         clearTimeout(timer);
+        clearInterval(ticker);
+        events.close();
         reject(new RunError(`failed to start ${s.binary}: ${e.message}`));
       });
       child.on("close", (status, signal) => {
         clearTimeout(timer);
+        clearInterval(ticker);
+        events.lines().forEach(take);
+        events.close().forEach(take);
         child.stdin.destroy();
         resolvePromise({ status, signal, out, err, timedOut });
       });
@@ -318,13 +393,9 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
     }
     const checks = new Map<string, ReportCheck>();
     for (const c of report.checks ?? []) checks.set(c.id, c);
-    const bundles = new Map<string, string>();
-    for (const line of out.split("\n")) {
-      if (!line.startsWith("bundle: ")) continue;
-      const path = line.slice("bundle: ".length);
-      for (const id of checks.keys()) if (path.endsWith(`--${id}.json`)) bundles.set(id, path);
-    }
-    return { checks, report, shown, bundles };
+    const done = finished as RunFinished | null;
+    const bundles = new Map<string, string>(Object.entries(done?.bundles ?? {}));
+    return { checks, report, shown, bundles, started: plan as RunStarted | null, finished: done, updated };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -19,13 +19,12 @@ import {
   deadline,
   hello,
   jobsFor,
-  runSuite,
   type Declared,
   type ReportCheck,
-  type RunResult,
   type RunSettings,
 } from "./run.js";
-import { headerLine, summaryLines, withNotes } from "./summary.js";
+import { LiveRun } from "./live.js";
+import { headerLines, summaryLines, withNotes } from "./summary.js";
 import { selected, type Patterns } from "./selection.js";
 import { shellJoin, shellQuote, shellSplit } from "./shell.js";
 
@@ -259,8 +258,15 @@ export interface Framework<Context = any> {
   inheritNodeFlags: boolean;
 }
 
-function failure(entry: ReportCheck, result: RunResult, testFile: string | null, replayDriver: string[], framework: Framework): string {
-  const run = result.report.run;
+/** What a failure's message says of its run besides the check: the seed and cases, the command line, the check's bundle. */
+interface RunContext {
+  seed: string | undefined;
+  cases: number | undefined;
+  shown: string;
+  bundle: string | undefined;
+}
+
+function failure(entry: ReportCheck, run: RunContext, testFile: string | null, replayDriver: string[], framework: Framework): string {
   const lines = [`${entry.id} ${entry.outcome.toUpperCase()}: ${withNotes(entry.message ?? "", entry.notes ?? [])}`];
   if (entry.reason) lines.push(`declared reason: ${entry.reason}`);
   if (entry.counterexample) lines.push(`counterexample (seed ${entry.counterexample.seed}): ${entry.counterexample.input}`);
@@ -272,9 +278,8 @@ function failure(entry: ReportCheck, result: RunResult, testFile: string | null,
     .map((name) => ` ${name}=${shellQuote(process.env[name] as string)}`)
     .join("");
   lines.push(`seed ${run.seed}, ${run.cases} cases; this check alone: TINYMEMORY_SEED=${run.seed}${carried} ${framework.alone(regexpEscape(entry.id), file)}`);
-  lines.push(`  or: ${result.shown} --check ${entry.id}`);
-  const bundle = result.bundles.get(entry.id);
-  if (bundle) lines.push(`replay: ${shellJoin(["tinymemory-conformance", "replay", bundle, ...replayDriver])}`);
+  lines.push(`  or: ${run.shown} --check ${entry.id}`);
+  if (run.bundle) lines.push(`replay: ${shellJoin(["tinymemory-conformance", "replay", run.bundle, ...replayDriver])}`);
   return lines.join("\n");
 }
 
@@ -339,7 +344,7 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
     listing: listing(binary, profile),
     ids: ids.map((c) => c.id),
   });
-  let first: Promise<RunResult> | null = null;
+  let first: Promise<LiveRun> | null = null;
   // --jobs as the pytest plugin passes it: the option, else the cores for
   // a driver declaring independent stores (jobsFor); a hello that fails
   // here fails the run, as its first test says.
@@ -348,7 +353,7 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
     declared ??= hello(binary, settings.command, settings.env, helloTimeout(settings));
     return jobsFor(declared, settings.env);
   };
-  const startRun = (ids: readonly CheckInfo[]): Promise<RunResult> => jobs().then((j) => runSuite(runSettings(ids, j)));
+  const startRun = async (ids: readonly CheckInfo[]): Promise<LiveRun> => new LiveRun(runSettings(ids, await jobs()));
   // The replay hint names the driver, the corpus and the time budget the run had (a check past it times out).
   const replayDriver = [
     "--driver",
@@ -356,16 +361,17 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
     ...(settings.corpus ? ["--corpus", settings.corpus] : []),
     ...(settings.timeout !== null ? ["--timeout", String(settings.timeout)] : []),
   ];
-  const resultFor = async (check: CheckInfo): Promise<{ entry: ReportCheck | undefined; result: RunResult }> => {
+  // A check's entry once its check finished, from the run of the checks chosen.
+  const entryFor = async (check: CheckInfo): Promise<{ entry: ReportCheck | undefined; live: LiveRun }> => {
     first ??= startRun(chosen.length > 0 ? chosen : [check]);
-    let result = await first;
-    let entry = result.checks.get(check.id);
+    let live = await first;
+    let entry = await live.entry(check.id);
     if (entry === undefined && !chosen.includes(check)) {
       // node ran a check the selection did not foresee: a run of its own.
-      result = await startRun([check]);
-      entry = result.checks.get(check.id);
+      live = await startRun([check]);
+      entry = await live.entry(check.id);
     }
-    return { entry, result };
+    return { entry, live };
   };
   let firstError: string | null = null;
   // Twice the run's own deadline: the run may be a second one, for a check the selection did not foresee.
@@ -377,7 +383,8 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
       if (chosen.length === 0) return;
       first ??= startRun(chosen);
       try {
-        framework.print(headerLine((await first).report));
+        const plan = await (await first).started;
+        if (plan !== null) for (const line of headerLines(plan)) framework.print(line);
       } catch {
         // The first test says why the run failed.
       }
@@ -385,9 +392,9 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
     for (const check of checks) {
       it(check.id, async (t: unknown) => {
         const own = framework.ownTime?.();
-        let got: Awaited<ReturnType<typeof resultFor>>;
+        let got: Awaited<ReturnType<typeof entryFor>>;
         try {
-          got = await resultFor(check);
+          got = await entryFor(check);
         } catch (e) {
           if (!(e instanceof RunError)) throw e;
           // One run failed for every test of the suite: the first says why.
@@ -403,14 +410,22 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
           }
           throw new CheckFailed(`the run of this suite did not start; ${firstError} says why`);
         }
-        const { entry, result } = got;
-        if (entry === undefined) throw new CheckFailed(`${check.id}: the run's report has no entry for this check: \`${result.shown}\``);
+        const { entry, live } = got;
+        if (entry === undefined) throw new CheckFailed(`${check.id}: the run's report has no entry for this check: \`${live.shown}\``);
         own?.(entry.duration_ms);
         framework.note(t, `check ${entry.outcome} in ${entry.duration_ms.toFixed(1)} ms`);
         if (entry.score_noise) {
           framework.note(t, `score noise ${entry.score_noise.difference.toExponential(1)} (${entry.score_noise.at}), within the tolerance`);
         }
-        if (check === last) for (const line of summaryLines(result.report)) framework.note(t, line);
+        if (check === last) {
+          // The run's end: its reruns, level, totals and shared errors.
+          try {
+            for (const line of summaryLines(await live.done)) framework.note(t, line);
+          } catch (e) {
+            if (!(e instanceof RunError)) throw e;
+            throw new CheckFailed(e.message);
+          }
+        }
         switch (entry.outcome) {
           case "pass":
             return;
@@ -426,8 +441,13 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
           case "expected-failure":
             framework.todo(t, `${entry.reason}: ${entry.message}`);
             return;
-          default:
-            throw new CheckFailed(failure(entry, result, testFile, replayDriver, framework));
+          default: {
+            const plan = await live.started;
+            // A bundle is written when the run ends: only a run asked for bundles waits for it.
+            const bundle = settings.bundleDir === null ? undefined : (await live.done.catch(() => null))?.bundles.get(entry.id);
+            const run = { seed: plan?.seed, cases: plan?.cases, shown: live.shown, bundle };
+            throw new CheckFailed(failure(entry, run, testFile, replayDriver, framework));
+          }
         }
       }, timeoutMs);
     }

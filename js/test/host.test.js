@@ -55,6 +55,8 @@ await runSuite({
   seed: null,
   cases: 1000000,
   timeout: 86400,
+  callTimeout: null,
+  jobs: null,
   bundleDir: null,
   families: ["property"],
   listing: listing(binary, "lexical"),

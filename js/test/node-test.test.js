@@ -2,7 +2,7 @@
 // one failing test, driver_unavailable, saying why (an inner node --test).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -88,10 +88,13 @@ test("the header comes before the tests, each test takes its check's own time, a
   assert.equal(status, 1, out);
   const lines = tapLines(out);
   const first = lines.findIndex((l) => l.startsWith("# Subtest: "));
-  assert.deepEqual(
-    lines.slice(1, first),
-    [`# tinymemory-conformance ${VERSION}: driver faulty, lexical recall profile; seed 7, 4 cases per property check; no corpus: the corpus checks are skipped`],
-  );
+  // The run's plan, before the first test: the console's first line (the
+  // binary's own wording), then the corpus and the jobs.
+  const header = lines.slice(1, first);
+  assert.equal(header.length, 2, out);
+  assert.ok(header[0].startsWith(`# tinymemory-conformance ${VERSION} against exec \`python3 ${faulty}\` (driver faulty, `), header[0]);
+  assert.ok(header[0].includes("; seed 7, 4 cases"), header[0]);
+  assert.match(header[1], /^# no corpus: the corpus checks are skipped; 4 checks, [1-9]\d* at once$/);
   assert.deepEqual(ran(lines), [
     "ok - store.upsert",
     "not ok - recall.limit",
@@ -136,4 +139,38 @@ test("a store whose corpus load outlasts the per-request limit fails naming the 
     ran(tapLines(long.out)),
     ["ok - corpus.namespace_counts", "ok - corpus.recall_own_words"],
   );
+});
+
+const gated = fileURLToPath(new URL("./doubles/gated_driver.py", import.meta.url));
+/** How long the test waits for the first check's result before it releases the run anyway: a bound on a hang, far above what the check takes. */
+const REPORTED_WITHIN_MS = 120_000;
+
+test("each check's test is reported as its check finishes, while the run's later checks still run", withBinary, async () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "tm-node-test-")));
+  const release = join(dir, "release");
+  // recall.limit lists nothing; list.filters waits in its first list until the file exists.
+  writeFileSync(
+    join(dir, "inner.test.mjs"),
+    `import { conformance } from ${JSON.stringify(nodeTest)};\nconformance({ command: ["python3", ${JSON.stringify(gated)}, ${JSON.stringify(release)}], corpus: false, jobs: 1, callTimeout: 600 });\n`,
+  );
+  const env = { ...process.env, TINYMEMORY_CONFORMANCE_BIN: binary };
+  delete env.NODE_TEST_CONTEXT;
+  const inner = spawn(process.execPath, ["--test", "--test-reporter=tap", "--test-name-pattern=^(recall\\.limit|list\\.filters)$", join(dir, "inner.test.mjs")], { env });
+  let out = "";
+  const exited = new Promise((resolve) => inner.on("close", resolve));
+  const reported = new Promise((resolve) => {
+    inner.stdout.setEncoding("utf8").on("data", (d) => {
+      out += d;
+      if (/^\s*ok \d+ - recall\.limit$/m.test(out)) resolve(true);
+    });
+    setTimeout(() => resolve(false), REPORTED_WITHIN_MS).unref();
+  });
+  const early = await reported;
+  const before = out;
+  writeFileSync(release, "");
+  const status = await exited;
+  assert.ok(early, `recall.limit was not reported while list.filters waited:\n${out}`);
+  assert.ok(!/ok \d+ - list\.filters/.test(before), before);
+  assert.equal(status, 0, out);
+  assert.deepEqual(ran(tapLines(out)), ["ok - recall.limit", "ok - list.filters"]);
 });

@@ -1,79 +1,67 @@
-// What node:test and vitest show of a run besides each verdict, rendered
-// from the JSON report (summary.ts), and the run options passed to the
-// binary (run.ts).
+// What node:test and vitest show of a run besides each verdict, read from
+// its event stream (summary.ts), and the run options passed to the binary
+// (run.ts).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { availableParallelism } from "node:os";
-import { conformanceLine, headerLine, sharedErrorLines, summaryLines, totalsLine, withNotes } from "../dist/summary.js";
+import { headerLines, summaryLines, withNotes } from "../dist/summary.js";
 import { jobsFor, runArgs } from "../dist/run.js";
 
-const report = {
-  schema_version: 1,
-  run: { tool_version: "0.1.0", driver_id: "faulty", recall_profile: "semantic", seed: "42", cases: 8, duration_ms: 2500 },
-  conformance: {
-    level: "partial",
-    profile: "semantic",
-    families: [
-      { family: "contract", status: "fail" },
-      { family: "sections", status: "pass" },
-      { family: "corpus", status: "incomplete" },
-      { family: "portability", status: "pass" },
-    ],
-    timed_out: ["corpus.self_retrieval"],
-  },
-  counts: { total: 6, pass: 2, fail: 1, skip: 1, expected_failure: 1, unexpectedly_passing: 0, timeout: 1 },
-  checks: [{ duration_ms: 1000 }, { duration_ms: 1250.5 }, { duration_ms: 0 }, { duration_ms: 1 }, { duration_ms: 2 }, { duration_ms: 3 }],
-  shared_errors: [
-    { error: { kind: "backend", message: "the index is offline" }, checks: ["recall.limit", "recall.min_score"] },
-    { error: { kind: "invalid", rule: "namespace.charset", message: "bad namespace" }, checks: ["a.b", "c.d", "e.f"] },
-    { error: { kind: "unsupported", family: "import", message: "no import" }, checks: ["a.b", "c.d"] },
-    { error: { kind: "unavailable", message: "connection refused" }, checks: ["a.b", "c.d"] },
-    { error: { kind: "a-kind-of-later", message: "as it is" }, checks: ["a.b", "c.d"] },
+const plan = {
+  event: "run-started",
+  header: "tinymemory-conformance 0.1.0 against exec `python3 d.py` (driver d, protocol version 1), lexical recall profile; seed 42, 8 cases",
+  profile: "lexical",
+  seed: "42",
+  cases: 8,
+  jobs: 2,
+  corpus: "none",
+  reruns: true,
+  checks: [
+    { id: "store.upsert", family: "contract" },
+    { id: "recall.limit", family: "contract" },
   ],
 };
 
-test("the header names the tool, driver, profile, seed, cases and corpus of the report", () => {
-  assert.equal(
-    headerLine(report),
-    "tinymemory-conformance 0.1.0: driver faulty, semantic recall profile; seed 42, 8 cases per property check; no corpus check selected",
-  );
-  assert.ok(headerLine({ run: { ...report.run, corpus: "none" } }).endsWith("; no corpus: the corpus checks are skipped"));
-  const corpus = { path: "fixtures/corpora", digest: "sha256:3c1d", entries: 22688, namespaces: 272 };
-  assert.ok(headerLine({ run: { ...report.run, corpus } }).endsWith("; corpus fixtures/corpora (22688 entries in 272 namespaces, sha256:3c1d)"));
+test("the header is the console's first line, then the corpus and the jobs of the plan", () => {
+  assert.deepEqual(headerLines(plan), [plan.header, "no corpus: the corpus checks are skipped; 2 checks, 2 at once"]);
+  assert.equal(headerLines({ ...plan, corpus: null, jobs: 1, checks: plan.checks.slice(1) })[1], "no corpus check selected; 1 check, 1 at once");
+  assert.equal(headerLines({ ...plan, corpus: { path: "fixtures/corpora" } })[1], "corpus: fixtures/corpora; 2 checks, 2 at once");
 });
 
-test("the conformance line is the CLI's: the passing families, filtered, timed out, score noise", () => {
-  assert.equal(conformanceLine(report.conformance), "conformance: PARTIAL (semantic: sections, portability; timed out: corpus.self_retrieval)");
-  assert.equal(
-    conformanceLine({ level: "none", profile: "lexical", families: [], filtered: true, score_noise: { difference: 2.220446049250313e-16, check: "properties.cap_determinism" } }),
-    "conformance: NONE (lexical, filtered), score noise 2.2e-16 in properties.cap_determinism",
-  );
-  assert.equal(conformanceLine({ level: "full", profile: "lexical", families: [{ family: "contract", status: "pass" }] }), "conformance: FULL (lexical)");
-});
+const entry = (id, duration_ms, notes) => ({ id, duration_ms, outcome: "fail", notes });
 
-test("the totals are the CLI's last line: expected failures pass, unexpected passes fail", () => {
-  assert.equal(totalsLine(report.counts), "3 passed, 1 failed, 1 timed out, 1 skipped");
-  assert.equal(totalsLine({ total: 2, pass: 1, fail: 0, skip: 0, expected_failure: 0, unexpectedly_passing: 1 }), "1 passed, 1 failed");
-});
-
-test("each shared error is one line naming its checks, the error shown as the suite shows a driver error", () => {
-  assert.deepEqual(sharedErrorLines(report), [
-    "2 checks failed on the same error: backend failure: the index is offline (recall.limit, recall.min_score)",
-    "3 checks failed on the same error: invalid input (namespace.charset): bad namespace (a.b, c.d, e.f)",
-    "2 checks failed on the same error: unsupported (import): no import (a.b, c.d)",
-    "2 checks failed on the same error: unavailable: connection refused (a.b, c.d)",
-    "2 checks failed on the same error: as it is (a.b, c.d)",
+test("the summary: the run's time and its checks' own, then the console's last lines and each rerun's verdict", () => {
+  const result = {
+    checks: new Map([
+      ["store.upsert", entry("store.upsert", 1000)],
+      ["recall.limit", entry("recall.limit", 1250.25)],
+    ]),
+    report: { run: { duration_ms: 9 } },
+    finished: {
+      duration_ms: 2500,
+      lines: {
+        conformance: "conformance: NONE (lexical)",
+        closing: "0 passed, 2 failed",
+        shared_errors: ["2 checks failed on the same error: backend failure: offline (store.upsert, recall.limit)"],
+      },
+    },
+    updated: [
+      entry("recall.limit", 1250.25, [
+        { kind: "trace", text: "trace: lines 5-9 of t.jsonl" },
+        { kind: "rerun", text: "fails alone too; reproduce: ..", verdict: "fails-alone" },
+      ]),
+      entry("store.upsert", 1000, [{ kind: "not-rerun", text: "(not rerun alone: ..)" }]),
+    ],
+  };
+  assert.deepEqual(summaryLines(result), [
+    "2 checks in one run of 2.50s (their own times sum to 2.25s)",
+    "conformance: NONE (lexical)",
+    "0 passed, 2 failed",
+    "2 checks failed on the same error: backend failure: offline (store.upsert, recall.limit)",
+    "recall.limit: fails alone too; reproduce: ..",
   ]);
-  assert.deepEqual(sharedErrorLines({}), []);
-});
-
-test("the summary: the run's time and its checks' own, the level, the totals, the shared errors", () => {
-  assert.deepEqual(summaryLines(report).slice(0, 3), [
-    "6 checks in one run of 2.50s (their own times sum to 2.26s)",
-    "conformance: PARTIAL (semantic: sections, portability; timed out: corpus.self_retrieval)",
-    "3 passed, 1 failed, 1 timed out, 1 skipped",
-  ]);
-  assert.equal(summaryLines(report).length, 3 + report.shared_errors.length);
+  // A run whose stream had no end: its time from the report, nothing else.
+  assert.deepEqual(summaryLines({ ...result, finished: null }), ["2 checks in one run of 0.01s (their own times sum to 2.25s)"]);
 });
 
 test("a failure's notes follow its message: a trace span on its line, a rerun's verdict on a line of its own", () => {

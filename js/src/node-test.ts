@@ -10,7 +10,9 @@
  * a command reproducing it) and skips a skipped one with its reason.
  * `--test-name-pattern 'recall\\.'` runs only the matching checks. The
  * binary runs once per `conformance()` call, over the checks selected,
- * when the first of them runs.
+ * before the first of them (which prints the run's header); each test is
+ * reported as its check finishes, with the check's own duration, and the
+ * last carries the run's level, totals and shared errors as diagnostics.
  */
 
 import { before, describe, it, type TestContext } from "node:test";

@@ -1,8 +1,9 @@
 /**
  * One conformance run of a driver: its `hello`, then the binary's `run`
- * with `--format json`, read back as the report (docs/reports.md). The
- * command line is the Python plugin's (python/tinymemory/testing/_run.py),
- * so the two integrations run the suite the same way.
+ * with `--format json`, read back as the report, and `--events`, read as
+ * the run goes (docs/reports.md, "Event stream"). The command line is the
+ * Python plugin's (python/tinymemory/testing/_run.py), so the two
+ * integrations run the suite the same way.
  */
 
 import { spawn, spawnSync } from "node:child_process";

@@ -246,7 +246,7 @@ export interface Framework<Context = any> {
    * to the check's own milliseconds, where the framework allows it.
    */
   ownTime?(): (milliseconds: number) => void;
-  /** A test; `timeoutMs` is how long its body may take (the first check's body waits for the whole run). */
+  /** A test; `timeoutMs` is how long its body may take (the last check's body waits for the whole run). */
   it(name: string, body: (ctx: Context) => Promise<void> | void, timeoutMs: number): void;
   skip(ctx: Context, reason: string): void;
   todo(ctx: Context, reason: string): void;

@@ -45,6 +45,17 @@ test("a seed out of range names the option", () => {
   assert.ok(out.includes("conformance({ seed }) is -1; expected a whole number from 0 to 18446744073709551615"), out);
 });
 
+test("a callTimeout or jobs out of range names the option, or the variable that set it", () => {
+  assert.ok(
+    innerRun('conformance({ command: "true", callTimeout: 0 });').out.includes(
+      "conformance({ callTimeout }) is 0; expected a whole number from 1 to 18446744073709551615",
+    ),
+  );
+  assert.ok(innerRun('conformance({ command: "true", jobs: 1.5 });').out.includes('conformance({ jobs }) is "1.5"; expected a whole number from 1 to 4294967295'));
+  const { out } = innerRun('conformance({ command: "true", jobs: 2 });', { vars: { TINYMEMORY_JOBS: "0" } });
+  assert.ok(out.includes("TINYMEMORY_JOBS is 0; expected a whole number from 1 to 4294967295"), out);
+});
+
 // A broken environment is one message: a store whose every recall raises
 // ImportError makes the binary stop before any check (exit 5); the suite
 // shows its message on the first test and skips the others.

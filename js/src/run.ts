@@ -178,10 +178,11 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
   const shown = shellJoin([s.binary, ...base]);
   const dir = mkdtempSync(join(tmpdir(), "tinymemory-"));
   const output = join(dir, "report.json");
+  const events = join(dir, "events.jsonl");
   // --stop-on-stdin-eof: the binary's stdin is a pipe only this process
   // holds (and never writes to), so the run and its drivers stop when this
   // process is gone, killed (SIGKILL) or not.
-  const args = [...base, "--format", "json", "--output", output, "--quiet", "--all-skipped", "pass", "--stop-on-stdin-eof"];
+  const args = [...base, "--format", "json", "--output", output, "--events", events, "--quiet", "--all-skipped", "pass", "--stop-on-stdin-eof"];
   for (const id of s.selected ?? []) args.push("--check", id);
   const limit = deadline(s.listing, s.ids, s.timeout, s.cases);
   const started = Date.now();
@@ -249,11 +250,13 @@ export async function runSuite(s: RunSettings): Promise<RunResult> {
     }
     const checks = new Map<string, ReportCheck>();
     for (const c of (report.checks as ReportCheck[] | undefined) ?? []) checks.set(c.id, c);
+    // The bundles written, by check id: the event stream's last event
+    // (docs/reports.md, "Event stream").
     const bundles = new Map<string, string>();
-    for (const line of out.split("\n")) {
-      if (!line.startsWith("bundle: ")) continue;
-      const path = line.slice("bundle: ".length);
-      for (const id of checks.keys()) if (path.endsWith(`--${id}.json`)) bundles.set(id, path);
+    for (const line of readFileSync(events, "utf8").split("\n")) {
+      if (!line) continue;
+      const event = JSON.parse(line) as { event?: string; bundles?: Record<string, string> };
+      if (event.event === "run-finished") for (const [id, path] of Object.entries(event.bundles ?? {})) bundles.set(id, path);
     }
     return { checks, report, shown, bundles };
   } finally {

@@ -19,6 +19,7 @@ use self::environment::ProbeFailure;
 use self::plan::{CorpusPlan, RunPlan};
 use self::preflight::{Preflight, TraceFile};
 use self::trace_marks::TraceMarks;
+use self::waiting::Waiting;
 
 mod alone;
 mod claims;
@@ -30,6 +31,7 @@ mod plan;
 mod preflight;
 mod reproduce;
 mod trace_marks;
+pub(crate) mod waiting;
 
 /// Runs the checks `args` select against its driver.
 ///
@@ -84,11 +86,14 @@ async fn run_plan(
     }
     // An exec driver's processes start while the corpus loads.
     runner(plan, console).start_ahead(opened.factory.as_ref());
+    let waiting = Waiting::new(plan.quiet, console.case_progress());
+    console.around(&waiting);
+    let ticker = waiting.start();
     let mut progress = ConsoleProgress::new(console, plan.quiet);
     let load_started = Instant::now();
     let (corpus, measured) = {
         let mut watch = (
-            &mut progress,
+            (&mut progress, &*waiting),
             plan.outputs.events.as_ref().map(events::Events::observer),
         );
         load_corpus(plan, opened.corpus_store, console, &mut watch).await?
@@ -102,7 +107,19 @@ async fn run_plan(
     let started = SystemTime::now()
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
-    let mut summary = execute(plan, opened.factory, corpus, console, &mut progress).await?;
+    let summary = execute(
+        plan,
+        opened.factory,
+        corpus,
+        console,
+        (&mut progress, &*waiting),
+    )
+    .await;
+    if let Some(t) = ticker {
+        t.abort();
+    }
+    waiting.finish();
+    let mut summary = summary?;
     let explained = alone::explain(plan, &mut summary, console).await;
     let report = plan.report(&summary, started, started_at.elapsed(), load_time, measured);
     if let Some(events) = &plan.outputs.events {
@@ -114,7 +131,7 @@ async fn run_plan(
             events.check_updated(entry);
         }
     }
-    finish::finish(plan, &report, &console)
+    finish::finish(plan, &report, console)
 }
 
 /// Opens the driver, traced to `trace_file`: its factory, and how to open
@@ -218,10 +235,9 @@ async fn execute(
     factory: Arc<dyn DriverFactory>,
     corpus: Option<Arc<LoadedCorpus>>,
     console: &Arc<Console>,
-    progress: &mut ConsoleProgress<'_>,
+    progress: impl RunObserver,
 ) -> Result<RunSummary, CliError> {
     let runner = runner(plan, console);
-    let ticker = console.start_ticker();
     // The trace's note is added before the event stream writes the entry.
     let marks = plan
         .outputs
@@ -231,10 +247,6 @@ async fn execute(
     let events = plan.outputs.events.as_ref().map(events::Events::observer);
     let mut watch = (progress, (marks, events));
     let summary = runner.run_observed(factory, corpus, &mut watch).await;
-    if let Some(t) = ticker {
-        t.abort();
-    }
-    console.idle();
     if let Some(t) = &plan.outputs.trace {
         t.trace.flush().map_err(|e| {
             CliError::Usage(format!(

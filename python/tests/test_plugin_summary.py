@@ -303,22 +303,58 @@ def test_a_check_items_node_id_names_its_class_and_no_other_test_does():
     assert class_of_check("pkg/__init__.py::pkg.function") is None
 
 
-def test_the_conformance_line_names_the_runs_score_noise():
-    from tinymemory.testing._run import conformance_line
 
-    conformance = {
-        "level": "full",
-        "profile": "semantic",
-        "families": [{"family": "property", "status": "pass"}],
-        "score_noise": {
-            "difference": 2.220446049250313e-16,
-            "check": "properties.cap_determinism",
-            "at": "hit learning:a/k0: 0.7329325225725953 on one store",
-        },
-    }
-    assert (
-        conformance_line(conformance)
-        == "conformance: FULL (semantic), score noise 2.2e-16 in properties.cap_determinism"
+
+WAITS = """
+import os
+import time
+
+from memory_driver import MemoryStore
+
+MARKS = os.environ["TINYMEMORY_TEST_MARKS"]
+
+
+class WaitsForTheFirstItem(MemoryStore):
+    # forget (forget.idempotent's, after store.upsert's check) waits for
+    # the item of store.upsert to be reported, and says whether it was;
+    # the binary's environment probe's forget is not a check's.
+    def forget(self, namespace, key):
+        if key == "tinymemory-environment-probe":
+            return super().forget(namespace, key)
+        until = time.monotonic() + 20
+        while not os.path.exists(os.path.join(MARKS, "reported")) and time.monotonic() < until:
+            time.sleep(0.05)
+        seen = os.path.exists(os.path.join(MARKS, "reported"))
+        with open(os.path.join(MARKS, "forget"), "a") as f:
+            f.write("seen\\n" if seen else "not seen\\n")
+        return super().forget(namespace, key)
+"""
+
+
+def test_each_item_is_reported_as_its_check_finishes(pytester, tmp_path, monkeypatch):
+    # store.upsert's item is reported while forget.idempotent still runs:
+    # the plugin reads the binary's event stream, not the report at the end.
+    monkeypatch.setenv("TINYMEMORY_TEST_MARKS", str(tmp_path))
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        drv=WAITS,
+        test_waits="""
+        from tinymemory.testing import DriverConformance
+
+        class TestWaits(DriverConformance):
+            driver = "drv:WaitsForTheFirstItem"
+        """,
     )
-    del conformance["score_noise"]
-    assert conformance_line(conformance) == "conformance: FULL (semantic)"
+    pytester.makeconftest(
+        f"""
+        import os
+
+        def pytest_runtest_logreport(report):
+            if report.when == "call" and report.nodeid.endswith("::store.upsert"):
+                open(os.path.join({str(tmp_path)!r}, "reported"), "w").close()
+        """
+    )
+    result = pytester.runpytest(*FAST, "-k", "store.upsert or forget.idempotent")
+    result.assert_outcomes(passed=3)
+    said = (tmp_path / "forget").read_text().split()
+    assert said and set(said) == {"seen"}, said

@@ -33,6 +33,10 @@ pub(crate) struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "parsed once per process; `run`'s arguments are the largest and the usual"
+)]
 pub(crate) enum Command {
     /// Load the corpus into a fresh store through the section API, then run
     /// every check of the recall profile (the driver's, or `--profile`).

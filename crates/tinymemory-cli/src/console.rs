@@ -7,9 +7,6 @@ use std::time::{Duration, Instant};
 
 use tinymemory_conformance::CaseProgress;
 
-/// How often the status line is redrawn.
-const TICK: Duration = Duration::from_millis(200);
-
 /// How often the corpus-load status is redrawn on a terminal.
 const LOAD_TICK: Duration = Duration::from_millis(100);
 
@@ -38,6 +35,9 @@ pub(crate) struct Console {
     cases: CaseProgress,
     /// The first write failure other than a closed pipe.
     write_error: Mutex<Option<String>>,
+    /// The run's progress bars on stderr, cleared around each write: a
+    /// line written to the terminal they are drawn on is not drawn over.
+    around: std::sync::OnceLock<Arc<crate::run::waiting::Waiting>>,
 }
 
 #[derive(Default)]
@@ -67,6 +67,7 @@ impl Console {
             status: Mutex::new(Status::default()),
             cases: CaseProgress::new(),
             write_error: Mutex::new(None),
+            around: std::sync::OnceLock::new(),
         }
     }
 
@@ -109,14 +110,10 @@ impl Console {
         self.write(&out);
     }
 
-    /// A tracker of the corpus load, started now: redrawn in place at most
-    /// every [`LOAD_TICK`] on a terminal, a line every [`LOAD_LINE_EVERY`]
-    /// elsewhere, nothing when quiet.
-    pub(crate) fn load_progress(&self) -> LoadProgress<'_> {
-        self.counted_progress("loading the corpus", "entries")
-    }
-
-    /// A tracker like [`Console::load_progress`] whose status reads
+    /// A tracker of counted work, started now (`migrate`'s records):
+    /// redrawn in place at most every [`LOAD_TICK`] on a terminal, a line
+    /// every [`LOAD_LINE_EVERY`] elsewhere, nothing when quiet; its status
+    /// reads
     /// `{what}: N of TOTAL {unit}, R {unit}/s` (`migrating: .. records`).
     pub(crate) fn counted_progress(
         &self,
@@ -155,13 +152,6 @@ impl Console {
         }
     }
 
-    /// Records that check `id`, number `position` (from 1) of `total`, is
-    /// running, since `since`.
-    pub(crate) fn running(&self, position: usize, total: usize, id: &str, since: Instant) {
-        let mut status = self.status.lock().unwrap_or_else(PoisonError::into_inner);
-        status.running = Some((position, total, id.to_owned(), since));
-    }
-
     /// Records that no check is running, and erases the status line.
     pub(crate) fn idle(&self) {
         let mut status = self.status.lock().unwrap_or_else(PoisonError::into_inner);
@@ -172,43 +162,19 @@ impl Console {
         }
     }
 
-    /// Redraws `[3/17] recall.limit 1.2s` in place, with `case 12/64`
-    /// after a property check's id.
-    fn tick(&self) {
-        let mut status = self.status.lock().unwrap_or_else(PoisonError::into_inner);
-        let Some((position, total, id, started)) = &status.running else {
-            return;
-        };
-        let cases = self
-            .cases
-            .get()
-            .map(|(done, all)| format!(" case {done}/{all}"))
-            .unwrap_or_default();
-        let text = format!(
-            "\r\x1b[2K[{position}/{total}] {id}{cases} {:.1?}",
-            started.elapsed()
-        );
-        status.shown = true;
-        self.write(&text);
-    }
-
-    /// On a terminal, a task that redraws the status line until aborted;
-    /// `None` elsewhere.
-    pub(crate) fn start_ticker(self: &Arc<Self>) -> Option<tokio::task::JoinHandle<()>> {
-        if !self.live {
-            return None;
-        }
-        let console = Arc::clone(self);
-        Some(tokio::spawn(async move {
-            let mut interval = tokio::time::interval(TICK);
-            loop {
-                interval.tick().await;
-                console.tick();
-            }
-        }))
+    /// Writes every later line with `waiting`'s bars cleared around it.
+    pub(crate) fn around(&self, waiting: &Arc<crate::run::waiting::Waiting>) {
+        let _ = self.around.set(Arc::clone(waiting));
     }
 
     fn write(&self, text: &str) {
+        match self.around.get() {
+            Some(waiting) => waiting.suspend(|| self.write_now(text)),
+            None => self.write_now(text),
+        }
+    }
+
+    fn write_now(&self, text: &str) {
         // Once interrupted, the checks whose driver processes the signal
         // handler stopped fail; those are not the driver's failures.
         if crate::cleanup::interrupted() {

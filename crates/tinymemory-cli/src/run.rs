@@ -2,12 +2,11 @@
 //! then render the report, compare it with a baseline and write bundles.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime};
 
 use tinymemory_conformance::report::RunCorpus;
 use tinymemory_conformance::{DriverFactory, LoadedCorpus, RunObserver, RunSummary, Runner};
 use tinymemory_exec::trace::{Traced, TracedFactory};
-use tinymemory_exec::ExecConfig;
 
 use crate::args::RunArgs;
 use crate::console::Console;
@@ -20,6 +19,7 @@ use self::environment::ProbeFailure;
 use self::plan::{CorpusPlan, RunPlan};
 use self::preflight::{Preflight, TraceFile};
 use self::trace_marks::TraceMarks;
+use self::waiting::Waiting;
 
 mod alone;
 mod claims;
@@ -31,6 +31,7 @@ mod plan;
 mod preflight;
 mod reproduce;
 mod trace_marks;
+pub(crate) mod waiting;
 
 /// Runs the checks `args` select against its driver.
 ///
@@ -57,8 +58,20 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     // resets no store of the driver (an exec driver was only asked
     // `hello`) and creates no `sqlite:PATH` file.
     let plan = RunPlan::resolve(args, preflight, &opened)?;
+    run_plan(&plan, opened, &console, started_at).await
+}
+
+/// Runs `plan` on the opened driver: probe (the first store), load,
+/// execute, report. It takes no arguments: the plan holds every setting
+/// the run reads.
+async fn run_plan(
+    plan: &RunPlan,
+    opened: Opened,
+    console: &Arc<Console>,
+    started_at: Instant,
+) -> CliResult {
     let not_opened = not_opened_with(plan.outputs.trace.as_ref());
-    if environment::keep_going(args.keep_going) {
+    if environment::keep_going(plan.keep_going) {
         driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     } else {
         environment::probe(&opened).await.map_err(|f| match f {
@@ -68,19 +81,22 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     }
     console.line(&plan.header());
     if let Some(events) = &plan.outputs.events {
-        events.run_started(&plan, alone::reruns(args, &plan));
+        events.run_started(plan);
         events.keep()?;
     }
     // An exec driver's processes start while the corpus loads.
-    runner(&plan, &console).start_ahead(opened.factory.as_ref());
-    let mut progress = ConsoleProgress::new(&console, plan.quiet);
+    runner(plan, console).start_ahead(opened.factory.as_ref());
+    let waiting = Waiting::new(plan.quiet, console.case_progress());
+    console.around(&waiting);
+    let ticker = waiting.start();
+    let mut progress = ConsoleProgress::new(console, plan.quiet);
     let load_started = Instant::now();
     let (corpus, measured) = {
         let mut watch = (
-            &mut progress,
+            (&mut progress, &*waiting),
             plan.outputs.events.as_ref().map(events::Events::observer),
         );
-        load_corpus(args, &plan, opened.corpus_store, &console, &mut watch).await?
+        load_corpus(plan, opened.corpus_store, console, &mut watch).await?
     };
     let load_time = load_started.elapsed();
     // The run starts: until here, a refused or failed run left no trace
@@ -91,8 +107,20 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     let started = SystemTime::now()
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
-    let mut summary = execute(&plan, opened.factory, corpus, &console, &mut progress).await?;
-    let explained = alone::explain(args, &plan, &mut summary, &console).await;
+    let summary = execute(
+        plan,
+        opened.factory,
+        corpus,
+        console,
+        (&mut progress, &*waiting),
+    )
+    .await;
+    if let Some(t) = ticker {
+        t.abort();
+    }
+    waiting.finish();
+    let mut summary = summary?;
+    let explained = alone::explain(plan, &mut summary, console).await;
     let report = plan.report(&summary, started, started_at.elapsed(), load_time, measured);
     if let Some(events) = &plan.outputs.events {
         for entry in report
@@ -103,7 +131,7 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
             events.check_updated(entry);
         }
     }
-    finish::finish(&plan, &report, &console)
+    finish::finish(plan, &report, console)
 }
 
 /// Opens the driver, traced to `trace_file`: its factory, and how to open
@@ -120,28 +148,22 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
 fn open(args: &RunArgs, trace_file: Option<&TraceFile>) -> Result<Opened, CliError> {
     let trace = trace_file.map(|t| &t.trace);
     let mut exec =
-        exec_config(args).with_started_beside(plan::processes_beside(args, trace.is_some()));
+        plan::exec_config(args).with_started_beside(plan::processes_beside(args, trace.is_some()));
     // An exec driver's protocol is traced where it is spoken; an
     // in-process driver is traced by a decorator, in the same shape.
-    if let Some(t) = trace.filter(|_| is_exec(args)) {
+    if let Some(t) = trace.filter(|_| is_exec(&args.driver)) {
         exec = exec.with_trace(t.clone());
     }
     let mut opened =
         driver::open_with(&args.driver, exec).map_err(|e| not_opened_with(trace_file)(&e))?;
-    if let Some(t) = trace.filter(|_| !is_exec(args)) {
+    if let Some(t) = trace.filter(|_| !is_exec(&args.driver)) {
         opened.factory = Arc::new(TracedFactory::new(opened.factory, t.clone()));
     }
     Ok(opened)
 }
 
-/// The limits of an exec driver's processes: `--call-timeout` per request.
-/// The run's own processes and those its reruns start alone share it.
-fn exec_config(args: &RunArgs) -> ExecConfig {
-    ExecConfig::default().with_request_timeout(Duration::from_secs(args.call_timeout))
-}
-
-fn is_exec(args: &RunArgs) -> bool {
-    args.driver.command().is_some()
+fn is_exec(driver: &crate::driver::DriverSpec) -> bool {
+    driver.command().is_some()
 }
 
 /// [`driver::not_opened`], quoting the trace when there is one: the
@@ -166,7 +188,6 @@ fn not_opened_with(
 /// A [`CliError::Setup`]: the store could not be opened, or the corpus
 /// read or stored; a [`CliError::Usage`] for a store holding entries.
 async fn load_corpus(
-    args: &RunArgs,
     plan: &RunPlan,
     store: CorpusStore,
     console: &Console,
@@ -181,8 +202,8 @@ async fn load_corpus(
         CorpusPlan::Load(root) => {
             let trace = plan.outputs.trace.as_ref();
             let mut store = store.open().await.map_err(|e| not_opened_with(trace)(&e))?;
-            overwrite::refuse(&args.driver, store.as_ref(), !args.overwrite).await?;
-            if let Some(t) = trace.filter(|_| !is_exec(args)) {
+            overwrite::refuse(&plan.driver, store.as_ref(), !plan.overwrite).await?;
+            if let Some(t) = trace.filter(|_| !is_exec(&plan.driver)) {
                 store = Box::new(Traced::new(store, t.trace.clone()));
             }
             let (loaded, facts) =
@@ -214,10 +235,9 @@ async fn execute(
     factory: Arc<dyn DriverFactory>,
     corpus: Option<Arc<LoadedCorpus>>,
     console: &Arc<Console>,
-    progress: &mut ConsoleProgress<'_>,
+    progress: impl RunObserver,
 ) -> Result<RunSummary, CliError> {
     let runner = runner(plan, console);
-    let ticker = console.start_ticker();
     // The trace's note is added before the event stream writes the entry.
     let marks = plan
         .outputs
@@ -227,10 +247,6 @@ async fn execute(
     let events = plan.outputs.events.as_ref().map(events::Events::observer);
     let mut watch = (progress, (marks, events));
     let summary = runner.run_observed(factory, corpus, &mut watch).await;
-    if let Some(t) = ticker {
-        t.abort();
-    }
-    console.idle();
     if let Some(t) = &plan.outputs.trace {
         t.trace.flush().map_err(|e| {
             CliError::Usage(format!(

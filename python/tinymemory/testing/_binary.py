@@ -3,7 +3,6 @@
 import functools
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -86,16 +85,17 @@ def checked_binary(path=None):
         )
     except (OSError, subprocess.SubprocessError) as e:
         raise BinaryError(f"failed to run {path} --version: {e}; {INSTALL_HINT}") from None
-    m = re.fullmatch(rf"{re.escape(BIN_NAME)} (\S+)\s*", done.stdout)
-    if done.returncode != 0 or m is None:
+    # `--version` prints `NAME VERSION` and a newline, clap's convention.
+    name, _, version = done.stdout.rstrip("\n").partition(" ")
+    if done.returncode != 0 or name != BIN_NAME or not version or " " in version:
         said = (done.stdout + done.stderr).strip()[:200]
         raise BinaryError(
             f"{path} is not a usable {BIN_NAME}: `--version` exited {done.returncode} saying {said!r}; "
             f"{INSTALL_HINT}"
         )
-    if m.group(1) != __version__:
+    if version != __version__:
         raise BinaryError(
-            f"{path} is {BIN_NAME} {m.group(1)}, but the tinymemory package is {__version__}: "
+            f"{path} is {BIN_NAME} {version}, but the tinymemory package is {__version__}: "
             "the two must be of one version to agree on the exec protocol; "
             f"{INSTALL_HINT}"
         )

@@ -2,8 +2,8 @@
 
 import json
 import os
-import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -12,6 +12,7 @@ import time
 
 from . import _processes
 from ._binary import listing
+from ._live import LiveRun
 
 # Seconds for the start, the corpus load and the report, besides the checks.
 RUN_OVERHEAD = 600
@@ -198,154 +199,151 @@ def jobs_for(hello_result, env):
 
 
 def run(binary, command, env, profile, selected, every, corpus, seed, cases, timeout, bundle_dir, limit, jobs=None):
-    """Runs the suite once over the checks `selected` (ids; every check of
-    the profile when `every`), returns ``(report, command line, bundle
-    paths by check id, shared-error lines)``: the last are the binary's
-    `shared_error_lines`, its own grouping of failures by driver error.
+    """Starts the suite over the checks `selected` (ids; every check of
+    the profile when `every`) and returns the `Run`, whose event stream
+    gives each check's entry as it finishes and, at its end, the report.
 
     `corpus` is a directory or None (no corpus). `jobs` is passed as
     ``--jobs`` (None: the binary's default; see `jobs_for`). The binary's
     stdin is a pipe this process holds until the run ended, with
     ``--stop-on-stdin-eof``: should this process die without ending the
-    run (SIGKILL), the binary stops itself and its drivers. Raises
-    RunError for a run
-    that exits with a usage error or cannot open the driver (quoting the
-    binary's stderr), outlives `limit` seconds (it is stopped), or leaves
-    no readable report.
+    run (SIGKILL), the binary stops itself and its drivers. The events
+    come through a pipe too (``--events fd:N``). Raises RunError when the
+    binary cannot be started.
     """
     spec = "exec:" + shlex.join(command)
-    with tempfile.TemporaryDirectory(prefix="tinymemory-") as tmp:
-        output = os.path.join(tmp, "report.json")
-        base = [binary, "run", "--driver", spec, "--profile", profile]
-        base += ["--corpus", corpus] if corpus is not None else ["--no-corpus"]
-        for flag, value in (
-            ("--seed", seed),
-            ("--cases", cases),
-            ("--timeout", timeout),
-            ("--bundle", bundle_dir),
-            ("--jobs", jobs),
-        ):
-            if value is not None:
-                base += [flag, str(value)]
-        # --stop-on-stdin-eof: the binary's stdin is a pipe only this
-        # process holds (and never writes to), so the run and its drivers
-        # stop when this process is gone, killed (SIGKILL) or not.
-        argv = base + ["--format", "json", "--output", output, "--quiet", "--all-skipped", "pass"]
-        argv.append("--stop-on-stdin-eof")
-        if not every:
-            for check in selected:
-                argv += ["--check", check]
-        shown = shlex.join(base)
-        started = time.monotonic()
+    tmp = tempfile.mkdtemp(prefix="tinymemory-")
+    output = os.path.join(tmp, "report.json")
+    base = [binary, "run", "--driver", spec, "--profile", profile]
+    base += ["--corpus", corpus] if corpus is not None else ["--no-corpus"]
+    for flag, value in (
+        ("--seed", seed),
+        ("--cases", cases),
+        ("--timeout", timeout),
+        ("--bundle", bundle_dir),
+        ("--jobs", jobs),
+    ):
+        if value is not None:
+            base += [flag, str(value)]
+    events_read, events_write = os.pipe()
+    # --stop-on-stdin-eof: the binary's stdin is a pipe only this process
+    # holds (and never writes to), so the run and its drivers stop when
+    # this process is gone, killed (SIGKILL) or not.
+    argv = base + ["--format", "json", "--output", output, "--quiet", "--all-skipped", "pass"]
+    argv += ["--events", f"fd:{events_write}", "--stop-on-stdin-eof"]
+    if not every:
+        for check in selected:
+            argv += ["--check", check]
+    shown = shlex.join(base)
+    try:
+        proc, host_end = _processes.start_held(
+            argv,
+            term_grace=_processes.BINARY_TERM_GRACE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            pass_fds=(events_write,),
+        )
+    except OSError as e:
+        os.close(events_read)
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise RunError(f"failed to start {binary}: {e}") from None
+    finally:
+        os.close(events_write)
+    return Run(binary, profile, proc, host_end, LiveRun(proc, events_read, limit), shown, output, tmp, limit)
+
+
+class Run:
+    """A run of the binary under way: its events as they come, then its
+    end (`result`)."""
+
+    def __init__(self, binary, profile, proc, host_end, live, shown, output, tmp, limit):
+        self.binary = binary
+        self.profile = profile
+        self.proc = proc
+        self.host_end = host_end
+        self.live = live
+        self.shown = shown
+        self.output = output
+        self.tmp = tmp
+        self.limit = limit
+        self.started_at = time.monotonic()
+        self._result = None
+
+    def plan(self):
+        """The run-started event (the plan: seed, cases, checks), or {}
+        when the run stopped before it."""
+        self.live._wait(lambda: self.live.started is not None)
+        return self.live.started or {}
+
+    def entry(self, check_id, wait_for_end):
+        """`check_id`'s report entry as soon as its check finished (see
+        `LiveRun.entry`); None when the run ended without it."""
+        return self.live.entry(check_id, wait_for_end)
+
+    def result(self):
+        """``(report, bundle paths by check id, the run-finished event)``
+        once the run ended. Raises RunError for a run that exits with a
+        usage error or cannot open the driver (quoting the binary's
+        stderr), outlives its limit (it is stopped), or leaves no readable
+        report; BrokenEnvironment for exit 5. The same outcome every
+        call."""
+        if self._result is None:
+            try:
+                self._result = self._end()
+            except RunError as e:
+                self._result = e
+            finally:
+                if self.host_end is not None:
+                    os.close(self.host_end)
+                    self.host_end = None
+                shutil.rmtree(self.tmp, ignore_errors=True)
+        if isinstance(self._result, Exception):
+            raise self._result
+        return self._result
+
+    def _end(self):
+        live, shown = self.live, self.shown
         try:
-            proc, host_end = _processes.start_held(
-                argv,
-                term_grace=_processes.BINARY_TERM_GRACE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env=env,
-            )
-        except OSError as e:
-            raise RunError(f"failed to start {binary}: {e}") from None
-        try:
-            out, err = _communicate(proc, limit)
-        except subprocess.TimeoutExpired:
-            _processes.end(proc)
-            out, err = _leftover(proc)
-            raise RunError(
-                f"the conformance run did not finish within {limit:.0f}s (every check's timeout plus "
-                f"{RUN_OVERHEAD}s), so it was stopped: `{shown}`; its output:\n"
-                f"{_tail(out.decode(errors='replace') + err.decode(errors='replace'))}"
-            ) from None
+            ended = live.wait_end()
         finally:
             # Whatever ended the wait (an interrupt, an error of the
             # plugin's), the binary and its drivers end here.
-            _processes.end(proc)
-            os.close(host_end)
-        out = out.decode(errors="replace")
-        err = err.decode(errors="replace")
-        exit_codes = listing(binary, profile)["exit_codes"]
-        if proc.returncode == exit_codes["setup"]:
+            _processes.end(self.proc)
+        out = live.out.decode(errors="replace")
+        err = live.err.decode(errors="replace")
+        if not ended:
+            raise RunError(
+                f"the conformance run did not finish within {self.limit:.0f}s (every check's timeout plus "
+                f"{RUN_OVERHEAD}s), so it was stopped: `{shown}`; its output:\n{_tail(out + err)}"
+            )
+        code = self.proc.returncode
+        exit_codes = listing(self.binary, self.profile)["exit_codes"]
+        if code == exit_codes["setup"]:
             # A store that fails only on the corpus load hides every check
             # behind it: say how to run them.
             hint = (
                 "\nno check ran: the store failed while the corpus was loaded into it; with `corpus = False` "
                 "on the class (or --tinymemory-corpus off) the checks run without it"
-                if "failed to store the corpus" in err
+                if live.loading and not live.checks_started
                 else ""
             )
-            raise RunError(f"the suite could not open the driver (exit {proc.returncode}): `{shown}`\n{_tail(err)}{hint}")
-        if proc.returncode == exit_codes["usage"]:
-            raise RunError(f"the suite refused its arguments (exit {proc.returncode}): `{shown}`\n{_tail(err)}")
-        if proc.returncode == exit_codes["broken_environment"]:
+            raise RunError(f"the suite could not open the driver (exit {code}): `{shown}`\n{_tail(err)}{hint}")
+        if code == exit_codes["usage"]:
+            raise RunError(f"the suite refused its arguments (exit {code}): `{shown}`\n{_tail(err)}")
+        if code == exit_codes["broken_environment"]:
             # The binary's message whole: the error and the remedy come
             # first, the driver's stderr after them.
             said = err.strip()
             said = said[len("error: ") :] if said.startswith("error: ") else said
             raise BrokenEnvironment(f"{said}\nthe run: `{shown}`")
         try:
-            with open(output, encoding="utf-8") as f:
+            with open(self.output, encoding="utf-8") as f:
                 report = json.load(f)
         except (OSError, ValueError) as e:
             raise RunError(
-                f"the conformance run ({_status(proc.returncode)}, after {time.monotonic() - started:.1f}s) "
+                f"the conformance run ({_status(code)}, after {time.monotonic() - self.started_at:.1f}s) "
                 f"left no readable report ({e}): `{shown}`\n{_tail(out + err)}"
             ) from None
-    bundles = {}
-    for line in out.splitlines():
-        if line.startswith("bundle: "):
-            path = line[len("bundle: ") :]
-            for check in selected:
-                if path.endswith(f"--{check}.json"):
-                    bundles[check] = path
-    return report, shown, bundles, shared_error_lines(out)
-
-
-# `N checks failed on the same error: ERROR (ID, ID, ...)`, a line of the
-# binary's progress (crates/tinymemory-cli/src/shared.rs).
-_SHARED = re.compile(r"\d+ checks failed on the same error: .*")
-
-
-def shared_error_lines(progress):
-    """The binary's ``N checks failed on the same error: ...`` lines in
-    `progress` (its stdout), in its order: those right before its last
-    ``conformance: `` line, where the binary prints them. The binary groups
-    failures by the driver error each check kept (kind, rule and message),
-    which no report file carries (docs/reports.md), so they are read here
-    rather than rebuilt from messages. Empty when there are none."""
-    lines = progress.splitlines()
-    ends = [i for i, line in enumerate(lines) if line.startswith("conformance: ")]
-    if not ends:
-        return []
-    found = []
-    i = ends[-1] - 1
-    while i >= 0 and _SHARED.fullmatch(lines[i]):
-        found.append(lines[i])
-        i -= 1
-    return found[::-1]
-
-
-def conformance_line(conformance):
-    """The CLI's conformance line for a JSON report's ``conformance``
-    object (docs/reports.md): ``conformance: FULL (lexical)``,
-    ``conformance: PARTIAL (lexical: contract, sections)`` naming the
-    families whose status is ``pass`` in report order, ``NONE (..)``; a
-    filtered run adds ``, filtered`` after the profile, checks that timed
-    out ``; timed out: ID, ...`` at the end, and the run's score noise
-    follows (``, score noise 2.2e-16 in properties.cap_determinism``), as
-    the binary's Display of ``Conformance`` does
-    (crates/tinymemory-conformance/src/report/conformance.rs)."""
-    profile = conformance.get("profile", "lexical")
-    filtered = ", filtered" if conformance.get("filtered") else ""
-    timed_out = conformance.get("timed_out") or []
-    late = f"; timed out: {', '.join(timed_out)}" if timed_out else ""
-    level = str(conformance.get("level", "none"))
-    if level == "partial":
-        passing = [f["family"] for f in conformance.get("families", []) if f.get("status") == "pass"]
-        line = f"conformance: PARTIAL ({profile}{filtered}: {', '.join(passing)}{late})"
-    else:
-        line = f"conformance: {level.upper()} ({profile}{filtered}{late})"
-    noise = conformance.get("score_noise")
-    if noise:
-        line += f", score noise {float(noise['difference']):.1e} in {noise['check']}"
-    return line
+        finished = live.finished or {}
+        return report, dict(finished.get("bundles") or {}), finished

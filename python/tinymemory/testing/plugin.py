@@ -18,7 +18,7 @@ from ._binary import BinaryError, checked_binary, find_binary, list_checks, list
 from ._reproduce import import_dirs, pythonpath_prefix
 from ._once import Refused, once_per_run, remove
 from ._shown import visible
-from ._run import BrokenEnvironment, RunError, conformance_line, deadline, driver_env, hello, jobs_for, run, trace_file
+from ._run import BrokenEnvironment, RunError, deadline, driver_env, hello, jobs_for, run, trace_file
 
 PROFILES = ("lexical", "semantic")
 SENTINEL = "test_tinymemory_plugin_is_active"
@@ -159,7 +159,8 @@ def summary_lines(classes):
     id: the run's time (the binary's start, driver start-ups and corpus
     load included) and the sum of its checks' own times (larger when the
     binary ran checks side by side), the CLI's conformance line,
-    then the CLI's ``N checks failed on the same error: ...`` lines."""
+    then the lines of the failures sharing one driver error, each
+    as the run's last event gives it (``lines``)."""
     lines = []
     for node in classes:
         checks, info = node.outcome()
@@ -168,8 +169,10 @@ def summary_lines(classes):
             f"{node.nodeid}: {len(checks)} check{'' if len(checks) == 1 else 's'} in one run of {info['seconds']:.2f}s "
             f"(their own times sum to {own:.2f}s)"
         )
-        lines.append(f"{node.nodeid}: {conformance_line(info['report'].get('conformance', {}))}")
-        lines.extend(f"{node.nodeid}: {line}" for line in info["shared"])
+        said = info["lines"]
+        if said.get("conformance"):
+            lines.append(f"{node.nodeid}: {said['conformance']}")
+        lines.extend(f"{node.nodeid}: {line}" for line in said.get("shared_errors", []))
     return lines
 
 
@@ -289,6 +292,8 @@ class ConformanceClass(pytest.Class):
             # that cannot start would keep every other class from running.
             return [DriverUnavailable.from_parent(self, name=UNAVAILABLE, message=f"{cls.__name__}: {e}")]
         self._outcome = None
+        self._started = None
+        self._report_dir = self._bundle_dir = self._replay = self._prefix = None
         # The node id of the first item that reported a RunError.
         self.first_failed = None
         items = [CheckItem.from_parent(self, name=c[0], check=c) for c in self._checks]
@@ -401,25 +406,40 @@ class ConformanceClass(pytest.Class):
             "bundle_dir": bundle_dir,
         }
 
-    def outcome(self):
-        """``(report checks by id, run info)`` of this class's one run, or
-        the exception that stopped it (a RunError, or any other the plugin
-        did not foresee, kept alike: a class never starts a second run);
-        runs the suite at the first call. An interrupt (KeyboardInterrupt)
-        is not kept: it ends the session."""
-        if self._outcome is None:
+    def started(self):
+        """This class's one run, started at the first call: a `_run.Run`,
+        or the exception that kept it from starting (kept alike: a class
+        never starts a second run)."""
+        if self._started is None:
             try:
-                self._outcome = self._run()
+                self._started = self._start()
             except Exception as e:
-                self._outcome = e
+                self._started = e
+        return self._started
+
+    def outcome(self):
+        """``(report checks by id, run info)`` of this class's one run once
+        it ended, or the exception that stopped it (a RunError, or any
+        other the plugin did not foresee, kept alike); waits for the run's
+        end. An interrupt (KeyboardInterrupt) is not kept: it ends the
+        session."""
+        if self._outcome is None:
+            started = self.started()
+            if isinstance(started, Exception):
+                self._outcome = started
+            else:
+                try:
+                    self._outcome = self._finish(started)
+                except Exception as e:
+                    self._outcome = e
         return self._outcome
 
-    def _run(self):
-        mine = [i for i in self.session.items if isinstance(i, CheckItem) and i.parent is self]
+    def _start(self):
+        mine = self.mine()
         selected = [i.check[0] for i in mine]
         every = len(selected) == len(self._checks)
         opts = self._options()
-        report_dir = opts.pop("report_dir")
+        self._report_dir = opts.pop("report_dir")
         if self._hello is None:
             # A factory that does not import, raises or hangs is one clear
             # error here, rather than the run's exit 3.
@@ -430,14 +450,7 @@ class ConformanceClass(pytest.Class):
         # other jobs' processes beside the first rather than after its
         # hello (docs/cli.md, "Driver processes"); a traced one, one job.
         jobs = jobs_for(self._hello, self._env)
-        started = time.monotonic()
-        report, shown, bundles, shared = run(
-            self._binary, self._command, self._env, self._profile, selected, every, limit=limit, jobs=jobs, **opts
-        )
-        seconds = time.monotonic() - started
-        if report_dir is not None:
-            write_report(report, report_dir, f"{self.obj.__module__}.{self.obj.__qualname__}.json")
-        checks = {c["id"]: c for c in report.get("checks", [])}
+        self._bundle_dir = opts["bundle_dir"]
         # `replay` never runs a command read from a bundle: the hint names
         # the driver (and the corpus the run loaded) itself, and the
         # run's time budget, which decides a check that ran past it.
@@ -446,17 +459,44 @@ class ConformanceClass(pytest.Class):
             replay += ["--corpus", opts["corpus"]]
         if opts["timeout"] is not None:
             replay += ["--timeout", str(opts["timeout"])]
-        prefix = pythonpath_prefix(import_dirs(self._modules()))
-        self.config.stash[_RAN].append(self)
-        return checks, {
-            "report": report,
-            "command": shown,
-            "bundles": bundles,
-            "replay": replay,
-            "shared": shared,
-            "seconds": seconds,
-            "prefix": prefix,
+        self._replay = replay
+        self._prefix = pythonpath_prefix(import_dirs(self._modules()))
+        return run(self._binary, self._command, self._env, self._profile, selected, every, limit=limit, jobs=jobs, **opts)
+
+    def mine(self):
+        """This class's check items of the session, in order."""
+        return [i for i in self.session.items if isinstance(i, CheckItem) and i.parent is self]
+
+    def waits_for_end(self, entry, plan):
+        """Whether the item of `entry` waits for the run's end rather than
+        its check's: a failure the run reruns alone (its verdict comes in a
+        later event) or bundles (whose path comes at the end)."""
+        failed = entry.get("outcome") not in ("pass", "skip", "expected-failure")
+        return failed and (bool(plan.get("reruns")) or self._bundle_dir is not None)
+
+    def info(self, started):
+        """What a failure's message names: the run's command, its seed and
+        cases (the run-started event), the bundles written (once the run
+        ended), how to replay and the PYTHONPATH prefix."""
+        finished = started.live.finished or {}
+        return {
+            "command": started.shown,
+            "plan": started.plan(),
+            "bundles": dict(finished.get("bundles") or {}),
+            "replay": self._replay,
+            "prefix": self._prefix,
         }
+
+    def _finish(self, started):
+        report, bundles, finished = started.result()
+        seconds = time.monotonic() - started.started_at
+        if self._report_dir is not None:
+            write_report(report, self._report_dir, f"{self.obj.__module__}.{self.obj.__qualname__}.json")
+        checks = {c["id"]: c for c in report.get("checks", [])}
+        self.config.stash[_RAN].append(self)
+        info = self.info(started)
+        info.update(report=report, bundles=bundles, lines=finished.get("lines") or {}, seconds=seconds)
+        return checks, info
 
     def _modules(self):
         """The top-level modules a reproducing command imports besides
@@ -475,6 +515,20 @@ def _domain(item):
     an id that selects nothing; this one is no suffix of the id, so
     `pytest -v` prints the id as it is."""
     return f"{item.parent.name}.{item.name}"
+
+
+def _with_notes(entry):
+    """The entry's message, then the notes the run added (a trace span, a
+    rerun's verdict), each by its own text: the span in brackets after
+    the message, any other note on an indented line, as the binary's text
+    report shows them (docs/reports.md)."""
+    text = entry.get("message") or ""
+    for note in entry.get("notes") or []:
+        if note.get("kind") == "trace":
+            text += f" [{note.get('text', '')}]"
+        else:
+            text += f"\n  {note.get('text', '')}"
+    return text
 
 
 class DriverUnavailable(pytest.Item):
@@ -509,23 +563,29 @@ class CheckItem(pytest.Item):
         self.user_properties.append(("family", check[1]))
 
     def runtest(self):
-        outcome = self.parent.outcome()
-        if isinstance(outcome, Exception):
-            # One run failed for every item of the class: the first item
-            # says why, the others point at it.
-            first = self.parent.first_failed
-            if first is None:
-                self.parent.first_failed = self.nodeid
-                raise outcome
-            if isinstance(outcome, BrokenEnvironment):
-                # No check ran, so none failed: one message for the class.
-                pytest.skip(f"the driver's environment is broken; {first} says why")
-            raise RunError(f"the run of this class did not start; {first} says why")
-        checks, info = outcome
+        parent = self.parent
+        started = parent.started()
+        if isinstance(started, Exception):
+            self._run_failed(started)
         check_id = self.check[0]
-        entry = checks.get(check_id)
-        if entry is None:
-            raise CheckFailed(f"{check_id}: the run's report has no entry for this check: `{info['command']}`")
+        # This check's entry as soon as its check finished: pytest reports
+        # the item then, not once the class's whole run has ended.
+        entry = started.entry(check_id, parent.waits_for_end)
+        mine = parent.mine()
+        if entry is None or (mine and mine[-1] is self):
+            # The run ended without this check (it stopped), or this is the
+            # class's last item, which reports the run's end.
+            outcome = parent.outcome()
+            if isinstance(outcome, Exception):
+                self._run_failed(outcome)
+            if entry is None:
+                checks, info = outcome
+                entry = checks.get(check_id)
+                if entry is None:
+                    raise CheckFailed(
+                        f"{check_id}: the run's report has no entry for this check: `{info['command']}`"
+                    )
+        info = parent.info(started)
         kind = entry.get("outcome")
         message = entry.get("message") or ""
         if entry.get("duration_ms") is not None:
@@ -544,9 +604,21 @@ class CheckItem(pytest.Item):
             pytest.xfail(visible(f"{entry.get('reason')}: {message}"))
         raise CheckFailed(self._failure(entry, info))
 
+    def _run_failed(self, outcome):
+        """One run failed for every item of the class: the first item says
+        why, the others point at it."""
+        first = self.parent.first_failed
+        if first is None:
+            self.parent.first_failed = self.nodeid
+            raise outcome
+        if isinstance(outcome, BrokenEnvironment):
+            # No check ran, so none failed: one message for the class.
+            pytest.skip(f"the driver's environment is broken; {first} says why")
+        raise RunError(f"the run of this class did not start; {first} says why")
+
     def _failure(self, entry, info):
-        run_meta = info["report"].get("run", {})
-        lines = [f"{entry['id']} {entry.get('outcome', '?').upper()}: {entry.get('message') or ''}"]
+        run_meta = info["plan"]
+        lines = [f"{entry['id']} {entry.get('outcome', '?').upper()}: {_with_notes(entry)}"]
         if entry.get("reason"):
             lines.append(f"declared reason: {entry['reason']}")
         example = entry.get("counterexample")

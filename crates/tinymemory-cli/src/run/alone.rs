@@ -30,7 +30,6 @@ use tinymemory_conformance::{Failure, Family, Outcome, RunSummary};
 use self::rerun::{Leftover, Reruns, Try};
 use super::plan::RunPlan;
 use super::reproduce::Reproduce;
-use crate::args::RunArgs;
 use crate::console::Console;
 
 mod rerun;
@@ -72,34 +71,21 @@ enum Verdict {
     OutOfBudget,
 }
 
-/// The environment variable that does what `--no-rerun` does, for a CI
-/// job or a pytest session (`TINYMEMORY_NO_RERUN=1`).
-const NO_RERUN_ENV: &str = "TINYMEMORY_NO_RERUN";
-
-/// Whether the run's failing checks are rerun alone ([`explain`]): for an
-/// exec driver, unless `--no-rerun` or [`NO_RERUN_ENV`] set to anything
-/// but empty or `0`.
-pub(crate) fn reruns(args: &RunArgs, plan: &RunPlan) -> bool {
-    let env_off = std::env::var(NO_RERUN_ENV).is_ok_and(|v| !v.is_empty() && v != "0");
-    !(args.no_rerun || env_off || plan.driver.command().is_none())
-}
-
 /// Reruns the failing checks of an exec driver alone, and adds what each
 /// rerun found to its failure as a note ([`NoteKind::Rerun`], or
 /// [`NoteKind::NotRerun`] past the first [`MAX_EXPLAINED`]); returns the
-/// ids of the checks it added a note to. Does nothing unless
-/// [`reruns`].
+/// ids of the checks it added a note to. Does nothing unless the plan
+/// reruns ([`RunPlan::reruns`]).
 pub(crate) async fn explain(
-    args: &RunArgs,
     plan: &RunPlan,
     summary: &mut RunSummary,
     console: &Console,
 ) -> Vec<&'static str> {
     let mut explained = Vec::new();
-    if !reruns(args, plan) {
+    let Some(budget) = plan.reruns else {
         return explained;
-    }
-    let reruns = Reruns::new(args, plan, Duration::from_secs(args.rerun_budget));
+    };
+    let reruns = Reruns::new(plan, budget);
     let failing: Vec<usize> = summary
         .reports
         .iter()
@@ -137,7 +123,7 @@ pub(crate) async fn explain(
         let verdict = verdict(&mut tally, id, &earlier).await;
         let reproduce = reproduce_ids(id, &verdict).map(|ids| Reproduce::of(plan).run(&ids));
         let mut said = describe(
-            args,
+            budget,
             &verdict,
             tally.leftover.as_ref(),
             reproduce.as_deref(),
@@ -350,7 +336,7 @@ fn held(left: &Leftover) -> String {
 /// The sentence of a verdict's note, with `reproduce`, the command that
 /// reproduces the failure ([`reproduce_ids`]).
 fn describe(
-    args: &RunArgs,
+    budget: Duration,
     verdict: &Verdict,
     leftover: Option<&Leftover>,
     reproduce: Option<&str>,
@@ -405,7 +391,7 @@ fn describe(
         Verdict::OutOfBudget => format!(
             "not decided within the rerun budget ({}s for all the reruns of a run; \
              --rerun-budget SECS raises it)",
-            args.rerun_budget
+            budget.as_secs()
         ),
     }
 }

@@ -136,7 +136,7 @@ impl Events {
     }
 
     /// `run-started`: the plan.
-    pub(crate) fn run_started(&self, plan: &RunPlan, reruns: bool) {
+    pub(crate) fn run_started(&self, plan: &RunPlan) {
         let corpus = match &plan.corpus {
             CorpusPlan::Skipped => json!("none"),
             CorpusPlan::Unneeded => Value::Null,
@@ -164,7 +164,7 @@ impl Events {
             cases: plan.config.cases,
             jobs: plan.jobs,
             corpus,
-            reruns,
+            reruns: plan.reruns.is_some(),
             checks,
         });
     }

@@ -1,6 +1,8 @@
 //! The run a `run` command asks for, resolved once from its arguments
-//! and the opened driver: the profile, the checks, the corpus, the jobs
-//! and the outputs, every conflict refused before a check runs.
+//! and the opened driver: the profile, the checks, the corpus, the jobs,
+//! the outputs and every other setting the run reads (the reruns, the
+//! exec limits, `--overwrite`), every conflict refused before a check
+//! runs. Nothing after [`RunPlan::resolve`] reads the arguments again.
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
@@ -10,6 +12,7 @@ use tinymemory_conformance::report::{RunCorpus, RunFilter};
 use tinymemory_conformance::{
     DriverFactory, Family, Registry, Report, RunConfig, RunSummary, Shard,
 };
+use tinymemory_exec::ExecConfig;
 
 use super::preflight::{Baseline, Outputs, Preflight};
 use crate::args::{AllSkipped, RunArgs};
@@ -77,6 +80,38 @@ pub(crate) struct RunPlan {
     pub(crate) outputs: Outputs,
     /// `--baseline`, of the run's profile.
     pub(crate) baseline: Option<Baseline>,
+    /// The limits of an exec driver's processes (`--call-timeout` per
+    /// request), which the processes the reruns start alone share.
+    pub(crate) exec: ExecConfig,
+    /// `--overwrite`: a `sqlite:PATH` store holding entries may be loaded
+    /// into.
+    pub(crate) overwrite: bool,
+    /// `--keep-going`: the checks run on a broken environment.
+    pub(crate) keep_going: bool,
+    /// The budget of all the reruns of failing checks alone
+    /// (`--rerun-budget`), when they are rerun: an exec driver, without
+    /// `--no-rerun` or [`NO_RERUN_ENV`] set.
+    pub(crate) reruns: Option<Duration>,
+}
+
+/// The environment variable that does what `--no-rerun` does, for a CI
+/// job or a pytest session (`TINYMEMORY_NO_RERUN=1`): set to anything but
+/// empty or `0`.
+pub(crate) const NO_RERUN_ENV: &str = "TINYMEMORY_NO_RERUN";
+
+/// The limits of an exec driver's processes for `args`: `--call-timeout`
+/// per request. The run's own processes and those its reruns start alone
+/// share it.
+pub(crate) fn exec_config(args: &RunArgs) -> ExecConfig {
+    ExecConfig::default().with_request_timeout(Duration::from_secs(args.call_timeout))
+}
+
+/// `--rerun-budget` when the failing checks of `args`'s run are rerun
+/// alone: an exec driver, unless `--no-rerun` or [`NO_RERUN_ENV`].
+fn reruns(args: &RunArgs) -> Option<Duration> {
+    let env_off = std::env::var(NO_RERUN_ENV).is_ok_and(|v| !v.is_empty() && v != "0");
+    let on = !args.no_rerun && !env_off && args.driver.command().is_some();
+    on.then(|| Duration::from_secs(args.rerun_budget))
 }
 
 impl RunPlan {
@@ -139,6 +174,10 @@ impl RunPlan {
             all_skipped: args.all_skipped,
             outputs,
             baseline,
+            exec: exec_config(args),
+            overwrite: args.overwrite,
+            keep_going: args.keep_going,
+            reruns: reruns(args),
         })
     }
 

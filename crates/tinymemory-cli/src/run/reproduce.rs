@@ -57,6 +57,13 @@ impl Reproduce {
             all_skipped: _,
             outputs: _,
             baseline: _,
+            // The exec limits are `call_timeout`'s; a reproducing command
+            // loads no corpus store, reruns nothing and stops on nothing
+            // but its checks.
+            exec: _,
+            overwrite: _,
+            keep_going: _,
+            reruns: _,
         } = plan;
         Self {
             driver: driver.to_string(),

@@ -223,6 +223,32 @@ fn the_hosts_read_the_binarys_json_and_copy_none_of_its_numbers() {
             assert!(!text.contains(copy), "{name} holds {copy:?}");
         }
     }
+    // What the binary prints for people, read back: the shared-error
+    // lines, the `bundle: ` lines, the conformance line, the corpus
+    // load's failure; and any regular expression in the Python host,
+    // which reads JSON only (`--version`'s two words are split).
+    let human = [
+        "failed on the same error",
+        "\"bundle: \"",
+        "'bundle: '",
+        "\"conformance: ",
+        "'conformance: ",
+        "failed to store the corpus",
+        "checks failed",
+    ];
+    for (name, text) in &files {
+        for said in human {
+            assert!(
+                !text.contains(said),
+                "{name} reads the human output {said:?}"
+            );
+        }
+        if name.ends_with(".py") {
+            for regex in ["import re\n", "from re import", "re.compile("] {
+                assert!(!text.contains(regex), "{name} holds {regex:?}");
+            }
+        }
+    }
     // What they read instead.
     let text = |name: &str| &files.iter().find(|(n, _)| n == name).unwrap().1;
     for (name, reads) in [
@@ -241,6 +267,9 @@ fn the_hosts_read_the_binarys_json_and_copy_none_of_its_numbers() {
         ),
         ("js/src/run.ts", r#""hello", "--driver""#),
         ("js/src/run.ts", "listing.exit_codes"),
+        // The run's progress comes from its event stream.
+        ("python/tinymemory/testing/_run.py", r#""--events", f"fd:"#),
+        ("js/src/run.ts", r#""--events", events"#),
     ] {
         assert!(text(name).contains(reads), "{name} reads {reads}");
     }

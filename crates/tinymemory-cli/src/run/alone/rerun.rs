@@ -18,7 +18,6 @@ use tinymemory_conformance::{DriverError, DriverFactory, Failure, Outcome, Runne
 use tokio::time::Instant;
 
 use super::super::plan::RunPlan;
-use crate::args::RunArgs;
 use crate::driver;
 
 /// The longest wait for the processes before a rerun to end: what ending
@@ -56,16 +55,14 @@ pub(super) struct Leftover {
 /// The reruns of one run: its driver and limits, and when their budget
 /// ends.
 pub(super) struct Reruns<'a> {
-    args: &'a RunArgs,
     plan: &'a RunPlan,
     deadline: Instant,
 }
 
 impl<'a> Reruns<'a> {
     /// Reruns of `plan`'s checks, all of which end by `budget` from now.
-    pub(super) fn new(args: &'a RunArgs, plan: &'a RunPlan, budget: Duration) -> Self {
+    pub(super) fn new(plan: &'a RunPlan, budget: Duration) -> Self {
         Self {
-            args,
             plan,
             deadline: Instant::now() + budget,
         }
@@ -98,7 +95,7 @@ impl<'a> Reruns<'a> {
 
     async fn attempt(&self, ids: &[&'static str], original: &Failure) -> (Try, Option<Leftover>) {
         let spec = self.plan.driver.clone();
-        let config = super::super::exec_config(self.args);
+        let config = self.plan.exec.clone();
         // Opening an exec driver waits for its `hello` on this thread: off
         // the runtime, so the budget can cut it.
         let opened = tokio::task::spawn_blocking(move || {

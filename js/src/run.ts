@@ -301,13 +301,13 @@ export async function runSuite(s: RunSettings, onEvent: (event: RunEvent) => voi
   // place once the driver answered, then appends a line at a time. (A
   // descriptor, `--events fd:3`, is no pipe here: node gives a child a
   // socket, which /dev/fd/3 does not open.)
-  const eventsFile = join(dir, "events.jsonl");
+  const events = join(dir, "events.jsonl");
   const args = [...base, "--format", "json", "--output", output, "--quiet", "--all-skipped", "pass", "--stop-on-stdin-eof"];
-  args.push("--events", eventsFile);
+  args.push("--events", events);
   let plan: RunStarted | null = null;
   let finished: RunFinished | null = null;
   const updated: ReportCheck[] = [];
-  const events = new EventsFile(eventsFile);
+  const stream = new EventsFile(events);
   const take = (line: string) => {
     if (line.trim() === "") return;
     let event: RunEvent;
@@ -333,7 +333,7 @@ export async function runSuite(s: RunSettings, onEvent: (event: RunEvent) => voi
       timedOut: boolean;
     }>((resolvePromise, reject) => {
       const child = spawn(s.binary, args, { env: s.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
-      const ticker = setInterval(() => events.lines().forEach(take), EVENTS_POLL_MS);
+      const ticker = setInterval(() => stream.lines().forEach(take), EVENTS_POLL_MS);
       // Never written to; a binary that exited early must not make its
       // end an unhandled error of this process.
       child.stdin.on("error", () => {});
@@ -357,14 +357,14 @@ export async function runSuite(s: RunSettings, onEvent: (event: RunEvent) => voi
       child.on("error", (e) => {
         clearTimeout(timer);
         clearInterval(ticker);
-        events.close();
+        stream.close();
         reject(new RunError(`failed to start ${s.binary}: ${e.message}`));
       });
       child.on("close", (status, signal) => {
         clearTimeout(timer);
         clearInterval(ticker);
-        events.lines().forEach(take);
-        events.close().forEach(take);
+        stream.lines().forEach(take);
+        stream.close().forEach(take);
         child.stdin.destroy();
         resolvePromise({ status, signal, out, err, timedOut });
       });

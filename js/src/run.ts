@@ -308,6 +308,11 @@ export async function runSuite(s: RunSettings, onEvent: (event: RunEvent) => voi
   let finished: RunFinished | null = null;
   const updated: ReportCheck[] = [];
   const stream = new EventsFile(events);
+  // The deadline counts again from the first check: the start-ups and the
+  // corpus load before it are the binary's to bound (each request within
+  // --call-timeout), and a slow store's load may take minutes.
+  let checksBegan = false;
+  let rearm = () => {};
   const take = (line: string) => {
     if (line.trim() === "") return;
     let event: RunEvent;
@@ -315,6 +320,10 @@ export async function runSuite(s: RunSettings, onEvent: (event: RunEvent) => voi
       event = JSON.parse(line) as RunEvent;
     } catch {
       return;
+    }
+    if (event.event === "check-started" && !checksBegan) {
+      checksBegan = true;
+      rearm();
     }
     if (event.event === "run-started") plan = event as RunStarted;
     else if (event.event === "run-finished") finished = event as RunFinished;
@@ -343,7 +352,7 @@ export async function runSuite(s: RunSettings, onEvent: (event: RunEvent) => voi
       child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
       child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
       // SIGTERM first: the binary then ends its driver processes.
-      const timer = setTimeout(() => {
+      const stop = () => {
         timedOut = true;
         try {
           process.kill(-(child.pid as number), "SIGTERM");
@@ -353,7 +362,12 @@ export async function runSuite(s: RunSettings, onEvent: (event: RunEvent) => voi
             } catch {}
           }, 5000).unref();
         } catch {}
-      }, limit * 1000);
+      };
+      let timer = setTimeout(stop, limit * 1000);
+      rearm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(stop, limit * 1000);
+      };
       child.on("error", (e) => {
         clearTimeout(timer);
         clearInterval(ticker);
@@ -371,7 +385,7 @@ export async function runSuite(s: RunSettings, onEvent: (event: RunEvent) => voi
     });
     if (timedOut) {
       throw new RunError(
-        `the conformance run did not finish within ${limit}s (every check's timeout plus ${RUN_OVERHEAD}s), ` +
+        `the conformance run did not finish within ${limit}s${checksBegan ? " of its first check" : ""} (every check's timeout plus ${RUN_OVERHEAD}s), ` +
           `so it was stopped: \`${shown}\`; its output:\n${tail(out + err)}`,
       );
     }

@@ -9,6 +9,7 @@ import { StringDecoder } from "node:string_decoder";
 
 const CHUNK = 64 * 1024;
 
+/** The file at a path, read from where the last read stopped; whole lines only, UTF-8 split across reads kept whole. */
 export class EventsFile {
   private fd: number | null = null;
   private readonly decoder = new StringDecoder("utf8");

@@ -89,9 +89,7 @@ fn text(d: &Declared) -> String {
 
 /// The JSON answer, pretty-printed, with a final newline.
 fn json(d: &Declared) -> String {
-    let mut json = serde_json::to_string_pretty(d).expect("plain data serialises");
-    json.push('\n');
-    json
+    tinymemory_conformance::report::to_json_text(d)
 }
 
 #[cfg(test)]

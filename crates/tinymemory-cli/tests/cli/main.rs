@@ -27,6 +27,7 @@ mod filter;
 mod gate;
 mod interrupts;
 mod jobs;
+mod json_escapes;
 mod load_progress;
 mod machine;
 mod migrate;

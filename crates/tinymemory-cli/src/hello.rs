@@ -59,10 +59,13 @@ pub(crate) fn main(args: &HelloArgs) -> CliResult {
         independent_stores: factory.independent_stores(),
     };
     drop(factory);
-    files::stdout(&match args.format {
-        ListFormat::Text => text(&declared),
-        ListFormat::Json => json(&declared),
-    })?;
+    files::document_stdout(
+        &match args.format {
+            ListFormat::Text => text(&declared),
+            ListFormat::Json => json(&declared),
+        },
+        args.format == ListFormat::Json,
+    )?;
     Ok(exit::SUCCESS)
 }
 

@@ -21,6 +21,7 @@ mod baseline;
 mod bundle_replay;
 mod cli;
 mod corpus_measured;
+mod cut_documents;
 mod docs_rules_table;
 mod environment;
 mod filter;

@@ -262,6 +262,35 @@ fn a_rerun_past_the_budget_is_cut_and_says_so() {
     );
 }
 
+/// A rerun's driver start is held to the budget too: its `hello` waits at
+/// most what is left of the budget, not `--call-timeout`, so the rerun
+/// process, 15 s from answering, is stopped before it answers (it writes
+/// `hello-2` once it does) and the run does not wait for it.
+#[test]
+fn a_rerun_whose_driver_start_outlasts_the_budget_is_cut() {
+    let state = scratch();
+    let driver = rerun_driver("slow-hello", state.path(), None);
+    let report = report_of(
+        &driver,
+        &["recall.limit"],
+        &["--rerun-budget", "2", "--call-timeout", "3600"],
+    );
+    assert_eq!(
+        verdict_of(
+            &report,
+            "recall.limit",
+            "hits with limit 3 of 5 entries holding the word: expected 3, got 5"
+        ),
+        "\n  not decided within the rerun budget (2s for all the reruns of a run; --rerun-budget \
+         SECS raises it)"
+    );
+    assert_eq!(
+        std::fs::read_to_string(state.path().join("processes")).unwrap(),
+        "2"
+    );
+    assert!(!state.path().join("hello-2").exists());
+}
+
 /// A store one process may hold at a time, closing in 1 s: a rerun waits
 /// for the run's process to let go, so its check runs and passes alone
 /// (it fails only after store.concurrent_writes, in one process).

@@ -95,6 +95,65 @@ fn a_failure_that_passes_alone_names_the_check_before_it_and_reproduces() {
     assert_eq!(report["checks"][1]["outcome"], "fail");
 }
 
+/// A run in a directory whose name holds an escape sequence, a bidi
+/// override and a C1 control prints its `cd` in ANSI-C quotes, each of
+/// them escaped (the name once reached the terminal raw, coloring the
+/// rest of the line), and bash goes back to that directory with it.
+#[test]
+fn an_odd_working_directory_is_quoted_with_its_controls_escaped() {
+    let root = scratch();
+    let name = "we ird\u{1b}[31m\u{202e}end\u{85}it's";
+    let dir = root.path().join(name);
+    std::fs::create_dir(&dir).unwrap();
+    let driver = format!(
+        "exec:python3 {}",
+        repo("crates/tinymemory-cli/tests/drivers/plan_drift_driver.py").display()
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args([
+            "run",
+            "--driver",
+            &driver,
+            "--no-corpus",
+            "--cases",
+            "4",
+            "--jobs",
+            "1",
+            "--check",
+            "store.concurrent_writes",
+            "--check",
+            "sections.across_merge_order",
+        ])
+        .current_dir(&dir)
+        .env_remove("PYTHONPATH")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("; reproduce: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let cd = line.split_once("; reproduce: cd ").unwrap().1;
+    let (word, _) = cd.split_once(" && ").unwrap();
+    assert_eq!(
+        word,
+        format!(
+            "$'{}/we ird\\x1b[31m\\u202eend\\u0085it\\'s'",
+            root.path().display()
+        )
+    );
+    assert!(!line.contains(['\u{1b}', '\u{202e}', '\u{85}']), "{line:?}");
+    let back = Command::new("bash")
+        .args(["-c", &format!("cd {word} && pwd")])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(back.stdout).unwrap(),
+        format!("{}\n", dir.display())
+    );
+}
+
 #[test]
 fn a_failure_of_its_own_fails_alone_too_and_no_rerun_leaves_it_as_it_was() {
     let driver = format!(

@@ -28,7 +28,9 @@ pub(crate) fn finish(
 ) -> CliResult {
     if let Some(dir) = &plan.outputs.bundle {
         let made = dir.create()?;
-        for mut bundle in Bundle::all_from(report) {
+        for bundle in Bundle::all_from(report) {
+            // The limits the check ran under, which replay keeps.
+            let mut bundle = bundle.with_limits(plan.timeout, plan.call_timeout);
             // The check's own message: replay runs the check alone, so what
             // the rerun alone added would never be seen again.
             if let Some(own) = originals.get(bundle.check.as_str()) {

@@ -29,6 +29,7 @@ mod overwrite;
 mod plan;
 mod preflight;
 mod reproduce;
+mod shared_store;
 mod trace_marks;
 
 /// Runs the checks `args` select against its driver.
@@ -81,8 +82,10 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     let started = SystemTime::now()
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
+    let independent = opened.factory.independent_stores();
     let mut summary = execute(&plan, opened.factory, corpus, &console, &mut progress).await?;
-    let originals = alone::explain(args, &plan, &mut summary, &console).await;
+    let mut originals = alone::explain(args, &plan, &mut summary, &console).await;
+    shared_store::note(independent, &mut summary, &mut originals);
     let report = plan.report(&summary, started, started_at.elapsed(), load_time, measured);
     finish::finish(&plan, &report, &originals, &console)
 }

@@ -316,8 +316,10 @@ fn a_rerun_past_the_budget_is_cut_and_says_so() {
             "recall.limit",
             "hits with limit 3 of 5 entries holding the word: expected 3, got 5"
         ),
-        "\n  not decided within the rerun budget (2s for all the reruns of a run; --rerun-budget \
-         SECS raises it)"
+        format!(
+            "\n  not decided within the rerun budget (2s for all the reruns of a run; \
+             --rerun-budget SECS raises it){SHARED_NOTE}"
+        )
     );
 }
 
@@ -340,14 +342,75 @@ fn a_rerun_whose_driver_start_outlasts_the_budget_is_cut() {
             "recall.limit",
             "hits with limit 3 of 5 entries holding the word: expected 3, got 5"
         ),
-        "\n  not decided within the rerun budget (2s for all the reruns of a run; --rerun-budget \
-         SECS raises it)"
+        format!(
+            "\n  not decided within the rerun budget (2s for all the reruns of a run; \
+             --rerun-budget SECS raises it){SHARED_NOTE}"
+        )
     );
     assert_eq!(
         std::fs::read_to_string(state.path().join("processes")).unwrap(),
         "2"
     );
     assert!(!state.path().join("hello-2").exists());
+}
+
+/// What a wrong answer of a driver whose stores share one database adds
+/// to the check's message: what else could explain it.
+const SHARED_NOTE: &str = "\n  (measured on a store of a driver whose stores share one database: \
+     it does not declare independent_stores, so writes through another of its stores while the \
+     check ran (by this check, another process, or another run on that database) could explain \
+     this count or hit as well as the broken rule; two stores whose rows share ids in one table \
+     or collection are such a case, where another namespace's upsert takes a row)";
+
+/// A count that another store's writes could explain says so when the
+/// driver's stores share a database, rerun or not, and the bundle keeps
+/// the check's own message (a replay, without the note, reproduces it); a
+/// driver declaring independent stores gets no such note.
+#[test]
+fn a_wrong_count_on_a_shared_store_says_what_else_could_explain_it() {
+    let state = scratch();
+    let bundles = scratch();
+    let own = "hits with limit 3 of 5 entries holding the word: expected 3, got 5";
+    let driver = rerun_driver("slow-rerun", state.path(), None);
+    let mut args = vec![
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--check",
+        "recall.limit",
+        "--no-rerun",
+        "--format",
+        "json",
+        "--bundle",
+        bundles.path().to_str().unwrap(),
+    ];
+    let ran = run(&args);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let report: Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_eq!(
+        message_of(&report, "recall.limit"),
+        format!("{own}{SHARED_NOTE}")
+    );
+    let bundle = std::fs::read_dir(bundles.path())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let recorded: Value = serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap()).unwrap();
+    assert_eq!(recorded["actual"], own);
+    // The same broken store declaring independent stores.
+    let independent = format!(
+        "exec:python3 {}",
+        repo("examples/python/broken_driver.py").display()
+    );
+    args[2] = &independent;
+    args.truncate(args.len() - 2);
+    let ran = run(&args);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let report: Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_eq!(message_of(&report, "recall.limit"), own);
 }
 
 /// A store one process may hold at a time, closing in 1 s: a rerun waits
@@ -385,8 +448,10 @@ fn a_rerun_failing_another_way_decides_nothing() {
             "recall.limit",
             "hits with limit 3 of 5 entries holding the word: expected 3, got 5"
         ),
-        "\n  the rerun could not decide: failed to open a fresh store: backend failure: the \
-         store's files are held by a backup"
+        format!(
+            "\n  the rerun could not decide: failed to open a fresh store: backend failure: the \
+             store's files are held by a backup{SHARED_NOTE}"
+        )
     );
 }
 
@@ -418,7 +483,7 @@ fn a_check_failing_now_and_then_is_given_no_cause() {
              failed as the run did, alone or after the checks before it): no check before it is \
              the cause, and a store must answer the same every time; reproduce, repeating until \
              it fails: {} run --driver '{driver}' --no-corpus --jobs 1 --seed \
-             8388357248759721216 --cases 4 --check namespace.case_sensitive",
+             8388357248759721216 --cases 4 --check namespace.case_sensitive{SHARED_NOTE}",
             prefix()
         )
     );

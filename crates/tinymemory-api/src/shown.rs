@@ -41,6 +41,39 @@ fn hidden(c: char, next: Option<char>) -> bool {
     }
 }
 
+/// `s`, JSON text, with every hidden character (the C1 controls, format
+/// characters, line and paragraph separators and U+FFFE/U+FFFF; JSON
+/// writers already escape the C0 set) written as a JSON `\uXXXX` escape,
+/// a surrogate pair above U+FFFF. Outside its strings JSON text is ASCII,
+/// so every such character is in a string, and a JSON parser reads the
+/// escaped text back as the same string: a report, a bundle or a `hello`
+/// answer shown by `cat` or a web page cannot reorder how a line displays.
+///
+/// ```
+/// use tinymemory_api::shown::json_escaped;
+/// assert_eq!(json_escaped("\"a\u{202e}b\u{85}\""), "\"a\\u202eb\\u0085\"");
+/// assert_eq!(json_escaped("\"é\""), "\"é\"");
+/// ```
+#[must_use]
+pub fn json_escaped(json: &str) -> Cow<'_, str> {
+    if json.is_ascii() || !json.chars().any(|c| hidden(c, None)) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if !c.is_ascii() && hidden(c, None) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                // Writing to a String cannot fail.
+                let _ = write!(out, "\\u{unit:04x}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// `s` with every hidden character written as Rust's `\u{..}` escape, so
 /// NUL shows as `\u{0}` and nothing in it can drive a terminal or break an
 /// XML parser: for any text from a driver or a file that is printed.
@@ -108,6 +141,22 @@ mod tests {
         );
         assert_eq!(visible("\u{FFFF}\u{7f}\u{7}"), "\\u{ffff}\\u{7f}\\u{7}");
         assert!(matches!(visible("plain é 中"), Cow::Borrowed(_)));
+    }
+
+    /// JSON text with hidden characters escaped reads back as the same
+    /// strings, and holds none of them.
+    #[test]
+    fn json_escapes_read_back_the_same() {
+        let original =
+            "a\u{85}\u{9f}\u{61c}\u{200e}\u{202e}\u{2066}\u{2028}\u{feff}\u{e0001}é中\\u202e";
+        let json = serde_json::to_string(&serde_json::json!({ "id": original })).unwrap();
+        let escaped = json_escaped(&json);
+        assert!(escaped.is_ascii() || !escaped.chars().any(|c| hidden(c, None)));
+        assert!(escaped
+            .contains("\\u0085\\u009f\\u061c\\u200e\\u202e\\u2066\\u2028\\ufeff\\udb40\\udc01é中"));
+        let back: serde_json::Value = serde_json::from_str(&escaped).unwrap();
+        assert_eq!(back["id"], original);
+        assert!(matches!(json_escaped("{\"a\":\"é\"}"), Cow::Borrowed(_)));
     }
 
     /// Bidi and other format characters (category Cf) and the line and

@@ -444,10 +444,17 @@ pub(crate) struct ReplayArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) corpus: Option<PathBuf>,
 
-    /// Seconds the check may run before it fails with a timeout (at least 1).
-    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT_SECS,
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub(crate) timeout: u64,
+    /// Seconds the check may run before it fails with a timeout (at least
+    /// 1); defaults to the budget the bundle records its run had (`run
+    /// --timeout`), else 60.
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) timeout: Option<u64>,
+
+    /// Seconds one driver call may go unanswered before the driver is
+    /// taken as hung (at least 1); defaults to the limit the bundle
+    /// records its run had (`run --call-timeout`), else 30.
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) call_timeout: Option<u64>,
 }
 
 /// `--events`'s value: `fd:N` is `/dev/fd/N`, any other a path.

@@ -145,8 +145,11 @@ impl DriverSpec {
     /// `claims`: its store as `store_role`, each file a word of its
     /// command names as `FILE, named by ROLE` (`FILE, named by ROLE in
     /// its word WORD` for a file read from a part of the word), each with
-    /// its SQLite
-    /// companions. The store is claimed written when `store_writes`, the
+    /// its SQLite companions, and each taken for a directory too, whose
+    /// files are its files ([`Claims::named_by_word`]); then the program
+    /// an `exec:` command starts when its word is looked up in `PATH`
+    /// (`exec:mydrv`), as `FILE, the program ROLE starts (found through
+    /// PATH)`, read. The store is claimed written when `store_writes`, the
     /// files of words when `words_write` (a run's program is taken to read
     /// them, a migration target's to write them).
     pub(crate) fn claim_files(
@@ -160,7 +163,7 @@ impl DriverSpec {
         for owned in self.0.owned_files() {
             match owned.named {
                 Named::Store => claims.sqlite_store(store_role, &owned.path, store_writes),
-                Named::Word => claims.sqlite_store(
+                Named::Word => claims.named_by_word(
                     &match &owned.word {
                         None => format!("{}, named by {role}", owned.path.display()),
                         Some(word) => format!(
@@ -173,6 +176,18 @@ impl DriverSpec {
                     words_write,
                 ),
             }
+        }
+        // The program found through PATH is claimed here, not among the
+        // owned files: which file it is depends on the machine, and the
+        // owned files are the command's own words.
+        if let Some(program) = self.command().and_then(exec::program_on_path) {
+            claims.read(
+                format!(
+                    "{}, the program {role} starts (found through PATH)",
+                    program.display()
+                ),
+                &program,
+            );
         }
     }
 

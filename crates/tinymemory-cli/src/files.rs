@@ -261,6 +261,21 @@ fn read(path: &Path) -> Result<String, FileError> {
     })
 }
 
+/// Writes `text`, a document programs read (a JSON answer, a report),
+/// to standard output as [`report_stdout`] writes a report when
+/// `document`, else as [`stdout`] writes text.
+///
+/// # Errors
+///
+/// As [`report_stdout`] or [`stdout`].
+pub(crate) fn document_stdout(text: &str, document: bool) -> Result<(), FileError> {
+    if document {
+        report_stdout(text)
+    } else {
+        stdout(text)
+    }
+}
+
 /// Writes `text` to standard output. A closed pipe (`list | head`) is
 /// not an error: the reader chose to stop, and the exit code still tells
 /// the outcome.
@@ -290,28 +305,36 @@ pub(crate) fn stdout(text: &str) -> Result<(), FileError> {
 /// [`FileError::ReportCut`] for a closed pipe, [`FileError::Stdout`] for
 /// any other write failure.
 pub(crate) fn report_stdout(text: &str) -> Result<(), FileError> {
-    write_stdout(text).and_then(|()| read_whole()).map_err(|e| {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            FileError::ReportCut(e)
-        } else {
-            FileError::Stdout(e)
-        }
-    })
+    write_stdout(text)
+        .and_then(|()| stdout_read_whole())
+        .map_err(|e| {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                FileError::ReportCut(e)
+            } else {
+                FileError::Stdout(e)
+            }
+        })
 }
 
-/// Waits, when standard output is a pipe, until its reader has read every
-/// byte in it (or it cannot be told: FIONREAD refused).
+/// [`read_whole`] of standard output.
+fn stdout_read_whole() -> io::Result<()> {
+    read_whole(&std::io::stdout())
+}
+
+/// Waits, when `out` (standard output or error, a FIFO an output names)
+/// is a pipe, until its reader has read every byte in it (or it cannot be
+/// told: FIONREAD refused): the one test of a report written whole on a
+/// pipe, for every command that writes one (`run`, `merge`, `list` and
+/// `hello` JSON), to standard output or through `--output /dev/stdout`.
 ///
 /// # Errors
 ///
 /// A `BrokenPipe` error when the reader closed the pipe with bytes unread.
 #[cfg(unix)]
-fn read_whole() -> io::Result<()> {
+pub(crate) fn read_whole(out: &impl std::os::fd::AsFd) -> io::Result<()> {
     use rustix::event::{poll, PollFd, PollFlags, Timespec};
-    use std::os::fd::AsFd;
     use std::os::unix::fs::FileTypeExt;
-    let stdout = std::io::stdout();
-    let fd = stdout.as_fd();
+    let fd = out.as_fd();
     let is_pipe = fd
         .try_clone_to_owned()
         .map(std::fs::File::from)
@@ -345,8 +368,9 @@ fn read_whole() -> io::Result<()> {
     }
 }
 
+/// Nothing to wait for where a pipe's unread bytes cannot be counted.
 #[cfg(not(unix))]
-fn read_whole() -> io::Result<()> {
+pub(crate) fn read_whole<T>(_out: &T) -> io::Result<()> {
     Ok(())
 }
 

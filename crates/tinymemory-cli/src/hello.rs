@@ -59,10 +59,13 @@ pub(crate) fn main(args: &HelloArgs) -> CliResult {
         independent_stores: factory.independent_stores(),
     };
     drop(factory);
-    files::stdout(&match args.format {
-        ListFormat::Text => text(&declared),
-        ListFormat::Json => json(&declared),
-    })?;
+    files::document_stdout(
+        &match args.format {
+            ListFormat::Text => text(&declared),
+            ListFormat::Json => json(&declared),
+        },
+        args.format == ListFormat::Json,
+    )?;
     Ok(exit::SUCCESS)
 }
 
@@ -89,9 +92,7 @@ fn text(d: &Declared) -> String {
 
 /// The JSON answer, pretty-printed, with a final newline.
 fn json(d: &Declared) -> String {
-    let mut json = serde_json::to_string_pretty(d).expect("plain data serialises");
-    json.push('\n');
-    json
+    tinymemory_conformance::report::to_json_text(d)
 }
 
 #[cfg(test)]

@@ -50,6 +50,13 @@ enum Shape {
     /// (`--bundle DIR`): a file at its path, or at the path of a directory
     /// it must be made in, cannot be; its files are claimed one by one.
     Dir,
+    /// A path a word of a driver's command names, which its program may
+    /// read or write as a file or as a directory (`--dir data`): a file
+    /// at it or inside it is one of its files. A program may write what
+    /// its words name whatever the command takes it to do, so one inside
+    /// a tree the command reads (the corpus) clashes with it even when
+    /// claimed as read.
+    Named,
 }
 
 /// The files of one command, checked for clashes before anything is
@@ -111,7 +118,21 @@ impl Claims {
     /// companions beside the target, so they are claimed beside both the
     /// name given and the file it resolves to.
     pub(crate) fn sqlite_store(&mut self, role: &str, path: &Path, writes: bool) {
-        let family = self.push(role.to_owned(), path, writes, Shape::File, None);
+        self.sqlite_shaped(role, path, writes, Shape::File);
+    }
+
+    /// A path a word of a driver's command names: a SQLite store
+    /// ([`Claims::sqlite_store`], the program may open it as one) that may
+    /// as well be a directory the program reads or writes files in, and
+    /// that the program may write even when `writes` is false, so it
+    /// clashes with a tree the command reads when inside it.
+    pub(crate) fn named_by_word(&mut self, role: &str, path: &Path, writes: bool) {
+        self.sqlite_shaped(role, path, writes, Shape::Named);
+    }
+
+    /// [`Claims::sqlite_store`], the store itself claimed as `shape`.
+    fn sqlite_shaped(&mut self, role: &str, path: &Path, writes: bool, shape: Shape) {
+        let family = self.push(role.to_owned(), path, writes, shape, None);
         let mut bases = vec![path.to_owned()];
         if let Some(target) = resolved(path).filter(|t| t != path) {
             bases.push(target);
@@ -206,26 +227,27 @@ impl Claims {
         let ids: Vec<Identity> = self.claims.iter().map(|c| Identity::of(&c.path)).collect();
         for (i, a) in self.claims.iter().enumerate() {
             for (j, b) in self.claims.iter().enumerate().skip(i + 1) {
-                if !(a.writes || b.writes) || a.family == b.family {
+                if a.family == b.family {
                     continue;
                 }
                 let (x, y) = (&ids[i], &ids[j]);
-                let clash = match (a.shape, b.shape) {
-                    (Shape::File, Shape::File) => x.same_file(y),
-                    (Shape::File, Shape::Tree) => x.inside(y),
-                    (Shape::Tree, Shape::File) => y.inside(x),
-                    (Shape::Tree, Shape::Tree) | (Shape::Dir, Shape::Dir) => {
-                        x.inside(y) || y.inside(x)
+                let clash = if a.writes || b.writes {
+                    clashes(a.shape, x, b.shape, y)
+                } else {
+                    // Two reads, unless a program's word lies in a tree
+                    // the command reads: the program may write it.
+                    match (a.shape, b.shape) {
+                        (Shape::Named, Shape::Tree) => x.inside(y),
+                        (Shape::Tree, Shape::Named) => y.inside(x),
+                        _ => false,
                     }
-                    // The directory where a file is, or below one.
-                    (Shape::Dir, Shape::File) => x.same_file(y) || x.inside(y),
-                    (Shape::File, Shape::Dir) => x.same_file(y) || y.inside(x),
-                    // Written inside the tree read.
-                    (Shape::Dir, Shape::Tree) => x.inside(y),
-                    (Shape::Tree, Shape::Dir) => y.inside(x),
                 };
                 if clash {
-                    let (writer, other) = if b.writes { (b, a) } else { (a, b) };
+                    let (writer, other) = if b.writes || (!a.writes && b.shape == Shape::Named) {
+                        (b, a)
+                    } else {
+                        (a, b)
+                    };
                     return Err(Clash {
                         writer: writer.role.clone(),
                         other: other.role.clone(),
@@ -236,6 +258,29 @@ impl Claims {
             }
         }
         Ok(())
+    }
+}
+
+/// Whether a claim of `a` at `x` and one of `b` at `y`, one of them
+/// written, are one file (or one inside the other where a shape holds
+/// files).
+fn clashes(a: Shape, x: &Identity, b: Shape, y: &Identity) -> bool {
+    match (a, b) {
+        // A word's path is a file, or a directory holding the other.
+        (Shape::Named, Shape::File | Shape::Named) => x.same_file(y) || y.inside(x),
+        (Shape::File, Shape::Named) => x.same_file(y) || x.inside(y),
+        (Shape::Named, other) => clashes(Shape::File, x, other, y),
+        (other, Shape::Named) => clashes(other, x, Shape::File, y),
+        (Shape::File, Shape::File) => x.same_file(y),
+        (Shape::File, Shape::Tree) => x.inside(y),
+        (Shape::Tree, Shape::File) => y.inside(x),
+        (Shape::Tree, Shape::Tree) | (Shape::Dir, Shape::Dir) => x.inside(y) || y.inside(x),
+        // The directory where a file is, or below one.
+        (Shape::Dir, Shape::File) => x.same_file(y) || x.inside(y),
+        (Shape::File, Shape::Dir) => x.same_file(y) || y.inside(x),
+        // Written inside the tree read.
+        (Shape::Dir, Shape::Tree) => x.inside(y),
+        (Shape::Tree, Shape::Dir) => y.inside(x),
     }
 }
 

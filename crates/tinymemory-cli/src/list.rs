@@ -18,7 +18,7 @@ pub(crate) fn main(args: &ListArgs) -> CliResult {
         ListFormat::Text => text(&all, args.profile),
         ListFormat::Json => json::text(&all, args.profile),
     };
-    files::stdout(&shown)?;
+    files::document_stdout(&shown, args.format == ListFormat::Json)?;
     Ok(exit::SUCCESS)
 }
 

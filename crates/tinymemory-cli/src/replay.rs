@@ -63,7 +63,9 @@ async fn replay(
 ) -> CliResult {
     let console = Console::new(Stream::Stdout, true);
     let not_opened = driver::not_opened;
-    let opened = driver::open(spec).map_err(|e| not_opened(&e))?;
+    let limits = Limits::of(args, bundle)?;
+    let exec = tinymemory_exec::ExecConfig::default().with_request_timeout(limits.call);
+    let opened = driver::open_with(spec, exec).map_err(|e| not_opened(&e))?;
     driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     console.line(&header(bundle, spec));
     // Only a corpus check reads the corpus; loading it for any other would
@@ -87,11 +89,12 @@ async fn replay(
         None
     };
     let result = bundle
-        .replay(
+        .replay_within(
             registry,
             opened.factory,
             corpus,
-            Duration::from_secs(args.timeout),
+            limits.timeout,
+            limits.call,
         )
         .await;
     let replay = result.map_err(|e| CliError::Usage(format!("{}: {e}", args.bundle.display())))?;
@@ -171,6 +174,63 @@ fn registry_family(
         )));
     }
     Ok(check.family)
+}
+
+/// The limits a replay holds its check to: `--timeout` and
+/// `--call-timeout` when given, else those the bundle records its run
+/// had, else the defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Limits {
+    /// The per-check budget.
+    timeout: Duration,
+    /// The limit on one driver call, the driver's start included.
+    call: Duration,
+}
+
+/// The longest limit a bundle may record, in seconds: a year, as
+/// `--rerun-budget`'s bound (a larger one overflowed the runtime's
+/// timers).
+const MAX_RECORDED_SECS: u64 = 31_536_000;
+
+impl Limits {
+    /// The limits of `args`' replay of `bundle`.
+    ///
+    /// # Errors
+    ///
+    /// A usage error naming the bundle's field when it records a limit
+    /// under 1 s or over a year (a bundle is a file anyone may send).
+    fn of(args: &ReplayArgs, bundle: &Bundle) -> Result<Self, CliError> {
+        let pick =
+            |given: Option<u64>, recorded: Option<u64>, field: &str, default: Duration| match (
+                given, recorded,
+            ) {
+                (Some(secs), _) => Ok(Duration::from_secs(secs)),
+                (None, Some(secs)) if (1..=MAX_RECORDED_SECS).contains(&secs) => {
+                    Ok(Duration::from_secs(secs))
+                }
+                (None, Some(secs)) => Err(CliError::Usage(format!(
+                    "{}: the bundle's {field} {secs} is not a limit this build runs under \
+                     (1 to {MAX_RECORDED_SECS} seconds); pass the option it records to override \
+                     it",
+                    args.bundle.display()
+                ))),
+                (None, None) => Ok(default),
+            };
+        Ok(Self {
+            timeout: pick(
+                args.timeout,
+                bundle.timeout_secs,
+                "timeout_secs",
+                tinymemory_conformance::DEFAULT_CHECK_TIMEOUT,
+            )?,
+            call: pick(
+                args.call_timeout,
+                bundle.call_timeout_secs,
+                "call_timeout_secs",
+                tinymemory_conformance::DEFAULT_CALL_TIMEOUT,
+            )?,
+        })
+    }
 }
 
 /// The line announcing the replay: every text of the bundle (a file anyone

@@ -30,6 +30,7 @@ mod overwrite;
 mod plan;
 mod preflight;
 mod reproduce;
+mod shared_store;
 mod trace_marks;
 pub(crate) mod waiting;
 
@@ -107,6 +108,7 @@ async fn run_plan(
     let started = SystemTime::now()
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
+    let independent = opened.factory.independent_stores();
     let summary = execute(
         plan,
         opened.factory,
@@ -120,7 +122,8 @@ async fn run_plan(
     }
     waiting.finish();
     let mut summary = summary?;
-    let explained = alone::explain(plan, &mut summary, console).await;
+    let mut explained = alone::explain(plan, &mut summary, console).await;
+    explained.extend(shared_store::note(independent, &mut summary));
     let report = plan.report(&summary, started, started_at.elapsed(), load_time, measured);
     if let Some(events) = &plan.outputs.events {
         for entry in report

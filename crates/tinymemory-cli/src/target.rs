@@ -220,12 +220,22 @@ impl Target {
     /// A message naming the output when it cannot be opened, or leads to
     /// another file than when it was resolved (nothing is then written).
     pub(crate) fn open_in_place(&self) -> Result<Box<dyn std::io::Write + Send>, FileError> {
+        match &self.place {
+            Place::Stream(Stream::Stdout) => Ok(Box::new(std::io::stdout())),
+            Place::Stream(Stream::Stderr) => Ok(Box::new(std::io::stderr())),
+            _ => Ok(Box::new(self.open_file_in_place()?)),
+        }
+    }
+
+    /// [`Target::open_in_place`] of a file named by its path: a FIFO, a
+    /// device, or a regular file through `/dev/fd/N`.
+    fn open_file_in_place(&self) -> Result<std::fs::File, FileError> {
         let (id, append) = match &self.place {
-            Place::Stream(Stream::Stdout) => return Ok(Box::new(std::io::stdout())),
-            Place::Stream(Stream::Stderr) => return Ok(Box::new(std::io::stderr())),
             Place::Through { id } => (id, false),
             Place::Append { id } => (id, true),
-            Place::Replace { .. } => return Err(self.failed(&"it is not written in place")),
+            Place::Replace { .. } | Place::Stream(_) => {
+                return Err(self.failed(&"it is not a file written in place"))
+            }
         };
         let file = std::fs::OpenOptions::new()
             .write(true)
@@ -240,7 +250,7 @@ impl Target {
                   file now, so nothing was written to it",
             ));
         }
-        Ok(Box::new(file))
+        Ok(file)
     }
 
     /// Writes `text` to the output: whole or not at all for a file, in
@@ -261,12 +271,38 @@ impl Target {
                     .map_err(|e| self.failed(&e))?;
                 self.commit(tmp.into_temp_path())
             }
-            None => {
-                let mut out = self.open_in_place()?;
-                out.write_all(text.as_bytes())
-                    .and_then(|()| out.flush())
-                    .map_err(|e| self.failed(&e))
-            }
+            // Written through a stream or a FIFO, the output is whole only
+            // once its reader has read it (`files::read_whole`), as a
+            // report on standard output is.
+            None => match &self.place {
+                Place::Stream(Stream::Stdout) => files::report_stdout(text),
+                Place::Stream(Stream::Stderr) => {
+                    let mut err = std::io::stderr();
+                    err.write_all(text.as_bytes())
+                        .and_then(|()| err.flush())
+                        .and_then(|()| files::read_whole(&err))
+                        .map_err(|e| self.failed_write(e))
+                }
+                _ => {
+                    let mut file = self.open_file_in_place()?;
+                    file.write_all(text.as_bytes())
+                        .and_then(|()| file.flush())
+                        .and_then(|()| files::read_whole(&file))
+                        .map_err(|e| self.failed_write(e))
+                }
+            },
+        }
+    }
+
+    /// A write's failure, a reader that closed a pipe before reading
+    /// every byte said so.
+    fn failed_write(&self, e: std::io::Error) -> FileError {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            self.failed(&format!(
+                "its reader closed the pipe before the output was written whole ({e})"
+            ))
+        } else {
+            self.failed(&e)
         }
     }
 

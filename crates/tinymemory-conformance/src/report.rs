@@ -27,6 +27,7 @@ pub use conformance::{Conformance, FamilyLevel, FamilyStatus, Level, NoiseFigure
 pub use corpus::{CorpusFacts, RunCorpus};
 pub use error::ReportError;
 pub use escape::visible;
+pub use json::{to_json_line, to_json_text};
 pub use model::{
     CheckEntry, CounterexampleRecord, Counts, OutcomeKind, Report, RunFilter, RunMeta, ShardMeta,
     SCHEMA_VERSION,

@@ -150,7 +150,9 @@ impl Trace {
             "check": check,
         });
         line[field] = value;
-        let mut text = line.to_string();
+        // Bidi and other hidden characters of a driver's answer as
+        // `\uXXXX`, as in every JSON the suite writes.
+        let mut text = tinymemory_api::shown::json_escaped(&line.to_string()).into_owned();
         text.push('\n');
         let written = {
             let mut out = sink.out.lock().unwrap_or_else(PoisonError::into_inner);

@@ -10,6 +10,7 @@ use tinymemory_api::{MemoryError, MemoryProvider};
 use tinymemory_conformance::DriverFactory as _;
 use tinymemory_exec::{ExecCommand, ExecConfig, ExecDriver, ExecFactory};
 
+mod program;
 mod words;
 
 use super::kind::{text_only, DriverKind, Named, Owned, Registration, Sample, Spelling};
@@ -153,4 +154,11 @@ impl DriverKind for Exec {
     fn command(&self) -> Option<&ExecCommand> {
         Some(&self.0)
     }
+}
+
+/// The file the program word of `command` starts when it is looked up in
+/// `PATH` (`exec:mydrv`), as the driver's start looks it up now; `None`
+/// for a program named by a path, which is a word of the command.
+pub(super) fn program_on_path(command: &ExecCommand) -> Option<PathBuf> {
+    program::found_on(command.program(), std::env::var_os("PATH"))
 }

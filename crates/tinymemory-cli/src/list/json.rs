@@ -113,9 +113,7 @@ pub(super) fn text(all: &Registry, profile: Option<RecallProfile>) -> String {
         },
         checks: listed.checks().iter().map(listed_check).collect(),
     };
-    let mut json = serde_json::to_string_pretty(&listing).expect("plain data serialises");
-    json.push('\n');
-    json
+    tinymemory_conformance::report::to_json_text(&listing)
 }
 
 fn listed_check(c: &Check) -> Listed {

@@ -25,6 +25,8 @@ pub(crate) fn finish(plan: &RunPlan, report: &Report, console: &Console) -> CliR
     if let Some(dir) = &plan.outputs.bundle {
         let made = dir.create()?;
         for bundle in Bundle::all_from(report) {
+            // The limits the check ran under, which replay keeps.
+            let bundle = bundle.with_limits(plan.timeout, plan.call_timeout);
             dir.file(&made, &bundle.file_name())
                 .and_then(|t| t.write(&bundle.to_json()))?;
             let path = dir.named().join(bundle.file_name());

@@ -114,29 +114,128 @@ impl Reproduce {
     }
 }
 
-/// A word as a POSIX shell reads it back.
+/// A word as a shell reads it back: as `shlex` quotes it, or, when it
+/// holds a character a terminal would act on or hide (controls, bidi and
+/// other format characters, the line separators; `shown::visible`'s
+/// set), in ANSI-C quotes (`$'..'`, which bash, zsh, ksh and POSIX.1-2024
+/// `sh` read) with each such character escaped, so a directory named
+/// `a\x1b[31m` prints as `$'a\x1b[31m'`, not as red.
 fn quote(s: &str) -> String {
-    shlex::try_quote(s).map_or_else(|_| format!("'{s}'"), std::borrow::Cow::into_owned)
+    if tinymemory_api::shown::visible(s) != s {
+        return ansi_c(s.as_bytes());
+    }
+    shlex::try_quote(s).map_or_else(|_| ansi_c(s.as_bytes()), std::borrow::Cow::into_owned)
+}
+
+/// A path as a shell reads it back: [`quote`] of its text, or for a name
+/// that is not UTF-8, ANSI-C quotes with the bytes that are not text as
+/// `\xHH`.
+fn quote_path(path: &std::path::Path) -> String {
+    match path.to_str() {
+        Some(text) => quote(text),
+        None => ansi_c(path.as_os_str().as_encoded_bytes()),
+    }
+}
+
+/// `bytes` in ANSI-C quotes: C0 controls and DEL as `\xHH`, other hidden
+/// characters as `\uHHHH` (`\UHHHHHHHH` above U+FFFF), bytes that are not
+/// UTF-8 as `\xHH`, `\` and `'` escaped, everything else as it is.
+fn ansi_c(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from("$'");
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            let mut buf = [0; 4];
+            let one: &str = c.encode_utf8(&mut buf);
+            let hidden = c.is_control() || tinymemory_api::shown::visible(one) != one;
+            // Writing to a String cannot fail.
+            let _ = match c {
+                '\\' => write!(out, "\\\\"),
+                '\'' => write!(out, "\\'"),
+                c if c.is_ascii() && hidden => write!(out, "\\x{:02x}", u32::from(c)),
+                c if hidden && u32::from(c) > 0xFFFF => write!(out, "\\U{:08x}", u32::from(c)),
+                c if hidden => write!(out, "\\u{:04x}", u32::from(c)),
+                c => write!(out, "{c}"),
+            };
+        }
+        for byte in chunk.invalid() {
+            let _ = write!(out, "\\x{byte:02x}");
+        }
+    }
+    out.push('\'');
+    out
 }
 
 /// `cd DIR && [PYTHONPATH=..] BINARY`: the run's directory, its
 /// `PYTHONPATH` and this binary.
 fn prefix() -> Vec<String> {
+    prefix_of(
+        std::env::current_dir().ok().as_deref(),
+        std::env::var_os("PYTHONPATH").as_deref(),
+        std::env::current_exe().ok().as_deref(),
+    )
+}
+
+/// [`prefix`] of a directory, a `PYTHONPATH` and a binary, each quoted
+/// ([`quote_path`]): the directory and the binary are left out when
+/// unknown, the `PYTHONPATH` when unset or empty.
+fn prefix_of(
+    dir: Option<&std::path::Path>,
+    python_path: Option<&std::ffi::OsStr>,
+    exe: Option<&std::path::Path>,
+) -> Vec<String> {
     let mut words = Vec::new();
-    if let Some(dir) = std::env::current_dir()
-        .ok()
-        .and_then(|d| d.to_str().map(quote))
-    {
-        words.push(format!("cd {dir} &&"));
+    if let Some(dir) = dir {
+        words.push(format!("cd {} &&", quote_path(dir)));
     }
-    if let Some(path) = std::env::var("PYTHONPATH").ok().filter(|p| !p.is_empty()) {
-        words.push(format!("PYTHONPATH={}", quote(&path)));
+    if let Some(path) = python_path.filter(|p| !p.is_empty()) {
+        words.push(format!(
+            "PYTHONPATH={}",
+            quote_path(std::path::Path::new(path))
+        ));
     }
-    words.push(
-        std::env::current_exe()
-            .ok()
-            .and_then(|p| p.to_str().map(quote))
-            .unwrap_or_else(|| "tinymemory-conformance".to_owned()),
-    );
+    words.push(exe.map_or_else(|| "tinymemory-conformance".to_owned(), quote_path));
     words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// A directory name with an escape sequence, a bidi override and a C1
+    /// control is printed in ANSI-C quotes with each escaped, and a
+    /// shell reads it back as the same name.
+    #[test]
+    fn an_odd_directory_is_quoted_with_its_controls_escaped() {
+        let dir = "/tmp/we ird\u{1b}[31m\u{202e}end\u{85}it's\\";
+        let words = prefix_of(Some(Path::new(dir)), None, Some(Path::new("/b/tm c")));
+        assert_eq!(
+            words,
+            [
+                "cd $'/tmp/we ird\\x1b[31m\\u202eend\\u0085it\\'s\\\\' &&".to_owned(),
+                "'/b/tm c'".to_owned()
+            ]
+        );
+        assert_eq!(quote("plain"), "plain");
+        assert_eq!(quote("a b"), "'a b'");
+        assert_eq!(quote("\u{e0001}"), "$'\\U000e0001'");
+        if let Ok(out) = std::process::Command::new("bash")
+            .args(["-c", &format!("printf %s {}", quote(dir))])
+            .output()
+        {
+            assert_eq!(String::from_utf8(out.stdout).unwrap(), dir);
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_whose_name_is_not_utf8_keeps_its_bytes() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = Path::new(std::ffi::OsStr::from_bytes(b"/tmp/a\xff b"));
+        assert_eq!(
+            prefix_of(Some(dir), Some(std::ffi::OsStr::new("")), None),
+            ["cd $'/tmp/a\\xff b' &&", "tinymemory-conformance"]
+        );
+    }
 }

@@ -113,6 +113,65 @@ fn a_failure_that_passes_alone_names_the_check_before_it_and_reproduces() {
     assert_eq!(report["checks"][1]["outcome"], "fail");
 }
 
+/// A run in a directory whose name holds an escape sequence, a bidi
+/// override and a C1 control prints its `cd` in ANSI-C quotes, each of
+/// them escaped (the name once reached the terminal raw, coloring the
+/// rest of the line), and bash goes back to that directory with it.
+#[test]
+fn an_odd_working_directory_is_quoted_with_its_controls_escaped() {
+    let root = scratch();
+    let name = "we ird\u{1b}[31m\u{202e}end\u{85}it's";
+    let dir = root.path().join(name);
+    std::fs::create_dir(&dir).unwrap();
+    let driver = format!(
+        "exec:python3 {}",
+        repo("crates/tinymemory-cli/tests/drivers/plan_drift_driver.py").display()
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args([
+            "run",
+            "--driver",
+            &driver,
+            "--no-corpus",
+            "--cases",
+            "4",
+            "--jobs",
+            "1",
+            "--check",
+            "store.concurrent_writes",
+            "--check",
+            "sections.across_merge_order",
+        ])
+        .current_dir(&dir)
+        .env_remove("PYTHONPATH")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("; reproduce: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let cd = line.split_once("; reproduce: cd ").unwrap().1;
+    let (word, _) = cd.split_once(" && ").unwrap();
+    assert_eq!(
+        word,
+        format!(
+            "$'{}/we ird\\x1b[31m\\u202eend\\u0085it\\'s'",
+            root.path().display()
+        )
+    );
+    assert!(!line.contains(['\u{1b}', '\u{202e}', '\u{85}']), "{line:?}");
+    let back = Command::new("bash")
+        .args(["-c", &format!("cd {word} && pwd")])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(back.stdout).unwrap(),
+        format!("{}\n", dir.display())
+    );
+}
+
 #[test]
 fn a_failure_of_its_own_fails_alone_too_and_no_rerun_leaves_it_as_it_was() {
     let driver = format!(
@@ -303,9 +362,101 @@ fn a_rerun_past_the_budget_is_cut_and_says_so() {
             "recall.limit",
             "hits with limit 3 of 5 entries holding the word: expected 3, got 5"
         ),
-        "\n  not decided within the rerun budget (2s for all the reruns of a run; --rerun-budget \
-         SECS raises it)"
+        format!(
+            "\n  not decided within the rerun budget (2s for all the reruns of a run; \
+             --rerun-budget SECS raises it){SHARED_NOTE}"
+        )
     );
+}
+
+/// A rerun's driver start is held to the budget too: its `hello` waits at
+/// most what is left of the budget, not `--call-timeout`, so the rerun
+/// process, 15 s from answering, is stopped before it answers (it writes
+/// `hello-2` once it does) and the run does not wait for it.
+#[test]
+fn a_rerun_whose_driver_start_outlasts_the_budget_is_cut() {
+    let state = scratch();
+    let driver = rerun_driver("slow-hello", state.path(), None);
+    let report = report_of(
+        &driver,
+        &["recall.limit"],
+        &["--rerun-budget", "2", "--call-timeout", "3600"],
+    );
+    assert_eq!(
+        verdict_of(
+            &report,
+            "recall.limit",
+            "hits with limit 3 of 5 entries holding the word: expected 3, got 5"
+        ),
+        format!(
+            "\n  not decided within the rerun budget (2s for all the reruns of a run; \
+             --rerun-budget SECS raises it){SHARED_NOTE}"
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(state.path().join("processes")).unwrap(),
+        "2"
+    );
+    assert!(!state.path().join("hello-2").exists());
+}
+
+/// What a wrong answer of a driver whose stores share one database adds
+/// to the check's message: what else could explain it.
+const SHARED_NOTE: &str = "\n  (measured on a store of a driver whose stores share one database: \
+     it does not declare independent_stores, so writes through another of its stores while the \
+     check ran (by this check, another process, or another run on that database) could explain \
+     this count or hit as well as the broken rule; two stores whose rows share ids in one table \
+     or collection are such a case, where another namespace's upsert takes a row)";
+
+/// A count that another store's writes could explain says so when the
+/// driver's stores share a database, rerun or not, and the bundle keeps
+/// the check's own message (a replay, without the note, reproduces it); a
+/// driver declaring independent stores gets no such note.
+#[test]
+fn a_wrong_count_on_a_shared_store_says_what_else_could_explain_it() {
+    let state = scratch();
+    let bundles = scratch();
+    let own = "hits with limit 3 of 5 entries holding the word: expected 3, got 5";
+    let driver = rerun_driver("slow-rerun", state.path(), None);
+    let mut args = vec![
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--check",
+        "recall.limit",
+        "--no-rerun",
+        "--format",
+        "json",
+        "--bundle",
+        bundles.path().to_str().unwrap(),
+    ];
+    let ran = run(&args);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let report: Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_eq!(
+        message_of(&report, "recall.limit"),
+        format!("{own}{SHARED_NOTE}")
+    );
+    let bundle = std::fs::read_dir(bundles.path())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let recorded: Value = serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap()).unwrap();
+    assert_eq!(recorded["actual"], own);
+    // The same broken store declaring independent stores.
+    let independent = format!(
+        "exec:python3 {}",
+        repo("examples/python/broken_driver.py").display()
+    );
+    args[2] = &independent;
+    args.truncate(args.len() - 2);
+    let ran = run(&args);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let report: Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_eq!(message_of(&report, "recall.limit"), own);
 }
 
 /// A store one process may hold at a time, closing in 1 s: a rerun waits
@@ -343,8 +494,10 @@ fn a_rerun_failing_another_way_decides_nothing() {
             "recall.limit",
             "hits with limit 3 of 5 entries holding the word: expected 3, got 5"
         ),
-        "\n  the rerun could not decide: failed to open a fresh store: backend failure: the \
-         store's files are held by a backup"
+        format!(
+            "\n  the rerun could not decide: failed to open a fresh store: backend failure: the \
+             store's files are held by a backup{SHARED_NOTE}"
+        )
     );
 }
 
@@ -376,7 +529,7 @@ fn a_check_failing_now_and_then_is_given_no_cause() {
              failed as the run did, alone or after the checks before it): no check before it is \
              the cause, and a store must answer the same every time; reproduce, repeating until \
              it fails: {} run --driver '{driver}' --no-corpus --jobs 1 --seed \
-             8388357248759721216 --cases 4 --check namespace.case_sensitive",
+             8388357248759721216 --cases 4 --check namespace.case_sensitive{SHARED_NOTE}",
             prefix()
         )
     );

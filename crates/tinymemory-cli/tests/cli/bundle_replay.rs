@@ -347,3 +347,98 @@ fn a_replay_store_that_is_the_bundle_or_its_companion_is_refused() {
         assert_eq!(files, ["bundle.json"], "{name}: {}", ran.dump());
     }
 }
+
+/// A bundle records the limits its check ran under (`--timeout`,
+/// `--call-timeout`), and replay runs it under them unless told others:
+/// a failure from a call unanswered within `--call-timeout 2` replays
+/// as reproduced (under the default 30 s it waited longer and failed
+/// another way), and `replay --call-timeout 3` overrides it.
+#[test]
+fn a_bundle_records_its_limits_and_replay_keeps_them() {
+    let dir = scratch();
+    let driver = format!(
+        "exec:python3 {} hang needle",
+        repo("crates/tinymemory-exec/tests/drivers/misbehave.py").display()
+    );
+    // Every driver process must answer hello within the call timeout too;
+    // on a loaded machine a Python start-up may not (the driver cannot be
+    // opened, exit 3): tried again.
+    let until_opened = |args: &[&str]| {
+        let mut ran = run(args);
+        for _ in 0..5 {
+            if ran.code != 3 {
+                break;
+            }
+            ran = run(args);
+        }
+        ran
+    };
+    let ran = until_opened(&[
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--check",
+        "recall.limit",
+        "--no-rerun",
+        "--call-timeout",
+        "2",
+        "--timeout",
+        "40",
+        "--quiet",
+        "--bundle",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let bundle = std::fs::read_dir(dir.path())
+        .unwrap()
+        .next()
+        .expect("a bundle")
+        .unwrap()
+        .path();
+    let recorded: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap()).unwrap();
+    assert_eq!(recorded["timeout_secs"], 40, "{recorded}");
+    assert_eq!(recorded["call_timeout_secs"], 2, "{recorded}");
+    let b = bundle.to_str().unwrap();
+    let replayed = until_opened(&["replay", b, "--driver", &driver]);
+    assert_eq!(replayed.code, 1, "{}", replayed.dump());
+    assert!(
+        replayed
+            .stdout
+            .contains("reproduced: the check fails as recorded"),
+        "{}",
+        replayed.dump()
+    );
+    let overridden = until_opened(&["replay", b, "--driver", &driver, "--call-timeout", "3"]);
+    assert_eq!(overridden.code, 1, "{}", overridden.dump());
+    assert!(
+        overridden
+            .stdout
+            .contains("no answer within 3s (the request timeout, --call-timeout SECS)"),
+        "{}",
+        overridden.dump()
+    );
+    assert!(
+        overridden
+            .stdout
+            .contains("still failing, with a different message"),
+        "{}",
+        overridden.dump()
+    );
+    // A bundle whose recorded limit this build cannot run under is
+    // refused, naming the field.
+    let zero = edited(dir.path(), |b| b["call_timeout_secs"] = 0.into());
+    let refused = run(&["replay", zero.to_str().unwrap()]);
+    assert_eq!(refused.code, 2, "{}", refused.dump());
+    assert_eq!(
+        refused.stderr,
+        format!(
+            "error: {}: the bundle's call_timeout_secs 0 is not a limit this build runs under \
+             (1 to 31536000 seconds); pass the option it records to override it\n",
+            zero.display()
+        )
+    );
+    let given = run(&["replay", zero.to_str().unwrap(), "--call-timeout", "5"]);
+    assert_eq!(given.code, 1, "{}", given.dump());
+}

@@ -544,3 +544,198 @@ fn a_bundle_name_made_a_link_during_the_run_is_replaced_not_followed() {
         assert_eq!(bundle["check"], "recall.limit");
     }
 }
+
+/// A program named without a `/` is the file `PATH` leads to, as the
+/// driver's start finds it: `--output bin/mydrv` with `bin` on `PATH`
+/// would replace the driver's own program with the report.
+#[test]
+fn the_program_found_through_path_is_the_commands() {
+    let dir = scratch();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let program = bin.join("mydrv");
+    std::fs::write(
+        &program,
+        format!(
+            "#!/bin/sh\nexec python3 {}\n",
+            repo("examples/python/memory_driver.py").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &program,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let before = bytes(&program);
+    let path = std::env::join_paths(std::iter::once(bin.clone()).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
+    let path = Path::new(&path);
+    for (flag, output) in [("--output", "bin/mydrv"), ("--trace", "bin/./mydrv")] {
+        let ran = run_env_in(
+            dir.path(),
+            &[
+                "run",
+                "--driver",
+                "exec:mydrv",
+                "--no-corpus",
+                "--check",
+                "store.upsert",
+                flag,
+                output,
+            ],
+            &[("PATH", path)],
+        );
+        assert_eq!(ran.code, 2, "{}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "error: {flag} {output} names the same file as {}, the program --driver \
+                 exec:mydrv starts (found through PATH){REFUSED}",
+                program.display()
+            )
+        );
+        assert_eq!(bytes(&program), before);
+    }
+    // Found through PATH, the program runs: the claim refused the output,
+    // not the driver.
+    let ran = run_env_in(
+        dir.path(),
+        &[
+            "run",
+            "--driver",
+            "exec:mydrv",
+            "--no-corpus",
+            "--check",
+            "store.upsert",
+            "--output",
+            "report.txt",
+        ],
+        &[("PATH", path)],
+    );
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert_eq!(bytes(&program), before);
+}
+
+/// A word of an `exec:` command may name a directory its program reads or
+/// writes files in (`--dir data`), whether it exists yet or not: an output
+/// inside it, a trace or a bundle directory, is one of its files.
+#[test]
+fn an_output_inside_a_directory_a_word_names_is_refused() {
+    let dir = scratch();
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    std::fs::write(dir.path().join("data/kept.db"), "a store").unwrap();
+    for (driver, flag, output, named, from) in [
+        (
+            "exec:python3 drv.py --dir data",
+            "--output",
+            "data/kept.db",
+            "data",
+            "",
+        ),
+        (
+            "exec:python3 drv.py --dir data",
+            "--trace",
+            "data/t.jsonl",
+            "data",
+            "",
+        ),
+        (
+            "exec:python3 drv.py --dir data",
+            "--bundle",
+            "data/bdl",
+            "data",
+            "",
+        ),
+        (
+            "exec:python3 drv.py '--dir=new'",
+            "--bundle",
+            "new/bdl",
+            "new",
+            " in its word '--dir=new'",
+        ),
+        // A word of a shell script is a word of its own.
+        (
+            "exec:sh -c 'cd data && drv'",
+            "--output",
+            "data/r.json",
+            "data",
+            "",
+        ),
+    ] {
+        let ran = run_in(
+            dir.path(),
+            &["run", "--driver", driver, "--no-corpus", flag, output],
+        );
+        assert_eq!(ran.code, 2, "{driver} {flag} {output}: {}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "error: {flag} {output} names the same file as {named}, named by --driver \
+                 {driver}{from}{REFUSED}"
+            ),
+            "{driver} {flag} {output}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("data/kept.db")).unwrap(),
+        "a store"
+    );
+    assert!(!dir.path().join("new").exists());
+}
+
+/// An `exec:` command whose word names a file or a directory inside the
+/// corpus directory is refused as a `sqlite:PATH` store there is: the
+/// program may write what its words name, and the corpus is read.
+#[test]
+fn an_exec_command_naming_a_file_in_the_corpus_is_refused() {
+    let dir = scratch();
+    std::fs::create_dir_all(dir.path().join("corpus/dialog")).unwrap();
+    std::fs::write(dir.path().join("corpus/dialog/a.yml"), "a: b").unwrap();
+    for (word, shown) in [
+        ("corpus/dialog/s.db", "corpus/dialog/s.db".to_owned()),
+        ("corpus/dialog", "corpus/dialog".to_owned()),
+        (
+            "'--db=corpus/new.db'",
+            "corpus/new.db, named by --driver exec:python3 drv.py '--db=corpus/new.db' in its \
+             word '--db=corpus/new.db'"
+                .to_owned(),
+        ),
+    ] {
+        let driver = format!("exec:python3 drv.py {word}");
+        let named = if shown.contains(", named by") {
+            shown
+        } else {
+            format!("{shown}, named by --driver {driver}")
+        };
+        let ran = run_in(
+            dir.path(),
+            &["run", "--driver", &driver, "--corpus", "corpus"],
+        );
+        assert_eq!(ran.code, 2, "{word}: {}", ran.dump());
+        assert_eq!(
+            ran.stderr,
+            format!("error: {named} names the same file as the corpus corpus{REFUSED}"),
+            "{word}"
+        );
+    }
+    // Without the corpus, the same command is not refused: its driver is
+    // started (and, as drv.py is missing, cannot be opened).
+    let ran = run_in(
+        dir.path(),
+        &[
+            "run",
+            "--driver",
+            "exec:python3 drv.py corpus/dialog/s.db",
+            "--no-corpus",
+        ],
+    );
+    assert_eq!(ran.code, 3, "{}", ran.dump());
+    assert!(!dir.path().join("corpus/dialog/s.db").exists());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("corpus/dialog/a.yml")).unwrap(),
+        "a: b"
+    );
+}

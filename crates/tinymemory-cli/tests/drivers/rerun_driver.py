@@ -10,6 +10,10 @@ come one after another. MODE is one of:
 - `slow-rerun`: examples/python/broken_driver.py (recall.limit fails),
   whose processes after the first take 20 s over their first recall: a
   rerun longer than any small rerun budget.
+- `slow-hello`: broken_driver.py, whose processes after the first
+  sleep 15 s before they answer `hello` and then write
+  STATE_DIR/hello-N: a rerun whose driver start outlasts any small
+  rerun budget, and a file that says whether it was waited for.
 - `reset-fails`: broken_driver.py, whose processes after the first fail
   every `reset` with a backend error: a rerun that cannot start its
   store, unlike the failure the run saw (a wrong answer).
@@ -165,11 +169,16 @@ def main():
     n = number(state_dir)
     store = {
         "slow-rerun": lambda: SlowRerun(n),
+        "slow-hello": lambda: SlowRerun(1),
         "reset-fails": lambda: ResetFails(n),
         "locked": lambda: Locked(state_dir),
         "flaky-get": lambda: FlakyGet(n, float(sys.argv[3]) if len(sys.argv) > 3 else 0.1),
         "shared-file": lambda: SharedFile(state_dir),
     }[mode]()
+    if mode == "slow-hello" and n > 1:
+        time.sleep(15)
+        with open(os.path.join(state_dir, f"hello-{n}"), "w") as f:
+            f.write("answered")
     tp.serve(store, f"python-{mode}")
     if mode == "locked":
         # Closing the database takes a while; the lock goes with the process.

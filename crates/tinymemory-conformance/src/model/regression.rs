@@ -117,7 +117,7 @@ impl Regression {
 /// Compact JSON of one value, for [`Regression::to_json`].
 fn compact<T: Serialize>(value: &T) -> String {
     // Strings, integers and ops always serialise.
-    serde_json::to_string(value).unwrap_or_default()
+    crate::report::to_json_line(value)
 }
 
 /// The committed regression files, compiled in: `(file name, text)`, in

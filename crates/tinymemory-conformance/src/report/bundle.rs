@@ -1,6 +1,8 @@
 //! Regression bundles: one failing check, with everything needed to run it
 //! again.
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 use tinymemory_api::RecallProfile;
 
@@ -58,6 +60,17 @@ pub struct Bundle {
     pub actual: String,
     /// For property checks: the shrunk input and its seed.
     pub counterexample: Option<CounterexampleRecord>,
+    /// The failing run's per-check budget in seconds (`run --timeout`),
+    /// which `replay` runs the check under unless told another; absent
+    /// (and then the default) in bundles written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_secs: Option<u64>,
+    /// The failing run's limit on one driver call in seconds (`run
+    /// --call-timeout`), which `replay` holds every call to unless told
+    /// another; absent (and then the default) in bundles written before it
+    /// was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_timeout_secs: Option<u64>,
 }
 
 impl Bundle {
@@ -93,7 +106,20 @@ impl Bundle {
             expected: entry.description.clone(),
             actual,
             counterexample: entry.counterexample.clone(),
+            // The report does not record the limits; the command writing
+            // the bundle knows them ([`Bundle::with_limits`]).
+            timeout_secs: None,
+            call_timeout_secs: None,
         })
+    }
+
+    /// The bundle with the limits its check ran under recorded: the
+    /// per-check budget and the limit on one driver call.
+    #[must_use]
+    pub fn with_limits(mut self, timeout: Duration, call_timeout: Duration) -> Self {
+        self.timeout_secs = Some(timeout.as_secs());
+        self.call_timeout_secs = Some(call_timeout.as_secs());
+        self
     }
 
     /// One bundle per check that failed the run, in run order.

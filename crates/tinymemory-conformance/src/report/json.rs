@@ -35,14 +35,43 @@ impl Report {
 }
 
 pub(crate) fn to_pretty<T: Serialize>(value: &T) -> String {
-    // Cannot fail: every field is a string, number, bool, option, vector or
-    // struct of those (no maps with non-string keys), which serde_json
-    // always serialises; a non-finite f64 becomes null.
-    let mut text = serde_json::to_string_pretty(value).unwrap_or_else(|e| {
-        unreachable!("report types always serialise: {e}");
+    to_json_text(value)
+}
+
+/// `value` as the JSON every file and answer of this suite is written
+/// in: pretty-printed (two-space indent), newline-terminated, and with
+/// the characters that can reorder or hide how a line displays (C1
+/// controls, bidi and other format characters, line and paragraph
+/// separators) written as `\uXXXX` escapes
+/// ([`tinymemory_api::shown::json_escaped`]; serde_json escapes only the
+/// C0 controls). A JSON parser reads back the same strings.
+///
+/// # Panics
+///
+/// When `value` cannot be serialised as JSON: a map with keys that are
+/// not strings, or a `Serialize` implementation that fails. The report,
+/// bundle, `list` and `hello` types always serialise.
+#[must_use]
+pub fn to_json_text<T: Serialize>(value: &T) -> String {
+    // Cannot fail for this crate's types: every field is a string, number,
+    // bool, option, vector or struct of those (no maps with non-string
+    // keys), which serde_json always serialises; a non-finite f64 becomes
+    // null.
+    let text = serde_json::to_string_pretty(value).unwrap_or_else(|e| {
+        panic!("the value does not serialise as JSON: {e}");
     });
+    let mut text = tinymemory_api::shown::json_escaped(&text).into_owned();
     text.push('\n');
     text
+}
+
+/// [`to_json_text`] on one line, without a newline: a value inside a
+/// larger JSON text written by hand (a regression file's ops).
+#[must_use]
+pub fn to_json_line<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value)
+        .map(|text| tinymemory_api::shown::json_escaped(&text).into_owned())
+        .unwrap_or_default()
 }
 
 /// Parses `text` as a `what` of schema version at most `supported`: the

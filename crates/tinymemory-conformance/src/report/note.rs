@@ -23,12 +23,16 @@ pub enum NoteKind {
     /// `not-rerun`: the check was not rerun alone, a run reruns its first
     /// few failures only.
     NotRerun,
+    /// `shared-store`: the failure is a wrong answer measured on a store of
+    /// a driver whose stores share one database, so writes through another
+    /// of its stores could explain it too.
+    SharedStore,
     /// A kind this build does not know, with its text as read.
     Unknown(String),
 }
 
 impl NoteKind {
-    /// The JSON spelling: `trace`, `rerun`, `not-rerun`, or an unknown
+    /// The JSON spelling: `trace`, `rerun`, `not-rerun`, `shared-store`, or an unknown
     /// kind's text as read.
     #[must_use]
     pub fn as_str(&self) -> &str {
@@ -36,6 +40,7 @@ impl NoteKind {
             Self::Trace => "trace",
             Self::Rerun => "rerun",
             Self::NotRerun => "not-rerun",
+            Self::SharedStore => "shared-store",
             Self::Unknown(text) => text,
         }
     }
@@ -45,6 +50,7 @@ impl NoteKind {
             "trace" => Self::Trace,
             "rerun" => Self::Rerun,
             "not-rerun" => Self::NotRerun,
+            "shared-store" => Self::SharedStore,
             other => Self::Unknown(other.to_owned()),
         }
     }

@@ -4,7 +4,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Bundle, ReportError};
-use crate::{CheckReport, DriverFactory, LoadedCorpus, Outcome, Registry, RunConfig, Runner};
+use crate::{
+    CheckReport, DriverFactory, LoadedCorpus, Outcome, Registry, RunConfig, Runner,
+    DEFAULT_CALL_TIMEOUT,
+};
 use tinymemory_api::shown::shown;
 
 /// What a replay found.
@@ -93,6 +96,29 @@ impl Bundle {
         corpus: Option<Arc<LoadedCorpus>>,
         timeout: Duration,
     ) -> Result<Replay, ReportError> {
+        self.replay_within(registry, factory, corpus, timeout, DEFAULT_CALL_TIMEOUT)
+            .await
+    }
+
+    /// [`Bundle::replay`], holding every driver call to `call_timeout`
+    /// ([`Runner::with_call_timeout`]): the limits the failing run had
+    /// ([`Bundle::call_timeout_secs`]), or others.
+    ///
+    /// # Errors
+    ///
+    /// As [`Bundle::replay`].
+    ///
+    /// # Panics
+    ///
+    /// As [`Bundle::replay`].
+    pub async fn replay_within(
+        &self,
+        registry: &Registry,
+        factory: Arc<dyn DriverFactory>,
+        corpus: Option<Arc<LoadedCorpus>>,
+        timeout: Duration,
+        call_timeout: Duration,
+    ) -> Result<Replay, ReportError> {
         let one = registry.filter(|c| c.id == self.check);
         let Some(check) = one.checks().first() else {
             return Err(ReportError::UnknownCheck {
@@ -109,6 +135,7 @@ impl Bundle {
         let summary = Runner::new(one)
             .with_profile(self.recall_profile)
             .with_timeout(timeout)
+            .with_call_timeout(call_timeout)
             .with_config(RunConfig {
                 seed: self.seed,
                 cases: self.cases,

@@ -93,9 +93,32 @@ impl<'a> Reruns<'a> {
             .unwrap_or((Try::OutOfBudget, None))
     }
 
+    /// One rerun, every call of it (the driver's start and `hello`
+    /// included) held to the smaller of its limit and the budget left, so
+    /// none outlives the budget: a `hello` waited for on a blocking thread
+    /// cannot be cut from outside, and the run would wait for it at its
+    /// end. A try that ran out of budget this way is out of budget, not
+    /// undecided.
     async fn attempt(&self, ids: &[&'static str], original: &Failure) -> (Try, Option<Leftover>) {
+        let call_timeout = self
+            .plan
+            .call_timeout
+            .min(self.deadline.saturating_duration_since(Instant::now()));
+        let (read, leftover) = self.attempt_within(ids, original, call_timeout).await;
+        if Instant::now() >= self.deadline && read != Try::Passes && read != Try::Fails {
+            return (Try::OutOfBudget, None);
+        }
+        (read, leftover)
+    }
+
+    async fn attempt_within(
+        &self,
+        ids: &[&'static str],
+        original: &Failure,
+        call_timeout: Duration,
+    ) -> (Try, Option<Leftover>) {
         let spec = self.plan.driver.clone();
-        let config = self.plan.exec.clone();
+        let config = self.plan.exec.clone().with_request_timeout(call_timeout);
         // Opening an exec driver waits for its `hello` on this thread: off
         // the runtime, so the budget can cut it.
         let opened = tokio::task::spawn_blocking(move || {
@@ -137,7 +160,7 @@ impl<'a> Reruns<'a> {
         let summary = Runner::new(plan.registry.filter(|c| ids.contains(&c.id)))
             .with_profile(plan.profile)
             .with_timeout(plan.timeout)
-            .with_call_timeout(plan.call_timeout)
+            .with_call_timeout(call_timeout)
             .with_config(plan.config)
             .with_jobs(1)
             .run(Arc::clone(&factory), None, |_| {})

@@ -1,0 +1,116 @@
+//! Every JSON the binary writes (the report, bundles, `hello --format
+//! json`, the trace) holds no character that reorders or hides how a
+//! line displays: C1 controls, bidi and other format characters and the
+//! line and paragraph separators from a driver's id are `\uXXXX` escapes
+//! (serde_json escapes only C0), and a JSON parser reads back the
+//! driver's id as it sent it.
+
+use crate::support;
+
+use support::bin::{repo, scratch};
+
+/// What a driver may put in its id: C1 controls (NEL, CSI), bidi
+/// overrides, isolates and marks, zero-width characters, the line and
+/// paragraph separators, a byte order mark and a format character above
+/// U+FFFF (a tag, written as a surrogate pair).
+const HIDDEN: &str = "id\u{85}\u{9b}\u{61c}\u{200b}\u{200e}\u{200f}\u{202a}\u{202e}\u{2066}\
+                      \u{2069}\u{2028}\u{2029}\u{feff}\u{e0001}end";
+
+/// `true` when `text` holds a character that must be escaped.
+fn has_hidden(text: &str) -> Option<char> {
+    text.chars().find(|&c| {
+        matches!(u32::from(c), 0x80..=0x9f)
+            || "\u{61c}\u{200b}\u{200e}\u{200f}\u{202a}\u{202e}\u{2066}\u{2069}\u{2028}\u{2029}\u{feff}\u{e0001}"
+                .contains(c)
+    })
+}
+
+/// A broken driver (examples/python/broken_driver.py, which fails
+/// `recall.limit`) answering `hello` with the id [`HIDDEN`].
+fn driver(dir: &std::path::Path) -> String {
+    let script = dir.join("hidden_id.py");
+    // Each character as Python's `\UXXXXXXXX`, so the script is ASCII.
+    let literal: String = HIDDEN
+        .chars()
+        .map(|c| format!("\\U{:08x}", u32::from(c)))
+        .collect();
+    std::fs::write(
+        &script,
+        format!(
+            "import sys\nsys.dont_write_bytecode = True\nsys.path[:0] = [{:?}, {:?}]\n\
+             import tinymemory.protocol as tp\nfrom broken_driver import BrokenStore\n\
+             tp.serve(BrokenStore(), \"{literal}\")\n",
+            repo("examples/python").display().to_string(),
+            repo("python").display().to_string(),
+        ),
+    )
+    .unwrap();
+    format!("exec:python3 {}", script.display())
+}
+
+#[test]
+fn hidden_characters_are_json_escapes_and_read_back_the_same() {
+    let dir = scratch();
+    let driver = driver(dir.path());
+    let (report, bundles, trace) = (
+        dir.path().join("r.json"),
+        dir.path().join("bdl"),
+        dir.path().join("t.jsonl"),
+    );
+    let ran = support::bin::run(&[
+        "run",
+        "--driver",
+        &driver,
+        "--no-corpus",
+        "--check",
+        "recall.limit",
+        "--no-rerun",
+        "--format",
+        "json",
+        "--output",
+        report.to_str().unwrap(),
+        "--bundle",
+        bundles.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let hello = support::bin::run(&["hello", "--driver", &driver, "--format", "json"]);
+    assert_eq!(hello.code, 0, "{}", hello.dump());
+    let bundle = std::fs::read_dir(&bundles)
+        .unwrap()
+        .next()
+        .expect("a bundle")
+        .unwrap()
+        .path();
+    let trace = std::fs::read_to_string(&trace).unwrap();
+    let hello_line = trace
+        .lines()
+        .find(|l| l.contains("\"answer\"") && l.contains("\"driver\""))
+        .expect("the hello answer in the trace")
+        .to_owned();
+    for (what, text, id) in [
+        (
+            "report",
+            std::fs::read_to_string(&report).unwrap(),
+            "/run/driver_id",
+        ),
+        ("hello", hello.stdout.clone(), "/driver"),
+        (
+            "bundle",
+            std::fs::read_to_string(&bundle).unwrap(),
+            "/driver_id",
+        ),
+        ("trace", hello_line, "/answer/result/driver"),
+    ] {
+        assert_eq!(has_hidden(&text), None, "{what}: {text}");
+        assert!(text.contains("id\\u0085\\u009b\\u061c"), "{what}: {text}");
+        assert!(text.contains("\\udb40\\udc01end"), "{what}: {text}");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            value.pointer(id).and_then(|v| v.as_str()),
+            Some(HIDDEN),
+            "{what}"
+        );
+    }
+}

@@ -50,7 +50,8 @@ def test_keep_going_runs_the_checks_anyway(pytester, monkeypatch):
             profile = "lexical"
         """
     )
-    result = pytester.runpytest(*FAST, "-k", "recall.limit")
-    # The check ran, and failed on the driver's error.
-    result.assert_outcomes(failed=1)
+    result = pytester.runpytest(*FAST)
+    # Every check ran: more failed on the driver's error than the three
+    # that stop a run without it.
+    assert result.parseoutcomes()["failed"] > 3, result.stdout.str()
     result.stdout.fnmatch_lines(["recall.limit FAIL: unexpected driver error: *No module named 'numpy'*"])

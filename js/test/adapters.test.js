@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { InMemoryStore } from "@langchain/langgraph-checkpoint";
 import { LangGraphStore, namespaceLabel, namespaceOfLabel } from "../dist/adapters/langgraph.js";
-import { VectorStoreAdapter, documentId, functionFilter, libsqlFilter, objectFilter } from "../dist/adapters/langchain.js";
+import { VectorStoreAdapter, chromaFilter, documentId, functionFilter, libsqlFilter, objectFilter } from "../dist/adapters/langchain.js";
 import { HashedEmbeddings } from "../dist/adapters/embedding.js";
 import { DoubleVectorStore } from "./doubles/vector-store.js";
 
@@ -135,6 +135,23 @@ test("the default filter is an object, a function for a store of type memory, Li
   await store.store(entry("global", "k"));
   await store.get({ namespace: "global", key: "k" });
   assert.deepEqual(mine, ["global"]);
+});
+
+test("Chroma's filter is one equality alone, several under $and (its where refuses an object of two fields)", async () => {
+  const seen = [];
+  const engine = new DoubleVectorStore();
+  engine._vectorstoreType = () => "chroma";
+  engine.matches = () => true;
+  const search = engine.similaritySearchWithScore.bind(engine);
+  engine.similaritySearchWithScore = (q, k, f) => (seen.push(f), search(q, k, f));
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "k"));
+  await store.recall({ query: "comet", limit: 1, namespace: null, category: null, session_id: null, min_score: null });
+  await store.get({ namespace: "global", key: "k" });
+  assert.deepEqual(seen, [{ namespace: "global" }, { $and: [{ namespace: "global" }, { key: "k" }] }]);
+  assert.deepEqual(chromaFilter({ namespace: "n", key: null, category: "core", session_id: "s", isCurrent: () => true }), {
+    $and: [{ namespace: "n" }, { category: "core" }, { session_id: "s" }],
+  });
 });
 
 test("the ids a store returns are the ones deleted (a store making its own ids)", async () => {

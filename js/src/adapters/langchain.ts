@@ -31,8 +31,9 @@
  *   metadata equalities (`objectFilter`: PGVectorStore's, and the
  *   default), for MemoryVectorStore (`_vectorstoreType()` "memory") a
  *   function `(doc) => boolean` (`functionFilter`), for LibSQLVectorStore
- *   ("libsql") `{ field: { operator: "=", value } }` (`libsqlFilter`);
- *   option `filter` builds another.
+ *   ("libsql") `{ field: { operator: "=", value } }` (`libsqlFilter`), for
+ *   Chroma ("chroma") `{ field: value }` or `{ $and: [...] }`
+ *   (`chromaFilter`); option `filter` builds another.
  *   `get` asks for the key (the key as query, k = 2); `list` and
  *   `namespaces` ask for each namespace of the catalog (k = its keys) and
  *   then for each key of it the answer missed; a lookup that misses a key
@@ -140,7 +141,8 @@ export interface VectorStoreAdapterOptions {
   /**
    * Builds the engine's filter from a read's conditions (default:
    * `functionFilter` for a store whose `_vectorstoreType()` is "memory",
-   * `libsqlFilter` for "libsql", else `objectFilter`).
+   * `libsqlFilter` for "libsql", `chromaFilter` for "chroma", else
+   * `objectFilter`).
    */
   filter?: (conditions: RecallConditions) => unknown;
   /**
@@ -188,6 +190,17 @@ export function libsqlFilter(c: RecallConditions): Record<string, { operator: "=
   return Object.fromEntries(Object.entries(equalities(c)).map(([name, value]) => [name, { operator: "=" as const, value }]));
 }
 
+/**
+ * Chroma's `where` form (the Chroma vector store hands the filter to
+ * `collection.query({ where })`): one equality `{ field: value }` alone,
+ * several as `{ $and: [{ field: value }, ...] }`, since Chroma refuses an
+ * object of two fields ("Expected 'where' to have exactly one operator").
+ */
+export function chromaFilter(c: RecallConditions): Record<string, unknown> {
+  const each = Object.entries(equalities(c)).map(([name, value]) => ({ [name]: value }));
+  return each.length === 1 ? each[0]! : { $and: each };
+}
+
 /** A function over Documents, as MemoryVectorStore takes it: the equalities, and the current document of its key only. */
 export function functionFilter(c: RecallConditions): (doc: DocumentLike) => boolean {
   const fields = Object.entries(equalities(c));
@@ -195,7 +208,7 @@ export function functionFilter(c: RecallConditions): (doc: DocumentLike) => bool
 }
 
 /** The filter form of each store type (`_vectorstoreType()`) whose form is not `objectFilter`'s. */
-const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, libsql: libsqlFilter };
+const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, libsql: libsqlFilter, chroma: chromaFilter };
 
 /**
  * Whether the store's `delete` can take `{ ids }`: its source names `ids`.
@@ -389,7 +402,7 @@ export class VectorStoreAdapter implements Store {
         const parameters = filterlessParameters(db);
         const remedy =
           parameters === null
-            ? "give VectorStoreAdapter the option `filter`, a function from the conditions to the filter form this store documents (objectFilter, functionFilter and libsqlFilter are three)"
+            ? "give VectorStoreAdapter the option `filter`, a function from the conditions to the filter form this store documents (objectFilter, functionFilter, libsqlFilter and chromaFilter are four)"
             : `its similaritySearchVectorWithScore takes no filter (parameters ${parameters.join(", ")}), so no \`filter\` option helps: ` +
               "this store cannot be served for recalls pinned to a namespace, key, category or session";
         throw mappingLimit(

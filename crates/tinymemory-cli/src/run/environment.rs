@@ -19,7 +19,7 @@
 //! rule, even with one of these errors now and then, is judged by every
 //! check.
 
-use tinymemory_conformance::{CheckReport, CheckStarted, DriverError, Outcome, RunObserver};
+use tinymemory_conformance::{CheckReport, CheckStarted, Outcome, RunObserver};
 
 use crate::error::CliError;
 
@@ -54,8 +54,9 @@ pub(crate) struct Watch {
     finished: usize,
     /// Of them, passed.
     passed: usize,
-    /// The error the failures so far share, and how many share it.
-    shared: Option<(DriverError, usize)>,
+    /// The first line of the error the failures so far share (the
+    /// driver error's kind and message), and how many share it.
+    shared: Option<(String, usize)>,
 }
 
 impl Watch {
@@ -99,8 +100,12 @@ impl Watch {
             self.armed = false;
             return None;
         };
+        let text = error.to_string();
+        // The first line: the rest is the driver's stderr, a traceback
+        // through whichever call raised the same error.
+        let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
         let count = match &mut self.shared {
-            Some((shared, count)) if shared == error => {
+            Some((shared, count)) if shared == first => {
                 *count += 1;
                 *count
             }
@@ -109,15 +114,12 @@ impl Watch {
                 return None;
             }
             None => {
-                self.shared = Some((error.clone(), 1));
+                self.shared = Some((first.to_owned(), 1));
                 1
             }
         };
         (count == FAILURES_TO_STOP).then(|| {
-            // The error's first line, then the driver's stderr that
-            // follows it.
-            let text = error.to_string();
-            let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+            // The error's first line, then the stderr of the last failure.
             let detail = tinymemory_api::shown::visible(rest)
                 .lines()
                 .map(|l| format!("\n{l}"))
@@ -293,6 +295,27 @@ mod tests {
             assert!(watch.judge(&other).is_none());
             for _ in 0..FAILURES_TO_STOP * 2 {
                 assert!(watch.judge(&failed_on(NUMPY)).is_none(), "{other:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_error_raised_from_different_calls_is_one_error() {
+        // An exec driver's error carries its stderr, a traceback through
+        // the call that raised it: the error is its first line.
+        let mut watch = Watch::new(true);
+        for call in ["store", "recall", "list"] {
+            let stop = watch.judge(&failed_on(&format!(
+                "{NUMPY}\n  stderr (2 lines):\n  | in {call}\n  | {NUMPY}"
+            )));
+            if call == "list" {
+                let stop = stop.expect("the third stops");
+                assert!(
+                    stop.to_string().ends_with("\n  stderr (2 lines):\n  | in list\n  | ImportError: No module named 'numpy'"),
+                    "the last failure's stderr: {stop}"
+                );
+            } else {
+                assert!(stop.is_none(), "{call}");
             }
         }
     }

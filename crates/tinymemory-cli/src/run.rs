@@ -15,7 +15,6 @@ use crate::error::{CliError, CliResult};
 use crate::progress::ConsoleProgress;
 use crate::{corpus, runtime};
 
-use self::environment::ProbeFailure;
 use self::plan::{CorpusPlan, RunPlan};
 use self::preflight::{Preflight, TraceFile};
 use self::trace_marks::TraceMarks;
@@ -62,7 +61,7 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     run_plan(&plan, opened, &console, started_at).await
 }
 
-/// Runs `plan` on the opened driver: probe (the first store), load,
+/// Runs `plan` on the opened driver: its first store opened, load,
 /// execute, report. It takes no arguments: the plan holds every setting
 /// the run reads.
 async fn run_plan(
@@ -71,15 +70,9 @@ async fn run_plan(
     console: &Arc<Console>,
     started_at: Instant,
 ) -> CliResult {
-    let not_opened = not_opened_with(plan.outputs.trace.as_ref());
-    if environment::keep_going(plan.keep_going) {
-        driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
-    } else {
-        environment::probe(&opened).await.map_err(|f| match f {
-            ProbeFailure::NotOpened(e) => not_opened(&e),
-            ProbeFailure::Broken(e) => e,
-        })?;
-    }
+    driver::probe(&opened)
+        .await
+        .map_err(|e| not_opened_with(plan.outputs.trace.as_ref())(&e))?;
     console.line(&plan.header());
     if let Some(events) = &plan.outputs.events {
         events.run_started(plan);
@@ -109,12 +102,14 @@ async fn run_plan(
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
     let independent = opened.factory.independent_stores();
+    // A broken environment stops the run from its checks' outcomes.
+    let mut watch = environment::Watch::new(!environment::keep_going(plan.keep_going));
     let summary = execute(
         plan,
         opened.factory,
         corpus,
         console,
-        (&mut progress, &*waiting),
+        (&mut watch, (&mut progress, &*waiting)),
     )
     .await;
     if let Some(t) = ticker {
@@ -227,8 +222,8 @@ fn runner(plan: &RunPlan, console: &Console) -> Runner {
         .with_progress(console.case_progress())
 }
 
-/// Runs the plan's checks, the console and the trace (when there is one)
-/// watching.
+/// Runs the plan's checks, `progress` (the console's and the broken
+/// environment's watch) and the trace (when there is one) watching.
 ///
 /// # Errors
 ///

@@ -31,8 +31,9 @@
  *   metadata equalities (`objectFilter`: PGVectorStore's, and the
  *   default), for MemoryVectorStore (`_vectorstoreType()` "memory") a
  *   function `(doc) => boolean` (`functionFilter`), for LibSQLVectorStore
- *   ("libsql") `{ field: { operator: "=", value } }` (`libsqlFilter`);
- *   option `filter` builds another.
+ *   ("libsql") `{ field: { operator: "=", value } }` (`libsqlFilter`), for
+ *   Chroma ("chroma") `{ field: value }` or `{ $and: [...] }`
+ *   (`chromaFilter`); option `filter` builds another.
  *   `get` asks for the key (the key as query, k = 2); `list` and
  *   `namespaces` ask for each namespace of the catalog (k = its keys) and
  *   then for each key of it the answer missed; a lookup that misses a key
@@ -48,7 +49,9 @@
  *   parameter (Voy's `(query, k)`), saying it cannot be served.
  *
  * Nothing else is re-sorted, re-scored or re-filtered: hits come in the
- * engine's order with its scores, so the suite judges the engine.
+ * engine's order with its scores (a distance or a rank, declared with
+ * option `score`, negated: the same order), so the suite judges the
+ * engine.
  */
 
 import { createHash } from "node:crypto";
@@ -94,8 +97,39 @@ export interface RecallConditions {
   isCurrent(doc: DocumentLike): boolean;
 }
 
+/**
+ * What a store's `similaritySearchWithScore` answers as a document's score
+ * (option `score`, the Python adapter's option of that name): a
+ * "similarity" is higher-is-better, as the contract's score; a "distance"
+ * is lower-is-better (LibSQLVectorStore's `vector_distance_cos`, Chroma's);
+ * a "rank" is the hit's place in the answer, lower first
+ * (VoyVectorStore's, from 0).
+ */
+export type ScoreKind = "similarity" | "distance" | "rank";
+
+const SCORE_KINDS: readonly ScoreKind[] = ["similarity", "distance", "rank"];
+
+/**
+ * The contract's score (higher is better) of a score of `kind`: a
+ * similarity as it is, a distance or a rank `0 - x`. Negation is exact
+ * and reverses the order, so the hits keep the store's order, equal
+ * scores stay equal and unequal ones unequal (no tie made or broken), and
+ * `0 - 0` is 0, not -0; NaN stays NaN, for the suite to see.
+ */
+export function contractScore(kind: ScoreKind, score: number): number {
+  return kind === "similarity" ? score : 0 - score;
+}
+
 /** Options of VectorStoreAdapter. */
 export interface VectorStoreAdapterOptions {
+  /**
+   * What the store answers as the score ({@link ScoreKind}): "similarity"
+   * (the default) is passed through; a "distance" or a "rank" becomes
+   * `0 - x` ({@link contractScore}). A store answering a distance, left
+   * at the default, fails the recall checks that judge the order of
+   * scores (`recall.ranking_higher_better`).
+   */
+  score?: ScoreKind;
   /**
    * True when each process's engine is its own (an in-memory engine, or
    * one database per process): hello then declares independent stores and
@@ -107,7 +141,8 @@ export interface VectorStoreAdapterOptions {
   /**
    * Builds the engine's filter from a read's conditions (default:
    * `functionFilter` for a store whose `_vectorstoreType()` is "memory",
-   * `libsqlFilter` for "libsql", else `objectFilter`).
+   * `libsqlFilter` for "libsql", `chromaFilter` for "chroma", else
+   * `objectFilter`).
    */
   filter?: (conditions: RecallConditions) => unknown;
   /**
@@ -155,6 +190,17 @@ export function libsqlFilter(c: RecallConditions): Record<string, { operator: "=
   return Object.fromEntries(Object.entries(equalities(c)).map(([name, value]) => [name, { operator: "=" as const, value }]));
 }
 
+/**
+ * Chroma's `where` form (the Chroma vector store hands the filter to
+ * `collection.query({ where })`): one equality `{ field: value }` alone,
+ * several as `{ $and: [{ field: value }, ...] }`, since Chroma refuses an
+ * object of two fields ("Expected 'where' to have exactly one operator").
+ */
+export function chromaFilter(c: RecallConditions): Record<string, unknown> {
+  const each = Object.entries(equalities(c)).map(([name, value]) => ({ [name]: value }));
+  return each.length === 1 ? each[0]! : { $and: each };
+}
+
 /** A function over Documents, as MemoryVectorStore takes it: the equalities, and the current document of its key only. */
 export function functionFilter(c: RecallConditions): (doc: DocumentLike) => boolean {
   const fields = Object.entries(equalities(c));
@@ -162,7 +208,7 @@ export function functionFilter(c: RecallConditions): (doc: DocumentLike) => bool
 }
 
 /** The filter form of each store type (`_vectorstoreType()`) whose form is not `objectFilter`'s. */
-const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, libsql: libsqlFilter };
+const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, libsql: libsqlFilter, chroma: chromaFilter };
 
 /**
  * Whether the store's `delete` can take `{ ids }`: its source names `ids`.
@@ -212,6 +258,8 @@ export class VectorStoreAdapter implements Store {
   private revision = 0;
   /** Set once the engine's delete threw "not implemented": replaced documents stay, filtered out by `functionFilter`. */
   deleteUnsupported = false;
+  /** What the store answers as the score (option `score`). */
+  private readonly scoreKind: ScoreKind;
 
   constructor(
     private readonly make: () => VectorStoreLike | Promise<VectorStoreLike>,
@@ -219,6 +267,10 @@ export class VectorStoreAdapter implements Store {
   ) {
     this.independentStores = options.independentStores ?? false;
     this.driverId = options.driverId ?? "langchain-vectorstore";
+    if (options.score !== undefined && !SCORE_KINDS.includes(options.score)) {
+      throw new TypeError(`VectorStoreAdapter option score is ${JSON.stringify(options.score)}; expected "similarity" (the default), "distance" or "rank"`);
+    }
+    this.scoreKind = options.score ?? "similarity";
   }
 
   private async db(): Promise<VectorStoreLike> {
@@ -350,7 +402,7 @@ export class VectorStoreAdapter implements Store {
         const parameters = filterlessParameters(db);
         const remedy =
           parameters === null
-            ? "give VectorStoreAdapter the option `filter`, a function from the conditions to the filter form this store documents (objectFilter, functionFilter and libsqlFilter are three)"
+            ? "give VectorStoreAdapter the option `filter`, a function from the conditions to the filter form this store documents (objectFilter, functionFilter, libsqlFilter and chromaFilter are four)"
             : `its similaritySearchVectorWithScore takes no filter (parameters ${parameters.join(", ")}), so no \`filter\` option helps: ` +
               "this store cannot be served for recalls pinned to a namespace, key, category or session";
         throw mappingLimit(
@@ -358,7 +410,7 @@ export class VectorStoreAdapter implements Store {
             `to a search filtered on ${name} ${JSON.stringify(value)}: it ignored the filter; ${remedy}`,
         );
       }
-      return this.entryOf(doc, score);
+      return this.entryOf(doc, typeof score === "number" ? contractScore(this.scoreKind, score) : score);
     });
   }
 

@@ -358,3 +358,25 @@ def test_each_item_is_reported_as_its_check_finishes(pytester, tmp_path, monkeyp
     result.assert_outcomes(passed=3)
     said = (tmp_path / "forget").read_text().split()
     assert said and set(said) == {"seen"}, said
+
+
+def test_a_failures_rerun_verdict_follows_its_message(pytester, monkeypatch):
+    # With reruns on, a failing check's item waits for its rerun's verdict
+    # (a later event of the stream) and prints it after the message.
+    monkeypatch.delenv("TINYMEMORY_NO_RERUN", raising=False)
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        test_broken="""
+        from tinymemory.testing import DriverConformance
+
+        class TestBroken(DriverConformance):
+            driver = "broken_driver:BrokenStore"
+        """
+    )
+    result = pytester.runpytest(*FAST, "-k", "recall.limit or store.upsert")
+    result.assert_outcomes(passed=2, failed=1)
+    out = result.stdout.str()
+    assert (
+        "recall.limit FAIL: hits with limit 3 of 5 entries holding the word: expected 3, got 5\n"
+        "  fails alone too, on a fresh driver process: the checks before it are not the cause; reproduce: "
+    ) in out, out

@@ -11,9 +11,27 @@ use crate::support::bin::{repo, run, scratch};
 
 /// The message of the only check of the JSON report `text`.
 fn message(text: &[u8]) -> String {
+    failure(text).0
+}
+
+/// The message of the only check of the JSON report `text` and the
+/// command of its rerun note, when it has one.
+fn failure(text: &[u8]) -> (String, Option<String>) {
     let report: Value = serde_json::from_slice(text).expect("a JSON report");
-    assert_eq!(report["checks"][0]["outcome"], "fail", "{report}");
-    report["checks"][0]["message"].as_str().unwrap().to_owned()
+    let check = &report["checks"][0];
+    assert_eq!(check["outcome"], "fail", "{report}");
+    let reproduce = check["notes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|n| n["kind"] == "rerun")
+        .and_then(|n| {
+            let command = n["reproduce"].as_str()?;
+            let text = n["text"].as_str().unwrap();
+            assert!(text.ends_with(&format!("; reproduce: {command}")), "{n}");
+            Some(command.to_owned())
+        });
+    (check["message"].as_str().unwrap().to_owned(), reproduce)
 }
 
 /// The command the failure of `recall.limit` on a driver that never
@@ -31,22 +49,19 @@ fn printed(limits: &[&str]) -> (String, String) {
     // run cannot open the driver, exit 3, or its rerun says it could not
     // start): tried again.
     let mut said = String::new();
+    let mut command = None;
     for _ in 0..5 {
         let ran = run(&args);
         if ran.code == 3 {
             continue;
         }
         assert_eq!(ran.code, 1, "{}", ran.dump());
-        said = message(ran.stdout.as_bytes());
-        if said.contains("; reproduce: ") {
+        (said, command) = failure(ran.stdout.as_bytes());
+        if command.is_some() {
             break;
         }
     }
-    let command = said
-        .split_once("; reproduce: ")
-        .unwrap_or_else(|| panic!("{said}"))
-        .1
-        .to_owned();
+    let command = command.unwrap_or_else(|| panic!("no rerun command: {said}"));
     assert!(
         command.ends_with(&format!(
             " run --driver '{driver}' --no-corpus --jobs 1 --seed 8388357248759721216 --cases 64 \
@@ -75,10 +90,8 @@ fn the_rerun_command_fails_as_printed() {
         .output()
         .unwrap();
     assert_eq!(again.status.code(), Some(1), "{again:?}");
-    // The check's own message, without the verdict of the rerun alone.
-    let (first, _) = said
-        .split_once("\n  fails alone too")
-        .unwrap_or_else(|| panic!("{said}"));
+    // The check's own message: the verdict of the rerun alone is a note.
+    let first = said.as_str();
     assert_eq!(message(&again.stdout), first);
     assert!(
         first.contains("no answer within 3s (the request timeout, --call-timeout SECS)"),

@@ -38,9 +38,10 @@ class RunError(Exception):
 
 
 class BrokenEnvironment(RunError):
-    """The binary stopped before any check on a broken environment (exit
-    5: a missing module, a refused connection, a missing extension): the
-    message is its own, the error and what to install or start."""
+    """The binary stopped the run on a broken environment (exit 5: its
+    first failing checks all failed on one missing module, refused
+    connection or missing extension): the message is its own, the error
+    and what to install or start."""
 
 
 def _tail(text, lines=STDERR_LINES):

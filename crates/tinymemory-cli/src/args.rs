@@ -328,7 +328,8 @@ pub(crate) struct RunArgs {
     /// finished with its report entry, run finished with the counts, the
     /// level and the shared errors): for a program showing the run
     /// (docs/reports.md, "Event stream"). `fd:N` (or `/dev/fd/N`) writes
-    /// to the process's descriptor N, such as a pipe its host holds.
+    /// to the process's descriptor N, such as a pipe its host holds (a
+    /// pipe or a file: Linux does not reopen a socket through `/dev/fd`).
     #[arg(long, value_name = "PATH", value_parser = events_path)]
     pub(crate) events: Option<PathBuf>,
 

@@ -190,6 +190,51 @@ test("a store stripping NUL from content fails store.big_content_round_trip thro
   assert.equal(runCheck("plain", "store.big_content_round_trip").status, 0);
 });
 
+test("a store answering distances fails recall.ranking_higher_better, and passes every check with score: \"distance\"", { skip: !binary && "TINYMEMORY_CONFORMANCE_BIN is unset" }, () => {
+  const silent = runCheck("distances", "recall.ranking_higher_better");
+  assert.equal(silent.status, 1, silent.stdout + silent.stderr);
+  assert.match(silent.stdout, /FAIL  recall\.ranking_higher_better \(contract, [^)]*\): hits for "alpha beta gamma delta" are \[exact \(0\.0\), three \([0-9.]+\), two \([0-9.]+\), one \([0-9.]+\)\]: a score rises down the list, so scores are not higher-is-better/, silent.stdout);
+  // The whole suite, as the same store answering similarities passes it.
+  const args = ["run", "--driver", `exec:${process.execPath} ${serve} ${doubles}#distancesDeclared`, "--no-corpus", "--cases", "8", "--quiet"];
+  const declared = spawnSync(binary, args, { encoding: "utf8", env: { ...process.env, TINYMEMORY_NO_RERUN: "1" } });
+  assert.equal(declared.status, 0, declared.stdout + declared.stderr);
+  assert.match(declared.stdout, /^59 passed, 0 failed, 2 skipped$/m, declared.stdout);
+});
+
+test("option score turns a distance or a rank into a higher-is-better score, order and ties kept", async () => {
+  const recall = (store) => store.recall({ query: "comet tail", limit: 5, namespace: null, category: null, session_id: null, min_score: null });
+  const fill = async (store) => {
+    await store.store(entry("global", "a", "comet tail"));
+    await store.store(entry("global", "b", "comet"));
+    await store.store(entry("global", "c", "comet"));
+    await store.store(entry("global", "d", "stone"));
+  };
+  const similar = new VectorStoreAdapter(() => new DoubleVectorStore());
+  const far = new VectorStoreAdapter(() => new DoubleVectorStore({ scores: "distance" }), { score: "distance" });
+  const ranked = new VectorStoreAdapter(() => new DoubleVectorStore({ scores: "rank" }), { score: "rank" });
+  for (const s of [similar, far, ranked]) await fill(s);
+  const bySimilarity = await recall(similar);
+  const byDistance = await recall(far);
+  assert.deepEqual(byDistance.map((h) => h.key), bySimilarity.map((h) => h.key));
+  // 0 - distance: exact, so equal distances stay equal scores (b and c).
+  assert.deepEqual(byDistance.map((h) => h.score), bySimilarity.map((h) => 0 - (1 - h.score)));
+  assert.equal(byDistance[1].score, byDistance[2].score);
+  assert.equal(Object.is(byDistance[0].score, -0), false, "a distance of 0 scores 0, not -0");
+  const byRank = await recall(ranked);
+  assert.deepEqual(byRank.map((h) => h.key), ["a", "b", "c", "d"]);
+  assert.deepEqual(byRank.map((h) => h.score), [0, -1, -2, -3]);
+  // min_score compares the score the adapter answers.
+  const kept = await far.recall({ query: "comet tail", limit: 5, namespace: null, category: null, session_id: null, min_score: byDistance[1].score });
+  assert.deepEqual(kept.map((h) => h.key), ["a", "b", "c"]);
+});
+
+test("option score must be similarity, distance or rank", () => {
+  assert.throws(() => new VectorStoreAdapter(() => new DoubleVectorStore(), { score: "relevance" }), {
+    name: "TypeError",
+    message: 'VectorStoreAdapter option score is "relevance"; expected "similarity" (the default), "distance" or "rank"',
+  });
+});
+
 test("store_many is one delete of the documents it replaces and one addDocuments, a repeated key's last entry kept", async () => {
   const engine = new DoubleVectorStore({ ownIds: true });
   const store = new VectorStoreAdapter(() => engine);

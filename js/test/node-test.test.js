@@ -39,7 +39,7 @@ test("a seed out of range names the option", () => {
 });
 
 // A broken environment is one message: a store whose every recall raises
-// ImportError makes the binary stop before any check (exit 5); the suite
+// ImportError makes the binary stop at its third failing check (exit 5); the suite
 // shows its message on the first test and skips the others.
 const binary = process.env.TINYMEMORY_CONFORMANCE_BIN ?? new URL("../../target/debug/tinymemory-conformance", import.meta.url).pathname;
 const missingNumpy = new URL("../../crates/tinymemory-cli/tests/drivers/missing_numpy_driver.py", import.meta.url).pathname;
@@ -54,7 +54,7 @@ test("a store whose every recall raises ImportError is one failing test naming w
     const skipped = out.split("\n").filter((l) => l.includes("# SKIP the driver's environment is broken;"));
     assert.equal(failed.length, 1, out);
     assert.ok(skipped.length > 30, out);
-    assert.ok(out.includes("the driver's environment is broken: its first `recall` failed: backend failure: ImportError: No module named 'numpy'"), out);
+    assert.ok(out.includes("the driver's environment is broken: the first 3 checks to fail all failed on the same error: backend failure: ImportError: No module named 'numpy'"), out);
     assert.ok(out.includes("(`pip install numpy`, when the package has the module's name)"), out);
   } finally {
     if (saved.bin === undefined) delete process.env.TINYMEMORY_CONFORMANCE_BIN;

@@ -1,5 +1,5 @@
 """A broken environment is one message: a driver whose every recall raises
-ImportError makes the binary stop before any check (exit 5), and the class
+ImportError makes the binary stop at its third failing check (exit 5), and the class
 shows that one message, the error and what to install, on one failing
 item, its other items skipped (docs/validate-python-driver.md)."""
 
@@ -29,14 +29,14 @@ def test_a_missing_module_is_one_failing_item_naming_what_to_install(pytester, m
     result.assert_outcomes(failed=1, skipped=len(lexical_checks()) - 1)
     result.stdout.fnmatch_lines(
         [
-            "the driver's environment is broken: its first `recall` failed: backend failure: "
-            "ImportError: No module named 'numpy'",
+            "the driver's environment is broken: the first 3 checks to fail all failed on the same error: "
+            "backend failure: ImportError: No module named 'numpy'",
             'remedy: install the Python package that provides "numpy" in the driver\'s environment '
             "(`pip install numpy`, when the package has the module's name), then run again",
         ]
     )
     failures = result.stdout.str().split("short test summary info")[0]
-    assert failures.count("the driver's environment is broken: its first") == 1, failures
+    assert failures.count("the driver's environment is broken: the first") == 1, failures
 
 
 def test_keep_going_runs_the_checks_anyway(pytester, monkeypatch):

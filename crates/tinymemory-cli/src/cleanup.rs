@@ -146,6 +146,30 @@ pub(crate) fn install() {}
 /// with `code` after killing the driver groups once more. A second caller
 /// waits for the first one's exit.
 fn stop(why: &str, code: i32) -> ! {
+    stop_then(code, || {
+        let note = NOTE
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+            .map(|n| format!("; {n}"))
+            .unwrap_or_default();
+        format!(
+            "error: {why}: the driver processes were stopped and the temporary files removed{note}"
+        )
+    })
+}
+
+/// Stops the program as a signal does ([`stop`]), but with `message` as
+/// its whole last word: a run that found it cannot go on (a broken
+/// environment, `run::environment`), whose checks still running are
+/// stopped with their processes.
+pub(crate) fn stop_with(message: &str, code: i32) -> ! {
+    stop_then(code, || message.to_owned())
+}
+
+/// [`stop`]'s steps, the message made by `message` once the driver
+/// processes are stopped.
+fn stop_then(code: i32, message: impl FnOnce() -> String) -> ! {
     use std::io::Write as _;
     if INTERRUPTED.swap(true, Ordering::SeqCst) {
         loop {
@@ -153,15 +177,7 @@ fn stop(why: &str, code: i32) -> ! {
         }
     }
     clean_up();
-    let note = NOTE
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .take()
-        .map(|n| format!("; {n}"))
-        .unwrap_or_default();
-    let message = format!(
-        "error: {why}: the driver processes were stopped and the temporary files removed{note}"
-    );
+    let message = message();
     // Written from a thread of its own, waited for a moment: stderr may be
     // a pipe nobody reads (`run 2>&1 | less`, stopped), and a write to a
     // full pipe never returns. Not `eprintln!`, which panics when the

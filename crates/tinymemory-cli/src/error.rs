@@ -49,21 +49,27 @@ pub(crate) enum CliError {
     /// escaped ([`exit::SETUP`]).
     #[error("failed to open the driver: {0}")]
     NotOpened(String),
-    /// The first calls of a `run` failed on a broken environment (a
-    /// missing module, a refused connection, a missing extension): the
-    /// call, its error (escaped) and what to install or start
-    /// ([`exit::BROKEN_ENVIRONMENT`]; docs/cli.md, "A broken environment").
+    /// The first failing checks of a `run` all failed on the same error
+    /// of a broken environment (a missing module, a refused connection, a
+    /// missing extension): how many, the error (escaped), what to install
+    /// or start, and where the run stopped ([`exit::BROKEN_ENVIRONMENT`];
+    /// docs/cli.md, "A broken environment").
     #[error(
-        "the driver's environment is broken: its first `{call}` failed: {error}\nremedy: \
-         {remedy}\nno check ran; --keep-going runs the checks anyway{detail}"
+        "the driver's environment is broken: the first {failed} checks to fail all failed on the \
+         same error: {error}\nremedy: {remedy}\nthe run stopped after {finished} checks ({passed} \
+         passed); --keep-going runs every check anyway{detail}"
     )]
     BrokenEnvironment {
-        /// The call: `store` or `recall`.
-        call: &'static str,
-        /// The first line of the driver's error, escaped.
+        /// How many checks failed on the error.
+        failed: usize,
+        /// How many checks had finished when the run stopped.
+        finished: usize,
+        /// Of them, how many passed.
+        passed: usize,
+        /// The driver's error, escaped.
         error: String,
-        /// The rest of it (an exec driver's stderr), each line after a
-        /// newline; empty when there is none.
+        /// The driver's stderr quoted by the last failure, each line after
+        /// a newline; empty when there is none.
         detail: String,
         /// What to install or start.
         remedy: String,
@@ -212,7 +218,9 @@ mod tests {
             (CliError::NotOpened(String::new()), exit::SETUP),
             (
                 CliError::BrokenEnvironment {
-                    call: "recall",
+                    failed: 3,
+                    finished: 3,
+                    passed: 0,
                     error: String::new(),
                     detail: String::new(),
                     remedy: String::new(),

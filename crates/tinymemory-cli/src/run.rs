@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use tinymemory_conformance::report::RunCorpus;
-use tinymemory_conformance::{DriverFactory, LoadedCorpus, RunSummary, Runner};
+use tinymemory_conformance::{DriverFactory, LoadedCorpus, RunObserver, RunSummary, Runner};
 use tinymemory_exec::trace::{Traced, TracedFactory};
 use tinymemory_exec::ExecConfig;
 
@@ -16,7 +16,6 @@ use crate::error::{CliError, CliResult};
 use crate::progress::ConsoleProgress;
 use crate::{corpus, runtime};
 
-use self::environment::ProbeFailure;
 use self::plan::{CorpusPlan, RunPlan};
 use self::preflight::{Preflight, TraceFile};
 use self::trace_marks::TraceMarks;
@@ -56,15 +55,9 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     // resets no store of the driver (an exec driver was only asked
     // `hello`) and creates no `sqlite:PATH` file.
     let plan = RunPlan::resolve(args, preflight, &opened)?;
-    let not_opened = not_opened_with(plan.outputs.trace.as_ref());
-    if environment::keep_going(args.keep_going) {
-        driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
-    } else {
-        environment::probe(&opened).await.map_err(|f| match f {
-            ProbeFailure::NotOpened(e) => not_opened(&e),
-            ProbeFailure::Broken(e) => e,
-        })?;
-    }
+    driver::probe(&opened)
+        .await
+        .map_err(|e| not_opened_with(plan.outputs.trace.as_ref())(&e))?;
     console.line(&plan.header());
     // An exec driver's processes start while the corpus loads.
     runner(&plan, &console).start_ahead(opened.factory.as_ref());
@@ -81,7 +74,16 @@ async fn run(args: &RunArgs, preflight: Preflight, started_at: Instant) -> CliRe
     let started = SystemTime::now()
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
-    let mut summary = execute(&plan, opened.factory, corpus, &console, &mut progress).await?;
+    // A broken environment stops the run from its checks' outcomes.
+    let mut watch = environment::Watch::new(!environment::keep_going(args.keep_going));
+    let mut summary = execute(
+        &plan,
+        opened.factory,
+        corpus,
+        &console,
+        &mut (&mut watch, &mut progress),
+    )
+    .await?;
     let originals = alone::explain(args, &plan, &mut summary, &console).await;
     let report = plan.report(&summary, started, started_at.elapsed(), load_time, measured);
     finish::finish(&plan, &report, &originals, &console)
@@ -184,8 +186,8 @@ fn runner(plan: &RunPlan, console: &Console) -> Runner {
         .with_progress(console.case_progress())
 }
 
-/// Runs the plan's checks, the console and the trace (when there is one)
-/// watching.
+/// Runs the plan's checks, `progress` (the console's and the broken
+/// environment's watch) and the trace (when there is one) watching.
 ///
 /// # Errors
 ///
@@ -195,7 +197,7 @@ async fn execute(
     factory: Arc<dyn DriverFactory>,
     corpus: Option<Arc<LoadedCorpus>>,
     console: &Arc<Console>,
-    progress: &mut ConsoleProgress<'_>,
+    progress: &mut impl RunObserver,
 ) -> Result<RunSummary, CliError> {
     let runner = runner(plan, console);
     let ticker = console.start_ticker();

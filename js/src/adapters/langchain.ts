@@ -48,7 +48,9 @@
  *   parameter (Voy's `(query, k)`), saying it cannot be served.
  *
  * Nothing else is re-sorted, re-scored or re-filtered: hits come in the
- * engine's order with its scores, so the suite judges the engine.
+ * engine's order with its scores (a distance or a rank, declared with
+ * option `score`, negated: the same order), so the suite judges the
+ * engine.
  */
 
 import { createHash } from "node:crypto";
@@ -94,8 +96,39 @@ export interface RecallConditions {
   isCurrent(doc: DocumentLike): boolean;
 }
 
+/**
+ * What a store's `similaritySearchWithScore` answers as a document's score
+ * (option `score`, the Python adapter's option of that name): a
+ * "similarity" is higher-is-better, as the contract's score; a "distance"
+ * is lower-is-better (LibSQLVectorStore's `vector_distance_cos`, Chroma's);
+ * a "rank" is the hit's place in the answer, lower first
+ * (VoyVectorStore's, from 0).
+ */
+export type ScoreKind = "similarity" | "distance" | "rank";
+
+const SCORE_KINDS: readonly ScoreKind[] = ["similarity", "distance", "rank"];
+
+/**
+ * The contract's score (higher is better) of a score of `kind`: a
+ * similarity as it is, a distance or a rank `0 - x`. Negation is exact
+ * and reverses the order, so the hits keep the store's order, equal
+ * scores stay equal and unequal ones unequal (no tie made or broken), and
+ * `0 - 0` is 0, not -0; NaN stays NaN, for the suite to see.
+ */
+export function contractScore(kind: ScoreKind, score: number): number {
+  return kind === "similarity" ? score : 0 - score;
+}
+
 /** Options of VectorStoreAdapter. */
 export interface VectorStoreAdapterOptions {
+  /**
+   * What the store answers as the score ({@link ScoreKind}): "similarity"
+   * (the default) is passed through; a "distance" or a "rank" becomes
+   * `0 - x` ({@link contractScore}). A store answering a distance, left
+   * at the default, fails the recall checks that judge the order of
+   * scores (`recall.ranking_higher_better`).
+   */
+  score?: ScoreKind;
   /**
    * True when each process's engine is its own (an in-memory engine, or
    * one database per process): hello then declares independent stores and
@@ -212,6 +245,8 @@ export class VectorStoreAdapter implements Store {
   private revision = 0;
   /** Set once the engine's delete threw "not implemented": replaced documents stay, filtered out by `functionFilter`. */
   deleteUnsupported = false;
+  /** What the store answers as the score (option `score`). */
+  private readonly scoreKind: ScoreKind;
 
   constructor(
     private readonly make: () => VectorStoreLike | Promise<VectorStoreLike>,
@@ -219,6 +254,10 @@ export class VectorStoreAdapter implements Store {
   ) {
     this.independentStores = options.independentStores ?? false;
     this.driverId = options.driverId ?? "langchain-vectorstore";
+    if (options.score !== undefined && !SCORE_KINDS.includes(options.score)) {
+      throw new TypeError(`VectorStoreAdapter option score is ${JSON.stringify(options.score)}; expected "similarity" (the default), "distance" or "rank"`);
+    }
+    this.scoreKind = options.score ?? "similarity";
   }
 
   private async db(): Promise<VectorStoreLike> {
@@ -358,7 +397,7 @@ export class VectorStoreAdapter implements Store {
             `to a search filtered on ${name} ${JSON.stringify(value)}: it ignored the filter; ${remedy}`,
         );
       }
-      return this.entryOf(doc, score);
+      return this.entryOf(doc, typeof score === "number" ? contractScore(this.scoreKind, score) : score);
     });
   }
 

@@ -11,7 +11,11 @@
 // `deleteAllOnly` (VoyVectorStore's delete, which takes only `deleteAll`),
 // `deleteFails` (a delete by ids that throws this message),
 // `noFilterParameter` (VoyVectorStore: `similaritySearchVectorWithScore(
-// query, k)` takes no filter, so every search ignores it).
+// query, k)` takes no filter, so every search ignores it), `scores`
+// (what the search answers as the score: "similarity", the cosine, by
+// default; "distance", 1 - cosine, as LibSQLVectorStore's
+// `vector_distance_cos` and Chroma's cosine space; "rank", the hit's
+// place from 0, as VoyVectorStore's).
 // Otherwise an id added twice is
 // refused, as PGVectorStore's primary key does.
 import { HashedEmbeddings } from "../../dist/adapters/embedding.js";
@@ -49,8 +53,8 @@ async function searchWithoutFilter(query, k) {
 const strip = (s) => (typeof s === "string" ? s.replaceAll("\0", "") : s);
 
 export class DoubleVectorStore {
-  constructor({ stripNul = false, ignoresFilter = false, ownIds = false, functionFilter = false, noDelete = false, filterAfterTopK = false, deleteAllOnly = false, deleteFails = null, noFilterParameter = false } = {}) {
-    Object.assign(this, { stripNul, ignoresFilter: ignoresFilter || noFilterParameter, ownIds, functionFilter, noDelete, filterAfterTopK, deleteFails });
+  constructor({ stripNul = false, ignoresFilter = false, ownIds = false, functionFilter = false, noDelete = false, filterAfterTopK = false, deleteAllOnly = false, deleteFails = null, noFilterParameter = false, scores = "similarity" } = {}) {
+    Object.assign(this, { stripNul, ignoresFilter: ignoresFilter || noFilterParameter, ownIds, functionFilter, noDelete, filterAfterTopK, deleteFails, scores });
     if (noFilterParameter) this.similaritySearchVectorWithScore = searchWithoutFilter;
     if (deleteAllOnly) this.delete = deleteAll;
     this.rows = [];
@@ -100,7 +104,8 @@ export class DoubleVectorStore {
     const kept = this.filterAfterTopK
       ? ranked.slice(0, k).filter(([r]) => this.matches(filter, r))
       : ranked.filter(([r]) => this.matches(filter, r)).slice(0, k);
-    return kept.map(([r, score]) => [{ id: r.id, pageContent: r.pageContent, metadata: structuredClone(r.metadata) }, score]);
+    const answered = (score, place) => (this.scores === "distance" ? 1 - score : this.scores === "rank" ? place : score);
+    return kept.map(([r, score], place) => [{ id: r.id, pageContent: r.pageContent, metadata: structuredClone(r.metadata) }, answered(score, place)]);
   }
 }
 
@@ -111,3 +116,5 @@ export const stripsNul = () => new VectorStoreAdapter(() => new DoubleVectorStor
 export const stripsNulFromMetadata = () => new VectorStoreAdapter(() => new DoubleVectorStore({ stripNul: "metadata" }), { independentStores: true });
 export const plain = () => new VectorStoreAdapter(() => new DoubleVectorStore(), { independentStores: true });
 export const filtersAfterTopK = () => new VectorStoreAdapter(() => new DoubleVectorStore({ filterAfterTopK: true }), { independentStores: true });
+export const distances = () => new VectorStoreAdapter(() => new DoubleVectorStore({ scores: "distance" }), { independentStores: true });
+export const distancesDeclared = () => new VectorStoreAdapter(() => new DoubleVectorStore({ scores: "distance" }), { independentStores: true, score: "distance" });

@@ -1,29 +1,26 @@
-//! A broken environment is one message: before any check, the probe's
-//! store is asked the basic operations once (`store`, then `recall`), and
-//! when one fails with an error that says the driver's environment is
-//! missing something (a module it imports, a server it connects to, a
-//! database extension), the run stops there with that error and what to
-//! install or start, rather than failing every check one by one
-//! on the same error (exit 5, `exit::BROKEN_ENVIRONMENT`). `run
-//! --keep-going` runs the checks anyway.
+//! A broken environment is one message: when the run's first failing
+//! checks all fail on the same driver error, and that error says the
+//! driver's environment is missing something (a module it imports, a
+//! server it connects to, a database extension), the run stops there,
+//! as a signal stops it (the driver processes ended, the temporary files
+//! removed), with that error, what to install or start and how many
+//! checks it took, rather than failing every check one by one on the same
+//! error (exit 5, `exit::BROKEN_ENVIRONMENT`). `run --keep-going` runs
+//! every check anyway.
 //!
-//! Only errors recognised here stop a run ([`remedy`]): a driver that
-//! fails a rule, even with an error on these calls, is judged by the
-//! checks as before.
+//! The run makes no call of its own for this: it reads the checks'
+//! outcomes as they finish ([`Watch`]). A call made before the checks
+//! would be a process's first call, which a driver with a cold-start
+//! fault fails where no check sees it, and a write a reset that empties a
+//! shared store only after one would leave for the first check.
 //!
-//! The probe runs on the first store of the run's own driver, as the
-//! open probe before it did, and forgets what it stored, so a store the
-//! driver's processes share is as the run found it. A driver of its own
-//! for the probe would leave nothing in the checks' first process, but
-//! it is one more process at once, which a store over a database one
-//! process may hold (LMDB, DuckDB) cannot open: "cannot be opened" for a
-//! correct driver. What the probe can still hide (a fault of a process's
-//! first calls, a reset that empties a shared store only after a write)
-//! shows under `--keep-going`, which makes no such calls (docs/cli.md).
+//! Only errors recognised here stop a run ([`remedy`]), and only when
+//! no failure of another cause came before them: a driver that fails a
+//! rule, even with one of these errors now and then, is judged by every
+//! check.
 
-use tinymemory_api::{MemoryCategory, MemoryError, MemoryTaint, RecallOptions};
+use tinymemory_conformance::{CheckReport, CheckStarted, DriverError, Outcome, RunObserver};
 
-use crate::driver::Opened;
 use crate::error::CliError;
 
 /// The environment variable that does what `--keep-going` does, for a
@@ -32,76 +29,124 @@ use crate::error::CliError;
 const KEEP_GOING_ENV: &str = "TINYMEMORY_KEEP_GOING";
 
 /// `true` with `--keep-going`, or with [`KEEP_GOING_ENV`] set to anything
-/// but empty or `0`: the run's checks then run whatever the first calls
-/// answer.
+/// but empty or `0`: the run's checks then run whatever they fail on.
 pub(crate) fn keep_going(flag: bool) -> bool {
     flag || std::env::var(KEEP_GOING_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
-/// What the probe writes: a key no check uses, in `global`.
-const PROBE_KEY: &str = "tinymemory-environment-probe";
+/// How many failing checks, each on the same environment error and none
+/// on another, stop a run: more than one, so that a fault of one call (a
+/// cold start, a connection dropped once) is the check's failure, not a
+/// stop; few, so that the stop comes in seconds.
+pub(crate) const FAILURES_TO_STOP: usize = 3;
 
-/// Opens one store of `opened` and calls `store`, `recall` and `forget` on
-/// it once.
-///
-/// # Errors
-///
-/// [`ProbeFailure::NotOpened`] with the driver's error when the store
-/// does not open (as before these calls were made);
-/// [`ProbeFailure::Broken`], a [`CliError::BrokenEnvironment`], when a
-/// call fails with an error [`remedy`] recognises: the call, the error
-/// and the remedy. Any other error of a call is left to the checks.
-pub(crate) async fn probe(opened: &Opened) -> Result<(), ProbeFailure> {
-    let store = opened
-        .factory
-        .open()
-        .await
-        .map_err(ProbeFailure::NotOpened)?;
-    let stored = store
-        .store(
-            "global",
-            PROBE_KEY,
-            "probe",
-            MemoryCategory::Core,
-            None,
-            MemoryTaint::Internal,
-        )
-        .await;
-    let recalled = store.recall("probe", 1, &RecallOptions::default()).await;
-    if stored.is_ok() {
-        // Whatever it answers: the checks judge forget, not the probe.
-        let _ = store.forget("global", PROBE_KEY).await;
-    }
-    for (call, result) in [("store", stored.err()), ("recall", recalled.err())] {
-        if let Some(e) = result {
-            let text = e.with_sources();
-            if let Some(remedy) = remedy(&text) {
-                // The error first, then what to do, then the driver's
-                // stderr that follows the error's first line.
-                let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
-                let detail = tinymemory_api::shown::visible(rest)
-                    .lines()
-                    .map(|l| format!("\n{l}"))
-                    .collect::<String>();
-                return Err(ProbeFailure::Broken(CliError::BrokenEnvironment {
-                    call,
-                    error: tinymemory_api::shown::visible(first).into_owned(),
-                    detail,
-                    remedy,
-                }));
-            }
-        }
-    }
-    Ok(())
+/// Watches the checks as they finish (in registry order, whatever the
+/// jobs) and stops the run when its first [`FAILURES_TO_STOP`] failures
+/// share one driver error that [`remedy`] recognises. A pass does not
+/// disarm it (a check that never makes the failing call passes in a
+/// broken environment); a failure on any other error, or with none, does,
+/// for the rest of the run.
+#[derive(Debug)]
+pub(crate) struct Watch {
+    /// `false` once a failure had another cause, or under `--keep-going`.
+    armed: bool,
+    /// Checks finished so far.
+    finished: usize,
+    /// Of them, passed.
+    passed: usize,
+    /// The error the failures so far share, and how many share it.
+    shared: Option<(DriverError, usize)>,
 }
 
-/// Why [`probe`] stopped the run.
-#[derive(Debug)]
-pub(crate) enum ProbeFailure {
-    /// The store did not open: the driver's error.
-    NotOpened(MemoryError),
-    /// A call failed on a broken environment.
-    Broken(CliError),
+impl Watch {
+    /// A watch that stops the run when `armed`; one that never does
+    /// (`--keep-going`) otherwise.
+    pub(crate) fn new(armed: bool) -> Self {
+        Self {
+            armed,
+            finished: 0,
+            passed: 0,
+            shared: None,
+        }
+    }
+
+    /// The stop's error when `report` makes the run's failures so far
+    /// [`FAILURES_TO_STOP`] on one environment error; `None` otherwise.
+    fn judge(&mut self, report: &CheckReport) -> Option<CliError> {
+        self.finished += 1;
+        let failure = match &report.outcome {
+            Outcome::Pass => {
+                self.passed += 1;
+                return None;
+            }
+            Outcome::Fail(f) => f,
+            // A skip or a declared failure says nothing of the
+            // environment; a timeout is a driver that answers.
+            Outcome::Timeout(_) => {
+                self.armed = false;
+                return None;
+            }
+            _ => return None,
+        };
+        if !self.armed {
+            return None;
+        }
+        let Some(error) = failure
+            .driver_error
+            .as_ref()
+            .filter(|e| remedy(&e.to_string()).is_some())
+        else {
+            self.armed = false;
+            return None;
+        };
+        let count = match &mut self.shared {
+            Some((shared, count)) if shared == error => {
+                *count += 1;
+                *count
+            }
+            Some(_) => {
+                self.armed = false;
+                return None;
+            }
+            None => {
+                self.shared = Some((error.clone(), 1));
+                1
+            }
+        };
+        (count == FAILURES_TO_STOP).then(|| {
+            // The error's first line, then the driver's stderr that
+            // follows it.
+            let text = error.to_string();
+            let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+            let detail = tinymemory_api::shown::visible(rest)
+                .lines()
+                .map(|l| format!("\n{l}"))
+                .collect();
+            CliError::BrokenEnvironment {
+                failed: count,
+                finished: self.finished,
+                passed: self.passed,
+                error: tinymemory_api::shown::visible(first).into_owned(),
+                detail,
+                remedy: remedy(&text).unwrap_or_default(),
+            }
+        })
+    }
+}
+
+impl RunObserver for Watch {
+    fn load_progress(&mut self, _done: usize, _total: usize) {}
+
+    fn check_started(&mut self, _started: CheckStarted<'_>) {}
+
+    /// Stops the program ([`crate::cleanup::stop_with`], exit 5) on a
+    /// broken environment, before the observers after this one see the
+    /// last failing check.
+    fn check_finished(&mut self, report: &mut CheckReport) {
+        if let Some(e) = self.judge(report) {
+            crate::cleanup::stop_with(&format!("error: {e}"), e.exit_code().into());
+        }
+    }
 }
 
 /// The quoted name after `marker` in `text` (`No module named 'numpy'`
@@ -193,6 +238,72 @@ fn address(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tinymemory_api::MemoryError;
+    use tinymemory_conformance::{Failure, Family};
+
+    fn report(outcome: Outcome) -> CheckReport {
+        CheckReport {
+            id: "recall.limit",
+            family: Family::Contract,
+            description: "",
+            outcome,
+            duration: std::time::Duration::ZERO,
+            score_noise: None,
+        }
+    }
+
+    fn failed_on(message: &str) -> CheckReport {
+        let e = MemoryError::fault(message);
+        report(Outcome::Fail(Failure::new(format!("{e}")).caused_by(&e)))
+    }
+
+    const NUMPY: &str = "ImportError: No module named 'numpy'";
+
+    #[test]
+    fn the_third_failure_on_one_environment_error_stops_passes_between_or_not() {
+        let mut watch = Watch::new(true);
+        assert!(watch.judge(&report(Outcome::Pass)).is_none());
+        assert!(watch.judge(&failed_on(NUMPY)).is_none());
+        assert!(watch.judge(&report(Outcome::Skip("no".into()))).is_none());
+        assert!(watch.judge(&failed_on(NUMPY)).is_none());
+        let stop = watch.judge(&failed_on(NUMPY)).expect("the third stops");
+        assert_eq!(
+            stop.to_string().lines().next(),
+            Some(
+                "the driver's environment is broken: the first 3 checks to fail all failed on the \
+                 same error: backend failure: ImportError: No module named 'numpy'"
+            )
+        );
+        assert!(
+            stop.to_string()
+                .contains("the run stopped after 5 checks (1 passed)"),
+            "{stop}"
+        );
+    }
+
+    #[test]
+    fn a_failure_of_another_cause_first_lets_every_check_run() {
+        for other in [
+            failed_on("KeyError: 'k'"),
+            failed_on("ImportError: No module named 'torch'"),
+            report(Outcome::Fail(Failure::new("wrong answer"))),
+        ] {
+            let mut watch = Watch::new(true);
+            assert!(watch.judge(&failed_on(NUMPY)).is_none());
+            assert!(watch.judge(&other).is_none());
+            for _ in 0..FAILURES_TO_STOP * 2 {
+                assert!(watch.judge(&failed_on(NUMPY)).is_none(), "{other:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn keep_going_never_stops() {
+        let mut watch = Watch::new(false);
+        for _ in 0..FAILURES_TO_STOP * 2 {
+            assert!(watch.judge(&failed_on(NUMPY)).is_none());
+        }
+    }
 
     #[test]
     fn a_missing_python_module_names_what_to_install() {

@@ -207,18 +207,12 @@ fn rerun_driver(mode: &str, state: &std::path::Path, p: Option<&str>) -> String 
 
 /// Runs `checks` of `driver` at one job with `extra` options; the JSON
 /// report.
-///
-/// `--keep-going`: the drivers of these tests keep state per process
-/// and across processes (which start, what a reset empties), and the
-/// broken environment probe's calls on the run's first process (docs/cli.md,
-/// "A broken environment") would be part of what they see.
 fn report_of(driver: &str, checks: &[&str], extra: &[&str]) -> Value {
     let mut args = vec![
         "run",
         "--driver",
         driver,
         "--no-corpus",
-        "--keep-going",
         "--jobs",
         "1",
         "--cases",

@@ -1,9 +1,17 @@
-//! A broken environment is one message: a driver whose first calls fail
-//! on a missing module stops the run before any check, with the error and
-//! its remedy, exit 5, unless `--keep-going` (docs/cli.md, "A broken
-//! environment").
+//! A broken environment is one message: a run whose first failing checks
+//! all fail on the same missing module stops there, with the error, its
+//! remedy and how many checks it took, exit 5, unless `--keep-going`
+//! (docs/cli.md, "A broken environment"). The run makes no call of its
+//! own for it, so a fault of a process's first call is the first check's.
 
 use crate::support::bin::{repo, run};
+
+fn cold_start(message: &str) -> String {
+    format!(
+        "exec:python3 {} '{message}'",
+        repo("crates/tinymemory-cli/tests/drivers/cold_start_driver.py").display()
+    )
+}
 
 fn missing_numpy() -> String {
     format!(
@@ -14,47 +22,133 @@ fn missing_numpy() -> String {
 
 #[test]
 fn every_recall_raising_an_import_error_stops_the_run_with_one_message() {
-    let ran = run(&["run", "--driver", &missing_numpy(), "--no-corpus"]);
+    let ran = run(&[
+        "run",
+        "--driver",
+        &missing_numpy(),
+        "--no-corpus",
+        "--jobs",
+        "1",
+    ]);
     assert_eq!(ran.code, 5, "{}", ran.dump());
     let lines: Vec<&str> = ran.stderr.lines().collect();
+    // store.upsert, which never recalls, passes first; the next three
+    // checks recall and fail on the same ImportError.
     assert_eq!(
         lines[..3],
         [
-            "error: the driver's environment is broken: its first `recall` failed: backend \
-             failure: ImportError: No module named 'numpy'",
+            "error: the driver's environment is broken: the first 3 checks to fail all failed \
+             on the same error: backend failure: ImportError: No module named 'numpy'",
             "remedy: install the Python package that provides \"numpy\" in the driver's \
              environment (`pip install numpy`, when the package has the module's name), then \
              run again",
-            "no check ran; --keep-going runs the checks anyway",
+            "the run stopped after 4 checks (1 passed); --keep-going runs every check anyway",
         ],
         "{}",
         ran.dump()
     );
-    assert!(
-        !ran.stdout.contains("FAIL"),
-        "no check ran, so none failed: {}",
+    assert_eq!(
+        lines[3],
+        "  stderr (10 lines):",
+        "the driver's stderr follows: {}",
+        ran.dump()
+    );
+    // The console showed the checks up to the stop, the last of them
+    // left to the message.
+    let shown: Vec<&str> = ran
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("PASS") || l.starts_with("FAIL"))
+        .map(|l| l.split(" (").next().unwrap())
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "PASS  store.upsert",
+            "FAIL  recall.none_means_global",
+            "FAIL  recall.hit_namespace"
+        ],
+        "{}",
         ran.dump()
     );
 }
 
 #[test]
-fn keep_going_runs_the_checks_on_the_same_environment() {
+fn keep_going_runs_every_check_on_the_same_environment() {
     let ran = run(&[
         "run",
         "--driver",
         &missing_numpy(),
         "--no-corpus",
         "--keep-going",
+        "--cases",
+        "4",
+        "--quiet",
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let failed = ran
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("FAIL") && l.contains("ImportError: No module named 'numpy'"))
+        .count();
+    assert!(failed > 3, "more than the stop's three: {}", ran.dump());
+}
+
+#[test]
+fn a_fault_of_the_first_store_call_is_reported_by_the_check_that_makes_it() {
+    // A cold start no environment explains: no call before the checks
+    // takes it away from them.
+    let ran = run(&[
+        "run",
+        "--driver",
+        &cold_start("the index is still loading"),
+        "--no-corpus",
         "--check",
-        "recall.limit",
+        "store.upsert",
+        "--jobs",
+        "1",
         "--quiet",
     ]);
     assert_eq!(ran.code, 1, "{}", ran.dump());
     assert!(
-        ran.stdout.contains("ImportError: No module named 'numpy'"),
+        ran.stdout.contains(
+            "FAIL  store.upsert (contract, "
+        ) && ran
+            .stdout
+            .contains("): store(\"global\", \"k\") failed: backend failure: RuntimeError: the index is still loading"),
         "{}",
         ran.dump()
     );
+}
+
+#[test]
+fn one_refused_connection_at_the_start_is_the_first_checks_failure_not_a_stop() {
+    // The error of a broken environment, but once: one failing check is
+    // no broken environment, and the check reports it.
+    let ran = run(&[
+        "run",
+        "--driver",
+        &cold_start("Connection refused at 127.0.0.1:9"),
+        "--no-corpus",
+        "--check",
+        "store.upsert",
+        "--check",
+        "store.timestamps",
+        "--jobs",
+        "1",
+        "--quiet",
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    assert!(
+        ran.stdout.contains("FAIL  store.upsert (contract, ")
+            && ran.stdout.contains(
+                "): store(\"global\", \"k\") failed: backend failure: RuntimeError: Connection \
+             refused at 127.0.0.1:9"
+            ),
+        "{}",
+        ran.dump()
+    );
+    assert!(ran.stdout.contains("1 passed, 1 failed"), "{}", ran.dump());
 }
 
 #[test]

@@ -13,11 +13,7 @@ import { MastraVectorAdapter } from "tinymemory-conformance/mastra";
 
 export default function makeStore() {
   const dir = mkdtempSync(join(tmpdir(), "tinymemory-mastra-libsql-"));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
   const vector = new LibSQLVector({ id: "tinymemory", url: `file:${join(dir, "vectors.db")}` });
-  return new MastraVectorAdapter(() => vector, {
-    package: "@mastra/libsql",
-    engine: "LibSQLVector (a local file)",
-    independentStores: true,
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
-  });
+  return new MastraVectorAdapter(() => vector, { package: "@mastra/libsql", engine: "LibSQLVector (a local file)", independentStores: true });
 }

@@ -103,7 +103,11 @@ export interface MastraVectorAdapterOptions {
    * independent stores and `run --jobs N` may run checks at once. Default false.
    */
   independentStores?: boolean;
-  /** Called once for a store no longer used, after its index is deleted: close its pool or file here. */
+  /**
+   * Called with the store after its index is deleted, at each reset and
+   * when the driver ends: close here a pool or file `make` opened for that
+   * store (a store `make` returns every time stays open).
+   */
   cleanup?: (vector: MastraVectorLike) => void | Promise<void>;
 }
 

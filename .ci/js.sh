@@ -133,7 +133,7 @@ fi
 # at a time: each is mostly one driver process waiting on its engine.
 # --call-timeout 300: the default 30 s tells a hung driver, and a loaded
 # machine makes a slow engine's big write pass it in one run and not the
-# next (3000 upserts take LibSQLVector 49 s, DuckDBVector 20 to 36 s on two
+# next (3000 upserts take LibSQLVector 49 s, DuckDBVector 36 s on two
 # busy cores); the contract says nothing of speed, so a cell must not
 # depend on the machine's load.
 step "js: the compatibility matrix's JavaScript rows (examples/js/matrix-rows.txt)"

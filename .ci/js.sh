@@ -134,6 +134,40 @@ if [ "$checks" -ne "$expected" ] || [ "$others" -ne "$checks" ] || [ "$failed" -
     exit 1
 fi
 
+# The compatibility matrix's JavaScript rows (docs/compatibility.md): each
+# engine of examples/js (examples/js/matrix-rows.txt) run by the binary
+# through tinymemory-serve, without the corpus at 8 cases as the Python
+# rows are, one JSON report each. They fail checks, each a fault of the
+# engine shown by the plain reproduction beside it or a documented
+# mapping limit, so exit 1 is a verdict here; what must hold is the
+# matrix, which .ci/run checks against these reports and the Python ones
+# (TINYMEMORY_MATRIX_REPORTS; run alone, the rows are printed). Two rows
+# at a time: each is mostly one driver process waiting on its engine.
+# --call-timeout 300: the default 30 s tells a hung driver, and a loaded
+# machine makes a slow engine's big write pass it in one run and not the
+# next (3000 upserts take LibSQLVector 49 s, DuckDBVector 36 s on two
+# busy cores); the contract says nothing of speed, so a cell must not
+# depend on the machine's load.
+step "js: the compatibility matrix's JavaScript rows (examples/js/matrix-rows.txt)"
+reports=${TINYMEMORY_MATRIX_REPORTS:-$work/matrix-reports}
+mkdir -p "$reports"
+matrix_row() {
+    local row=$1 name status=0
+    name=js-$(printf '%s' "$row" | sed 's/\.js//; s/[^A-Za-z0-9]/-/g')
+    (cd "$fresh" && "$binary" run --driver "exec:node node_modules/tinymemory-conformance/bin/tinymemory-serve.js $row" \
+        --no-corpus --cases 8 --call-timeout 300 --format json --output "$reports/$name.json" --quiet >"$work/$name.log" 2>&1) || status=$?
+    case $status in
+        0|1) echo "js: $row: $(tail -n 2 "$work/$name.log" | head -n 1)" ;;
+        *) cat "$work/$name.log" >&2; echo "error: the matrix row $row exited $status (not a verdict)" >&2; return 1 ;;
+    esac
+}
+export -f matrix_row
+export binary fresh work reports
+grep -v '^#' examples/js/matrix-rows.txt | grep . | xargs -P 2 -I ROW bash -c 'matrix_row "$1"' _ ROW
+if [ -z "${TINYMEMORY_MATRIX_REPORTS:-}" ]; then
+    PYTHONPATH=python python3 -m tinymemory.matrix "$reports"/js-*.json | sed -n '/^| engine/,/^$/p'
+fi
+
 # The same in-memory example through vitest (tinymemory-conformance/vitest):
 # one passing test per check of the lexical profile.
 step "js: vitest over examples/js/memory.vitest.js"

@@ -10,6 +10,7 @@
 // langchain-pgvector-repro.js.
 import { PGVectorStore } from "@langchain/community/vectorstores/pgvector";
 import { VectorStoreAdapter } from "tinymemory-conformance/langchain";
+import { engineId } from "tinymemory-conformance";
 import { HashedEmbeddings } from "tinymemory-conformance/embedding";
 import { freshSchema, pgvectorUrl } from "./pgvector.js";
 
@@ -50,7 +51,7 @@ export default function makeStore() {
         scoreNormalization: "similarity",
       }),
     {
-      driverId: "langchain-pgvectorstore",
+      driverId: engineId("@langchain/community", "PGVectorStore (PostgreSQL 16, pgvector)", "langchain.js"),
       independentStores: true,
       cleanup: async (store) => {
         await store.pool.query(`DROP TABLE IF EXISTS ${store.computedTableName}`);

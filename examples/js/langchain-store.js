@@ -3,6 +3,7 @@
 // VectorStoreAdapter (docs/adapters.md, "JavaScript", gives the mapping).
 import { MemoryVectorStore } from "@langchain/classic/vectorstores/memory";
 import { VectorStoreAdapter } from "tinymemory-conformance/langchain";
+import { engineId } from "tinymemory-conformance";
 import { HashedEmbeddings } from "tinymemory-conformance/embedding";
 
 const embeddings = new HashedEmbeddings();
@@ -34,7 +35,7 @@ export const EXPECTED_FAILURES = [
 ];
 
 export default function makeStore() {
-  return new VectorStoreAdapter(() => new MemoryVectorStore(embeddings), { driverId: "langchain-memoryvectorstore", independentStores: true });
+  return new VectorStoreAdapter(() => new MemoryVectorStore(embeddings), { driverId: engineId("@langchain/classic", "MemoryVectorStore", "langchain.js"), independentStores: true });
 }
 
 /** MemoryVectorStore's cosine with the zero norm guarded: 0 where the default divides 0 by 0. */
@@ -53,7 +54,7 @@ export function guardedCosine(a, b) {
 /** The same store with `similarity: guardedCosine`: it passes every check (langchain.test.js). */
 export function guarded() {
   return new VectorStoreAdapter(() => new MemoryVectorStore(embeddings, { similarity: guardedCosine }), {
-    driverId: "langchain-memoryvectorstore-guarded",
+    driverId: engineId("@langchain/classic", "MemoryVectorStore (similarity: a zero-guarded cosine)", "langchain.js"),
     independentStores: true,
   });
 }

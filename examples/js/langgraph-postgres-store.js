@@ -8,6 +8,7 @@
 // langgraph-postgres-repro.js.
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { LangGraphStore } from "tinymemory-conformance/langgraph";
+import { engineId } from "tinymemory-conformance";
 import { HashedEmbeddings } from "tinymemory-conformance/embedding";
 import { freshSchema, pgvectorUrl, sql } from "./pgvector.js";
 
@@ -60,7 +61,7 @@ export default function makeStore() {
     index: { dims: embeddings.dimensions, embed: embeddings, fields: ["content"] },
   });
   return new LangGraphStore(engine, {
-    driverId: "langgraph-postgresstore",
+    driverId: engineId("@langchain/langgraph-checkpoint-postgres", "PostgresStore (PostgreSQL 16, pgvector)", "langgraph.js"),
     independentStores: true,
     cleanup: async (store) => {
       await store.stop();

@@ -7,6 +7,7 @@
 // insertion order, which the adapter orders by key, as the contract wants.
 import { InMemoryStore } from "@langchain/langgraph";
 import { LangGraphStore } from "tinymemory-conformance/langgraph";
+import { engineId } from "tinymemory-conformance";
 import { HashedEmbeddings } from "tinymemory-conformance/embedding";
 
 const embeddings = new HashedEmbeddings();
@@ -15,6 +16,6 @@ export default function makeStore() {
   // A factory: each reset starts a new, empty InMemoryStore.
   return new LangGraphStore(
     () => new InMemoryStore({ index: { dims: embeddings.dimensions, embeddings, fields: ["content"] } }),
-    { driverId: "langgraph-inmemorystore", independentStores: true },
+    { driverId: engineId("@langchain/langgraph-checkpoint", "InMemoryStore", "langgraph.js"), independentStores: true },
   );
 }

@@ -7,9 +7,11 @@
  * - `tinymemory-conformance/node-test`: `conformance({ driver })`, one
  *   node:test test per check (docs/validate-js-driver.md);
  *   `tinymemory-conformance/vitest`: the same for vitest.
- * - `tinymemory-conformance/langgraph`, `/langchain`, `/embedding`:
- *   adapters over LangGraph.js's BaseStore and LangChain.js's VectorStore,
- *   and a deterministic offline embedding (docs/adapters.md).
+ * - `tinymemory-conformance/langgraph`, `/langchain`, `/mastra`,
+ *   `/embedding`: adapters over LangGraph.js's BaseStore, LangChain.js's
+ *   VectorStore and Mastra's MastraVector, and a deterministic offline
+ *   embedding (docs/adapters.md); `engineId` here, the driver id the
+ *   compatibility matrix reads an engine's package and version from.
  * - the `tinymemory-conformance` command: the suite's binary, from the
  *   platform package npm installed with this one; `tinymemory-serve
  *   MODULE[#EXPORT]` serves a store module over the protocol.
@@ -20,3 +22,4 @@ export { BIN_ENV, BinaryError, PLATFORM_PACKAGES, checkedBinary, findBinary, lis
 export type { CheckInfo, ListedCheck, Listing } from "./binary.js";
 export { bundledCorpus } from "./corpus.js";
 export { VERSION } from "./package-info.js";
+export { engineId, packageVersion } from "./adapters/engine-id.js";

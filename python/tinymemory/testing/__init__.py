@@ -239,3 +239,8 @@ class VectorStoreConformance(DriverConformance):
             version=cls.engine_version,
             independent_stores=cls.independent_stores,
         )
+
+
+from ._interfaces import Mem0Conformance  # noqa: E402  (it subclasses DriverConformance, above)
+
+__all__ += ["Mem0Conformance"]

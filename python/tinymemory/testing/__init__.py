@@ -241,6 +241,6 @@ class VectorStoreConformance(DriverConformance):
         )
 
 
-from ._interfaces import Mem0Conformance  # noqa: E402  (it subclasses DriverConformance, above)
+from ._interfaces import LlamaIndexConformance, Mem0Conformance  # noqa: E402  (they subclass DriverConformance)
 
-__all__ += ["Mem0Conformance"]
+__all__ += ["LlamaIndexConformance", "Mem0Conformance"]

@@ -70,3 +70,62 @@ class Mem0Conformance(DriverConformance):
             version=cls.engine_version,
             independent_stores=cls.independent_stores,
         )
+
+
+class LlamaIndexConformance(DriverConformance):
+    """The conformance suite over a LlamaIndex vector store, with no driver code.
+
+        from llama_index.core.vector_stores import SimpleVectorStore
+        from tinymemory.testing import LlamaIndexConformance
+
+        class TestSimpleVectorStore(LlamaIndexConformance):
+            def make_store(self):
+                return SimpleVectorStore()
+
+    ``make_store(self)`` returns a fresh, empty ``BasePydanticVectorStore``
+    (a collection or table of its own); ``cleanup_store(self, store)``,
+    optional, gets each store the adapter is done with; ``embeddings(self)``
+    what embeds contents and queries (default ``HashedEmbedding()``);
+    ``make_docstore(self)``, optional, the docstore beside a store that
+    keeps no text (default ``SimpleDocumentStore``). ``profile`` is
+    semantic; ``independent_stores`` as for VectorStoreConformance.
+    """
+
+    profile = "semantic"
+    independent_stores = False
+    engine_package = None
+    engine_version = None
+    make_docstore = None
+
+    def make_store(self):
+        """A fresh, empty LlamaIndex vector store."""
+        raise NotImplementedError(f"{type(self).__name__} must define make_store(self)")
+
+    def embeddings(self):
+        """What embeds contents and queries: HashedEmbedding()."""
+        from ..adapters.embeddings import HashedEmbedding
+
+        return HashedEmbedding()
+
+    def cleanup_store(self, store):
+        """Called with each store the adapter is done with; does nothing here."""
+
+    @classmethod
+    def tinymemory_driver_spec(cls):
+        return _spec_of(cls)
+
+    @classmethod
+    def tinymemory_store(cls):
+        """The adapter over this class's stores (runs in the driver process)."""
+        from ..adapters.llamaindex import LlamaIndexAdapter
+
+        test = cls()
+        return LlamaIndexAdapter(
+            test.make_store,
+            embeddings=test.embeddings(),
+            cleanup=test.cleanup_store,
+            docstore=test.make_docstore,
+            package=cls.engine_package,
+            version=cls.engine_version,
+            independent_stores=cls.independent_stores,
+        )

@@ -167,3 +167,22 @@ def test_a_history_that_is_not_one_exits_2(tmp_path, capsys):
     p.write_text(json.dumps(chroma([])))
     assert matrix.main(["--history", str(runs), str(p)]) == 2
     assert capsys.readouterr().err.startswith(f"error: {runs}: not a matrix history")
+
+
+def test_a_report_failing_on_the_set_up_is_refused(tmp_path, capsys):
+    r = chroma([])
+    r["checks"][0] = {
+        "id": "recall.namespace_isolation", "family": "contract", "outcome": "fail",
+        "message": "failed to open a fresh X driver: unavailable: failed to get an answer to `hello` from `python`: "
+                   "no answer within 30s",
+    }
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(r))
+    for argv in ([str(p)], ["--record", str(tmp_path / "runs.json"), str(p)]):
+        assert matrix.main(argv) == 2
+        assert capsys.readouterr().err == (
+            f"error: {p}: recall.namespace_isolation failed because a driver process did not answer `hello` within "
+            "the call timeout, which is the run's set-up (a loaded machine, a slow import), not the store: rerun it "
+            "where it has the cores it needs\n"
+        )
+    assert not (tmp_path / "runs.json").exists()

@@ -24,7 +24,9 @@ same driver id form (``via tinymemory.adapters.X``).
 ``--check FILE`` exits 1, printing a diff, when FILE's table (everything
 before the failures section, which quotes messages whose numbers may vary
 between runs) is not what the reports render: the committed matrix is
-stale. Exit 2 for a report that cannot be read.
+stale. Exit 2 for a report that cannot be read, or one holding a check
+that failed because a driver process did not answer ``hello`` in time:
+the run's set-up, which no row of the matrix may show.
 
 Nondeterministic faults. ``--history FILE`` (docs/compatibility-runs.json)
 holds, for each row (language, engine, package, version, adapter), the
@@ -109,6 +111,34 @@ def language_of(run):
 def row_key(row):
     """The key of a row in the history: language, engine, package, version, adapter."""
     return f"{row['language']} | {row['engine']} | {row['package']} | {row['version']} | {row['adapter']}"
+
+
+# A failure of these is the run's set-up (a driver process that did not
+# start within the call timeout: a loaded machine, a slow import), not a
+# verdict on the store: a report holding one is refused.
+SETUP_FAILURES = ("failed to get an answer to `hello`",)
+
+
+def setup_failures(report):
+    """The ids of the checks of `report` that failed on the set-up
+    (SETUP_FAILURES), in run order."""
+    return [
+        c["id"]
+        for c in report["checks"]
+        if c.get("outcome") in FAILING and any(m in (c.get("message") or "") for m in SETUP_FAILURES)
+    ]
+
+
+def refuse_setup_failures(reports, paths):
+    """ReportError naming the first report with a set-up failure."""
+    for report, path in zip(reports, paths):
+        failed = setup_failures(report)
+        if failed:
+            raise ReportError(
+                f"{path}: {', '.join(failed)} failed because a driver process did not answer `hello` within the "
+                "call timeout, which is the run's set-up (a loaded machine, a slow import), not the store: rerun "
+                "it where it has the cores it needs"
+            )
 
 
 def row_of(report):
@@ -265,6 +295,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         reports = [read_report(p) for p in args.reports]
+        refuse_setup_failures(reports, args.reports)
         if args.record:
             history = record(read_history(args.record), reports)
             with open(args.record, "w", encoding="utf-8") as f:

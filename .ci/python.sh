@@ -39,7 +39,8 @@ echo "wheel: $(basename "$wheel") ($(du -h "$wheel" | cut -f1))"
 step "python: a fresh venv with the wheel, pytest and the engines' pinned requirements"
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install -q --disable-pip-version-check "$wheel" \
-    -r python/requirements-ci.txt -r examples/engines/requirements.txt -r examples/adapters/requirements.txt
+    -r python/requirements-ci.txt -r examples/engines/requirements.txt -r examples/adapters/requirements.txt \
+    -r examples/adapters/requirements-interfaces.txt
 "$work/venv/bin/tinymemory-conformance" --version
 
 # The installed binary loads the corpus the wheel installed, not the
@@ -116,11 +117,18 @@ source .ci/postgres.sh
 postgres_start "$pgbin"
 trap 'postgres_stop; rm -rf "$work"' EXIT
 
+# Mem0 and LlamaIndex run offline: offline.py refuses any socket but
+# loopback in every process of those rows, and test_offline.py, which must
+# pass, shows that the Mem0 adapter's operations use none (and that the
+# guard sees Mem0's telemetry when it is left on).
+step "python: the Mem0 adapter uses no network (examples/adapters/test_offline.py)"
+(cd "$work" && run_pytest -q "$repo/examples/adapters/test_offline.py")
+
 step "python: the engines of examples/adapters through the adapters (docs/compatibility.md)"
 adapters_status=0
 (cd "$work" && "$work/venv/bin/python" -m pytest -p no:cacheprovider -q --tinymemory-cases 8 \
     --tinymemory-corpus off --tinymemory-report-dir "$work/reports" "$repo/examples/adapters" \
-    | tail -n 3) || adapters_status=$?
+    --ignore "$repo/examples/adapters/test_offline.py" | tail -n 3) || adapters_status=$?
 case $adapters_status in
     0|1) ;;
     *) echo "error: pytest over examples/adapters exited $adapters_status (not a verdict)" >&2; exit 1 ;;

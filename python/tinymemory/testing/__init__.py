@@ -239,3 +239,8 @@ class VectorStoreConformance(DriverConformance):
             version=cls.engine_version,
             independent_stores=cls.independent_stores,
         )
+
+
+from ._interfaces import LlamaIndexConformance, Mem0Conformance  # noqa: E402  (they subclass DriverConformance)
+
+__all__ += ["LlamaIndexConformance", "Mem0Conformance"]

@@ -1,0 +1,66 @@
+"""tinymemory.adapters.llamaindex over SimpleVectorStore (with its docstore)
+and over stores with less of the interface: one that ignores the filters,
+one that keeps text but cannot read a node back. The adapter over real
+stores is examples/adapters/test_llamaindex_*.py."""
+
+import pytest
+
+pytest.importorskip("llama_index.core")
+
+from llama_index.core.vector_stores import SimpleVectorStore  # noqa: E402
+from llama_index.core.vector_stores.types import VectorStoreQueryResult  # noqa: E402
+
+from tinymemory import protocol as tp  # noqa: E402
+from tinymemory.adapters.llamaindex import LlamaIndexAdapter, node_id  # noqa: E402
+
+
+def test_a_store_keeping_no_text_is_served_with_a_docstore_beside_it():
+    store = LlamaIndexAdapter(SimpleVectorStore)
+    store.store("learning:a", "k1", "the comet passed", "note", None, "none")
+    store.store("learning:a", "k1", "the comet came back", "note", "s", "none")
+    store.store("learning:b", "k1", "a comet elsewhere", "note", None, "none")
+    assert store._engine.stores_text is False and store._docstore is not None
+    got = store.get("learning:a", "k1")
+    assert (got["id"], got["content"], got["session_id"]) == (node_id("learning:a", "k1"), "the comet came back", "s")
+    hits = store.recall("comet", 10, "learning:a", None, None, None)
+    assert [(h["namespace"], h["key"], h["content"]) for h in hits] == [("learning:a", "k1", "the comet came back")]
+    assert store.forget("learning:a", "k1") is True
+    assert store.get("learning:a", "k1") is None
+    assert store.recall("comet", 10, "learning:a", None, None, None) == []
+
+
+class IgnoresFilters(SimpleVectorStore):
+    """A SimpleVectorStore whose query drops the filters it is given."""
+
+    def query(self, query, **kwargs):
+        query.filters = None
+        return super().query(query, **kwargs)
+
+
+def test_a_store_that_ignores_the_filters_is_a_mapping_limit():
+    store = LlamaIndexAdapter(IgnoresFilters)
+    store.store("learning:a", "k1", "comet", "note", None, "none")
+    store.store("learning:b", "k1", "comet", "note", None, "none")
+    with pytest.raises(tp.DriverError) as e:
+        store.recall("comet", 10, "learning:a", None, None, None)
+    assert str(e.value).startswith("mapping limit (docs/adapters.md): IgnoresFilters answered recall('comet') with 1 of 2")
+
+
+class KeepsTextWithoutGetNodes(SimpleVectorStore):
+    """Claims to keep text, answers queries with ids alone and has no get_nodes."""
+
+    stores_text: bool = True
+
+    def query(self, query, **kwargs):
+        result = super().query(query, **kwargs)
+        return VectorStoreQueryResult(nodes=None, similarities=result.similarities, ids=result.ids)
+
+
+def test_a_store_keeping_text_without_get_nodes_is_a_mapping_limit():
+    store = LlamaIndexAdapter(KeepsTextWithoutGetNodes)
+    store.store("learning:a", "k1", "comet", "note", None, "none")
+    with pytest.raises(tp.DriverError) as e:
+        store.get("learning:a", "k1")
+    assert str(e.value).startswith(
+        "mapping limit (docs/adapters.md): KeepsTextWithoutGetNodes.get_nodes is not implemented"
+    )

@@ -29,6 +29,7 @@ empty text is the bias alone. Cosine similarities are therefore in (0, 1]
 vectors is ``2 - 2 * cosine``, in [0, 2).
 """
 
+import functools
 import hashlib
 import math
 
@@ -45,6 +46,10 @@ CHAR_WEIGHT = 1.0
 BIAS = 0.5
 
 
+# Remembered: a run embeds the same words and trigrams over and over (the
+# features of one 1 MB content alone are hashed once each), and blake2b of
+# each was a tenth of a run through Chroma (docs/benchmarks.md, issue 46).
+@functools.lru_cache(maxsize=1 << 16)
 def _bucket(feature, dims):
     """(bucket in 1..dims-1, sign) of a feature string: blake2b, not hash(),
     which Python salts per process."""

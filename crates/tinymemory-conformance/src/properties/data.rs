@@ -11,8 +11,9 @@ use std::fmt;
 use proptest::collection::vec;
 use proptest::prop_oneof;
 use proptest::strategy::Strategy;
-use tinymemory_api::batch::NewEntry;
-use tinymemory_api::{MemoryEntry, MemoryProvider, MemorySection, Namespace};
+use tinymemory_api::{
+    MemoryCategory, MemoryEntry, MemoryProvider, MemorySection, MemoryTaint, Namespace,
+};
 use tinymemory_sections::SectionHits;
 
 use super::engine::CaseFailure;
@@ -252,11 +253,7 @@ pub(crate) fn section_query(
 }
 
 /// A fresh driver from the context's factory holding `entries`, stored in
-/// the order given (`Core`, internal, no session) by one `store_many`: the
-/// contract's upserts in order, as many `store`s would be, in one request
-/// instead of one per entry (a case's data is up to a few dozen entries,
-/// and through a Python adapter each request was a round trip and a
-/// write of its own; docs/benchmarks.md, "Through the adapters").
+/// the order given (`Core`, internal, no session).
 ///
 /// # Errors
 ///
@@ -266,17 +263,19 @@ pub(crate) async fn open_with<'a>(
     entries: impl IntoIterator<Item = &'a Entry>,
 ) -> Result<Box<dyn MemoryProvider>, CaseFailure> {
     let d = ctx.fresh().await?;
-    let batch: Vec<NewEntry> = entries
-        .into_iter()
-        .map(|e| NewEntry::new(e.namespace.clone(), e.key.clone(), e.content.clone()))
-        .collect();
-    if !batch.is_empty() {
-        d.store_many(&batch).await.map_err(|err| {
+    for e in entries {
+        d.store(
+            &e.namespace,
+            &e.key,
+            &e.content,
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
+        .await
+        .map_err(|err| {
             CaseFailure::caused_by(
-                format!(
-                    "store_many of the case's {} entries failed: {err}",
-                    batch.len()
-                ),
+                format!("store({:?}, {:?}) failed: {err}", e.namespace, e.key),
                 &err,
             )
         })?;

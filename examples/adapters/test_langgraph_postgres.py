@@ -53,7 +53,8 @@ class TestPostgresStore(LangGraphStoreConformance):
 
     def clear_store(self, store):
         # A reset empties the two tables instead of a new schema and its
-        # migrations (about 0.2 s each; docs/benchmarks.md, issue 46).
+        # migrations (about 0.2 s each; docs/benchmarks.md, "Through the
+        # adapters").
         store.conn.execute("TRUNCATE store, store_vectors")
 
     def cleanup_store(self, store):

@@ -46,9 +46,10 @@ CHAR_WEIGHT = 1.0
 BIAS = 0.5
 
 
-# Remembered: a run embeds the same words and trigrams over and over (the
-# features of one 1 MB content alone are hashed once each), and blake2b of
-# each was a tenth of a run through Chroma (docs/benchmarks.md, issue 46).
+# Remembered: a run embeds the same few words and trigrams over and over,
+# and embedding was 5 to 13 % of the time a driver process spent on
+# requests over PostgresStore and Chroma (docs/benchmarks.md, "Through the
+# adapters"). A pure function of its arguments, so the vectors are the same.
 @functools.lru_cache(maxsize=1 << 16)
 def _bucket(feature, dims):
     """(bucket in 1..dims-1, sign) of a feature string: blake2b, not hash(),

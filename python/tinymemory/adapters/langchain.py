@@ -186,9 +186,8 @@ class VectorStoreAdapter(tp.Store):
     - `clear`: optional, called with the current store at a ``reset``
       after a write instead of handing it to `cleanup` and calling
       `factory`: it must leave that store as empty as a fresh one (for
-      Chroma, ``Chroma.reset_collection``: a new ``Chroma`` object builds
-      its client settings again, about 0.1 s a reset; docs/benchmarks.md,
-      issue 46).
+      Chroma, ``Chroma.reset_collection``), for a store whose factory is
+      slow (docs/benchmarks.md, "Through the adapters").
     - `make_filter`: optional, fields -> the store's filter (see
       default_filter); for a store whose dialect the adapter does not
       know, which it otherwise asks in LangChain's dict form (dict_filter)

@@ -117,8 +117,9 @@ class LangGraphStore(tp.Store):
       after a write instead of handing it to `cleanup` and calling
       `factory`: it must leave that store as empty as a fresh one (for
       PostgresStore, ``TRUNCATE store, store_vectors``: a new schema and
-      its migrations cost about 0.2 s a reset; docs/benchmarks.md, issue
-      46). May be a coroutine function with ``use_async``.
+      its migrations cost about 0.2 s a reset; docs/benchmarks.md,
+      "Through the adapters"). May be a coroutine function with
+      ``use_async``.
     - `package`, `version`: the engine's distribution and version for the
       driver id (default: found from the store's class, see
       tinymemory.adapters._common.engine_id).

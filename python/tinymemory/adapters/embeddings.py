@@ -29,6 +29,7 @@ empty text is the bias alone. Cosine similarities are therefore in (0, 1]
 vectors is ``2 - 2 * cosine``, in [0, 2).
 """
 
+import functools
 import hashlib
 import math
 
@@ -45,6 +46,11 @@ CHAR_WEIGHT = 1.0
 BIAS = 0.5
 
 
+# Remembered: a run embeds the same few words and trigrams over and over,
+# and embedding was 5 to 13 % of the time a driver process spent on
+# requests over PostgresStore and Chroma (docs/benchmarks.md, "Through the
+# adapters"). A pure function of its arguments, so the vectors are the same.
+@functools.lru_cache(maxsize=1 << 16)
 def _bucket(feature, dims):
     """(bucket in 1..dims-1, sign) of a feature string: blake2b, not hash(),
     which Python salts per process."""

@@ -183,6 +183,11 @@ class VectorStoreAdapter(tp.Store):
       ``HashedEmbedding()``).
     - `cleanup`: optional, called with each store the adapter is done with
       (drop the collection, close the client).
+    - `clear`: optional, called with the current store at a ``reset``
+      after a write instead of handing it to `cleanup` and calling
+      `factory`: it must leave that store as empty as a fresh one (for
+      Chroma, ``Chroma.reset_collection``), for a store whose factory is
+      slow (docs/benchmarks.md, "Through the adapters").
     - `make_filter`: optional, fields -> the store's filter (see
       default_filter); for a store whose dialect the adapter does not
       know, which it otherwise asks in LangChain's dict form (dict_filter)
@@ -206,9 +211,13 @@ class VectorStoreAdapter(tp.Store):
         package=None,
         version=None,
         independent_stores=False,
+        clear=None,
     ):
         if not callable(factory):
             raise TypeError(f"factory is {factory!r}; expected a callable taking an Embeddings")
+        if clear is not None and not callable(clear):
+            raise TypeError(f"clear is {clear!r}; expected a callable taking the store")
+        self._clear = clear
         if score is not None and score not in SCORES:
             raise ValueError(f"score is {score!r}; expected one of {SCORES} or None")
         if embeddings is None:
@@ -442,8 +451,11 @@ class VectorStoreAdapter(tp.Store):
 
     def reset(self):
         """A fresh store from the factory (the previous one to `cleanup`),
-        unless nothing was written since the last one was made."""
-        if self._written:
+        or the store emptied by `clear` when given; nothing when nothing
+        was written since the last one was made or emptied."""
+        if self._written and self._clear is not None:
+            self._clear(self._engine)
+        elif self._written:
             old, self._engine = self._engine, None
             if self._cleanup is not None:
                 self._cleanup(old)

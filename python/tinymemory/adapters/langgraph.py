@@ -113,6 +113,13 @@ class LangGraphStore(tp.Store):
       connection (may be a coroutine function with ``use_async``).
     - `use_async`: serve through ``abatch`` on one event loop of the
       adapter's instead of ``batch``.
+    - `clear`: optional, called with the current store at a ``reset``
+      after a write instead of handing it to `cleanup` and calling
+      `factory`: it must leave that store as empty as a fresh one (for
+      PostgresStore, ``TRUNCATE store, store_vectors``: a new schema and
+      its migrations cost about 0.2 s a reset; docs/benchmarks.md,
+      "Through the adapters"). May be a coroutine function with
+      ``use_async``.
     - `package`, `version`: the engine's distribution and version for the
       driver id (default: found from the store's class, see
       tinymemory.adapters._common.engine_id).
@@ -124,9 +131,14 @@ class LangGraphStore(tp.Store):
 
     recall_profile = tp.SEMANTIC
 
-    def __init__(self, factory, cleanup=None, use_async=False, package=None, version=None, independent_stores=False):
+    def __init__(
+        self, factory, cleanup=None, use_async=False, package=None, version=None, independent_stores=False, clear=None
+    ):
         if not callable(factory):
             raise TypeError(f"factory is {factory!r}; expected a callable returning a BaseStore")
+        if clear is not None and not callable(clear):
+            raise TypeError(f"clear is {clear!r}; expected a callable taking the store")
+        self._clear = clear
         self._factory = factory
         self._cleanup = cleanup
         self._use_async = bool(use_async)
@@ -246,11 +258,15 @@ class LangGraphStore(tp.Store):
 
     def reset(self):
         """A fresh store from the factory (the previous one to `cleanup`),
-        unless nothing was written since the last one was made."""
+        or the store emptied by `clear` when given; nothing when nothing
+        was written since the last one was made or emptied."""
         if self._written:
-            old, self._engine = self._engine, None
-            self._dispose(old)
-            self._engine = self._new_engine()
+            if self._clear is not None:
+                self._await(self._clear(self._engine))
+            else:
+                old, self._engine = self._engine, None
+                self._dispose(old)
+                self._engine = self._new_engine()
             self._written = False
 
     def store(self, namespace, key, content, category, session_id, taint):

@@ -124,7 +124,10 @@ class LangGraphStoreConformance(DriverConformance):
     which import the test module again, so the class must be at module
     level. ``cleanup_store(self, store)``, optional, is called with each
     store when the adapter is done with it (drop what it created, close
-    the connection). Both may be ``async def`` when ``use_async`` is True,
+    the connection). ``clear_store(self, store)``, optional, empties the
+    store in place at a reset instead of a new ``make_store`` (for
+    PostgresStore, ``TRUNCATE store, store_vectors`` rather than a schema
+    and its migrations per check). All three may be ``async def`` when ``use_async`` is True,
     which serves every operation through ``abatch`` instead of ``batch``.
     ``engine_package`` and ``engine_version`` name the engine in the
     driver id (default: the distribution holding the store's class).
@@ -150,6 +153,8 @@ class LangGraphStoreConformance(DriverConformance):
     def cleanup_store(self, store):
         """Called with each store the adapter is done with; does nothing here."""
 
+    clear_store = None
+
     @classmethod
     def tinymemory_driver_spec(cls):
         return _spec_of(cls)
@@ -163,6 +168,7 @@ class LangGraphStoreConformance(DriverConformance):
         return LangGraphStore(
             test.make_store,
             cleanup=test.cleanup_store,
+            clear=test.clear_store,
             use_async=cls.use_async,
             package=cls.engine_package,
             version=cls.engine_version,
@@ -183,7 +189,10 @@ class VectorStoreConformance(DriverConformance):
     ``make_store(self, embeddings)`` returns a fresh, empty store using
     `embeddings` (``embeddings()`` below: ``HashedEmbedding()`` unless
     overridden), in the driver processes as for LangGraphStoreConformance.
-    ``cleanup_store(self, store)`` is the optional clean-up hook.
+    ``cleanup_store(self, store)`` is the optional clean-up hook, and
+    ``clear_store(self, store)`` the optional way to empty the store in
+    place at a reset (``store.reset_collection()`` for Chroma) instead of a
+    new ``make_store``.
     ``make_filter(self, fields)``, optional, turns ``{"namespace": ...,
     "key": ..., "category": ..., "session_id": ...}`` into the store's filter, for a
     store whose filter dialect the adapter does not know
@@ -218,6 +227,7 @@ class VectorStoreConformance(DriverConformance):
         """Called with each store the adapter is done with; does nothing here."""
 
     make_filter = None
+    clear_store = None
 
     @classmethod
     def tinymemory_driver_spec(cls):
@@ -233,6 +243,7 @@ class VectorStoreConformance(DriverConformance):
             test.make_store,
             embeddings=test.embeddings(),
             cleanup=test.cleanup_store,
+            clear=test.clear_store,
             make_filter=test.make_filter,
             score=cls.score,
             package=cls.engine_package,

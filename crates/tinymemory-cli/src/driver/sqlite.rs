@@ -1,11 +1,12 @@
 //! `sqlite` and `sqlite:PATH`: the embedded default driver
-//! (`tinymemory_sqlite`). `sqlite` alone runs on temporary files; a path
-//! names the corpus store, which then outlives the run.
+//! (`tinymemory_sqlite`). Every check and property case gets a fresh
+//! in-memory database (`crate::scratch` says why); `sqlite` alone keeps
+//! the corpus store in a temporary file, and a path names the corpus
+//! store, which then outlives the run.
 
 use std::ffi::OsStr;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use tinymemory_api::{MemoryError, MemoryProvider};
@@ -23,7 +24,7 @@ pub(super) const KIND: Registration = Registration {
     spellings: &[
         Spelling {
             form: "sqlite",
-            meaning: "the embedded SQLite driver: a fresh temporary file per check, and one for the corpus",
+            meaning: "the embedded SQLite driver: a fresh in-memory database per check, and a temporary file for the corpus",
         },
         Spelling {
             form: "sqlite:PATH",
@@ -142,12 +143,8 @@ impl DriverKind for Sqlite {
             .0
             .clone()
             .unwrap_or_else(|| scratch.path().join("corpus.db"));
-        let dir = scratch.path().to_owned();
-        let next = AtomicU64::new(0);
-        let factory = FnFactory::new("sqlite", move || {
-            let n = next.fetch_add(1, Ordering::Relaxed);
-            let store = crate::scratch::ScratchSqlite::open(dir.join(format!("check-{n}.db")))?;
-            Ok(Box::new(store) as Box<dyn MemoryProvider>)
+        let factory = FnFactory::new("sqlite", || {
+            Ok(Box::new(SqliteDriver::open_in_memory()?) as Box<dyn MemoryProvider>)
         });
         let description = format!("sqlite (corpus store {})", corpus_path.display());
         Ok(Opened {
@@ -157,7 +154,7 @@ impl DriverKind for Sqlite {
                 let store = SqliteDriver::open(&corpus_path)?;
                 Ok(Box::new(store) as Box<dyn MemoryProvider>)
             }),
-            without_corpus: Some("sqlite (a fresh file per check)".to_owned()),
+            without_corpus: Some("sqlite (a fresh in-memory database per check)".to_owned()),
             _scratch: Some(scratch),
         })
     }
@@ -232,5 +229,44 @@ impl DriverKind for Sqlite {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tinymemory_api::{MemoryCategory, MemoryTaint};
+
+    use super::*;
+
+    /// The check stores are in memory: each fresh and empty, and none
+    /// leaves a file in the run's scratch directory (which holds only the
+    /// corpus store, once loaded).
+    #[tokio::test]
+    async fn check_stores_are_fresh_databases_in_memory() {
+        let spec = DriverSpec::new(Sqlite(None));
+        let opened = Sqlite(None)
+            .open(&spec, ExecConfig::default())
+            .unwrap();
+        let scratch = opened._scratch.as_ref().unwrap().path().to_owned();
+        let first = opened.factory.open().await.unwrap();
+        first
+            .store(
+                "global",
+                "k",
+                "text",
+                MemoryCategory::Core,
+                None,
+                MemoryTaint::Internal,
+            )
+            .await
+            .unwrap();
+        let second = opened.factory.open().await.unwrap();
+        assert_eq!(second.get("global", "k").await.unwrap(), None);
+        assert_eq!(first.get("global", "k").await.unwrap().unwrap().content, "text");
+        let files: Vec<_> = std::fs::read_dir(&scratch)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(files, Vec::<std::ffi::OsString>::new());
     }
 }

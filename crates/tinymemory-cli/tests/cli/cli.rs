@@ -625,7 +625,13 @@ fn the_header_names_a_corpus_store_only_when_the_corpus_is_loaded() {
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
     assert_eq!(
         out.lines().next(),
-        Some(header("sqlite (a fresh file per check)", "lexical recall profile").as_str()),
+        Some(
+            header(
+                "sqlite (a fresh in-memory database per check)",
+                "lexical recall profile"
+            )
+            .as_str()
+        ),
     );
     let (code, out, err) = run(&[
         &args[..],

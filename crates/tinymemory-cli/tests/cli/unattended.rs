@@ -285,7 +285,8 @@ fn sigterm_and_sigint_remove_the_temporary_directories() {
                 "run",
                 "--driver",
                 "sqlite",
-                "--no-corpus",
+                "--corpus",
+                repo("fixtures/corpora").to_str().unwrap(),
                 "--cases",
                 "100000",
                 "--quiet",
@@ -309,19 +310,9 @@ fn sigterm_and_sigint_remove_the_temporary_directories() {
                 .collect()
         };
         let t0 = Instant::now();
-        // The checks have started once a check database other than the
-        // probe's (`check-0.db`) exists; each is removed when its store is
-        // dropped, so any one of them is looked for.
-        let checking = |d: &PathBuf| {
-            std::fs::read_dir(d)
-                .into_iter()
-                .flatten()
-                .filter_map(Result::ok)
-                .any(|e| {
-                    let name = e.file_name().to_string_lossy().into_owned();
-                    name.starts_with("check-") && !name.starts_with("check-0.")
-                })
-        };
+        // The work has started once the corpus store (the one file in the
+        // scratch directory: the check stores are in memory) exists.
+        let checking = |d: &PathBuf| d.join("corpus.db").exists();
         while !scratch_dirs().iter().any(checking) {
             assert!(
                 t0.elapsed() < Duration::from_secs(30),

@@ -64,7 +64,7 @@ impl Drop for ScratchSqlite {
 tinymemory_api::delegate_provider! {
     impl MemoryProvider for ScratchSqlite {
         forward(store): driver_id, store, get, forget, list, namespaces, recall, store_many,
-            export_page, import;
+            export_page, import, interface;
     }
 }
 

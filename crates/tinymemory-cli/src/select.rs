@@ -6,11 +6,12 @@ use tinymemory_conformance::report::RunFilter;
 use tinymemory_conformance::{Check, Family, Registry};
 
 /// The family names `--family` accepts, in run order.
-pub(crate) const FAMILIES: [Family; 5] = [
+pub(crate) const FAMILIES: [Family; 6] = [
     Family::Contract,
     Family::Sections,
     Family::Corpus,
     Family::Portability,
+    Family::Interface,
     Family::Property,
 ];
 

@@ -195,6 +195,9 @@ class VectorStoreAdapter(tp.Store):
     """
 
     recall_profile = tp.SEMANTIC
+    # Declared in hello: the interface family's scenarios run through
+    # interface() (tinymemory.adapters.langchain_interface).
+    interface_name = "langchain.vectorstore"
 
     def __init__(
         self,
@@ -437,6 +440,18 @@ class VectorStoreAdapter(tp.Store):
                 "and this one is not there",
             )
         return docs
+
+    # -- the interface family -------------------------------------------
+
+    def interface(self, check, use_async):
+        """The observation of `check`'s scenario of the interface family,
+        run with LangChain's own API on the current store, which the suite
+        has just reset (tinymemory.adapters.langchain_interface); through
+        the async methods when `use_async`."""
+        from . import langchain_interface
+
+        self._written = True
+        return langchain_interface.run(self._engine, check, use_async is True)
 
     # -- the contract ----------------------------------------------------
 

@@ -150,6 +150,16 @@ impl Conformance {
     pub fn of(checks: &[CheckEntry], profile: RecallProfile) -> Self {
         let mut families: Vec<FamilyLevel> = Vec::new();
         for check in checks {
+            // An interface check is skipped when the driver serves another
+            // interface or none: like a check of another recall profile,
+            // it does not apply, so it neither completes nor holds back
+            // the family (a driver serving no interface shows no
+            // `interface` family at all).
+            if check.family == crate::Family::Interface.as_str()
+                && check.outcome == OutcomeKind::Skip
+            {
+                continue;
+            }
             let status = match &check.outcome {
                 OutcomeKind::Pass => FamilyStatus::Pass,
                 OutcomeKind::Skip | OutcomeKind::Timeout => FamilyStatus::Incomplete,

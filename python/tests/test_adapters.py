@@ -279,6 +279,23 @@ def test_a_listed_entry_the_store_lost_says_the_list_rests_on_the_catalog():
     )
 
 
+def test_a_lost_entry_among_documents_without_ids_is_named_by_its_key():
+    # get_by_ids answering id=None (Qdrant's form): the adapter matches the
+    # documents by its own metadata keys, so the key it names is the one
+    # missing, not the last one asked.
+    from adapter_doubles import IdlessGetStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter, document_id
+
+    adapter = VectorStoreAdapter(IdlessGetStore, score="similarity")
+    for key in ("k1", "k2", "k3"):
+        adapter.store("learning:a", key, f"text {key}", "core", None, "internal")
+    adapter._engine.delete([document_id("learning:a", "k1")])
+    with pytest.raises(tp.DriverError) as e:
+        adapter.list(None, None, None)
+    assert str(e.value).startswith("the store no longer holds key 'k1' of 'learning:a' (1 of the 3 entries asked)")
+
+
 def test_an_entry_a_filtered_search_misses_is_a_mapping_limit_not_a_miss():
     # Without get_by_ids, get is a search filtered on the key: a store that
     # filters after its nearest k misses an entry it holds. That is not

@@ -416,12 +416,11 @@ class VectorStoreAdapter(tp.Store):
         if implements(self._engine, "get_by_ids"):
             ids = [self._ids[p] for p in positions]
             docs = list(self._engine.get_by_ids(ids))
-            if all(d.id for d in docs):
-                found = {d.id for d in docs}
-                lost = [p for p, i in zip(positions, ids) if i not in found]
-            else:
-                # Documents without ids: only their number can say one is missing.
-                lost = positions[len(docs):]
+            # By the adapter's own metadata keys, not Document.id: a store
+            # may answer id=None (Qdrant's get_by_ids, the id in
+            # metadata["_id"]); the interface family judges the ids.
+            found = {((d.metadata or {}).get("namespace"), (d.metadata or {}).get("key")) for d in docs}
+            lost = [p for p in positions if p not in found]
         else:
             docs, lost = [], []
             for p in positions:

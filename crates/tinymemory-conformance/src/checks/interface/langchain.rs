@@ -424,3 +424,140 @@ pub(crate) async fn search_with_score(ctx: CheckContext) -> Step {
     })
     .await
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+    use tinymemory_api::interface::Scenario;
+    use tinymemory_api::{FnFactory, MemoryError, MemoryProvider, RecallProfile};
+    use tinymemory_reference::ReferenceDriver;
+
+    use super::*;
+    use crate::{CheckContext, Outcome, Registry, RunConfig};
+
+    /// The reference driver, answering every interface scenario with
+    /// `sync` or `async` (an observation, as an adapter answers it).
+    struct Observing {
+        inner: ReferenceDriver,
+        sync: Value,
+        r#async: Value,
+    }
+
+    tinymemory_api::delegate_provider! {
+        impl MemoryProvider for Observing {
+            forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many,
+                export_page, import;
+
+            async fn interface(&self, scenario: &Scenario<'_>) -> Result<String, MemoryError> {
+                assert_eq!(scenario.interface, INTERFACE);
+                let observed = if scenario.use_async { &self.r#async } else { &self.sync };
+                Ok(observed.to_string())
+            }
+        }
+    }
+
+    fn outcome(
+        id: &str,
+        open: impl Fn() -> Box<dyn MemoryProvider> + Send + Sync + 'static,
+    ) -> Outcome {
+        let check = Registry::standard()
+            .checks()
+            .iter()
+            .find(|c| c.id == id)
+            .copied()
+            .unwrap();
+        let ctx = CheckContext {
+            factory: Arc::new(FnFactory::new("observing", move || Ok(open()))),
+            corpus: None,
+            config: RunConfig::default(),
+            profile: RecallProfile::Semantic,
+        };
+        tokio::runtime::Runtime::new()
+            .unwrap()
+            .block_on((check.run)(ctx))
+    }
+
+    #[test]
+    fn a_document_without_its_id_and_with_metadata_added_is_named_by_both() {
+        let got = json!({"id": null, "page_content": "foo",
+            "metadata": {"id": 1, "_id": "A", "_collection_name": "t"}});
+        let want = json!({"id": "A", "page_content": "foo", "metadata": {"id": 1}});
+        assert_eq!(
+            differs(&got, &want).unwrap(),
+            "document \"foo\" came back with id null where the id given or returned is \"A\", \
+             metadata keys added: [\"_collection_name\", \"_id\"] (returned: \
+             {\"id\":null,\"metadata\":{\"_collection_name\":\"t\",\"_id\":\"A\",\"id\":1},\"page_content\":\"foo\"})"
+        );
+        assert_eq!(differs(&want, &want), None);
+    }
+
+    #[test]
+    fn a_driver_serving_no_interface_skips_the_check() {
+        let outcome = outcome("interface.langchain.delete_missing", || {
+            Box::new(ReferenceDriver::new())
+        });
+        assert_eq!(
+            outcome,
+            Outcome::Skip(
+                "the driver does not serve the langchain.vectorstore interface: unsupported \
+                 (interface): driver \"reference\" serves no framework interface \
+                 (langchain.vectorstore asked)"
+                    .to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn a_delete_raising_on_a_missing_id_fails_through_the_path_that_raised() {
+        let clean =
+            json!({"missing_ids": ["m"], "delete_one": {"ok": null}, "delete_many": {"ok": null}});
+        let raising = json!({"missing_ids": ["m"], "delete_one": {"error": "ValueError: no m"},
+            "delete_many": {"ok": null}});
+        let observed = move || {
+            Box::new(Observing {
+                inner: ReferenceDriver::new(),
+                sync: clean.clone(),
+                r#async: raising.clone(),
+            }) as Box<dyn MemoryProvider>
+        };
+        match outcome("interface.langchain.delete_missing", observed) {
+            Outcome::Fail(f) => assert_eq!(
+                f.message,
+                format!(
+                    "through {}: delete of one id the store does not hold raised ValueError: no m; \
+                     \"Deleting missing content should not raise an exception\"",
+                    PATHS[1]
+                )
+            ),
+            other => panic!("expected a failure, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_mixed_batch_whose_document_id_is_ignored_fails() {
+        let given = json!([{"id": "A", "page_content": "foo", "metadata": {"id": 1}},
+            {"id": null, "page_content": "bar", "metadata": {"id": 2}}]);
+        let observed = json!({"given": given, "ids": {"ok": ["X", "Y"]}, "get": {"ok": []}});
+        let run = move || {
+            Box::new(Observing {
+                inner: ReferenceDriver::new(),
+                sync: observed.clone(),
+                r#async: observed.clone(),
+            }) as Box<dyn MemoryProvider>
+        };
+        let Outcome::Fail(f) = outcome("interface.langchain.document_ids", run) else {
+            panic!("expected a failure");
+        };
+        assert!(
+            f.message.starts_with(&format!(
+                "through {}: add_documents of [Document(id=\"A\", ..), Document(id=None, ..)] \
+                 returned ids [\"X\",\"Y\"]",
+                PATHS[0]
+            )),
+            "{}",
+            f.message
+        );
+    }
+}

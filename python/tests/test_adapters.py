@@ -183,6 +183,39 @@ def test_an_adapter_declares_independent_stores_only_when_told(declared):
         assert hello["result"].get("independent_stores", False) is declared
 
 
+def test_the_vector_store_adapter_declares_its_interface_and_answers_the_op():
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    from langgraph.store.memory import InMemoryStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter
+    from tinymemory.adapters.langgraph import LangGraphStore
+
+    chain = VectorStoreAdapter(InMemoryVectorStore)
+    hello = tp.handle(chain, chain.driver_id, {"id": 1, "op": "hello", "protocol": tp.PROTOCOL_VERSION})
+    assert hello["result"]["interface"] == "langchain.vectorstore"
+    for use_async in (False, True):
+        chain.reset()
+        answer = tp.handle(
+            chain, chain.driver_id,
+            {"id": 2, "op": "interface", "check": "interface.langchain.delete_missing", "async": use_async},
+        )
+        missing = answer["result"]["missing_ids"]
+        assert answer == {
+            "id": 2,
+            "result": {"missing_ids": missing, "delete_one": {"ok": None}, "delete_many": {"ok": None}},
+        }
+    unknown = tp.handle(chain, chain.driver_id, {"id": 3, "op": "interface", "check": "interface.nope", "async": False})
+    assert unknown["error"]["kind"] == "backend"
+    assert unknown["error"]["message"].startswith("no scenario for check 'interface.nope' of langchain.vectorstore")
+    # A store without an interface neither declares one nor answers the op.
+    graph = LangGraphStore(lambda: InMemoryStore(index={"dims": 256, "embed": HashedEmbedding()}))
+    hello = tp.handle(graph, graph.driver_id, {"id": 1, "op": "hello", "protocol": tp.PROTOCOL_VERSION})
+    assert "interface" not in hello["result"]
+    answer = tp.handle(graph, graph.driver_id, {"id": 4, "op": "interface", "check": "x", "async": False})
+    assert answer["error"] == {"kind": "backend", "message": "unknown op 'interface'"}
+
+
 def test_the_conformance_classes_pass_independent_stores_to_their_adapters():
     from tinymemory.testing import LangGraphStoreConformance, VectorStoreConformance
 

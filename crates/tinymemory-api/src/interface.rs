@@ -27,3 +27,18 @@ pub struct Scenario<'a> {
     /// (`aadd_documents`, `abatch`), `false` through the sync ones.
     pub use_async: bool,
 }
+
+/// The [`MemoryError::Unsupported`](crate::MemoryError::Unsupported) of
+/// [`FAMILY`] a driver serving no framework interface answers `scenario`
+/// with (the default of
+/// [`MemoryProvider::interface`](crate::MemoryProvider::interface)).
+#[must_use]
+pub fn unsupported(driver_id: &str, scenario: &Scenario<'_>) -> crate::MemoryError {
+    crate::MemoryError::unsupported(
+        FAMILY,
+        format!(
+            "driver {driver_id:?} serves no framework interface ({} asked)",
+            scenario.interface
+        ),
+    )
+}

@@ -259,13 +259,6 @@ pub trait MemoryProvider: Send + Sync {
     /// `scenario.interface` (the default); any error the scenario's
     /// set-up meets otherwise.
     async fn interface(&self, scenario: &Scenario<'_>) -> Result<String, MemoryError> {
-        Err(MemoryError::unsupported(
-            interface::FAMILY,
-            format!(
-                "driver {:?} serves no framework interface ({} asked)",
-                self.driver_id(),
-                scenario.interface
-            ),
-        ))
+        Err(interface::unsupported(self.driver_id(), scenario))
     }
 }

@@ -216,6 +216,26 @@ def test_the_vector_store_adapter_declares_its_interface_and_answers_the_op():
     assert answer["error"] == {"kind": "backend", "message": "unknown op 'interface'"}
 
 
+def test_use_async_serves_the_vector_store_through_its_async_methods():
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter
+
+    class AsyncSearchFails(InMemoryVectorStore):
+        async def asimilarity_search_with_score(self, *args, **kwargs):
+            raise RuntimeError("the async search")
+
+    sync = VectorStoreAdapter(AsyncSearchFails, score="similarity")
+    asynchronous = VectorStoreAdapter(AsyncSearchFails, score="similarity", use_async=True)
+    assert asynchronous.driver_id.endswith("via tinymemory.adapters.langchain (async)")
+    for adapter in (sync, asynchronous):
+        adapter.store("learning:a", "k", "comet", "core", None, "internal")
+        assert adapter.get("learning:a", "k")["content"] == "comet"
+    assert [h["key"] for h in sync.recall("comet", 1, "learning:a", None, None, None)] == ["k"]
+    with pytest.raises(RuntimeError, match="the async search"):
+        asynchronous.recall("comet", 1, "learning:a", None, None, None)
+
+
 def test_the_conformance_classes_pass_independent_stores_to_their_adapters():
     from tinymemory.testing import LangGraphStoreConformance, VectorStoreConformance
 
@@ -235,6 +255,12 @@ def test_the_conformance_classes_pass_independent_stores_to_their_adapters():
 
     assert Graph.tinymemory_store().independent_stores is True
     assert Chain.tinymemory_store().independent_stores is False
+
+    class AsyncChain(Chain):
+        use_async = True
+
+    assert AsyncChain.tinymemory_store().driver_id.endswith("via tinymemory.adapters.langchain (async)")
+    assert Chain.tinymemory_store().driver_id.endswith("via tinymemory.adapters.langchain")
 
 
 def test_a_vector_store_that_strips_nul_fails_the_round_trips_through_the_adapter():

@@ -186,19 +186,22 @@ SCENARIOS = {
 }
 
 
-def run(store, check, use_async):
+def run(store, check, use_async, loop=None):
     """The observation of `check`'s scenario on `store` (fresh and empty),
     through the async methods when `use_async`. A check this module has no
     scenario for (a suite of a later release may know more) is a "backend"
-    DriverError naming the ones it knows."""
+    DriverError naming the ones it knows. `loop` runs the async calls (a
+    new one, closed after, when None)."""
     from .. import protocol as tp
 
     scenario = SCENARIOS.get(check)
     if scenario is None:
         raise tp.DriverError("backend", f"no scenario for check {check!r} of {INTERFACE}: known are {sorted(SCENARIOS)}")
-    loop = asyncio.new_event_loop() if use_async else None
+    own = use_async and loop is None
+    if own:
+        loop = asyncio.new_event_loop()
     try:
         return scenario(_Calls(store, use_async, loop))
     finally:
-        if loop is not None:
+        if own:
             loop.close()

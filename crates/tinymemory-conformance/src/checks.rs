@@ -462,6 +462,38 @@ macro_rules! __tinymemory_standard_checks {
                 cost_ms: 20,
                 mistake: "two search paths with different filters, thresholds or `k`",
             };
+            interface_langgraph_item_timestamps => "interface.langgraph.item_timestamps" [
+                Interface, BOTH,
+                "a put over an existing item keeps its created_at and moves its updated_at on (LangGraph's Item)",
+                interface::item_timestamps
+            ] {
+                cost_ms: 20,
+                mistake: "updated_at never written after the first put, or created_at rewritten by every put (an upsert that replaces the row)",
+            };
+            interface_langgraph_put_none_deletes => "interface.langgraph.put_none_deletes" [
+                Interface, BOTH,
+                "a PutOp with value None deletes the item: GetOp and SearchOp no longer find it",
+                interface::put_none_deletes
+            ] {
+                cost_ms: 20,
+                mistake: "None stored as a JSON null value instead of deleting",
+            };
+            interface_langgraph_list_namespaces => "interface.langgraph.list_namespaces" [
+                Interface, BOTH,
+                "list_namespaces with a prefix and max_depth, a suffix, and a max_depth alone answers as its docstring's example: deeper namespaces truncated, each once",
+                interface::list_namespaces
+            ] {
+                cost_ms: 20,
+                mistake: "max_depth applied before the prefix, or truncated namespaces listed once per item",
+            };
+            interface_langgraph_search_paging => "interface.langgraph.search_paging" [
+                Interface, BOTH,
+                "SearchOp under a namespace prefix returns every item under it and nothing outside, and pages by limit and offset hold each item once",
+                interface::search_paging
+            ] {
+                cost_ms: 20,
+                mistake: "offset applied before the namespace filter, or an order that changes between pages",
+            };
             corpus_namespace_counts => "corpus.namespace_counts" [
                 Corpus, BOTH,
                 "after loading the corpus, namespaces() reports exactly the loaded entries per namespace",

@@ -11,11 +11,13 @@
 //! check is skipped naming why.
 
 mod langchain;
+mod langgraph;
 
 pub(crate) use langchain::{
     add_documents, delete, delete_missing, document_ids, empty_store, generated_ids, get_by_ids,
     search_with_score, upsert,
 };
+pub(crate) use langgraph::{item_timestamps, list_namespaces, put_none_deletes, search_paging};
 
 use serde_json::Value;
 use tinymemory_api::interface::Scenario;
@@ -29,7 +31,10 @@ use crate::CheckContext;
 type Verdict = Result<(), String>;
 
 /// Runs `check`'s scenario of `interface` on two fresh stores, sync then
-/// async, and fails with every path whose observation `judge` refuses.
+/// async, and fails with every path whose observation `judge` refuses. A
+/// path the store does not implement (`{"not_implemented": ..}`: a
+/// LangGraph `SqliteStore` has no `abatch`) is not judged; with neither
+/// path implemented the check is skipped.
 async fn judged(
     ctx: &CheckContext,
     interface: &str,
@@ -38,6 +43,7 @@ async fn judged(
     judge: fn(&Value) -> Verdict,
 ) -> Step {
     let mut failures = Vec::new();
+    let mut unimplemented = Vec::new();
     for (use_async, path) in [(false, paths[0]), (true, paths[1])] {
         let d = support::fresh(ctx).await?;
         let scenario = Scenario {
@@ -65,9 +71,19 @@ async fn judged(
                 tinymemory_api::shown::capped(&text)
             ))
         })?;
+        if let Some(why) = observed.get("not_implemented") {
+            unimplemented.push(format!("{path}: {}", json(why)));
+            continue;
+        }
         if let Err(why) = judge(&observed) {
             failures.push(format!("through {path}: {why}"));
         }
+    }
+    if unimplemented.len() == 2 {
+        return Err(Stop::Skip(format!(
+            "the store implements neither path: {}",
+            unimplemented.join("; ")
+        )));
     }
     if failures.is_empty() {
         Ok(())

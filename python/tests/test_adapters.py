@@ -236,6 +236,33 @@ def test_use_async_serves_the_vector_store_through_its_async_methods():
         asynchronous.recall("comet", 1, "learning:a", None, None, None)
 
 
+def test_the_langgraph_adapter_declares_its_interface_and_skips_a_path_the_store_lacks():
+    import sqlite3
+
+    from langgraph.store.memory import InMemoryStore
+    from langgraph.store.sqlite import SqliteStore
+
+    from tinymemory.adapters.langgraph import LangGraphStore
+
+    graph = LangGraphStore(InMemoryStore)
+    hello = tp.handle(graph, graph.driver_id, {"id": 1, "op": "hello", "protocol": tp.PROTOCOL_VERSION})
+    assert hello["result"]["interface"] == "langgraph.basestore"
+    request = {"id": 2, "op": "interface", "check": "interface.langgraph.put_none_deletes", "async": True}
+    assert tp.handle(graph, graph.driver_id, request)["result"] == {
+        "put": {"ok": None}, "delete": {"ok": None}, "get": {"ok": None}, "search": {"ok": []},
+    }
+
+    def sqlite_store():
+        store = SqliteStore(sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None))
+        store.setup()
+        return store
+
+    sync_only = LangGraphStore(sqlite_store)
+    answer = tp.handle(sync_only, sync_only.driver_id, request)["result"]
+    assert list(answer) == ["not_implemented"]
+    assert answer["not_implemented"].startswith("NotImplementedError: The SqliteStore does not support async methods")
+
+
 def test_the_conformance_classes_pass_independent_stores_to_their_adapters():
     from tinymemory.testing import LangGraphStoreConformance, VectorStoreConformance
 

@@ -186,10 +186,7 @@ def test_an_adapter_declares_independent_stores_only_when_told(declared):
 def test_the_vector_store_adapter_declares_its_interface_and_answers_the_op():
     from langchain_core.vectorstores import InMemoryVectorStore
 
-    from langgraph.store.memory import InMemoryStore
-
     from tinymemory.adapters.langchain import VectorStoreAdapter
-    from tinymemory.adapters.langgraph import LangGraphStore
 
     chain = VectorStoreAdapter(InMemoryVectorStore)
     hello = tp.handle(chain, chain.driver_id, {"id": 1, "op": "hello", "protocol": tp.PROTOCOL_VERSION})
@@ -209,10 +206,10 @@ def test_the_vector_store_adapter_declares_its_interface_and_answers_the_op():
     assert unknown["error"]["kind"] == "backend"
     assert unknown["error"]["message"].startswith("no scenario for check 'interface.nope' of langchain.vectorstore")
     # A store without an interface neither declares one nor answers the op.
-    graph = LangGraphStore(lambda: InMemoryStore(index={"dims": 256, "embed": HashedEmbedding()}))
-    hello = tp.handle(graph, graph.driver_id, {"id": 1, "op": "hello", "protocol": tp.PROTOCOL_VERSION})
+    plain = object()
+    hello = tp.handle(plain, "plain", {"id": 1, "op": "hello", "protocol": tp.PROTOCOL_VERSION})
     assert "interface" not in hello["result"]
-    answer = tp.handle(graph, graph.driver_id, {"id": 4, "op": "interface", "check": "x", "async": False})
+    answer = tp.handle(plain, "plain", {"id": 4, "op": "interface", "check": "x", "async": False})
     assert answer["error"] == {"kind": "backend", "message": "unknown op 'interface'"}
 
 

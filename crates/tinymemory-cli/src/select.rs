@@ -210,7 +210,7 @@ mod tests {
         assert!(CheckPattern::parse("recall.[a").is_err());
         assert_eq!(
             parse_family("corpora").unwrap_err().to_string(),
-            "no such family; the families are contract, sections, corpus, portability, property"
+            "no such family; the families are contract, sections, corpus, portability, interface, property"
         );
     }
 }

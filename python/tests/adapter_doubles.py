@@ -206,3 +206,16 @@ class NoFilterStore(PlainVectorStore):
 
 
 no_filter = _vector_store(NoFilterStore)
+
+
+class IdlessGetStore(PlainVectorStoreWithIds):
+    """get_by_ids returns its documents with ``id=None``, as Qdrant's
+    QdrantVectorStore does (the id in ``metadata["_id"]``)."""
+
+    def get_by_ids(self, ids, /):
+        from langchain_core.documents import Document
+
+        return [
+            Document(page_content=d.page_content, metadata={**d.metadata, "_id": d.id})
+            for d in self._inner.get_by_ids(ids)
+        ]

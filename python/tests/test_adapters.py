@@ -183,6 +183,83 @@ def test_an_adapter_declares_independent_stores_only_when_told(declared):
         assert hello["result"].get("independent_stores", False) is declared
 
 
+def test_the_vector_store_adapter_declares_its_interface_and_answers_the_op():
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter
+
+    chain = VectorStoreAdapter(InMemoryVectorStore)
+    hello = tp.handle(chain, chain.driver_id, {"id": 1, "op": "hello", "protocol": tp.PROTOCOL_VERSION})
+    assert hello["result"]["interface"] == "langchain.vectorstore"
+    for use_async in (False, True):
+        chain.reset()
+        answer = tp.handle(
+            chain, chain.driver_id,
+            {"id": 2, "op": "interface", "check": "interface.langchain.delete_missing", "async": use_async},
+        )
+        missing = answer["result"]["missing_ids"]
+        assert answer == {
+            "id": 2,
+            "result": {"missing_ids": missing, "delete_one": {"ok": None}, "delete_many": {"ok": None}},
+        }
+    unknown = tp.handle(chain, chain.driver_id, {"id": 3, "op": "interface", "check": "interface.nope", "async": False})
+    assert unknown["error"]["kind"] == "backend"
+    assert unknown["error"]["message"].startswith("no scenario for check 'interface.nope' of langchain.vectorstore")
+    # A store without an interface neither declares one nor answers the op.
+    plain = object()
+    hello = tp.handle(plain, "plain", {"id": 1, "op": "hello", "protocol": tp.PROTOCOL_VERSION})
+    assert "interface" not in hello["result"]
+    answer = tp.handle(plain, "plain", {"id": 4, "op": "interface", "check": "x", "async": False})
+    assert answer["error"] == {"kind": "backend", "message": "unknown op 'interface'"}
+
+
+def test_use_async_serves_the_vector_store_through_its_async_methods():
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter
+
+    class AsyncSearchFails(InMemoryVectorStore):
+        async def asimilarity_search_with_score(self, *args, **kwargs):
+            raise RuntimeError("the async search")
+
+    sync = VectorStoreAdapter(AsyncSearchFails, score="similarity")
+    asynchronous = VectorStoreAdapter(AsyncSearchFails, score="similarity", use_async=True)
+    assert asynchronous.driver_id.endswith("via tinymemory.adapters.langchain (async)")
+    for adapter in (sync, asynchronous):
+        adapter.store("learning:a", "k", "comet", "core", None, "internal")
+        assert adapter.get("learning:a", "k")["content"] == "comet"
+    assert [h["key"] for h in sync.recall("comet", 1, "learning:a", None, None, None)] == ["k"]
+    with pytest.raises(RuntimeError, match="the async search"):
+        asynchronous.recall("comet", 1, "learning:a", None, None, None)
+
+
+def test_the_langgraph_adapter_declares_its_interface_and_skips_a_path_the_store_lacks():
+    import sqlite3
+
+    from langgraph.store.memory import InMemoryStore
+    from langgraph.store.sqlite import SqliteStore
+
+    from tinymemory.adapters.langgraph import LangGraphStore
+
+    graph = LangGraphStore(InMemoryStore)
+    hello = tp.handle(graph, graph.driver_id, {"id": 1, "op": "hello", "protocol": tp.PROTOCOL_VERSION})
+    assert hello["result"]["interface"] == "langgraph.basestore"
+    request = {"id": 2, "op": "interface", "check": "interface.langgraph.put_none_deletes", "async": True}
+    assert tp.handle(graph, graph.driver_id, request)["result"] == {
+        "put": {"ok": None}, "delete": {"ok": None}, "get": {"ok": None}, "search": {"ok": []},
+    }
+
+    def sqlite_store():
+        store = SqliteStore(sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None))
+        store.setup()
+        return store
+
+    sync_only = LangGraphStore(sqlite_store)
+    answer = tp.handle(sync_only, sync_only.driver_id, request)["result"]
+    assert list(answer) == ["not_implemented"]
+    assert answer["not_implemented"].startswith("NotImplementedError: The SqliteStore does not support async methods")
+
+
 def test_the_conformance_classes_pass_independent_stores_to_their_adapters():
     from tinymemory.testing import LangGraphStoreConformance, VectorStoreConformance
 
@@ -202,6 +279,12 @@ def test_the_conformance_classes_pass_independent_stores_to_their_adapters():
 
     assert Graph.tinymemory_store().independent_stores is True
     assert Chain.tinymemory_store().independent_stores is False
+
+    class AsyncChain(Chain):
+        use_async = True
+
+    assert AsyncChain.tinymemory_store().driver_id.endswith("via tinymemory.adapters.langchain (async)")
+    assert Chain.tinymemory_store().driver_id.endswith("via tinymemory.adapters.langchain")
 
 
 def test_a_vector_store_that_strips_nul_fails_the_round_trips_through_the_adapter():
@@ -277,6 +360,23 @@ def test_a_listed_entry_the_store_lost_says_the_list_rests_on_the_catalog():
         "accepted and no forget removed: VectorStore cannot enumerate, so list and namespaces ask the store "
         "for the ids the adapter wrote (its catalog), and this one is not there"
     )
+
+
+def test_a_lost_entry_among_documents_without_ids_is_named_by_its_key():
+    # get_by_ids answering id=None (Qdrant's form): the adapter matches the
+    # documents by its own metadata keys, so the key it names is the one
+    # missing, not the last one asked.
+    from adapter_doubles import IdlessGetStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter, document_id
+
+    adapter = VectorStoreAdapter(IdlessGetStore, score="similarity")
+    for key in ("k1", "k2", "k3"):
+        adapter.store("learning:a", key, f"text {key}", "core", None, "internal")
+    adapter._engine.delete([document_id("learning:a", "k1")])
+    with pytest.raises(tp.DriverError) as e:
+        adapter.list(None, None, None)
+    assert str(e.value).startswith("the store no longer holds key 'k1' of 'learning:a' (1 of the 3 entries asked)")
 
 
 def test_an_entry_a_filtered_search_misses_is_a_mapping_limit_not_a_miss():

@@ -604,6 +604,10 @@ def _dispatch(store, driver_id, r, recall_profile):
         # Absent means false: never parallel by surprise.
         if getattr(store, "independent_stores", False) is True:
             hello["independent_stores"] = True
+        # Absent means none: the interface family is skipped.
+        interface = interface_of(store)
+        if interface is not None:
+            hello["interface"] = interface
         return hello
     if op == "reset":
         store.reset()
@@ -633,7 +637,25 @@ def _dispatch(store, driver_id, r, recall_profile):
             if op == "export_page":
                 return store.export_page(r["cursor"], r["limit"])
             return store.import_records(r["records"])
+    if op == "interface" and interface_of(store) is not None:
+        observed = store.interface(r["check"], r["async"])
+        if not isinstance(observed, dict):
+            raise DriverError(
+                "backend", f"the interface scenario of {r['check']!r} observed {type(observed).__name__}, not a dict"
+            )
+        return observed
     raise DriverError("backend", f"unknown op {op!r}")
+
+
+def interface_of(store):
+    """The framework interface `store` declares in hello (its ``interface``
+    attribute, a string such as ``"langchain.vectorstore"``), or None when
+    it has none or no ``interface`` method to run the scenarios with
+    (docs/protocol.md, "The interface op")."""
+    name = getattr(type(store), "interface_name", None)
+    if isinstance(name, str) and callable(getattr(store, "interface", None)):
+        return name
+    return None
 
 
 def encode(answer):

@@ -38,11 +38,13 @@ pub enum Method {
     ExportPage,
     /// `import`.
     Import,
+    /// `interface`.
+    Interface,
 }
 
 impl Method {
     /// Every method, in the trait's order.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::Store,
         Self::Get,
         Self::Forget,
@@ -52,11 +54,13 @@ impl Method {
         Self::StoreMany,
         Self::ExportPage,
         Self::Import,
+        Self::Interface,
     ];
 
     /// The method's name as written in the trait and as the exec protocol's
     /// `op` field carries it: `store`, `get`, `forget`, `list`,
-    /// `namespaces`, `recall`, `store_many`, `export_page` or `import`.
+    /// `namespaces`, `recall`, `store_many`, `export_page`, `import` or
+    /// `interface`.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -69,6 +73,7 @@ impl Method {
             Self::StoreMany => "store_many",
             Self::ExportPage => "export_page",
             Self::Import => "import",
+            Self::Interface => "interface",
         }
     }
 }
@@ -155,6 +160,16 @@ pub enum Call<'a> {
         /// The records passed.
         records: &'a [MemoryRecord],
     },
+    /// `interface(scenario)`: one scenario of a framework interface, its
+    /// [`Scenario`](crate::interface::Scenario)'s fields.
+    Interface {
+        /// The interface asked (`langchain.vectorstore`).
+        interface: &'a str,
+        /// The check whose scenario it is.
+        check: &'a str,
+        /// Through the interface's async methods.
+        use_async: bool,
+    },
 }
 
 impl<'a> Call<'a> {
@@ -171,6 +186,7 @@ impl<'a> Call<'a> {
             Self::StoreMany { .. } => Method::StoreMany,
             Self::ExportPage { .. } => Method::ExportPage,
             Self::Import { .. } => Method::Import,
+            Self::Interface { .. } => Method::Interface,
         }
     }
 
@@ -191,7 +207,8 @@ impl<'a> Call<'a> {
             Self::Namespaces
             | Self::StoreMany { .. }
             | Self::ExportPage { .. }
-            | Self::Import { .. } => None,
+            | Self::Import { .. }
+            | Self::Interface { .. } => None,
         }
     }
 
@@ -263,6 +280,8 @@ pub enum Answer<'a> {
     ExportPage(&'a Result<ExportPage, MemoryError>),
     /// `import`'s result.
     Import(&'a Result<ImportOutcome, MemoryError>),
+    /// `interface`'s result: the observation's JSON text.
+    Interface(&'a Result<String, MemoryError>),
 }
 
 impl Answer<'_> {
@@ -279,6 +298,7 @@ impl Answer<'_> {
             Self::StoreMany(_) => Method::StoreMany,
             Self::ExportPage(_) => Method::ExportPage,
             Self::Import(_) => Method::Import,
+            Self::Interface(_) => Method::Interface,
         }
     }
 
@@ -293,6 +313,7 @@ impl Answer<'_> {
             Self::Namespaces(r) => r.as_ref().err(),
             Self::ExportPage(r) => r.as_ref().err(),
             Self::Import(r) => r.as_ref().err(),
+            Self::Interface(r) => r.as_ref().err(),
         }
     }
 }

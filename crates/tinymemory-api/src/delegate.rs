@@ -63,7 +63,7 @@
 /// delegate_provider! {
 ///     impl[P: MemoryProvider + ?Sized] MemoryProvider for ForgetAlwaysTrue<P> {
 ///         forward(inner): driver_id, store, get, list, namespaces, recall,
-///             store_many, export_page, import;
+///             store_many, export_page, import, interface;
 ///
 ///         async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
 ///             self.inner.forget(namespace, key).await?;
@@ -99,7 +99,7 @@
 /// delegate_provider! {
 ///     impl[P: MemoryProvider] MemoryProvider for Wrapper<P> {
 ///         forward(0): driver_id, store, get, forget, list, namespaces, recall,
-///             store_many, export_page, import;
+///             store_many, export_page, import, interface;
 ///
 ///         fn driver_id(&self) -> &str {
 ///             "wrapper"
@@ -118,7 +118,7 @@
 /// delegate_provider! {
 ///     impl[P: MemoryProvider] MemoryProvider for Wrapper<P> {
 ///         forward(0): driver_id, store, get, forget, list, namespaces, recal,
-///             store_many, export_page, import;
+///             store_many, export_page, import, interface;
 ///     }
 /// }
 /// ```
@@ -315,6 +315,20 @@ macro_rules! delegate_provider {
                 records: &[$crate::portability::MemoryRecord],
             ) -> ::core::result::Result<$crate::portability::ImportOutcome, $crate::MemoryError> {
                 $crate::delegate_provider!(@target self $field).import(records).await
+            }
+        ] $items);
+    };
+
+    (@munch $attr:tt $generics:tt $ty:tt $field:tt
+        [ interface $($rest:ident)* ] [ $($done:tt)* ] $items:tt
+    ) => {
+        $crate::delegate_provider!(@munch $attr $generics $ty $field [ $($rest)* ] [
+            $($done)*
+            async fn interface(
+                &self,
+                scenario: &$crate::interface::Scenario<'_>,
+            ) -> ::core::result::Result<::std::string::String, $crate::MemoryError> {
+                $crate::delegate_provider!(@target self $field).interface(scenario).await
             }
         ] $items);
     };

@@ -11,7 +11,7 @@ macro_rules! forward {
         crate::delegate_provider! {
             impl[T: MemoryProvider + ?Sized] MemoryProvider for $ptr {
                 forward(*): driver_id, store, get, forget, list, namespaces, recall,
-                    store_many, export_page, import;
+                    store_many, export_page, import, interface;
             }
         }
     )+};

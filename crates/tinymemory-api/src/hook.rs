@@ -6,6 +6,7 @@
 use std::future::Future;
 
 use crate::batch::NewEntry;
+use crate::interface::Scenario;
 use crate::portability::{ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use crate::{
     Answer, Call, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint,
@@ -305,5 +306,19 @@ impl<P: MemoryProvider + ?Sized, H: CallHook> MemoryProvider for Hooked<P, H> {
     async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
         let call = Call::Import { records };
         through_hook!(self, call, self.inner.import(records), Answer::Import)
+    }
+
+    async fn interface(&self, scenario: &Scenario<'_>) -> Result<String, MemoryError> {
+        let call = Call::Interface {
+            interface: scenario.interface,
+            check: scenario.check,
+            use_async: scenario.use_async,
+        };
+        through_hook!(
+            self,
+            call,
+            self.inner.interface(scenario),
+            Answer::Interface
+        )
     }
 }

@@ -14,6 +14,8 @@
 //!   families (core, recall, portability);
 //! - [`batch`]: [`NewEntry`] and the bulk store's validation;
 //! - [`portability`]: export pages, cursors, records and import outcomes;
+//! - [`interface`]: a scenario of a framework interface's own contract,
+//!   which an adapter runs and answers with what it observed;
 //! - [`Call`], one storage call as a value (its [`Method`], its arguments
 //!   borrowed) and [`Answer`], its result borrowed: every other type that
 //!   describes a call is made from one;
@@ -36,6 +38,7 @@ mod error;
 mod factory;
 mod forward;
 mod hook;
+pub mod interface;
 mod key;
 mod namespace;
 mod options;
@@ -91,5 +94,6 @@ pub mod __private {
         store_many,
         export_page,
         import,
+        interface,
     }
 }

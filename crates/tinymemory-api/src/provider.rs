@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 
 use crate::batch::{store_each, NewEntry};
+use crate::interface::{self, Scenario};
 use crate::portability::{
     self, export_from_list, ExportCursor, ExportPage, ImportOutcome, MemoryRecord,
 };
@@ -243,5 +244,21 @@ pub trait MemoryProvider: Send + Sync {
             portability::FAMILY,
             format!("driver {:?} does not import records", self.driver_id()),
         ))
+    }
+
+    /// Runs one scenario of a framework interface's own contract on a
+    /// fresh store of the interface and answers with what it observed, as
+    /// the JSON text of an object (the interface family,
+    /// [`interface`](crate::interface)): an adapter over a framework's
+    /// interface runs it with the framework's own API; the suite judges.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Unsupported`] of [`interface::FAMILY`](crate::interface::FAMILY)
+    /// for a driver that serves no interface or another one than
+    /// `scenario.interface` (the default); any error the scenario's
+    /// set-up meets otherwise.
+    async fn interface(&self, scenario: &Scenario<'_>) -> Result<String, MemoryError> {
+        Err(interface::unsupported(self.driver_id(), scenario))
     }
 }

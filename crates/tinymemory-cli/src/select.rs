@@ -6,11 +6,12 @@ use tinymemory_conformance::report::RunFilter;
 use tinymemory_conformance::{Check, Family, Registry};
 
 /// The family names `--family` accepts, in run order.
-pub(crate) const FAMILIES: [Family; 5] = [
+pub(crate) const FAMILIES: [Family; 6] = [
     Family::Contract,
     Family::Sections,
     Family::Corpus,
     Family::Portability,
+    Family::Interface,
     Family::Property,
 ];
 
@@ -209,7 +210,7 @@ mod tests {
         assert!(CheckPattern::parse("recall.[a").is_err());
         assert_eq!(
             parse_family("corpora").unwrap_err().to_string(),
-            "no such family; the families are contract, sections, corpus, portability, property"
+            "no such family; the families are contract, sections, corpus, portability, interface, property"
         );
     }
 }

@@ -23,6 +23,12 @@ pub enum Family {
     /// (`tinymemory_api::portability`); skipped when the driver does not
     /// provide it.
     Portability,
+    /// A framework interface's own contract (LangChain's `VectorStore`,
+    /// LangGraph's `BaseStore`), run by the adapter that serves it
+    /// ([`MemoryProvider::interface`]); a check of an interface the driver
+    /// does not declare is skipped, and such skips leave the family's
+    /// status to the checks that ran.
+    Interface,
     /// The real corpus loaded into the driver; skipped without one.
     Corpus,
     /// Randomised properties of the section API and the differential model
@@ -33,13 +39,14 @@ pub enum Family {
 
 impl Family {
     /// The lowercase name used in ids and reports: `contract`, `sections`,
-    /// `portability`, `corpus`, `property`.
+    /// `portability`, `interface`, `corpus`, `property`.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Contract => "contract",
             Self::Sections => "sections",
             Self::Portability => "portability",
+            Self::Interface => "interface",
             Self::Corpus => "corpus",
             Self::Property => "property",
         }

@@ -7,6 +7,7 @@ mod corpus;
 mod docs;
 mod forget;
 mod hostile;
+mod interface;
 mod isolation;
 mod metadata;
 mod namespace_rules;
@@ -388,6 +389,110 @@ macro_rules! __tinymemory_standard_checks {
             ] {
                 cost_ms: 3,
                 mistake: "\"no namespace\" treated as every namespace",
+            };
+            interface_langchain_empty_store => "interface.langchain.empty_store" [
+                Interface, BOTH,
+                "a fresh store's similarity_search finds nothing (LangChain's test_vectorstore_is_empty, test_vectorstore_still_empty)",
+                interface::empty_store
+            ] {
+                cost_ms: 20,
+                mistake: "a fixture that reuses one collection, or a store that is not emptied between tests",
+            };
+            interface_langchain_add_documents => "interface.langchain.add_documents" [
+                Interface, BOTH,
+                "add_documents returns one id per document, leaves its input unchanged, and similarity_search returns the documents whole (content, metadata exactly as given) with those ids, best first (test_add_documents)",
+                interface::add_documents
+            ] {
+                cost_ms: 20,
+                mistake: "the id written onto the caller's Document, or extra keys (`_id`, `_collection_name`) added to the metadata returned",
+            };
+            interface_langchain_delete => "interface.langchain.delete" [
+                Interface, BOTH,
+                "add_documents keeps the ids passed, delete of one id and of several at once removes exactly those documents (test_deleting_documents, test_deleting_bulk_documents)",
+                interface::delete
+            ] {
+                cost_ms: 20,
+                mistake: "delete taking one id per call, or ids passed in `ids=` replaced by the store's own",
+            };
+            interface_langchain_delete_missing => "interface.langchain.delete_missing" [
+                Interface, BOTH,
+                "delete of ids the store does not hold raises nothing (test_delete_missing_content)",
+                interface::delete_missing
+            ] {
+                cost_ms: 20,
+                mistake: "a delete that looks each id up and raises for one it does not find (FAISS's `ValueError: Some specified ids do not exist`)",
+            };
+            interface_langchain_upsert => "interface.langchain.upsert" [
+                Interface, BOTH,
+                "add_documents with ids the store holds replaces those documents, content and metadata, and never duplicates them (test_add_documents_with_ids_is_idempotent, test_add_documents_by_id_with_mutation)",
+                interface::upsert
+            ] {
+                cost_ms: 20,
+                mistake: "an append-only add that raises on an existing id or keeps both documents",
+            };
+            interface_langchain_get_by_ids => "interface.langchain.get_by_ids" [
+                Interface, BOTH,
+                "get_by_ids returns each document held, whole, with its id set, and skips missing and repeated ids without raising (test_get_by_ids, test_get_by_ids_missing)",
+                interface::get_by_ids
+            ] {
+                cost_ms: 20,
+                mistake: "documents returned with `id=None` (the id tucked into the metadata), or an exception for an id not found",
+            };
+            interface_langchain_generated_ids => "interface.langchain.generated_ids" [
+                Interface, BOTH,
+                "add_documents without ids makes a string id per document, and get_by_ids of them returns the documents (test_add_documents_documents)",
+                interface::generated_ids
+            ] {
+                cost_ms: 20,
+                mistake: "ids returned that are not the documents' ids in the store",
+            };
+            interface_langchain_document_ids => "interface.langchain.document_ids" [
+                Interface, BOTH,
+                "add_documents uses a Document's own id, and makes one for a document without, in one batch (test_add_documents_with_existing_ids)",
+                interface::document_ids
+            ] {
+                cost_ms: 20,
+                mistake: "`Document.id` ignored, or a batch mixing a document with an id and one without refused",
+            };
+            interface_langchain_search_with_score => "interface.langchain.search_with_score" [
+                Interface, BOTH,
+                "similarity_search and similarity_search_with_score of one query return the same documents in the same order",
+                interface::search_with_score
+            ] {
+                cost_ms: 20,
+                mistake: "two search paths with different filters, thresholds or `k`",
+            };
+            interface_langgraph_item_timestamps => "interface.langgraph.item_timestamps" [
+                Interface, BOTH,
+                "a put over an existing item keeps its created_at and moves its updated_at on (LangGraph's Item)",
+                interface::item_timestamps
+            ] {
+                cost_ms: 20,
+                mistake: "updated_at never written after the first put, or created_at rewritten by every put (an upsert that replaces the row)",
+            };
+            interface_langgraph_put_none_deletes => "interface.langgraph.put_none_deletes" [
+                Interface, BOTH,
+                "a PutOp with value None deletes the item: GetOp and SearchOp no longer find it",
+                interface::put_none_deletes
+            ] {
+                cost_ms: 20,
+                mistake: "None stored as a JSON null value instead of deleting",
+            };
+            interface_langgraph_list_namespaces => "interface.langgraph.list_namespaces" [
+                Interface, BOTH,
+                "list_namespaces with a prefix and max_depth, a suffix, and a max_depth alone answers as its docstring's example: deeper namespaces truncated, each once",
+                interface::list_namespaces
+            ] {
+                cost_ms: 20,
+                mistake: "max_depth applied before the prefix, or truncated namespaces listed once per item",
+            };
+            interface_langgraph_search_paging => "interface.langgraph.search_paging" [
+                Interface, BOTH,
+                "SearchOp under a namespace prefix returns every item under it and nothing outside, and pages by limit and offset hold each item once",
+                interface::search_paging
+            ] {
+                cost_ms: 20,
+                mistake: "offset applied before the namespace filter, or an order that changes between pages",
             };
             corpus_namespace_counts => "corpus.namespace_counts" [
                 Corpus, BOTH,

@@ -122,7 +122,7 @@
 //! tinymemory_api::delegate_provider! {
 //!     impl[P: MemoryProvider + ?Sized] MemoryProvider for DropsLastHit<P> {
 //!         forward(inner): driver_id, store, get, forget, list, namespaces, store_many,
-//!             export_page, import;
+//!             export_page, import, interface;
 //!
 //!         async fn recall(
 //!             &self,

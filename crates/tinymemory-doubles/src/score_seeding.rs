@@ -176,7 +176,7 @@ tinymemory_api::delegate_provider! {
     /// Storage forwards to the inner [`ReferenceDriver`]; `recall` is described
     /// on [`ScoreSeedingStore`].
     impl MemoryProvider for ScoreSeedingStore {
-        forward(entries): store, get, forget, list, namespaces, store_many, export_page, import;
+        forward(entries): store, get, forget, list, namespaces, store_many, export_page, import, interface;
 
         fn driver_id(&self) -> &str {
             "score-seeding"

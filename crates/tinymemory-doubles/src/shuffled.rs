@@ -69,7 +69,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `namespaces()` is shuffled.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for ShuffledNamespaces<P> {
         forward(inner): driver_id, store, get, forget, list, recall, store_many, export_page,
-            import;
+            import, interface;
 
         async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
             let mut summaries = self.inner.namespaces().await?;

@@ -76,7 +76,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `recall` hits are tampered with.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for TamperHits<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
-            import;
+            import, interface;
 
         async fn recall(
             &self,

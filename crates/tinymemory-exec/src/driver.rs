@@ -5,6 +5,7 @@ use std::sync::{Arc, Weak};
 use async_trait::async_trait;
 use serde_json::Value;
 use tinymemory_api::batch::{store_each, validate_batch, NewEntry};
+use tinymemory_api::interface::{self, Scenario};
 use tinymemory_api::portability::{self, ExportCursor, ExportPage, ImportOutcome, MemoryRecord};
 use tinymemory_api::{
     Call, MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint, NamespaceSummary,
@@ -72,6 +73,8 @@ pub struct ExecDriver {
     recall_profile: RecallProfile,
     /// The optional ops the driver's `hello` listed.
     ops: Vec<OptionalOp>,
+    /// The framework interface the driver's `hello` declared.
+    interface: Option<String>,
     /// Where the process goes back when the driver is dropped.
     pool: Option<Weak<Pool>>,
 }
@@ -91,7 +94,15 @@ impl ExecDriver {
         let conn = Arc::new(Connection::start(command, config)?);
         let hello = check_hello(&conn, conn.call(hello()).await)?;
         let profile = hello.profile();
-        Self::reset(conn, hello.driver, profile, hello.ops, None).await
+        Self::reset(
+            conn,
+            hello.driver,
+            profile,
+            hello.ops,
+            hello.interface,
+            None,
+        )
+        .await
     }
 
     /// [`ExecDriver::spawn`], blocking the calling thread until the process
@@ -110,6 +121,7 @@ impl ExecDriver {
             recall_profile: hello.profile(),
             driver_id: hello.driver,
             ops: hello.ops,
+            interface: hello.interface,
             pool: None,
         })
     }
@@ -130,6 +142,7 @@ impl ExecDriver {
             recall_profile: hello.profile(),
             driver_id: hello.driver,
             ops: hello.ops,
+            interface: hello.interface,
             pool: None,
         })
     }
@@ -141,6 +154,7 @@ impl ExecDriver {
         driver_id: String,
         recall_profile: RecallProfile,
         ops: Vec<OptionalOp>,
+        interface: Option<String>,
         pool: Option<Weak<Pool>>,
     ) -> Result<Self, MemoryError> {
         expect_null(&conn, "reset", &conn.call(Request::Reset).await?)?;
@@ -149,6 +163,7 @@ impl ExecDriver {
             driver_id,
             recall_profile,
             ops,
+            interface,
             pool,
         })
     }
@@ -289,6 +304,7 @@ impl std::fmt::Debug for ExecDriver {
             .field("driver_id", &self.driver_id)
             .field("recall_profile", &self.recall_profile)
             .field("ops", &self.ops)
+            .field("interface", &self.interface)
             .finish_non_exhaustive()
     }
 }
@@ -428,5 +444,35 @@ impl MemoryProvider for ExecDriver {
             return Ok(ImportOutcome::default());
         }
         self.send_records(records).await
+    }
+
+    /// One `interface` request, when the driver's `hello` declared
+    /// `scenario.interface`; [`MemoryError::Unsupported`] of
+    /// [`interface::FAMILY`] otherwise. The answer must be a JSON object:
+    /// the observation, as its text.
+    async fn interface(&self, scenario: &Scenario<'_>) -> Result<String, MemoryError> {
+        if self.interface.as_deref() != Some(scenario.interface) {
+            let declared = self.interface.as_deref().map_or_else(
+                || "declares no interface".to_owned(),
+                |other| format!("declares interface {other:?}"),
+            );
+            return Err(MemoryError::unsupported(
+                interface::FAMILY,
+                format!(
+                    "driver {:?} {declared} in its hello answer, not {:?} (docs/protocol.md, \
+                     \"The interface op\")",
+                    self.driver_id, scenario.interface
+                ),
+            ));
+        }
+        let value = self
+            .call(Request::from(Call::Interface {
+                interface: scenario.interface,
+                check: scenario.check,
+                use_async: scenario.use_async,
+            }))
+            .await?;
+        let observed: serde_json::Map<String, Value> = decode(&self.conn, "interface", value)?;
+        Ok(Value::Object(observed).to_string())
     }
 }

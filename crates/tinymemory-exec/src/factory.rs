@@ -51,6 +51,7 @@ pub struct ExecFactory {
     recall_profile: RecallProfile,
     ops: Vec<OptionalOp>,
     independent_stores: bool,
+    interface: Option<String>,
     pool: Arc<Pool>,
 }
 
@@ -78,6 +79,7 @@ impl ExecFactory {
             independent_stores: hello.independent_stores,
             driver_id: hello.driver,
             ops: hello.ops,
+            interface: hello.interface,
             pool,
         })
     }
@@ -126,6 +128,7 @@ impl ExecFactory {
             independent_stores: hello.independent_stores,
             driver_id: hello.driver,
             ops: hello.ops,
+            interface: hello.interface,
             pool,
         })
     }
@@ -159,6 +162,13 @@ impl ExecFactory {
         &self.ops
     }
 
+    /// The framework interface the driver's first `hello` declared
+    /// (`interface`), `None` when it declared none.
+    #[must_use]
+    pub fn interface(&self) -> Option<&str> {
+        self.interface.as_deref()
+    }
+
     /// The limits each process runs under.
     #[must_use]
     pub fn config(&self) -> ExecConfig {
@@ -185,6 +195,7 @@ impl ExecFactory {
                 self.driver_id.clone(),
                 self.recall_profile,
                 self.ops.clone(),
+                self.interface.clone(),
                 pool.clone(),
             );
             match reset.await {
@@ -204,6 +215,7 @@ impl ExecFactory {
             self.driver_id.clone(),
             self.recall_profile,
             self.ops.clone(),
+            self.interface.clone(),
             pool,
         )
         .await
@@ -215,6 +227,7 @@ impl ExecFactory {
             recall_profile: self.recall_profile,
             ops: self.ops.clone(),
             independent_stores: self.independent_stores,
+            interface: self.interface.clone(),
         }
     }
 }
@@ -242,6 +255,13 @@ fn unlike(command: &ExecCommand, first: &First, hello: &HelloResult) -> Option<M
              a driver must list the same ops",
             op_list(&hello.ops),
             op_list(&first.ops)
+        ));
+    }
+    if hello.interface != first.interface {
+        return refused(format!(
+            "this process declares interface {:?}, the driver's first process declared {:?}; \
+             every process of a driver must declare the same interface",
+            hello.interface, first.interface
         ));
     }
     if hello.independent_stores != first.independent_stores {
@@ -274,6 +294,7 @@ fn first_of(hello: &HelloResult) -> First {
         recall_profile: hello.profile(),
         ops: hello.ops.clone(),
         independent_stores: hello.independent_stores,
+        interface: hello.interface.clone(),
     }
 }
 

@@ -19,6 +19,7 @@ pub(crate) struct First {
     pub(crate) recall_profile: RecallProfile,
     pub(crate) ops: Vec<OptionalOp>,
     pub(crate) independent_stores: bool,
+    pub(crate) interface: Option<String>,
 }
 
 #[derive(Default)]

@@ -494,4 +494,16 @@ impl MemoryProvider for PostgresDriver {
         outcome.imported = valid.len();
         Ok(outcome)
     }
+
+    /// No framework interface: the interface family is skipped
+    /// ([`tinymemory_api::interface::unsupported`]).
+    async fn interface(
+        &self,
+        scenario: &tinymemory_api::interface::Scenario<'_>,
+    ) -> Result<String, MemoryError> {
+        Err(tinymemory_api::interface::unsupported(
+            self.driver_id(),
+            scenario,
+        ))
+    }
 }

@@ -53,6 +53,7 @@ recall, caches contents or retries: a failing check is the store's, or a
 mapping limit whose message starts with ``mapping limit``.
 """
 
+import asyncio
 import atexit
 import json
 import uuid
@@ -200,6 +201,9 @@ class VectorStoreAdapter(tp.Store):
     """
 
     recall_profile = tp.SEMANTIC
+    # Declared in hello: the interface family's scenarios run through
+    # interface() (tinymemory.adapters.langchain_interface).
+    interface_name = "langchain.vectorstore"
 
     def __init__(
         self,
@@ -212,6 +216,7 @@ class VectorStoreAdapter(tp.Store):
         version=None,
         independent_stores=False,
         clear=None,
+        use_async=False,
     ):
         if not callable(factory):
             raise TypeError(f"factory is {factory!r}; expected a callable taking an Embeddings")
@@ -232,10 +237,17 @@ class VectorStoreAdapter(tp.Store):
         # Declared in hello: each driver process's stores are its own, so
         # the suite may run checks in several processes at once.
         self.independent_stores = independent_stores is True
+        # With use_async, every engine call is its async twin
+        # (aadd_documents, asimilarity_search, ...) on this loop, so a
+        # store whose async path differs from its sync one is checked.
+        self._use_async = use_async is True
+        self._loop = asyncio.new_event_loop() if self._use_async else None
         self._engine = self._new_engine()
         self._ids = {}
         self._written = False
-        self.driver_id = c.engine_id(self._engine, package, version, adapter="langchain")
+        self.driver_id = c.engine_id(
+            self._engine, package, version, adapter="langchain (async)" if self._use_async else "langchain"
+        )
         atexit.register(self.close)
 
     def _new_engine(self):
@@ -253,6 +265,16 @@ class VectorStoreAdapter(tp.Store):
         engine, self._engine = getattr(self, "_engine", None), None
         if engine is not None and self._cleanup is not None:
             self._cleanup(engine)
+        loop = getattr(self, "_loop", None)
+        if loop is not None and not loop.is_closed():
+            loop.close()
+
+    def _engine_call(self, method, *args, **kwargs):
+        """`method` of the engine, or its async twin (``a`` + method) run
+        on the adapter's loop with use_async."""
+        if not self._use_async:
+            return getattr(self._engine, method)(*args, **kwargs)
+        return self._loop.run_until_complete(getattr(self._engine, "a" + method)(*args, **kwargs))
 
     # -- documents -------------------------------------------------------
 
@@ -296,7 +318,7 @@ class VectorStoreAdapter(tp.Store):
 
     def _add(self, docs):
         self._written = True
-        returned = self._engine.add_documents(docs, ids=[d.id for d in docs])
+        returned = self._engine_call("add_documents", docs, ids=[d.id for d in docs])
         if not isinstance(returned, (list, tuple)) or len(returned) != len(docs):
             raise tp.DriverError(
                 "backend",
@@ -340,7 +362,7 @@ class VectorStoreAdapter(tp.Store):
                 f"{type(self._engine).__name__} has no delete (VectorStore's raises NotImplementedError): forget, "
                 "and the upsert of a store that makes its own ids (the replaced document), cannot be served"
             )
-        self._engine.delete(ids)
+        self._engine_call("delete", ids)
 
     def _filter_for(self, fields):
         """(the store's filter for `fields`, whether the adapter built it
@@ -380,7 +402,7 @@ class VectorStoreAdapter(tp.Store):
         the namespace and key."""
         if implements(self._engine, "get_by_ids"):
             doc_id = self._ids.get((namespace, key), document_id(namespace, key))
-            return list(self._engine.get_by_ids([doc_id]))
+            return list(self._engine_call("get_by_ids", [doc_id]))
         unfilterable = self._unfilterable()
         if unfilterable is not None:
             raise unfilterable
@@ -388,7 +410,7 @@ class VectorStoreAdapter(tp.Store):
         query_filter, made = self._filter_for(fields)
         # Two, so that a store holding the key twice shows it; the query
         # is any text: the filter chooses.
-        docs = list(self._engine.similarity_search(key, k=2, filter=query_filter))
+        docs = list(self._engine_call("similarity_search", key, k=2, filter=query_filter))
         self._outside(docs, fields, made, f"the search for key {key!r} of {namespace!r}")
         return docs
 
@@ -421,13 +443,12 @@ class VectorStoreAdapter(tp.Store):
             return []
         if implements(self._engine, "get_by_ids"):
             ids = [self._ids[p] for p in positions]
-            docs = list(self._engine.get_by_ids(ids))
-            if all(d.id for d in docs):
-                found = {d.id for d in docs}
-                lost = [p for p, i in zip(positions, ids) if i not in found]
-            else:
-                # Documents without ids: only their number can say one is missing.
-                lost = positions[len(docs):]
+            docs = list(self._engine_call("get_by_ids", ids))
+            # By the adapter's own metadata keys, not Document.id: a store
+            # may answer id=None (Qdrant's get_by_ids, the id in
+            # metadata["_id"]); the interface family judges the ids.
+            found = {((d.metadata or {}).get("namespace"), (d.metadata or {}).get("key")) for d in docs}
+            lost = [p for p in positions if p not in found]
         else:
             docs, lost = [], []
             for p in positions:
@@ -446,6 +467,18 @@ class VectorStoreAdapter(tp.Store):
                 "and this one is not there",
             )
         return docs
+
+    # -- the interface family -------------------------------------------
+
+    def interface(self, check, use_async):
+        """The observation of `check`'s scenario of the interface family,
+        run with LangChain's own API on the current store, which the suite
+        has just reset (tinymemory.adapters.langchain_interface); through
+        the async methods when `use_async`."""
+        from . import langchain_interface
+
+        self._written = True
+        return langchain_interface.run(self._engine, check, use_async is True, self._loop)
 
     # -- the contract ----------------------------------------------------
 
@@ -547,9 +580,9 @@ class VectorStoreAdapter(tp.Store):
             )
         if score == "relevance":
             extra = {} if min_score is None else {"score_threshold": min_score}
-            pairs = self._engine.similarity_search_with_relevance_scores(query, k=k, filter=query_filter, **extra)
+            pairs = self._engine_call("similarity_search_with_relevance_scores", query, k=k, filter=query_filter, **extra)
         else:
-            pairs = self._engine.similarity_search_with_score(query, k=k, filter=query_filter)
+            pairs = self._engine_call("similarity_search_with_score", query, k=k, filter=query_filter)
         self._outside([d for d, _ in pairs], fields, made, f"recall({query!r})")
         return pairs
 

@@ -130,6 +130,9 @@ class LangGraphStore(tp.Store):
     """
 
     recall_profile = tp.SEMANTIC
+    # Declared in hello: the interface family's scenarios run through
+    # interface() (tinymemory.adapters.langgraph_interface).
+    interface_name = "langgraph.basestore"
 
     def __init__(
         self, factory, cleanup=None, use_async=False, package=None, version=None, independent_stores=False, clear=None
@@ -192,6 +195,18 @@ class LangGraphStore(tp.Store):
         if self._use_async:
             return self._loop.run_until_complete(self._engine.abatch(ops))
         return self._engine.batch(ops)
+
+    def interface(self, check, use_async):
+        """The observation of `check`'s scenario of the interface family,
+        run through ``batch`` (``abatch`` when `use_async`) on the current
+        store, which the suite has just reset
+        (tinymemory.adapters.langgraph_interface)."""
+        from . import langgraph_interface
+
+        if self._engine is None:
+            raise tp.DriverError("backend", "the adapter was closed")
+        self._written = True
+        return langgraph_interface.run(self._engine, check, use_async is True, self._loop)
 
     # -- values ----------------------------------------------------------
 

@@ -204,11 +204,16 @@ class VectorStoreConformance(DriverConformance):
     file of each process's own), so two processes never share data: the
     suite then runs checks in several processes at once (the binary's
     ``--jobs``, the cores) and starts them ahead. Leave it False for a
-    store over a server or a shared file.
+    store over a server or a shared file. ``use_async`` (default False)
+    serves every operation through the async methods (``aadd_documents``,
+    ``asimilarity_search_with_relevance_scores``, ``aget_by_ids``,
+    ``adelete``) instead, as LangGraphStoreConformance's serves through
+    ``abatch``.
     """
 
     profile = "semantic"
     independent_stores = False
+    use_async = False
     score = None
     engine_package = None
     engine_version = None
@@ -249,6 +254,7 @@ class VectorStoreConformance(DriverConformance):
             package=cls.engine_package,
             version=cls.engine_version,
             independent_stores=cls.independent_stores,
+            use_async=cls.use_async,
         )
 
 

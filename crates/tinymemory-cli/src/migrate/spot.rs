@@ -106,7 +106,7 @@ mod tests {
 
     tinymemory_api::delegate_provider! {
         impl MemoryProvider for GetDisagrees {
-            forward(0): store, forget, list, namespaces, recall, store_many, export_page, import;
+            forward(0): store, forget, list, namespaces, recall, store_many, export_page, import, interface;
 
             fn driver_id(&self) -> &str {
                 "get-disagrees"

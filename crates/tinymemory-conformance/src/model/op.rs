@@ -195,9 +195,10 @@ impl TryFrom<Call<'_>> for Op {
                 category: opts.category.clone(),
                 session_id: opts.session_id.clone(),
             },
-            Call::StoreMany { .. } | Call::ExportPage { .. } | Call::Import { .. } => {
-                return Err(not("is not compared with the model"))
-            }
+            Call::StoreMany { .. }
+            | Call::ExportPage { .. }
+            | Call::Import { .. }
+            | Call::Interface { .. } => return Err(not("is not compared with the model")),
         })
     }
 }

@@ -150,6 +150,16 @@ impl Conformance {
     pub fn of(checks: &[CheckEntry], profile: RecallProfile) -> Self {
         let mut families: Vec<FamilyLevel> = Vec::new();
         for check in checks {
+            // An interface check is skipped when the driver serves another
+            // interface or none: like a check of another recall profile,
+            // it does not apply, so it neither completes nor holds back
+            // the family (a driver serving no interface shows no
+            // `interface` family at all).
+            if check.family == crate::Family::Interface.as_str()
+                && check.outcome == OutcomeKind::Skip
+            {
+                continue;
+            }
             let status = match &check.outcome {
                 OutcomeKind::Pass => FamilyStatus::Pass,
                 OutcomeKind::Skip | OutcomeKind::Timeout => FamilyStatus::Incomplete,
@@ -375,5 +385,29 @@ mod tests {
         assert!(!read.filtered);
         let json = serde_json::to_string(&c.filtered()).unwrap();
         assert!(json.ends_with(r#","filtered":true}"#), "{json}");
+    }
+
+    #[test]
+    fn skipped_interface_checks_count_for_no_family() {
+        let entry = |id: &str, family: &str, outcome: &str| -> CheckEntry {
+            serde_json::from_value(serde_json::json!({
+                "id": id, "family": family, "description": "", "outcome": outcome, "duration_ms": 1.0
+            }))
+            .unwrap()
+        };
+        let pass = entry("store.upsert", "contract", "pass");
+        let skipped = entry("interface.langchain.delete", "interface", "skip");
+        let none = Conformance::of(&[pass.clone(), skipped.clone()], RecallProfile::Lexical);
+        assert_eq!((none.level, none.families.len()), (Level::Full, 1));
+        let failed = entry("interface.langchain.upsert", "interface", "fail");
+        let one = Conformance::of(&[pass, skipped, failed], RecallProfile::Lexical);
+        assert_eq!(one.level, Level::Partial);
+        assert_eq!(
+            one.families[1],
+            FamilyLevel {
+                family: "interface".to_owned(),
+                status: FamilyStatus::Fail
+            }
+        );
     }
 }

@@ -435,7 +435,7 @@ type RecallCache = std::collections::HashMap<(String, String), Vec<MemoryEntry>>
 
 tinymemory_api::delegate_provider! {
     impl[] MemoryProvider for CacheKeptAcrossStores {
-        forward(inner): driver_id, get, forget, list, namespaces, store_many, export_page, import;
+        forward(inner): driver_id, get, forget, list, namespaces, store_many, export_page, import, interface;
 
         async fn store(
             &self,

@@ -20,7 +20,7 @@ struct Batches {
 
 tinymemory_api::delegate_provider! {
     impl MemoryProvider for Batches {
-        forward(inner): get, forget, list, namespaces, recall, export_page, import;
+        forward(inner): get, forget, list, namespaces, recall, export_page, import, interface;
 
         fn driver_id(&self) -> &str {
             "batches"

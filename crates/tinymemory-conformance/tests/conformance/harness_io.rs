@@ -15,7 +15,7 @@ struct ConnectsOnStore {
 tinymemory_api::delegate_provider! {
     impl MemoryProvider for ConnectsOnStore {
         forward(inner): driver_id, get, forget, list, namespaces, recall, store_many,
-            export_page, import;
+            export_page, import, interface;
 
         async fn store(
             &self,

@@ -51,10 +51,28 @@ fn corpus_skips(profile: RecallProfile) -> Vec<(&'static str, Outcome)> {
         RecallProfile::Lexical => "corpus.recall_own_words",
         RecallProfile::Semantic => "corpus.self_retrieval",
     };
-    vec![
-        ("corpus.namespace_counts", Outcome::Skip(NO_CORPUS.into())),
-        (own, Outcome::Skip(NO_CORPUS.into())),
-    ]
+    let mut skips = interface_skips();
+    skips.push(("corpus.namespace_counts", Outcome::Skip(NO_CORPUS.into())));
+    skips.push((own, Outcome::Skip(NO_CORPUS.into())));
+    skips
+}
+
+/// The interface family's checks, each skipped: the drivers of these tests
+/// serve no framework interface.
+fn interface_skips() -> Vec<(&'static str, Outcome)> {
+    tinymemory_conformance::Registry::standard()
+        .checks()
+        .iter()
+        .filter(|c| c.family == tinymemory_conformance::Family::Interface)
+        .map(|c| {
+            (
+                c.id,
+                Outcome::Skip(
+                    "the driver serves no framework interface, or not this check's (its hello declares none or another)".into(),
+                ),
+            )
+        })
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

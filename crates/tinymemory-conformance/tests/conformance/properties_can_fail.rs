@@ -19,7 +19,7 @@ fn insertion(e: &MemoryEntry) -> u64 {
 
 tinymemory_api::delegate_provider! {
     impl MemoryProvider for TiesByInsertion {
-        forward(0): store, get, forget, list, namespaces, store_many, export_page, import;
+        forward(0): store, get, forget, list, namespaces, store_many, export_page, import, interface;
 
         fn driver_id(&self) -> &str {
             "ties-by-insertion"

@@ -23,7 +23,7 @@ struct Rescored(ReferenceDriver, Mode);
 
 tinymemory_api::delegate_provider! {
     impl MemoryProvider for Rescored {
-        forward(0): store, get, forget, list, namespaces, store_many, export_page, import;
+        forward(0): store, get, forget, list, namespaces, store_many, export_page, import, interface;
 
         fn driver_id(&self) -> &str {
             "rescored"

@@ -40,7 +40,7 @@ fn palette_score(namespace: &str, key: &str, content: &str) -> Option<f64> {
 
 tinymemory_api::delegate_provider! {
     impl MemoryProvider for SeedsOnStore {
-        forward(0): driver_id, get, forget, list, namespaces, recall, export_page;
+        forward(0): driver_id, get, forget, list, namespaces, recall, export_page, interface;
 
         async fn store(
             &self,

@@ -42,7 +42,7 @@ struct Broken {
 
 tinymemory_api::delegate_provider! {
     impl MemoryProvider for Broken {
-        forward(inner): store, get, forget, list, namespaces, store_many, export_page, import;
+        forward(inner): store, get, forget, list, namespaces, store_many, export_page, import, interface;
 
         fn driver_id(&self) -> &str {
             "broken"

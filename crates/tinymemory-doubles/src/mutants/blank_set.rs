@@ -51,7 +51,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `recall` decides blankness as `trim()` does.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for JsBlankSet<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many,
-            export_page, import;
+            export_page, import, interface;
 
         async fn recall(
             &self,

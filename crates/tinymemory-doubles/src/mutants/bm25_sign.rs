@@ -33,7 +33,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `recall` drops the hits of weight 0 or below.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for Bm25SignAsMatch<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
-            import;
+            import, interface;
 
         async fn recall(
             &self,

@@ -35,7 +35,7 @@ tinymemory_api::delegate_provider! {
     impl[P: MemoryProvider + ?Sized] MemoryProvider for CaseFoldsNamespaces<P> {
         // `export_page` is forwarded: the export reads back the lowercased namespaces already
         // stored.
-        forward(inner): driver_id, namespaces, export_page;
+        forward(inner): driver_id, namespaces, export_page, interface;
 
         async fn store(
             &self,

@@ -49,7 +49,7 @@ tinymemory_api::delegate_provider! {
     /// statistics, as described on the type.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for CollectionWideStatistics<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
-            import;
+            import, interface;
 
         async fn recall(
             &self,

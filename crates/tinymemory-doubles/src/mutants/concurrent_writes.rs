@@ -74,7 +74,7 @@ tinymemory_api::delegate_provider! {
     /// described on the type.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for LosesConcurrentWrites<P> {
         // `export_page` is forwarded: reading is not what this mutant breaks.
-        forward(inner): driver_id, get, forget, list, namespaces, recall, export_page;
+        forward(inner): driver_id, get, forget, list, namespaces, recall, export_page, interface;
 
         async fn store(
             &self,

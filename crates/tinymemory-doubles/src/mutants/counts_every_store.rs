@@ -69,7 +69,7 @@ tinymemory_api::delegate_provider! {
     /// present key to its namespace's count.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for CountsEveryStore<P> {
         // `export_page` is forwarded: entries are untouched, only counts are wrong.
-        forward(inner): driver_id, get, list, recall, export_page;
+        forward(inner): driver_id, get, list, recall, export_page, interface;
 
         async fn store(
             &self,

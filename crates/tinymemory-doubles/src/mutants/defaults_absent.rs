@@ -141,7 +141,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; the write path of [`DefaultsAsAbsent::path`]
     /// patches defaults.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for DefaultsAsAbsent<P> {
-        forward(inner): driver_id, get, forget, list, namespaces, recall, export_page;
+        forward(inner): driver_id, get, forget, list, namespaces, recall, export_page, interface;
 
         async fn store(
             &self,

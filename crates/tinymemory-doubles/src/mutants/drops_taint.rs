@@ -22,7 +22,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `store` always stores [`MemoryTaint::Internal`].
     impl[P: MemoryProvider + ?Sized] MemoryProvider for DropsTaint<P> {
         // `export_page` is forwarded: the export reads back what was stored, taint already lost.
-        forward(inner): driver_id, get, forget, list, namespaces, recall, export_page;
+        forward(inner): driver_id, get, forget, list, namespaces, recall, export_page, interface;
 
         async fn store(
             &self,

@@ -45,7 +45,7 @@ tinymemory_api::delegate_provider! {
     /// 1900s.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for ShiftedEarlyYears<P> {
         forward(inner): driver_id, store, get, forget, list, recall, store_many, export_page,
-            import;
+            import, interface;
 
         async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
             let mut summaries = self.inner.namespaces().await?;

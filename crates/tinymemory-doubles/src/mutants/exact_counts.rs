@@ -21,7 +21,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `namespaces()` counts are one too high.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for InflatedCounts<P> {
         forward(inner): driver_id, store, get, forget, list, recall, store_many, export_page,
-            import;
+            import, interface;
 
         async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
             let mut summaries = self.inner.namespaces().await?;

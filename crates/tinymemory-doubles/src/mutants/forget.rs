@@ -17,7 +17,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `forget` reports `true` on success.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for ForgetAlwaysTrue<P> {
         forward(inner): driver_id, store, get, list, namespaces, recall, store_many, export_page,
-            import;
+            import, interface;
 
         async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
             self.inner.forget(namespace, key).await?;

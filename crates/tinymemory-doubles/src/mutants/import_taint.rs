@@ -23,7 +23,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `import` writes every record as internal.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for ImportDropsTaint<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many,
-            export_page;
+            export_page, interface;
 
         async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
             let internal: Vec<MemoryRecord> = records

@@ -80,7 +80,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; a store of an imported key keeps the
     /// imported timestamp.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for KeepsImportedTimestamp<P> {
-        forward(inner): driver_id, get, list, namespaces, recall, export_page;
+        forward(inner): driver_id, get, list, namespaces, recall, export_page, interface;
 
         async fn store(
             &self,

@@ -66,7 +66,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method with its namespace passed through [`sanitize_namespace`].
     impl[P: MemoryProvider + ?Sized] MemoryProvider for SanitizesNamespaces<P> {
         // `export_page` is forwarded: an export has no namespace argument to sanitize.
-        forward(inner): driver_id, namespaces, export_page;
+        forward(inner): driver_id, namespaces, export_page, interface;
 
         async fn store(
             &self,

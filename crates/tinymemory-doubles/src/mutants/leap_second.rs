@@ -47,7 +47,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `import` takes a leap second on any day.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for LeapSecondAnyDay<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many,
-            export_page;
+            export_page, interface;
 
         async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
             let records: Vec<MemoryRecord> = records

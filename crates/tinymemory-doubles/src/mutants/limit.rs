@@ -16,7 +16,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `recall` asks for one hit more.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for LimitPlusOne<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
-            import;
+            import, interface;
 
         async fn recall(
             &self,

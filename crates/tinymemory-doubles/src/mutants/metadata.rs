@@ -111,7 +111,7 @@ fn epoch(mut entries: Vec<MemoryEntry>) -> Vec<MemoryEntry> {
 tinymemory_api::delegate_provider! {
     /// Forwards every method; the fault lives where its kind says.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for MetadataFault<P> {
-        forward(inner): driver_id;
+        forward(inner): driver_id, interface;
 
         async fn store(
             &self,

@@ -17,7 +17,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `recall` drops `min_score`.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for IgnoresMinScore<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
-            import;
+            import, interface;
 
         async fn recall(
             &self,

@@ -24,7 +24,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `recall` gives its best hit a `NaN` score.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for NanScores<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
-            import;
+            import, interface;
 
         async fn recall(
             &self,

@@ -66,7 +66,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `export_page` repeats the previous page's last
     /// record, as described on the type.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for OverlappingPages<P> {
-        forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many, import;
+        forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many, import, interface;
 
         async fn export_page(
             &self,
@@ -106,7 +106,7 @@ inner_only_accessors!(CursorRestarts);
 tinymemory_api::delegate_provider! {
     /// Forwards every method; `export_page` restarts on an unknown cursor.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for CursorRestarts<P> {
-        forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many, import;
+        forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many, import, interface;
 
         async fn export_page(
             &self,
@@ -167,7 +167,7 @@ impl<P: MemoryProvider + ?Sized> EmptyPageEnds<P> {
 tinymemory_api::delegate_provider! {
     /// Forwards every method; `export_page` ends at the end of a namespace.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for EmptyPageEnds<P> {
-        forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many, import;
+        forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many, import, interface;
 
         async fn export_page(
             &self,

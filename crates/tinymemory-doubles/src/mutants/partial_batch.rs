@@ -18,7 +18,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `store_many` stores entry by entry until one fails.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for PartialBatch<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, recall, export_page,
-            import;
+            import, interface;
 
         /// Entry by entry, no validation first: what came before an invalid
         /// entry stays stored.

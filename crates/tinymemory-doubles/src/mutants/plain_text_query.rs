@@ -57,7 +57,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `recall` fails on query syntax as described on the type.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for EngineSyntaxErrors<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
-            import;
+            import, interface;
 
         async fn recall(
             &self,

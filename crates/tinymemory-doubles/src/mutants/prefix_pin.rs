@@ -30,7 +30,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `recall` matches its namespace as a prefix.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for PrefixPinnedRecall<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
-            import;
+            import, interface;
 
         async fn recall(
             &self,

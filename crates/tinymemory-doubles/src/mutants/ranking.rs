@@ -123,7 +123,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `recall` carries the fault.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for RankingFault<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
-            import;
+            import, interface;
 
         async fn recall(
             &self,

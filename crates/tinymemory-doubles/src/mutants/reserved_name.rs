@@ -71,7 +71,7 @@ impl<P: ?Sized> ReservesName<P> {
 tinymemory_api::delegate_provider! {
     /// Forwards every method after refusing the reserved namespaces.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for ReservesName<P> {
-        forward(inner): driver_id, namespaces, export_page;
+        forward(inner): driver_id, namespaces, export_page, interface;
 
         async fn store(
             &self,

@@ -104,7 +104,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; writes give rows, a forget takes one away,
     /// and `recall` moves and re-ranks scores as described on the type.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for RowDependentScores<P> {
-        forward(inner): driver_id, get, list, namespaces, export_page;
+        forward(inner): driver_id, get, list, namespaces, export_page, interface;
 
         async fn store(
             &self,

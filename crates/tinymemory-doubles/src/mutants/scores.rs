@@ -23,7 +23,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `recall` negates scores as described on the type.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for NegatedScores<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
-            import;
+            import, interface;
 
         async fn recall(
             &self,

@@ -30,7 +30,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `namespaces()` groups by namespace and category.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for SplitsNamespacesByCategory<P> {
         forward(inner): driver_id, store, get, forget, list, recall, store_many, export_page,
-            import;
+            import, interface;
 
         async fn namespaces(&self) -> Result<Vec<NamespaceSummary>, MemoryError> {
             let mut groups: BTreeMap<(String, String), NamespaceSummary> = BTreeMap::new();

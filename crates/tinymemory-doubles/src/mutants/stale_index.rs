@@ -104,7 +104,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; writes on the broken paths keep the old index,
     /// reads show the new content.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for StaleIndex<P> {
-        forward(inner): driver_id, namespaces;
+        forward(inner): driver_id, namespaces, interface;
 
         async fn store(
             &self,

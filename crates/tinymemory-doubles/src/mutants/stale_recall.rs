@@ -73,7 +73,7 @@ tinymemory_api::delegate_provider! {
     impl[P: MemoryProvider + ?Sized] MemoryProvider for StaleRecallAfterForget<P> {
         // `export_page` is forwarded: a forgotten entry is gone from `list`, so from the export
         // too.
-        forward(inner): driver_id, get, list, namespaces, export_page;
+        forward(inner): driver_id, get, list, namespaces, export_page, interface;
 
         async fn store(
             &self,

@@ -42,7 +42,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `recall` drops the query's stop words.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for DropsStopWords<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many,
-            export_page, import;
+            export_page, import, interface;
 
         async fn recall(
             &self,

@@ -69,7 +69,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `store`, `forget`, `list` and `namespaces`
     /// also see the superseded entries.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for DuplicatesOnStore<P> {
-        forward(inner): driver_id, get, recall;
+        forward(inner): driver_id, get, recall, interface;
 
         async fn store(
             &self,

@@ -43,7 +43,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `list` sorts by UTF-16 code units.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for Utf16KeyOrder<P> {
         forward(inner): driver_id, store, get, forget, namespaces, recall, store_many,
-            export_page, import;
+            export_page, import, interface;
 
         async fn list(
             &self,

@@ -54,7 +54,7 @@ tinymemory_api::delegate_provider! {
     /// pattern.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for LikeWildcards<P> {
         forward(inner): driver_id, store, get, forget, namespaces, recall, store_many, export_page,
-            import;
+            import, interface;
 
         async fn list(
             &self,

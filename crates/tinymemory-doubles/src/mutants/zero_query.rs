@@ -48,7 +48,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `recall` of a wordless query scores `NaN`.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for ZeroQueryNan<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
-            import;
+            import, interface;
 
         async fn recall(
             &self,

@@ -47,7 +47,7 @@ tinymemory_api::delegate_provider! {
     /// Forwards every method; `recall` pins `None` to `global` first.
     impl[P: MemoryProvider + ?Sized] MemoryProvider for NoneMeansGlobal<P> {
         forward(inner): driver_id, store, get, forget, list, namespaces, store_many, export_page,
-            import;
+            import, interface;
 
         async fn recall(
             &self,

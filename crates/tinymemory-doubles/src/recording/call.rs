@@ -76,6 +76,15 @@ pub enum Call {
         /// The records passed.
         records: Vec<MemoryRecord>,
     },
+    /// `interface(scenario)`: the scenario's fields.
+    Interface {
+        /// The interface asked.
+        interface: String,
+        /// The check whose scenario it is.
+        check: String,
+        /// Through the interface's async methods.
+        use_async: bool,
+    },
 }
 
 /// The owned copy of a borrowed call: every argument cloned.
@@ -131,6 +140,15 @@ impl From<&tinymemory_api::Call<'_>> for Call {
             Borrowed::Import { records } => Self::Import {
                 records: records.to_vec(),
             },
+            Borrowed::Interface {
+                interface,
+                check,
+                use_async,
+            } => Self::Interface {
+                interface: interface.to_owned(),
+                check: check.to_owned(),
+                use_async,
+            },
         }
     }
 }
@@ -180,6 +198,15 @@ impl Call {
                 limit: *limit,
             },
             Self::Import { records } => Borrowed::Import { records },
+            Self::Interface {
+                interface,
+                check,
+                use_async,
+            } => Borrowed::Interface {
+                interface,
+                check,
+                use_async: *use_async,
+            },
         }
     }
 

@@ -108,6 +108,18 @@ pub enum Request {
         /// written as `null` when absent).
         records: Vec<MemoryRecord>,
     },
+    /// `MemoryProvider::interface`, optional (sent only to a driver whose
+    /// hello answer declares an `interface`): run one check's scenario of
+    /// that framework interface on the store, which is fresh. Answer: an
+    /// object, what the scenario observed (docs/protocol.md, "The
+    /// interface op").
+    Interface {
+        /// The check whose scenario to run (`interface.langchain.document_id`).
+        check: String,
+        /// `true`: through the interface's async methods.
+        #[serde(rename = "async")]
+        use_async: bool,
+    },
 }
 
 /// The request that carries `call` over the protocol: every argument
@@ -169,13 +181,20 @@ impl From<Call<'_>> for Request {
             Call::Import { records } => Self::Import {
                 records: records.to_vec(),
             },
+            Call::Interface {
+                check, use_async, ..
+            } => Self::Interface {
+                check: check.to_owned(),
+                use_async,
+            },
         }
     }
 }
 
 impl Request {
     /// The `op` name: `hello`, `reset`, `store`, `get`, `forget`, `list`,
-    /// `namespaces`, `recall`, `store_many`, `export_page` or `import`.
+    /// `namespaces`, `recall`, `store_many`, `export_page`, `import` or
+    /// `interface`.
     #[must_use]
     pub fn op(&self) -> &'static str {
         match self {
@@ -190,6 +209,7 @@ impl Request {
             Self::StoreMany { .. } => "store_many",
             Self::ExportPage { .. } => "export_page",
             Self::Import { .. } => "import",
+            Self::Interface { .. } => "interface",
         }
     }
 }
@@ -220,6 +240,12 @@ impl Request {
             } => parts.push(format!("namespace {namespace:?}")),
             Self::StoreMany { entries } => parts.push(format!("{} entries", entries.len())),
             Self::Import { records } => parts.push(format!("{} records", records.len())),
+            Self::Interface { check, use_async } => {
+                parts.push(format!("check {check:?}"));
+                if *use_async {
+                    parts.push("async".to_owned());
+                }
+            }
             _ => {}
         }
         if parts.is_empty() {
@@ -389,6 +415,18 @@ mod tests {
                 limit: u64::MAX
             }
         );
+        assert_eq!(
+            RequestLine {
+                id: 3,
+                request: Request::from(Call::Interface {
+                    interface: "langchain.vectorstore",
+                    check: "interface.langchain.document_id",
+                    use_async: false,
+                })
+            }
+            .to_line(),
+            r#"{"id":3,"op":"interface","check":"interface.langchain.document_id","async":false}"#
+        );
         for method in tinymemory_api::Method::ALL {
             let call = match method {
                 tinymemory_api::Method::Store => Call::Store {
@@ -424,6 +462,11 @@ mod tests {
                     limit: 0,
                 },
                 tinymemory_api::Method::Import => Call::Import { records: &[] },
+                tinymemory_api::Method::Interface => Call::Interface {
+                    interface: "langchain.vectorstore",
+                    check: "interface.langchain.document_id",
+                    use_async: true,
+                },
             };
             assert_eq!(
                 Request::from(call).op(),

@@ -55,6 +55,13 @@ pub struct HelloResult {
     /// database must never be run in parallel by surprise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub independent_stores: bool,
+    /// The framework interface the driver is an adapter over
+    /// (`langchain.vectorstore`, `langgraph.basestore`), whose own
+    /// contract the interface family checks through the `interface` op;
+    /// `None` when the answer has no `interface` field (the family is then
+    /// skipped). Only a string decodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interface: Option<String>,
 }
 
 impl HelloResult {

@@ -70,6 +70,11 @@ impl CallHook for Trace {
             Answer::ExportPage(r) => shown(r),
             Answer::Import(Ok(outcome)) => json!({ "result": outcome_json(outcome) }),
             Answer::Import(Err(e)) => json!({ "error": error_json(e) }),
+            // The observation is JSON text: traced as the object it is.
+            Answer::Interface(Ok(text)) => json!({
+                "result": serde_json::from_str::<Value>(text).unwrap_or(Value::String(text.clone()))
+            }),
+            Answer::Interface(Err(e)) => json!({ "error": error_json(e) }),
         };
         let request = Request::from(*call);
         self.request(None, &serde_json::to_string(&request).unwrap_or_default());

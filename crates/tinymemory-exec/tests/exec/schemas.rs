@@ -18,7 +18,7 @@ use tinymemory_exec::protocol::{
 use crate::schema_check::Schemas;
 use crate::support::examples_dir;
 
-const OPS: [&str; 11] = [
+const OPS: [&str; 12] = [
     "hello",
     "reset",
     "store",
@@ -30,6 +30,7 @@ const OPS: [&str; 11] = [
     "store_many",
     "export_page",
     "import",
+    "interface",
 ];
 
 #[test]
@@ -195,6 +196,47 @@ fn every_request_the_suite_writes_matches_its_schema_only() {
             );
         }
     }
+}
+
+#[test]
+fn the_interface_request_and_its_answer_match_their_schemas_only() {
+    let schemas = Schemas::load();
+    let line = RequestLine {
+        id: 2,
+        request: Request::Interface {
+            check: "interface.langchain.delete_missing".to_owned(),
+            use_async: true,
+        },
+    }
+    .to_line();
+    let value: Value = serde_json::from_str(&line).unwrap();
+    schemas
+        .validate("request.interface.schema.json", &value)
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    for other in OPS.iter().filter(|o| **o != "interface") {
+        assert!(
+            schemas
+                .validate(&format!("request.{other}.schema.json"), &value)
+                .is_err(),
+            "{line} also matches request.{other}"
+        );
+    }
+    let answer = json!({"id": 2, "result": {"delete_one": {"ok": null}}});
+    schemas
+        .validate("answer.interface.schema.json", &answer)
+        .unwrap();
+    assert!(schemas
+        .validate(
+            "answer.interface.schema.json",
+            &json!({"id": 2, "result": []})
+        )
+        .is_err());
+    let hello = json!({"id": 1, "result": {"protocol": 1, "driver": "d", "interface": "langchain.vectorstore"}});
+    schemas
+        .validate("answer.hello.schema.json", &hello)
+        .unwrap();
+    let decoded: HelloResult = serde_json::from_value(hello["result"].clone()).unwrap();
+    assert_eq!(decoded.interface.as_deref(), Some("langchain.vectorstore"));
 }
 
 /// Runs `script` over every request line and returns each answer with the

@@ -398,7 +398,8 @@ mod tests {
                 "recall",
                 "store_many",
                 "export_page",
-                "import"
+                "import",
+                "interface"
             ]
         );
         assert_eq!(Method::StoreMany.to_string(), "store_many");

@@ -64,9 +64,10 @@ fn on_a_terminal_the_load_and_the_checks_are_bars_on_stderr() {
         "{tty:?}"
     );
     assert!(tty.contains("/s, ") && tty.contains(" left"), "{tty:?}");
-    // The checks' bar.
+    // The checks' bar, of the two checks: which counts it draws depends
+    // on the draw rate and the machine's speed, the total does not.
     assert!(tty.contains("checks ["), "{tty:?}");
-    assert!(tty.contains("] 0/2 "), "{tty:?}");
+    assert!(tty.contains("/2 "), "{tty:?}");
     // Nothing of it on stdout, where the report's lines are.
     assert!(!stdout.contains("loading the corpus"), "{stdout}");
     assert!(!stdout.contains("\x1b["), "{stdout:?}");

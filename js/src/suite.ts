@@ -297,16 +297,17 @@ export function declareSuite(options: ConformanceOptions, framework: Framework):
   let binary: string;
   let profile: string;
   let checks: CheckInfo[];
-  // What the driver declared in its hello: asked here when the profile
-  // is its own, else before the run (its independent stores decide --jobs).
+  // What the driver declared in its hello, asked here whatever the
+  // profile: a store that does not start is then one failing test, not
+  // one per check (its independent stores also decide --jobs).
   let declared: Declared | null = null;
   let title = options.name ?? `tinymemory conformance: ${options.driver ?? options.command}`;
   try {
     settings = resolveOptions(options, base, framework);
     title = options.name ?? `tinymemory conformance: ${settings.shownDriver}`;
     binary = checkedBinary();
-    if (options.profile === undefined) declared = hello(binary, settings.command, settings.env, helloTimeout(settings));
-    const chosen = options.profile ?? (declared as Declared).recall_profile;
+    declared = hello(binary, settings.command, settings.env, helloTimeout(settings));
+    const chosen = options.profile ?? declared.recall_profile;
     if (!PROFILES.includes(chosen)) {
       throw new SettingError(`conformance({ profile }) is ${JSON.stringify(chosen)}; expected "lexical" or "semantic"`);
     }

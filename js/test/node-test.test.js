@@ -35,6 +35,16 @@ test("a driver path that does not exist is named, relative to the test file", ()
   );
 });
 
+test("a store that throws as it loads is one failing test, driver_unavailable, with a profile given too", () => {
+  const lib = realpathSync(mkdtempSync(join(tmpdir(), "tm-throws-")));
+  writeFileSync(join(lib, "throws.mjs"), 'throw new Error("no such engine: tm-missing-engine");\n');
+  const { status, out } = innerRun(`conformance({ driver: ${JSON.stringify(join(lib, "throws.mjs"))}, profile: "semantic" });`);
+  assert.equal(status, 1);
+  assert.match(out, /not ok 1 - driver_unavailable/);
+  assert.doesNotMatch(out, /not ok 2 /);
+  assert.ok(out.includes("no such engine: tm-missing-engine"), out);
+});
+
 test("driver and command together are refused, naming the two", () => {
   const { out } = innerRun('conformance({ driver: "./a.js", command: "python3 d.py" });');
   assert.ok(out.includes("set `driver` (the store's module) or `command` (a driver serving itself), one of the two"), out);

@@ -115,3 +115,28 @@ def test_the_driver_id_is_the_form_the_matrix_reads():
     assert (row["engine"], row["package"], row["version"], row["adapter"]) == (
         "Memory over qdrant (qdrant-client 1.20.0)", "mem0ai", "2.2.1", "mem0",
     )
+
+
+@pytest.mark.parametrize(
+    ("provider", "config", "dims_set"),
+    [
+        ("qdrant", {"collection_name": "tm", "path": "/nonexistent/qdrant", "on_disk": True}, True),
+        ("faiss", {"collection_name": "tm", "path": "/nonexistent/faiss"}, True),
+        ("chroma", {"collection_name": "tm-chroma", "path": "/nonexistent/chroma"}, False),
+    ],
+)
+def test_the_embedding_size_is_given_only_to_a_backend_whose_config_takes_it(provider, config, dims_set):
+    # Mem0's ChromaDbConfig forbids extra fields: a config carrying
+    # embedding_model_dims was refused before any check ran.
+    pytest.importorskip("mem0")
+    from mem0.configs.base import MemoryConfig
+
+    from tinymemory.adapters.embeddings import HashedEmbedding
+    from tinymemory.adapters.mem0 import memory_config
+
+    embeddings = HashedEmbedding()
+    before = dict(config)
+    built = memory_config({"provider": provider, "config": config}, embeddings)
+    assert built["vector_store"]["config"].get("embedding_model_dims") == (embeddings.dims if dims_set else None)
+    assert config == before
+    MemoryConfig(vector_store=built["vector_store"])

@@ -97,10 +97,26 @@ def no_llm():
     return _no_llm_class()()
 
 
+def _config_takes(provider, field):
+    """Whether Mem0's config class of the vector store `provider` has
+    `field`: some (``ChromaDbConfig``) refuse fields they do not declare,
+    so the embedding size is given only to a backend that takes it. An
+    unknown provider is left for Mem0 to refuse."""
+    try:
+        from mem0.vector_stores.configs import VectorStoreConfig
+
+        name = VectorStoreConfig._provider_configs.default[provider]
+        module = __import__(f"mem0.configs.vector_stores.{provider}", fromlist=[name])
+        return field in getattr(module, name).model_fields
+    except (ImportError, KeyError, AttributeError):
+        return False
+
+
 def memory_config(vector_store, embeddings=None, history_db_path=":memory:"):
     """The ``Memory.from_config`` dictionary of an offline Mem0: the
     `vector_store` given (``{"provider": ..., "config": {...}}``, its
-    ``embedding_model_dims`` set to the embedding's when absent), the
+    ``embedding_model_dims`` set to the embedding's when absent and the
+    provider's config class declares that field), the
     LangChain embedder over `embeddings` (default ``HashedEmbedding()``),
     the LLM ``no_llm()`` and the history database at `history_db_path`
     (default in memory: Mem0's default is a file under ``~/.mem0``)."""
@@ -110,7 +126,7 @@ def memory_config(vector_store, embeddings=None, history_db_path=":memory:"):
         embeddings = HashedEmbedding()
     dims = getattr(embeddings, "dims", None)
     vector_store = {"provider": vector_store["provider"], "config": dict(vector_store.get("config") or {})}
-    if dims is not None:
+    if dims is not None and _config_takes(vector_store["provider"], "embedding_model_dims"):
         vector_store["config"].setdefault("embedding_model_dims", dims)
     embedder = {"provider": "langchain", "config": {"model": embeddings}}
     if dims is not None:

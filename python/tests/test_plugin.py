@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, lexical_checks
 
 import tinymemory
 from tinymemory.testing._binary import find_binary
@@ -53,7 +53,11 @@ def test_the_broken_example_fails_exactly_its_documented_checks(pytester):
     failed = {name for name, kind in cases.items() if kind == "failure"}
     assert failed == BROKEN_FAILS
     skipped = {name for name, kind in cases.items() if kind == "skipped"}
-    assert skipped == {"corpus.namespace_counts", "corpus.recall_own_words"}
+    # The corpus checks (no corpus here) and the interface family (a driver
+    # serving no framework interface).
+    interface = {check for check, family, _ in lexical_checks() if family == "interface"}
+    assert len(interface) == 13
+    assert skipped == {"corpus.namespace_counts", "corpus.recall_own_words", *interface}
     assert result.ret == 1
     # The whole message, with the seed and a way to run the check alone.
     result.stdout.fnmatch_lines(
@@ -128,6 +132,8 @@ def test_k_and_deselect_run_only_the_selected_checks(pytester):
         "recall.reindexed_on_upsert": "passed",
         "recall.huge_limit": "passed",
         "portability.page_limits": "passed",
+        # A driver serving no framework interface skips the interface family.
+        "interface.langchain.upsert": "skipped",
     }
     assert result.ret == 1
 
@@ -146,7 +152,13 @@ def test_a_factory_that_does_not_import_fails_one_item_naming_it_and_the_session
         """
     )
     result, cases = junit(pytester, "-k", "Missing or forget")
-    assert cases == {"driver_unavailable": "failure", "forget.idempotent": "failure"}
+    # -k matches case-insensitively: "Missing" selects the interface check
+    # delete_missing too, skipped for a driver serving no interface.
+    assert cases == {
+        "driver_unavailable": "failure",
+        "forget.idempotent": "failure",
+        "interface.langchain.delete_missing": "skipped",
+    }
     assert result.ret == 1
     result.stdout.fnmatch_lines(
         [
@@ -477,11 +489,13 @@ def test_a_malformed_driver_command_fails_one_item_and_the_session_goes_on(pytes
         """
     )
     result, cases = junit(pytester, "-k", "Empty or Number or forget")
-    # -k matches case-insensitively, so "Empty" selects store.opens_empty too.
+    # -k matches case-insensitively, so "Empty" selects store.opens_empty
+    # too, and the interface check empty_store (skipped: no interface).
     assert cases == {
         "driver_unavailable": "failure",
         "forget.idempotent": "failure",
         "store.opens_empty": "passed",
+        "interface.langchain.empty_store": "skipped",
     }, result.stdout.str()
     assert result.ret == 1
     result.stdout.fnmatch_lines(

@@ -375,10 +375,14 @@ export async function runSuite(s: RunSettings, onEvent: (event: RunEvent) => voi
         reject(new RunError(`failed to start ${s.binary}: ${e.message}`));
       });
       child.on("close", (status, signal) => {
-        clearTimeout(timer);
         clearInterval(ticker);
         stream.lines().forEach(take);
         stream.close().forEach(take);
+        // After the last lines: a check-started read only now rearms the
+        // deadline, and that timer would keep this process alive for the
+        // run's whole limit after the run ended.
+        clearTimeout(timer);
+        rearm = () => {};
         child.stdin.destroy();
         resolvePromise({ status, signal, out, err, timedOut });
       });

@@ -89,3 +89,54 @@ await runSuite({
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+const binaryPath = process.env.TINYMEMORY_CONFORMANCE_BIN;
+
+test("a run that ended before its first check-started was read leaves no timer behind", { skip: !binaryPath && "TINYMEMORY_CONFORMANCE_BIN is unset" }, async () => {
+  // The deadline is rearmed when the first check-started is read; read
+  // only after the binary ended, that rearmed a timer of the run's whole
+  // limit, and the host stayed alive until it fired (a node:test file
+  // seemed to hang).
+  const { runSuite } = await import(run);
+  const { listing } = await import(binaryModule);
+  const dir = mkdtempSync(join(tmpdir(), "tm-host-"));
+  const fake = join(dir, "fake-binary");
+  writeFileSync(
+    fake,
+    `#!/bin/sh
+while [ "$#" -gt 0 ]; do
+  if [ "$1" = "--events" ]; then printf '%s\\n' '{"event":"check-started","id":"store.upsert"}' > "$2"; fi
+  shift
+done
+exit 3
+`,
+    { mode: 0o755 },
+  );
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+  const before = timers();
+  try {
+    await assert.rejects(
+      runSuite({
+        binary: fake,
+        command: ["python3", memoryDriver],
+        env: process.env,
+        profile: "lexical",
+        selected: ["store.upsert"],
+        corpus: null,
+        seed: null,
+        cases: null,
+        timeout: 86400,
+        callTimeout: null,
+        jobs: null,
+        bundleDir: null,
+        families: ["contract"],
+        listing: listing(binaryPath, "lexical"),
+        ids: ["store.upsert"],
+      }),
+      /could not open the driver \(exit 3\)/,
+    );
+    assert.equal(timers(), before);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

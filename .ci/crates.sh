@@ -43,8 +43,22 @@ profile=(
 )
 
 step "crates: cargo package, each of ${#crates[@]} crates verified from its packaged sources"
+# cargo verifies against a registry of the packaged crates in
+# target/package/tmp-registry and extracts each into
+# $CARGO_HOME/registry/src/<hash of that path>/, reusing an extraction it
+# finds there: a clone at the same path as an earlier run would be verified
+# against that run's sources of the same version (a CI failure seen once:
+# the packaged tinymemory-doubles built against an older tinymemory-api).
+# Nothing is published from here, so every such extraction is stale.
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+# A build of such sources in target/ is stale too (cargo does not look at
+# a registry crate's files again), so it goes as well.
+for crate in "${crates[@]}"; do
+    rm -rf "$cargo_home"/registry/src/*/"$crate-$version"
+done
 packages=()
 for crate in "${crates[@]}"; do packages+=(-p "$crate"); done
+cargo clean "${profile[@]}" "${packages[@]}"
 cargo package --locked "${profile[@]}" "${packages[@]}"
 
 step "crates: the packaged crates unpacked outside the checkout ($work)"

@@ -63,6 +63,7 @@ import { compareBytes, sortBytewise } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
 import { bestWithTies, exportFrom, importEach, mappingLimit } from "./common.js";
+import { type InterfaceVectorStore, LANGCHAIN_INTERFACE, langchainScenario } from "./langchain-interface.js";
 
 /** A Document as LangChain.js has it. */
 export interface DocumentLike {
@@ -250,6 +251,8 @@ const ENTRY_FIELDS = ["namespace", "key", "category", "taint", "timestamp"] as c
 /** The adapter. `make` makes a fresh, empty VectorStore: `reset` calls it. */
 export class VectorStoreAdapter implements Store {
   readonly recallProfile = "semantic" as const;
+  /** Declared in hello: the interface family's scenarios run through `interface` (langchain-interface.ts). */
+  readonly interfaceName = LANGCHAIN_INTERFACE;
   readonly driverId: string;
   readonly independentStores: boolean;
   private engine: VectorStoreLike | null = null;
@@ -294,6 +297,16 @@ export class VectorStoreAdapter implements Store {
   /** Called when the driver ends: `cleanup` for the engine in use. */
   async close(): Promise<void> {
     await this.release();
+  }
+
+  /**
+   * The observation of the interface family's scenario `check`
+   * (langchain-interface.ts) on the engine the suite has just reset,
+   * through the store's own methods: the adapter's catalog, mapping and
+   * filters take no part.
+   */
+  async interface(check: string, useAsync: boolean): Promise<Record<string, unknown>> {
+    return langchainScenario((await this.db()) as InterfaceVectorStore, check, useAsync);
   }
 
   private written(namespace: string, key: string): Written | undefined {

@@ -39,6 +39,7 @@ export {
   RECALL_PROFILES,
   encodeAnswer,
   handle,
+  interfaceOf,
   opsOf,
   profileOf,
   serve,

@@ -55,7 +55,19 @@ function helloOf(store: Store, options: ServeOptions): Hello {
   if (ops.length > 0) hello.ops = ops;
   // Absent means false: never parallel by surprise.
   if (store.independentStores === true) hello.independent_stores = true;
+  // Absent means none: the interface family is skipped.
+  const served = interfaceOf(store);
+  if (served !== null) hello.interface = served;
   return hello;
+}
+
+/**
+ * The framework interface `store` declares in hello: its `interfaceName`
+ * when it has an `interface` method to run the scenarios with, else null
+ * (docs/protocol.md, "The interface op").
+ */
+export function interfaceOf(store: Store): string | null {
+  return typeof store.interfaceName === "string" && typeof store.interface === "function" ? store.interfaceName : null;
 }
 
 async function dispatch(store: Store, r: Record<string, any>, options: ServeOptions): Promise<unknown> {
@@ -106,6 +118,15 @@ async function dispatch(store: Store, r: Record<string, any>, options: ServeOpti
       break;
     case "import":
       if (store.importRecords) return await store.importRecords({ records: r.records });
+      break;
+    case "interface":
+      if (interfaceOf(store) !== null) {
+        const observed = await store.interface!(r.check, r.async === true);
+        if (observed === null || typeof observed !== "object" || Array.isArray(observed)) {
+          throw new DriverError("backend", `the interface scenario of ${JSON.stringify(r.check)} observed ${Array.isArray(observed) ? "an array" : String(observed)}, not an object`);
+        }
+        return observed;
+      }
       break;
   }
   throw new DriverError("backend", `unknown op ${JSON.stringify(r.op)}`);

@@ -82,6 +82,8 @@ export interface Hello {
   recall_profile?: RecallProfile;
   ops?: OptionalOp[];
   independent_stores?: boolean;
+  /** The framework interface the driver is an adapter over (docs/protocol.md, "The interface op"); absent: none. */
+  interface?: string;
 }
 
 /** `get` and `forget`: one identity. */
@@ -160,7 +162,8 @@ export type Request =
   | ({ id: number; op: "recall" } & RecallRequest)
   | ({ id: number; op: "store_many" } & StoreManyRequest)
   | ({ id: number; op: "export_page" } & ExportPageRequest)
-  | ({ id: number; op: "import" } & ImportRequest);
+  | ({ id: number; op: "import" } & ImportRequest)
+  | { id: number; op: "interface"; check: string; async: boolean };
 
 /** An answer line: a result or an error, for the request's `id`. */
 export type Answer = { id: number | null; result: unknown } | { id: number | null; error: WireError };
@@ -189,6 +192,19 @@ export interface Store {
    * store over one shared database.
    */
   readonly independentStores?: boolean;
+  /**
+   * The framework interface the store is an adapter over
+   * ("langchain.vectorstore", "langgraph.basestore"), declared in hello
+   * when the store has `interface` too (docs/protocol.md, "The interface
+   * op").
+   */
+  readonly interfaceName?: string;
+  /**
+   * The observation of the interface family's scenario `check`, through
+   * the interface's async methods when `useAsync`, on the store the suite
+   * has just reset: an object, judged by the suite.
+   */
+  interface?(check: string, useAsync: boolean): Awaitable<Record<string, unknown>>;
   /** Empty the store (before every check). */
   reset(): Awaitable<void>;
   /** Upsert on (namespace, key), stamped with the time of the call. */

@@ -62,6 +62,8 @@ export interface Declared {
   recall_profile: "lexical" | "semantic";
   ops: string[];
   independent_stores: boolean;
+  /** The framework interface the driver serves (docs/protocol.md, "The interface op"), or null. */
+  interface?: string | null;
 }
 
 /**

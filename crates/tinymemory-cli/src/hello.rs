@@ -34,6 +34,10 @@ struct Declared {
     /// The optional ops it provides, in its order.
     ops: Vec<&'static str>,
     independent_stores: bool,
+    /// The framework interface it is an adapter over
+    /// (`langchain.vectorstore`, `langgraph.basestore`), `null` when it
+    /// declared none: the interface family is then skipped.
+    interface: Option<String>,
 }
 
 pub(crate) fn main(args: &HelloArgs) -> CliResult {
@@ -57,6 +61,7 @@ pub(crate) fn main(args: &HelloArgs) -> CliResult {
         recall_profile: factory.recall_profile().to_string(),
         ops: factory.ops().iter().map(|op| op.as_str()).collect(),
         independent_stores: factory.independent_stores(),
+        interface: factory.interface().map(str::to_owned),
     };
     drop(factory);
     files::document_stdout(
@@ -70,7 +75,8 @@ pub(crate) fn main(args: &HelloArgs) -> CliResult {
 }
 
 /// `driver ID: protocol 1, the lexical recall profile, ops store_many,
-/// independent stores`, the id escaped.
+/// independent stores[, the interface NAME]`, the id and the interface
+/// escaped.
 fn text(d: &Declared) -> String {
     let ops = if d.ops.is_empty() {
         "no optional ops".to_owned()
@@ -82,8 +88,11 @@ fn text(d: &Declared) -> String {
     } else {
         "one shared store"
     };
+    let interface = d.interface.as_deref().map_or_else(String::new, |name| {
+        format!(", the interface {}", visible(name))
+    });
     format!(
-        "driver {}: protocol {}, the {} recall profile, {ops}, {stores}\n",
+        "driver {}: protocol {}, the {} recall profile, {ops}, {stores}{interface}\n",
         visible(&d.driver),
         d.protocol_version,
         d.recall_profile
@@ -100,6 +109,14 @@ mod tests {
     use super::*;
 
     fn declared(ops: Vec<&'static str>, independent_stores: bool) -> Declared {
+        declared_serving(ops, independent_stores, None)
+    }
+
+    fn declared_serving(
+        ops: Vec<&'static str>,
+        independent_stores: bool,
+        interface: Option<&str>,
+    ) -> Declared {
         Declared {
             schema_version: 1,
             tool_version: "0.1.0",
@@ -108,6 +125,7 @@ mod tests {
             recall_profile: "semantic".to_owned(),
             ops,
             independent_stores,
+            interface: interface.map(str::to_owned),
         }
     }
 
@@ -132,8 +150,23 @@ mod tests {
             serde_json::json!({
                 "schema_version": 1, "tool_version": "0.1.0", "protocol_version": 1,
                 "driver": "my\u{1b}[2Jdriver", "recall_profile": "semantic",
-                "ops": ["store_many"], "independent_stores": false
+                "ops": ["store_many"], "independent_stores": false, "interface": null
             })
+        );
+        let serving: serde_json::Value = serde_json::from_str(&json(&declared_serving(
+            vec![],
+            true,
+            Some("langchain.vectorstore"),
+        )))
+        .unwrap();
+        assert_eq!(serving["interface"], "langchain.vectorstore");
+    }
+
+    #[test]
+    fn the_text_names_the_interface_when_one_is_declared() {
+        assert_eq!(
+            text(&declared_serving(vec![], true, Some("langgraph.basestore"))),
+            "driver my\\u{1b}[2Jdriver: protocol 1, the semantic recall profile, no optional ops, independent stores, the interface langgraph.basestore\n"
         );
     }
 }

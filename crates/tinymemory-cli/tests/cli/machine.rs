@@ -109,7 +109,8 @@ fn hello_prints_what_the_driver_declared_matching_its_schema() {
             "driver": "python-memory",
             "recall_profile": "lexical",
             "ops": ["store_many", "export_page", "import"],
-            "independent_stores": true
+            "independent_stores": true,
+            "interface": null
         })
     );
     let text = run(&[
@@ -120,6 +121,23 @@ fn hello_prints_what_the_driver_declared_matching_its_schema() {
     assert_eq!(
         (text.code, text.stdout.as_str()),
         (0, "driver python-memory: protocol 1, the lexical recall profile, ops store_many, export_page, import, independent stores\n"),
+        "{}",
+        text.dump()
+    );
+}
+
+#[test]
+fn hello_shows_the_framework_interface_a_driver_declares() {
+    let driver = r#"exec:sh -c 'read l; echo "{\"id\":1,\"result\":{\"protocol\":1,\"driver\":\"x\",\"recall_profile\":\"semantic\",\"interface\":\"langgraph.basestore\"}}"; read l'"#;
+    let answer = listed(&["hello", "--driver", driver, "--format", "json"]);
+    schemas()
+        .validate("hello.schema.json", &answer)
+        .unwrap_or_else(|e| panic!("{e}: {answer}"));
+    assert_eq!(answer["interface"], "langgraph.basestore", "{answer}");
+    let text = run(&["hello", "--driver", driver]);
+    assert_eq!(
+        (text.code, text.stdout.as_str()),
+        (0, "driver x: protocol 1, the semantic recall profile, no optional ops, one shared store, the interface langgraph.basestore\n"),
         "{}",
         text.dump()
     );

@@ -199,3 +199,11 @@ test("LangChain's MemoryVectorStore fails no check: two pass, the others are not
   assert.match(messages["interface.langchain.delete_missing"], /the store has no delete \(Error: Not implemented\.: VectorStore's default, which MemoryVectorStore keeps\)/);
   assert.match(messages["interface.langchain.get_by_ids"], /addDocuments resolved to undefined, not ids/);
 });
+
+test("docs/adapters.md's JavaScript table has one row per check of the family the binary lists", skipped, () => {
+  const docs = readFileSync(new URL("../../docs/adapters.md", import.meta.url), "utf8");
+  const section = docs.split("### JavaScript: LangChain.js `VectorStore` and LangGraph.js `BaseStore`")[1]?.split("\n## ")[0] ?? "";
+  const rows = [...section.matchAll(/^\| `(interface\.[\w.]+)` \|/gm)].map((m) => m[1]);
+  const listed = JSON.parse(spawnSync(binary, ["list", "--format", "json"], { encoding: "utf8" }).stdout);
+  assert.deepEqual(rows, listed.checks.filter((c) => c.family === "interface").map((c) => c.id));
+});

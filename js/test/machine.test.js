@@ -39,6 +39,7 @@ test("hello is what the binary's hello printed of the driver", () => {
       recall_profile: "semantic",
       ops: ["store_many"],
       independent_stores: true,
+      interface: null,
     },
   );
 });

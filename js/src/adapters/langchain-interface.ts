@@ -80,6 +80,10 @@ export class VectorStoreCalls {
   }
 
   async search(query: string, k: number): Promise<Observed> {
+    // Every VectorStore has it; the adapter itself needs only similaritySearchWithScore.
+    if (typeof this.store.similaritySearch !== "function") {
+      throw new PathNotImplemented("the store has no similaritySearch (not a LangChain.js VectorStore: the adapter's own reads need only similaritySearchWithScore)");
+    }
     const r = await this.call(() => this.store.similaritySearch(query, k));
     return "ok" in r ? { ok: docs(r.ok) } : r;
   }

@@ -70,7 +70,8 @@ export class DoubleVectorStore {
     this.calls.push(["addDocuments", documents.map((d) => d.id), options.ids]);
     const ids = [];
     for (const [i, d] of documents.entries()) {
-      const id = this.ownIds ? `own-${++this.made}` : (options.ids?.[i] ?? d.id);
+      // A document given no id gets one made, as every store makes one.
+      const id = this.ownIds ? `own-${++this.made}` : (options.ids?.[i] ?? d.id ?? `made-${++this.made}`);
       if (!this.ownIds && !this.noDelete && this.rows.some((r) => r.id === id)) throw new Error(`duplicate key value violates unique constraint: id ${id}`);
       let metadata = structuredClone(d.metadata);
       if (this.stripNul === "metadata") metadata = Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, strip(v)]));

@@ -197,7 +197,26 @@ test("LangChain's MemoryVectorStore fails no check: two pass, the others are not
     "interface.langchain.search_with_score": "pass",
   });
   assert.match(messages["interface.langchain.delete_missing"], /the store has no delete \(Error: Not implemented\.: VectorStore's default, which MemoryVectorStore keeps\)/);
-  assert.match(messages["interface.langchain.get_by_ids"], /addDocuments resolved to undefined, not ids/);
+  assert.match(messages["interface.langchain.get_by_ids"], /the store has no getByIds/);
+  assert.match(messages["interface.langchain.upsert"], /addDocuments resolved to undefined, not ids/);
+});
+
+test("a VectorStore whose addDocuments resolves to void is judged by the ids it was given, where the scenario gave them", skipped, () => {
+  const { outcomes, messages } = family(doubles, "vectorStore", "resolves_void", "interface.langchain.*");
+  assert.deepEqual(outcomes, {
+    "interface.langchain.empty_store": "pass",
+    "interface.langchain.add_documents": "skip",
+    "interface.langchain.delete": "pass",
+    "interface.langchain.delete_missing": "pass",
+    "interface.langchain.upsert": "skip",
+    "interface.langchain.get_by_ids": "pass",
+    "interface.langchain.generated_ids": "skip",
+    "interface.langchain.document_ids": "skip",
+    "interface.langchain.search_with_score": "pass",
+  });
+  for (const check of ["add_documents", "upsert", "generated_ids", "document_ids"]) {
+    assert.match(messages[`interface.langchain.${check}`], /addDocuments resolved to undefined, not ids/);
+  }
 });
 
 test("docs/adapters.md's JavaScript table has one row per check of the family the binary lists", skipped, () => {

@@ -12,7 +12,10 @@
  * Python's LangChain, the path is not judged, naming why: `addDocuments`
  * "resolves to an array of document IDs or void, depending on
  * implementation" (@langchain/core's VectorStore), so a store resolving
- * to void cannot be held to ids; VectorStore has no `getByIds`, so a store
+ * to void cannot be held to the ids it makes or keeps (where the scenario
+ * gave ids and judges the documents by them, `delete` and `get_by_ids`,
+ * the ids given stand for the ones used), nor to an upsert by id, which
+ * LangChain.js states nowhere; VectorStore has no `getByIds`, so a store
  * without one is not asked; VectorStore's default `delete` throws "Not
  * implemented." (MemoryVectorStore keeps it).
  *
@@ -64,17 +67,23 @@ export class VectorStoreCalls {
   }
 
   /**
-   * `addDocuments(documents, { ids })`. A store resolving to void has made
-   * no promise of ids: a scenario that judges them (`judgesIds`) is not
-   * run on it.
+   * `addDocuments(documents, { ids })`, and what a resolution to void
+   * (which LangChain.js allows) stands for, by `onVoid`: "judged" (the
+   * scenario judges the ids the store makes or keeps: it is not run),
+   * "given" (the ids given stand for the ones the store used; the searches
+   * that follow still read each document's id), or "unread" (the ids are
+   * not judged: `{ ok: null }`).
    */
-  async add(documents: DocumentLike[], ids?: string[], judgesIds = true): Promise<Observed> {
+  async add(documents: DocumentLike[], ids: string[] | undefined, onVoid: "judged" | "given" | "unread"): Promise<Observed> {
     const r = await this.call(() => this.store.addDocuments(documents, ids === undefined ? undefined : { ids }));
-    if ("ok" in r && r.ok === undefined && judgesIds) {
-      throw new PathNotImplemented(
-        "addDocuments resolved to undefined, not ids: LangChain.js's VectorStore.addDocuments " +
-          '"resolves to an array of document IDs or void, depending on implementation", so this store makes no promise of ids to judge',
-      );
+    if ("ok" in r && r.ok === undefined) {
+      if (onVoid === "given" && ids !== undefined) return { ok: ids };
+      if (onVoid !== "unread") {
+        throw new PathNotImplemented(
+          "addDocuments resolved to undefined, not ids: LangChain.js's VectorStore.addDocuments " +
+            '"resolves to an array of document IDs or void, depending on implementation", so this store makes no promise of ids to judge',
+        );
+      }
     }
     return "ok" in r ? { ok: jsonOf(r.ok) } : r;
   }
@@ -130,14 +139,14 @@ export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls) => Promis
   "interface.langchain.add_documents": async (c) => {
     const given = [documentOf("foo", 1), documentOf("bar", 2)];
     const before = docs(given);
-    const ids = await c.add(given);
+    const ids = await c.add(given, undefined, "judged");
     return { given: before, ids, input_after: docs(given), search: await c.search("bar", 2) };
   },
 
   /** test_deleting_documents and test_deleting_bulk_documents. */
   "interface.langchain.delete": async (c) => {
     const given = [documentOf("foo", 1), documentOf("bar", 2), documentOf("baz", 3)];
-    const out: Record<string, unknown> = { given: docs(given), given_ids: GIVEN, ids: await c.add(given, GIVEN) };
+    const out: Record<string, unknown> = { given: docs(given), given_ids: GIVEN, ids: await c.add(given, GIVEN, "given") };
     out.delete_one = await c.delete(GIVEN.slice(0, 1));
     out.after_one = await c.search("foo", 3);
     out.delete_bulk = await c.delete(GIVEN.slice(1));
@@ -157,10 +166,10 @@ export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls) => Promis
     const given = [documentOf("foo", 1), documentOf("bar", 2)];
     const replacement = [documentOf("new foo", 1, undefined, { some_other_field: "foo" })];
     const out: Record<string, unknown> = { given: docs(given), given_ids: GIVEN.slice(0, 2), replacement: docs(replacement) };
-    out.first = await c.add(given, GIVEN.slice(0, 2));
-    out.second = await c.add(given, GIVEN.slice(0, 2));
+    out.first = await c.add(given, GIVEN.slice(0, 2), "judged");
+    out.second = await c.add(given, GIVEN.slice(0, 2), "judged");
     out.after_twice = await c.search("bar", 3);
-    out.third = await c.add(replacement, GIVEN.slice(0, 1));
+    out.third = await c.add(replacement, GIVEN.slice(0, 1), "judged");
     out.after_replace = await c.search("new foo", 3);
     return out;
   },
@@ -169,7 +178,7 @@ export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls) => Promis
   "interface.langchain.get_by_ids": async (c) => {
     const given = [documentOf("foo", 1), documentOf("bar", 2)];
     const out: Record<string, unknown> = { given: docs(given), given_ids: GIVEN.slice(0, 2), missing_ids: MISSING };
-    out.ids = await c.add(given, GIVEN.slice(0, 2));
+    out.ids = await c.add(given, GIVEN.slice(0, 2), "given");
     out.get = await c.get(GIVEN.slice(0, 2));
     out.missing = await c.get(MISSING);
     const mixed = [GIVEN[1]!, MISSING[0]!, GIVEN[0]!, GIVEN[1]!];
@@ -181,21 +190,21 @@ export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls) => Promis
   /** test_add_documents_documents: ids made when none is given, and getByIds of them. */
   "interface.langchain.generated_ids": async (c) => {
     const given = [documentOf("foo", 1), documentOf("bar", 2)];
-    const ids = await c.add(given);
+    const ids = await c.add(given, undefined, "judged");
     return { given: docs(given), ids, get: "ok" in ids ? await c.get(ids.ok as string[]) : notRun };
   },
 
   /** test_add_documents_with_existing_ids: a Document's id used, one made for a document without, in one batch. */
   "interface.langchain.document_ids": async (c) => {
     const given = [documentOf("foo", 1, GIVEN[0]), documentOf("bar", 2)];
-    const ids = await c.add(given);
+    const ids = await c.add(given, undefined, "judged");
     return { given: docs(given), ids, get: "ok" in ids ? await c.get(ids.ok as string[]) : notRun };
   },
 
   /** similaritySearch and similaritySearchWithScore agree. */
   "interface.langchain.search_with_score": async (c) => {
     const given = ["foo", "bar", "baz", "foo bar"].map((t, i) => documentOf(t, i + 1));
-    const out: Record<string, unknown> = { given: docs(given), ids: await c.add(given, undefined, false) };
+    const out: Record<string, unknown> = { given: docs(given), ids: await c.add(given, undefined, "unread") };
     out.search = await c.search("foo", 4);
     out.scored = await c.searchWithScore("foo", 4);
     return out;

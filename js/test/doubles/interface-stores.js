@@ -15,7 +15,8 @@
 // found), "unfindable_generated_ids" (ids it makes are returned but not
 // kept: getByIds cannot find them), "ignores_document_id" (Document.id
 // replaced by a made id), "scored_reversed" (similaritySearchWithScore
-// answers worst first).
+// answers worst first); and "resolves_void", no fault in LangChain.js
+// (addDocuments resolving to void, as PGVectorStore's does).
 //
 // BaseStore: "created_at_rewritten" (a put replaces the row, createdAt
 // with it), "null_put_kept" (a put of null ignored), "max_depth_ignored"
@@ -64,7 +65,8 @@ export class InterfaceVectorStore {
       if (at >= 0 && this.fault !== "append_only") this.rows.splice(at, 1);
       this.rows.push(row);
     });
-    return ids;
+    // PGVectorStore's and MemoryVectorStore's addDocuments resolve to void.
+    return this.fault === "resolves_void" ? undefined : ids;
   }
 
   async delete({ ids } = {}) {

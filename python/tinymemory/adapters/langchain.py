@@ -217,6 +217,8 @@ class VectorStoreAdapter(tp.Store):
         independent_stores=False,
         clear=None,
         use_async=False,
+        has_sync=True,
+        has_async=True,
     ):
         if not callable(factory):
             raise TypeError(f"factory is {factory!r}; expected a callable taking an Embeddings")
@@ -241,6 +243,16 @@ class VectorStoreAdapter(tp.Store):
         # (aadd_documents, asimilarity_search, ...) on this loop, so a
         # store whose async path differs from its sync one is checked.
         self._use_async = use_async is True
+        # The paths the store serves, as LangChain's standard tests let a
+        # store declare them (has_sync, has_async): the interface family
+        # runs no scenario through a path declared absent.
+        self._has_sync, self._has_async = has_sync is not False, has_async is not False
+        if self._use_async and not self._has_async:
+            raise ValueError("use_async serves every operation through the async methods, which has_async = False "
+                             "says the store lacks")
+        if not self._use_async and not self._has_sync:
+            raise ValueError("the sync methods serve every operation without use_async, which has_sync = False "
+                             "says the store lacks")
         self._loop = asyncio.new_event_loop() if self._use_async else None
         self._engine = self._new_engine()
         self._ids = {}
@@ -478,7 +490,9 @@ class VectorStoreAdapter(tp.Store):
         from . import langchain_interface
 
         self._written = True
-        return langchain_interface.run(self._engine, check, use_async is True, self._loop)
+        return langchain_interface.run(
+            self._engine, check, use_async is True, self._loop, has_sync=self._has_sync, has_async=self._has_async
+        )
 
     # -- the contract ----------------------------------------------------
 

@@ -186,17 +186,28 @@ SCENARIOS = {
 }
 
 
-def run(store, check, use_async, loop=None):
+def run(store, check, use_async, loop=None, has_sync=True, has_async=True):
     """The observation of `check`'s scenario on `store` (fresh and empty),
     through the async methods when `use_async`. A check this module has no
     scenario for (a suite of a later release may know more) is a "backend"
     DriverError naming the ones it knows. `loop` runs the async calls (a
-    new one, closed after, when None)."""
+    new one, closed after, when None).
+
+    A path the store is declared without (`has_sync` or `has_async` False,
+    the properties of LangChain's standard tests: langchain-postgres
+    declares ``has_async`` False for a PGVector made with a connection
+    string, whose async methods need an engine it lacks) is not run: the
+    answer is ``{"not_implemented": ...}`` and the suite judges the other
+    path."""
     from .. import protocol as tp
 
     scenario = SCENARIOS.get(check)
     if scenario is None:
         raise tp.DriverError("backend", f"no scenario for check {check!r} of {INTERFACE}: known are {sorted(SCENARIOS)}")
+    if not (has_async if use_async else has_sync):
+        path, flag = ("async", "has_async") if use_async else ("sync", "has_sync")
+        return {"not_implemented": f"the store declares no {path} path ({flag} = False, as LangChain's standard "
+                                   "tests let a store declare)"}
     own = use_async and loop is None
     if own:
         loop = asyncio.new_event_loop()

@@ -338,7 +338,14 @@ pub(crate) async fn get_by_ids(ctx: CheckContext) -> Step {
             &[],
             true,
         )?;
-        let mixed = ok(o, "mixed", "get_by_ids of [bar, missing, foo, bar]")?;
+        // The docstring answers repeated and missing ids with fewer
+        // documents, not an exception.
+        let mixed = ok(o, "mixed", "get_by_ids of [bar, missing, foo, bar]").map_err(|e| {
+            format!(
+                "{e}; the get_by_ids docstring: \"Fewer documents may be returned than requested \
+                 if some IDs are not found or if there are duplicated IDs\""
+            )
+        })?;
         let docs = documents(mixed, "get_by_ids of [bar, missing, foo, bar]")?;
         // A repeated id may come back once or twice: one of each present
         // id, compared whole, and nothing else.
@@ -525,6 +532,34 @@ mod tests {
             ),
             other => panic!("expected a failure, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn get_by_ids_raising_on_repeated_ids_is_named_with_the_docstring() {
+        let given = json!([{"id": null, "page_content": "foo", "metadata": {"id": 1}},
+            {"id": null, "page_content": "bar", "metadata": {"id": 2}}]);
+        let docs = json!([{"id": "A", "page_content": "foo", "metadata": {"id": 1}},
+            {"id": "B", "page_content": "bar", "metadata": {"id": 2}}]);
+        let observed = json!({"given": given, "given_ids": ["A", "B"], "ids": {"ok": ["A", "B"]},
+            "get": {"ok": docs}, "missing": {"ok": []},
+            "mixed": {"error": "DuplicateIDError: Expected IDs to be unique"}});
+        let run = move || {
+            Box::new(Observing {
+                inner: ReferenceDriver::new(),
+                sync: observed.clone(),
+                r#async: observed.clone(),
+            }) as Box<dyn MemoryProvider>
+        };
+        let Outcome::Fail(f) = outcome("interface.langchain.get_by_ids", run) else {
+            panic!("expected a failure");
+        };
+        let why = "get_by_ids of [bar, missing, foo, bar] raised DuplicateIDError: Expected IDs to be \
+                   unique; the get_by_ids docstring: \"Fewer documents may be returned than requested \
+                   if some IDs are not found or if there are duplicated IDs\"";
+        assert_eq!(
+            f.message,
+            format!("through {}: {why}; through {}: {why}", PATHS[0], PATHS[1])
+        );
     }
 
     #[test]

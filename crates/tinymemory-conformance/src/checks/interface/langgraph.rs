@@ -35,8 +35,12 @@ fn number(item: &Value, name: &str) -> Result<f64, String> {
 }
 
 /// `Item`: "created_at: Timestamp of item creation. updated_at: Timestamp
-/// of last update." A put over an existing key is an update: its
-/// `created_at` stays, its `updated_at` moves on.
+/// of last update." (`SearchItem`: "When the item was first created"). A
+/// put over an existing key is an update (`BaseStore.put`: "Store or
+/// update an item"): its `created_at` stays, its `updated_at` moves on, as
+/// PostgresStore's upsert does (it sets `value` and `updated_at` only).
+/// LangGraph's own store tests compare `updated_at` across an update and
+/// never `created_at`, so this check is the only one that holds it.
 pub(crate) async fn item_timestamps(ctx: CheckContext) -> Step {
     run(&ctx, "interface.langgraph.item_timestamps", |o| {
         ok(o, "first_put", "PutOp")?;
@@ -53,7 +57,8 @@ pub(crate) async fn item_timestamps(ctx: CheckContext) -> Step {
         if created.to_bits() != recreated.to_bits() {
             return Err(format!(
                 "an update moved created_at from {created} to {recreated} (seconds since the \
-                 epoch): \"created_at: Timestamp of item creation\""
+                 epoch): Item's \"created_at: Timestamp of item creation\" (SearchItem: \"When \
+                 the item was first created\"), and put is \"Store or update an item\""
             ));
         }
         let (updated, moved) = (number(first, "updated_at")?, number(second, "updated_at")?);
@@ -205,4 +210,100 @@ pub(crate) async fn search_paging(ctx: CheckContext) -> Step {
         Ok(())
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+    use tinymemory_api::interface::Scenario;
+    use tinymemory_api::{FnFactory, MemoryError, MemoryProvider, RecallProfile};
+    use tinymemory_reference::ReferenceDriver;
+
+    use super::*;
+    use crate::{CheckContext, Outcome, Registry, RunConfig};
+
+    /// The reference driver, answering every interface scenario with one
+    /// observation (as an adapter answers it) on both paths.
+    struct Observing {
+        inner: ReferenceDriver,
+        observed: Value,
+    }
+
+    tinymemory_api::delegate_provider! {
+        impl MemoryProvider for Observing {
+            forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many,
+                export_page, import;
+
+            async fn interface(&self, scenario: &Scenario<'_>) -> Result<String, MemoryError> {
+                assert_eq!(scenario.interface, INTERFACE);
+                Ok(self.observed.to_string())
+            }
+        }
+    }
+
+    fn outcome(id: &str, observed: Value) -> Outcome {
+        let check = Registry::standard()
+            .checks()
+            .iter()
+            .find(|c| c.id == id)
+            .copied()
+            .unwrap();
+        let open = move || {
+            Ok(Box::new(Observing {
+                inner: ReferenceDriver::new(),
+                observed: observed.clone(),
+            }) as Box<dyn MemoryProvider>)
+        };
+        let ctx = CheckContext {
+            factory: Arc::new(FnFactory::new("observing", open)),
+            corpus: None,
+            config: RunConfig::default(),
+            profile: RecallProfile::Semantic,
+        };
+        tokio::runtime::Runtime::new()
+            .unwrap()
+            .block_on((check.run)(ctx))
+    }
+
+    /// An observation of item_timestamps: the item read after the first
+    /// put, then after the second.
+    fn timestamps(first: (f64, f64), second: (f64, f64)) -> Value {
+        let item = |v: u32, (created, updated): (f64, f64)| {
+            json!({"ok": {"namespace": ["docs"], "key": "k", "value": {"v": v},
+                "created_at": created, "updated_at": updated}})
+        };
+        json!({"first_put": {"ok": null}, "first": item(1, first),
+            "second_put": {"ok": null}, "second": item(2, second)})
+    }
+
+    #[test]
+    fn an_update_keeping_created_at_passes_at_any_clock_resolution() {
+        // PostgresStore's microseconds, and SQLite's whole seconds.
+        for observed in [
+            timestamps((10.25, 10.25), (10.25, 11.375)),
+            timestamps((10.0, 10.0), (10.0, 11.0)),
+        ] {
+            assert_eq!(
+                outcome("interface.langgraph.item_timestamps", observed),
+                Outcome::Pass
+            );
+        }
+    }
+
+    #[test]
+    fn an_update_rewriting_created_at_fails_quoting_the_item_docs() {
+        let observed = timestamps((10.25, 10.25), (11.5, 11.5));
+        let Outcome::Fail(f) = outcome("interface.langgraph.item_timestamps", observed) else {
+            panic!("expected a failure");
+        };
+        let why = "an update moved created_at from 10.25 to 11.5 (seconds since the epoch): \
+                   Item's \"created_at: Timestamp of item creation\" (SearchItem: \"When the item \
+                   was first created\"), and put is \"Store or update an item\"";
+        assert_eq!(
+            f.message,
+            format!("through batch: {why}; through abatch: {why}")
+        );
+    }
 }

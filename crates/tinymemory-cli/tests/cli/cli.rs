@@ -66,12 +66,18 @@ fn corpus_check_count(profile: &str) -> usize {
         .count()
 }
 
-/// How many checks of `profile` are in the interface family (skipped for a
-/// driver serving no framework interface, as every driver here).
+/// How many checks of `profile` run only for a driver that declares a
+/// framework interface (`needs_interface` in `list --format json`):
+/// skipped for every driver here, which serves none.
 fn interface_check_count(profile: &str) -> usize {
-    checks_of(profile)
+    let (code, out, err) = run(&["list", "--profile", profile, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let listing: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    listing["checks"]
+        .as_array()
+        .expect("checks")
         .iter()
-        .filter(|id| id.starts_with("interface."))
+        .filter(|c| c["needs_interface"] == true)
         .count()
 }
 

@@ -60,6 +60,9 @@ fn list_json_gives_every_standard_check_its_mistake_and_a_property_check_its_per
     let checks = listing["checks"].as_array().expect("checks");
     for c in checks {
         assert!(c["usual_mistake"].is_string(), "{c}");
+        let family = tinymemory_conformance::Family::named(c["family"].as_str().unwrap())
+            .unwrap_or_else(|| panic!("no such family: {c}"));
+        assert_eq!(c["needs_interface"], family.needs_interface(), "{c}");
         let per_case = &c["budget"]["per_case_ms"];
         if c["family"] == "property" {
             assert_eq!(*per_case, Value::from(250), "{c}");
@@ -68,6 +71,7 @@ fn list_json_gives_every_standard_check_its_mistake_and_a_property_check_its_per
         }
     }
     assert!(checks.iter().any(|c| c["family"] == "property"));
+    assert!(checks.iter().any(|c| c["needs_interface"] == true));
 }
 
 #[test]

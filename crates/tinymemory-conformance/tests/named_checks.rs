@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use tinymemory_api::{MemoryProvider, RecallProfile};
 use tinymemory_conformance::{
-    DriverFactory, Family, FnFactory, LoadedCorpus, Outcome, Registry, Runner,
+    DriverFactory, FnFactory, LoadedCorpus, Outcome, Registry, Runner,
 };
 use tinymemory_corpus::Corpus;
 use tinymemory_reference::{ReferenceDriver, SemanticReferenceDriver};

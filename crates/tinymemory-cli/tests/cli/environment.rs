@@ -171,3 +171,63 @@ fn a_driver_failing_a_rule_with_an_error_is_not_stopped() {
         ran.dump()
     );
 }
+
+#[test]
+fn the_event_stream_ends_with_the_stop_its_message_and_remedy_apart() {
+    let dir = crate::support::bin::scratch();
+    let events = dir.path().join("events.jsonl");
+    let ran = run(&[
+        "run",
+        "--driver",
+        &missing_numpy(),
+        "--no-corpus",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--events",
+        events.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 5, "{}", ran.dump());
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&events)
+        .expect("the events file")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let schemas = crate::support::schema_check::Schemas::load_from(&repo("fixtures/cli"));
+    for line in &lines {
+        schemas
+            .validate("events.schema.json", line)
+            .unwrap_or_else(|e| panic!("{e}: {line}"));
+    }
+    let stop = lines.last().expect("a line");
+    let message = ran
+        .stderr
+        .trim_end()
+        .strip_prefix("error: ")
+        .expect("the binary's error");
+    assert_eq!(
+        *stop,
+        serde_json::json!({
+            "event": "run-stopped",
+            "reason": "broken-environment",
+            "exit_code": 5,
+            "message": message,
+            "error": "backend failure: ImportError: No module named 'numpy'",
+            "remedy": "install the Python package that provides \"numpy\" in the driver's \
+                       environment (`pip install numpy`, when the package has the module's \
+                       name), then run again",
+            "failed": 3,
+            "finished": 4,
+            "passed": 1,
+        }),
+        "{}",
+        ran.dump()
+    );
+    // Stopped after the fourth check, whose check-finished the stop
+    // takes the place of.
+    let finished = lines
+        .iter()
+        .filter(|e| e["event"] == "check-finished")
+        .count();
+    assert_eq!(finished, 3, "{}", ran.dump());
+}

@@ -4,9 +4,12 @@ shows that one message, the error and what to install, on one failing
 item, its other items skipped (docs/validate-python-driver.md)."""
 
 import os
+import stat
 import sys
 
 from conftest import HERE, lexical_checks
+
+from tinymemory.testing._binary import find_binary
 
 FAST = ["--tinymemory-corpus", "off", "--tinymemory-cases", "4", "-p", "no:cacheprovider"]
 MISSING_NUMPY = os.path.normpath(
@@ -59,3 +62,33 @@ def test_keep_going_runs_the_checks_anyway(pytester, monkeypatch):
     # that stop a run without it.
     assert result.parseoutcomes()["failed"] > 3, result.stdout.str()
     result.stdout.fnmatch_lines(["recall.limit FAIL: unexpected driver error: *No module named 'numpy'*"])
+
+
+def test_the_stop_is_read_from_the_event_stream_not_from_stderr(pytester, monkeypatch):
+    # The binary behind a wrapper that drops its stderr: the class still
+    # shows the stop's message, which comes from the run-stopped event.
+    monkeypatch.delenv("TINYMEMORY_KEEP_GOING", raising=False)
+    quiet = pytester.path / "quiet-binary"
+    quiet.write_text(f'#!/bin/sh\nexec {find_binary()!r} "$@" 2>/dev/null\n')
+    quiet.chmod(quiet.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("TINYMEMORY_CONFORMANCE_BIN", str(quiet))
+    pytester.makepyfile(
+        test_env=f"""
+        from tinymemory.testing import DriverConformance
+
+        class TestEnv(DriverConformance):
+            driver_command = [{sys.executable!r}, {MISSING_NUMPY!r}]
+            profile = "lexical"
+        """
+    )
+    result = pytester.runpytest(*FAST)
+    result.assert_outcomes(failed=3, passed=1, skipped=len(lexical_checks()) - 4)
+    result.stdout.fnmatch_lines(
+        [
+            "the driver's environment is broken: the first 3 checks to fail all failed on the same error: "
+            "backend failure: ImportError: No module named 'numpy'",
+            'remedy: install the Python package that provides "numpy" in the driver\'s environment '
+            "(`pip install numpy`, when the package has the module's name), then run again",
+            "the run stopped after 4 checks (1 passed); --keep-going runs every check anyway",
+        ]
+    )

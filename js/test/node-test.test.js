@@ -94,6 +94,25 @@ test("a store whose every recall raises ImportError stops at its third failing c
   }
 });
 
+test("a broken environment's message comes from the run-stopped event, not from the binary's stderr", { skip: !existsSync(binary) && `no binary at ${binary}` }, () => {
+  // The binary behind a wrapper that drops its stderr.
+  const quiet = join(realpathSync(mkdtempSync(join(tmpdir(), "tm-quiet-"))), "quiet-binary");
+  writeFileSync(quiet, `#!/bin/sh\nexec ${JSON.stringify(binary)} "$@" 2>/dev/null\n`, { mode: 0o755 });
+  const saved = { bin: process.env.TINYMEMORY_CONFORMANCE_BIN, keep: process.env.TINYMEMORY_KEEP_GOING };
+  process.env.TINYMEMORY_CONFORMANCE_BIN = quiet;
+  delete process.env.TINYMEMORY_KEEP_GOING;
+  try {
+    const { out } = innerRun(`conformance({ command: ["python3", ${JSON.stringify(missingNumpy)}], profile: "lexical", corpus: false, cases: 4 });`);
+    assert.ok(out.includes("the driver's environment is broken: the first 3 checks to fail all failed on the same error: backend failure: ImportError: No module named 'numpy'"), out);
+    assert.ok(out.includes("(`pip install numpy`, when the package has the module's name)"), out);
+    assert.ok(out.includes("the run stopped after 4 checks (1 passed); --keep-going runs every check anyway"), out);
+  } finally {
+    if (saved.bin === undefined) delete process.env.TINYMEMORY_CONFORMANCE_BIN;
+    else process.env.TINYMEMORY_CONFORMANCE_BIN = saved.bin;
+    if (saved.keep !== undefined) process.env.TINYMEMORY_KEEP_GOING = saved.keep;
+  }
+});
+
 const withBinary = { skip: !existsSync(binary) && `no binary at ${binary}` };
 const faulty = fileURLToPath(new URL("./doubles/faulty_driver.py", import.meta.url));
 const slowCorpus = fileURLToPath(new URL("./doubles/slow_corpus_driver.py", import.meta.url));

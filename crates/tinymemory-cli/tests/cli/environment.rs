@@ -4,7 +4,7 @@
 //! (docs/cli.md, "A broken environment"). The run makes no call of its
 //! own for it, so a fault of a process's first call is the first check's.
 
-use crate::support::bin::{repo, run};
+use crate::support::bin::{python_driver, repo, run, Ran};
 
 fn cold_start(message: &str) -> String {
     format!(
@@ -14,22 +14,20 @@ fn cold_start(message: &str) -> String {
 }
 
 fn missing_numpy() -> String {
-    format!(
-        "exec:python3 {}",
-        repo("crates/tinymemory-cli/tests/drivers/missing_numpy_driver.py").display()
-    )
+    python_driver("crates/tinymemory-cli/tests/drivers/missing_numpy_driver.py")
+}
+
+/// A run of the missing-numpy driver on one job, with `more` arguments.
+fn stopped(more: &[&str]) -> Ran {
+    let driver = missing_numpy();
+    let mut args = vec!["run", "--driver", &driver, "--no-corpus", "--jobs", "1"];
+    args.extend(more);
+    run(&args)
 }
 
 #[test]
 fn every_recall_raising_an_import_error_stops_the_run_with_one_message() {
-    let ran = run(&[
-        "run",
-        "--driver",
-        &missing_numpy(),
-        "--no-corpus",
-        "--jobs",
-        "1",
-    ]);
+    let ran = stopped(&[]);
     assert_eq!(ran.code, 5, "{}", ran.dump());
     let lines: Vec<&str> = ran.stderr.lines().collect();
     // store.upsert, which never recalls, passes first; the next three
@@ -176,17 +174,7 @@ fn a_driver_failing_a_rule_with_an_error_is_not_stopped() {
 fn the_event_stream_ends_with_the_stop_its_message_and_remedy_apart() {
     let dir = crate::support::bin::scratch();
     let events = dir.path().join("events.jsonl");
-    let ran = run(&[
-        "run",
-        "--driver",
-        &missing_numpy(),
-        "--no-corpus",
-        "--jobs",
-        "1",
-        "--quiet",
-        "--events",
-        events.to_str().unwrap(),
-    ]);
+    let ran = stopped(&["--quiet", "--events", events.to_str().unwrap()]);
     assert_eq!(ran.code, 5, "{}", ran.dump());
     let lines: Vec<serde_json::Value> = std::fs::read_to_string(&events)
         .expect("the events file")

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::support::bin::run;
+use crate::support::bin::{python_driver, run};
 use crate::support::schema_check::Schemas;
 
 fn schemas() -> Schemas {
@@ -83,13 +83,6 @@ fn the_list_schema_refuses_what_it_does_not_describe() {
     let mut listing = listed(&["list", "--format", "json"]);
     listing.as_object_mut().unwrap().remove("exit_codes");
     assert!(schemas.validate("list.schema.json", &listing).is_err());
-}
-
-fn python_driver(script: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(script);
-    format!("exec:python3 {}", path.display())
 }
 
 #[test]

@@ -11,9 +11,7 @@
 use std::sync::Arc;
 
 use tinymemory_api::{MemoryProvider, RecallProfile};
-use tinymemory_conformance::{
-    DriverFactory, FnFactory, LoadedCorpus, Outcome, Registry, Runner,
-};
+use tinymemory_conformance::{DriverFactory, FnFactory, LoadedCorpus, Outcome, Registry, Runner};
 use tinymemory_corpus::Corpus;
 use tinymemory_reference::{ReferenceDriver, SemanticReferenceDriver};
 

@@ -400,14 +400,20 @@ mod tests {
                 })
                 .collect();
             let c = Conformance::of(&checks, RecallProfile::Lexical);
-            let statuses: Vec<(&str, FamilyStatus)> =
-                c.families.iter().map(|f| (f.family.as_str(), f.status)).collect();
+            let statuses: Vec<(&str, FamilyStatus)> = c
+                .families
+                .iter()
+                .map(|f| (f.family.as_str(), f.status))
+                .collect();
             let expected = if family.needs_interface() {
                 vec![("contract", FamilyStatus::Pass)]
             } else if family == crate::Family::Contract {
                 vec![("contract", FamilyStatus::Incomplete)]
             } else {
-                vec![("contract", FamilyStatus::Pass), (family.as_str(), FamilyStatus::Incomplete)]
+                vec![
+                    ("contract", FamilyStatus::Pass),
+                    (family.as_str(), FamilyStatus::Incomplete),
+                ]
             };
             assert_eq!(statuses, expected, "{family}");
         }

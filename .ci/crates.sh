@@ -108,14 +108,15 @@ fi
     > "$work/first-run.out" 2>&1 || { cat "$work/first-run.out"; echo "error: the first run failed" >&2; exit 1; }
 grep -v '^test .* \.\.\. ok$' "$work/first-run.out" || true
 
-# One line per check (id, family, profiles, description), then a count.
-mapfile -t ids < <(cargo run --locked -q -p tinymemory-cli -- list | awk 'NF > 2 && $1 ~ /\./ {print $1}')
+cargo run --locked -q -p tinymemory-cli -- list --format json >"$work/list.json"
+mapfile -t ids < <(python3 .ci/checks.py ids all <"$work/list.json")
 passed=$(grep -c '^test conformance::[a-z0-9_]* \.\.\. ok$' "$work/first-run.out" || true)
 if [ "$passed" -ne $(( ${#ids[@]} + 1 )) ]; then
     echo "error: the first run passed $passed tests, not one per check (${#ids[@]}) and expected_failures_are_valid" >&2
     exit 1
 fi
-mapfile -t corpus_ids < <(cargo run --locked -q -p tinymemory-cli -- list --profile lexical | awk '$2 == "corpus" {print $1}')
+mapfile -t corpus_ids < <(cargo run --locked -q -p tinymemory-cli -- list --profile lexical --format json \
+    | python3 .ci/checks.py ids all --family corpus)
 for id in "${corpus_ids[@]}"; do
     if grep -q "^skipped $id:" "$work/first-run.out"; then
         echo "error: the corpus check $id skipped in the first run: $(grep "^skipped $id:" "$work/first-run.out")" >&2

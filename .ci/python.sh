@@ -84,8 +84,8 @@ step "python: pytest over examples/python/test_examples.py and examples/engines"
     --tinymemory-report-dir "$work/reports" "$repo/examples/engines")
 # Every check is its own test case: 3 lexical classes (memory, sqlite,
 # tantivy) and 2 semantic ones (the semantic example, Qdrant).
-lexical=$("$work/venv/bin/tinymemory-conformance" list --profile lexical | sed -n 's/^\([0-9]*\) of .*/\1/p')
-semantic=$("$work/venv/bin/tinymemory-conformance" list --profile semantic | sed -n 's/^\([0-9]*\) of .*/\1/p')
+lexical=$("$work/venv/bin/tinymemory-conformance" list --profile lexical --format json | python3 .ci/checks.py count all)
+semantic=$("$work/venv/bin/tinymemory-conformance" list --profile semantic --format json | python3 .ci/checks.py count all)
 expected=$((3 * lexical + 2 * semantic))
 cases=$(cat "$work/junit-examples.xml" "$work/junit-engines.xml" | grep -o '<testcase ' | wc -l)
 echo "junit: $cases test cases (expected $expected: 3 x $lexical lexical + 2 x $semantic semantic)"

@@ -139,17 +139,20 @@ export function checkedBinary(path: string = findBinary()): string {
   return path;
 }
 
-/** One check of `list`: its id, family and one-line rule. */
+/** One check of `list`: its id, family and one-line rule, and whether it runs only for a driver that declares a framework interface (a driver serving none skips it). */
 export interface CheckInfo {
   id: string;
   family: string;
   description: string;
+  needsInterface: boolean;
 }
 
 /** A check of `list --format json` (docs/reports.md, "`list` JSON"). */
 export interface ListedCheck {
   id: string;
   family: string;
+  /** True when it runs only for a driver whose hello declares a framework interface (its family's property); absent (false) from a binary older than the field. */
+  needs_interface?: boolean;
   profiles: string[];
   rule: string;
   usual_mistake: string | null;
@@ -201,5 +204,5 @@ export function listing(binary: string, profile: string): Listing {
 
 /** The checks of `list --profile PROFILE`, in run order. Throws BinaryError as `listing` does. */
 export function listChecks(binary: string, profile: string): CheckInfo[] {
-  return listing(binary, profile).checks.map((c) => ({ id: c.id, family: c.family, description: c.rule }));
+  return listing(binary, profile).checks.map((c) => ({ id: c.id, family: c.family, description: c.rule, needsInterface: c.needs_interface === true }));
 }

@@ -208,12 +208,29 @@ export interface RunFinished {
   lines: { shared_errors: string[]; conformance: string; closing: string };
 }
 
+/** `run-stopped` of `run --events`: the run stopped before its report (a broken environment), its last line. */
+export interface RunStopped {
+  event: "run-stopped";
+  /** "broken-environment", or "error" for another stop. */
+  reason: string;
+  exit_code: number;
+  /** What the binary prints after `error: `: the error, the remedy, where the run stopped, the driver's stderr. */
+  message: string;
+  /** A broken environment's parts: the driver's error, what to install or start, and the counts. */
+  error?: string;
+  remedy?: string;
+  failed?: number;
+  finished?: number;
+  passed?: number;
+}
+
 /** A line of `run --events`; events this package does not know are skipped. */
 export type RunEvent =
   | RunStarted
   | { event: "check-started"; id: string; position: number; total: number }
   | { event: "check-finished" | "check-updated"; entry: ReportCheck }
   | RunFinished
+  | RunStopped
   | { event: "corpus-progress"; done: number; total: number };
 
 /** What a run of the binary gave. */
@@ -308,6 +325,7 @@ export async function runSuite(s: RunSettings, onEvent: (event: RunEvent) => voi
   args.push("--events", events);
   let plan: RunStarted | null = null;
   let finished: RunFinished | null = null;
+  let stopped: RunStopped | null = null;
   const updated: ReportCheck[] = [];
   const stream = new EventsFile(events);
   // The deadline counts again from the first check: the start-ups and the
@@ -329,6 +347,7 @@ export async function runSuite(s: RunSettings, onEvent: (event: RunEvent) => voi
     }
     if (event.event === "run-started") plan = event as RunStarted;
     else if (event.event === "run-finished") finished = event as RunFinished;
+    else if (event.event === "run-stopped") stopped = event as RunStopped;
     else if (event.event === "check-updated") updated.push((event as { entry: ReportCheck }).entry);
     onEvent(event);
   };
@@ -399,8 +418,9 @@ export async function runSuite(s: RunSettings, onEvent: (event: RunEvent) => voi
     if (status === codes.setup) throw new RunError(`the suite could not open the driver (exit ${status}): \`${shown}\`\n${tail(err)}`);
     if (status === codes.usage) throw new RunError(`the suite refused its arguments (exit ${status}): \`${shown}\`\n${tail(err)}`);
     if (status === codes.broken_environment) {
-      // The binary's message whole: the error and the remedy first, the driver's stderr after them.
-      throw new BrokenEnvironment(`${err.trim().replace(/^error: /, "")}\nthe run: \`${shown}\``);
+      // The stop as the binary reports it (run-stopped): the error and the remedy first, the driver's stderr after them.
+      const said = (stopped as RunStopped | null)?.message ?? `the run stopped (exit ${status}) with no run-stopped event; its output:\n${tail(out + err)}`;
+      throw new BrokenEnvironment(`${said}\nthe run: \`${shown}\``);
     }
     let report: Report;
     try {

@@ -77,6 +77,15 @@ const LISTING = {
       usual_mistake: "anything",
       budget: { base_ms: 60000, per_request_ms: 1000, per_case_ms: 250 },
     },
+    {
+      id: "interface.x.get",
+      family: "interface",
+      needs_interface: true,
+      profiles: ["lexical", "semantic"],
+      rule: "get answers what was added",
+      usual_mistake: null,
+      budget: { base_ms: 60000, per_request_ms: 1000, per_case_ms: null },
+    },
   ],
 };
 
@@ -87,8 +96,9 @@ cat <<'X'
 ${JSON.stringify(LISTING)}
 X`);
   assert.deepEqual(listChecks(bin, "lexical"), [
-    { id: "store.upsert", family: "contract", description: "a second store replaces the first" },
-    { id: "property.model", family: "property", description: "agrees with the model" },
+    { id: "store.upsert", family: "contract", description: "a second store replaces the first", needsInterface: false },
+    { id: "property.model", family: "property", description: "agrees with the model", needsInterface: false },
+    { id: "interface.x.get", family: "interface", description: "get answers what was added", needsInterface: true },
   ]);
   assert.deepEqual(listing(bin, "lexical"), LISTING);
   assert.throws(() => listChecks(fakeBinary("exit 2"), "lexical"), { name: "BinaryError" });

@@ -72,26 +72,41 @@ test("a callTimeout or jobs out of range names the option, or the variable that 
 const binary = process.env.TINYMEMORY_CONFORMANCE_BIN ?? new URL("../../target/debug/tinymemory-conformance", import.meta.url).pathname;
 const missingNumpy = new URL("../../crates/tinymemory-cli/tests/drivers/missing_numpy_driver.py", import.meta.url).pathname;
 
-test("a store whose every recall raises ImportError stops at its third failing check, the rest skipped naming what to install", { skip: !existsSync(binary) && `no binary at ${binary}` }, () => {
+/** The inner run's TAP of a suite over the store whose every recall raises ImportError, the binary `bin`, without --keep-going. */
+function missingNumpyRun(bin) {
   const saved = { bin: process.env.TINYMEMORY_CONFORMANCE_BIN, keep: process.env.TINYMEMORY_KEEP_GOING };
-  process.env.TINYMEMORY_CONFORMANCE_BIN = binary;
+  process.env.TINYMEMORY_CONFORMANCE_BIN = bin;
   delete process.env.TINYMEMORY_KEEP_GOING;
   try {
-    const { out } = innerRun(`conformance({ command: ["python3", ${JSON.stringify(missingNumpy)}], profile: "lexical", corpus: false, cases: 4 });`);
-    const failed = out.split("\n").filter((l) => /^\s+not ok \d+ - /.test(l));
-    const skipped = out.split("\n").filter((l) => l.includes("# SKIP the driver's environment is broken;"));
-    // Tests are reported as their checks finish: the three failures that
-    // stop the run; every later check is skipped, saying why.
-    assert.equal(failed.length, 3, out);
-    assert.equal(failed.filter((l) => / - recall\./.test(l)).length, 3, out);
-    assert.ok(skipped.length > 30, out);
-    assert.ok(out.includes("the driver's environment is broken: the first 3 checks to fail all failed on the same error: backend failure: ImportError: No module named 'numpy'"), out);
-    assert.ok(out.includes("(`pip install numpy`, when the package has the module's name)"), out);
+    return innerRun(`conformance({ command: ["python3", ${JSON.stringify(missingNumpy)}], profile: "lexical", corpus: false, cases: 4 });`).out;
   } finally {
     if (saved.bin === undefined) delete process.env.TINYMEMORY_CONFORMANCE_BIN;
     else process.env.TINYMEMORY_CONFORMANCE_BIN = saved.bin;
     if (saved.keep !== undefined) process.env.TINYMEMORY_KEEP_GOING = saved.keep;
   }
+}
+
+test("a store whose every recall raises ImportError stops at its third failing check, the rest skipped naming what to install", { skip: !existsSync(binary) && `no binary at ${binary}` }, () => {
+  const out = missingNumpyRun(binary);
+  const failed = out.split("\n").filter((l) => /^\s+not ok \d+ - /.test(l));
+  const skipped = out.split("\n").filter((l) => l.includes("# SKIP the driver's environment is broken;"));
+  // Tests are reported as their checks finish: the three failures that
+  // stop the run; every later check is skipped, saying why.
+  assert.equal(failed.length, 3, out);
+  assert.equal(failed.filter((l) => / - recall\./.test(l)).length, 3, out);
+  assert.ok(skipped.length > 30, out);
+  assert.ok(out.includes("the driver's environment is broken: the first 3 checks to fail all failed on the same error: backend failure: ImportError: No module named 'numpy'"), out);
+  assert.ok(out.includes("(`pip install numpy`, when the package has the module's name)"), out);
+});
+
+test("a broken environment's message comes from the run-stopped event, not from the binary's stderr", { skip: !existsSync(binary) && `no binary at ${binary}` }, () => {
+  // The binary behind a wrapper that drops its stderr.
+  const quiet = join(realpathSync(mkdtempSync(join(tmpdir(), "tm-quiet-"))), "quiet-binary");
+  writeFileSync(quiet, `#!/bin/sh\nexec ${JSON.stringify(binary)} "$@" 2>/dev/null\n`, { mode: 0o755 });
+  const out = missingNumpyRun(quiet);
+  assert.ok(out.includes("the driver's environment is broken: the first 3 checks to fail all failed on the same error: backend failure: ImportError: No module named 'numpy'"), out);
+  assert.ok(out.includes("(`pip install numpy`, when the package has the module's name)"), out);
+  assert.ok(out.includes("the run stopped after 4 checks (1 passed); --keep-going runs every check anyway"), out);
 });
 
 const withBinary = { skip: !existsSync(binary) && `no binary at ${binary}` };

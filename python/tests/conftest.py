@@ -26,3 +26,12 @@ def lexical_checks():
     from tinymemory.testing._binary import checked_binary, list_checks
 
     return list_checks(checked_binary(), "lexical")
+
+
+def needing_interface(profile="lexical"):
+    """The ids of the checks of ``profile`` that run only for a driver
+    declaring a framework interface (``needs_interface`` in ``list --format
+    json``): every driver of these tests serves none, so they are skipped."""
+    from tinymemory.testing._binary import checked_binary, listing
+
+    return {c["id"] for c in listing(checked_binary(), profile)["checks"] if c.get("needs_interface")}

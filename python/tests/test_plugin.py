@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import EXAMPLES, lexical_checks
+from conftest import EXAMPLES, needing_interface
 
 import tinymemory
 from tinymemory.testing._binary import find_binary
@@ -53,9 +53,9 @@ def test_the_broken_example_fails_exactly_its_documented_checks(pytester):
     failed = {name for name, kind in cases.items() if kind == "failure"}
     assert failed == BROKEN_FAILS
     skipped = {name for name, kind in cases.items() if kind == "skipped"}
-    # The corpus checks (no corpus here) and the interface family (a driver
-    # serving no framework interface).
-    interface = {check for check, family, _ in lexical_checks() if family == "interface"}
+    # The corpus checks (no corpus here) and those that need a framework
+    # interface (the driver serves none).
+    interface = needing_interface()
     assert len(interface) == 13
     assert skipped == {"corpus.namespace_counts", "corpus.recall_own_words", *interface}
     assert result.ret == 1

@@ -103,7 +103,8 @@ async fn run_plan(
         .unwrap_or_else(SystemTime::now);
     let independent = opened.factory.independent_stores();
     // A broken environment stops the run from its checks' outcomes.
-    let mut watch = environment::Watch::new(!environment::keep_going(plan.keep_going));
+    let mut watch = environment::Watch::new(!environment::keep_going(plan.keep_going))
+        .reporting_to(plan.outputs.events.as_ref());
     let summary = execute(
         plan,
         opened.factory,

@@ -27,7 +27,7 @@ pub enum Family {
     /// LangGraph's `BaseStore`), run by the adapter that serves it
     /// ([`MemoryProvider::interface`]); a check of an interface the driver
     /// does not declare is skipped, and such skips leave the family's
-    /// status to the checks that ran.
+    /// status to the checks that ran ([`Family::needs_interface`]).
     Interface,
     /// The real corpus loaded into the driver; skipped without one.
     Corpus,
@@ -38,6 +38,41 @@ pub enum Family {
 }
 
 impl Family {
+    /// Every family, in the order of the variants.
+    pub const ALL: [Self; 6] = [
+        Self::Contract,
+        Self::Sections,
+        Self::Portability,
+        Self::Interface,
+        Self::Corpus,
+        Self::Property,
+    ];
+
+    /// `true` for a family whose checks run only for a driver that
+    /// declares the framework interface they check (its hello's
+    /// `interface`, [`MemoryProvider::interface`]): for any other driver
+    /// each such check is skipped, and the skip, like a check of another
+    /// recall profile, does not apply to the driver. It neither completes
+    /// nor holds back the family's status (`report::Conformance::of`), a
+    /// host counts it among the checks a driver serving no interface
+    /// skips, and `list --format json` says so of each of its checks
+    /// (`needs_interface`).
+    #[must_use]
+    pub fn needs_interface(self) -> bool {
+        match self {
+            Self::Interface => true,
+            Self::Contract | Self::Sections | Self::Portability | Self::Corpus | Self::Property => {
+                false
+            }
+        }
+    }
+
+    /// The family named `name` ([`Family::as_str`]), if any.
+    #[must_use]
+    pub fn named(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.as_str() == name)
+    }
+
     /// The lowercase name used in ids and reports: `contract`, `sections`,
     /// `portability`, `interface`, `corpus`, `property`.
     #[must_use]
@@ -442,5 +477,19 @@ impl fmt::Debug for Check {
             .field("family", &self.family)
             .field("profiles", &self.profiles)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Family;
+
+    #[test]
+    fn named_reads_back_each_familys_name_and_nothing_else() {
+        for family in Family::ALL {
+            assert_eq!(Family::named(family.as_str()), Some(family));
+        }
+        assert_eq!(Family::named("Interface"), None);
+        assert_eq!(Family::named(""), None);
     }
 }

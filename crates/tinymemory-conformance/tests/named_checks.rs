@@ -11,9 +11,7 @@
 use std::sync::Arc;
 
 use tinymemory_api::{MemoryProvider, RecallProfile};
-use tinymemory_conformance::{
-    DriverFactory, Family, FnFactory, LoadedCorpus, Outcome, Registry, Runner,
-};
+use tinymemory_conformance::{DriverFactory, FnFactory, LoadedCorpus, Outcome, Registry, Runner};
 use tinymemory_corpus::Corpus;
 use tinymemory_reference::{ReferenceDriver, SemanticReferenceDriver};
 
@@ -38,7 +36,7 @@ async fn not_passed(profile: RecallProfile) -> Vec<(&'static str, String)> {
         .await
         .expect("the corpus stores");
     let registry = Registry::standard()
-        .filter(|c| c.id != "model.differential" && c.family != Family::Interface);
+        .filter(|c| c.id != "model.differential" && !c.family.needs_interface());
     Runner::new(registry)
         .run(factory(profile), Some(Arc::new(loaded)), |_| {})
         .await

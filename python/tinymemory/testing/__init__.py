@@ -108,7 +108,51 @@ def _spec_of(cls):
     return f"{cls.__module__}:{cls.__qualname__}.tinymemory_store"
 
 
-class LangGraphStoreConformance(DriverConformance):
+class _AdapterConformance(DriverConformance):
+    """What the classes over a framework's store share: the semantic
+    profile, the options naming the engine and its stores' independence,
+    the clean-up hook, and the driver spec of ``tinymemory_store``, which
+    builds the class's adapter (``tinymemory_adapter``) in the driver process."""
+
+    profile = "semantic"
+    independent_stores = False
+    engine_package = None
+    engine_version = None
+
+    def cleanup_store(self, store):
+        """Called with each store the adapter is done with; does nothing here."""
+
+    def tinymemory_adapter(self, **common):
+        """The adapter over this class's stores, given the options every
+        adapter takes (``package``, ``version``, ``independent_stores``)."""
+        raise NotImplementedError
+
+    @classmethod
+    def tinymemory_driver_spec(cls):
+        return _spec_of(cls)
+
+    @classmethod
+    def tinymemory_store(cls):
+        """The adapter over this class's stores (runs in the driver process)."""
+        return cls().tinymemory_adapter(
+            package=cls.engine_package,
+            version=cls.engine_version,
+            independent_stores=cls.independent_stores,
+        )
+
+
+class _EmbeddingConformance(_AdapterConformance):
+    """An adapter class whose store is given what embeds contents and
+    queries: ``embeddings(self)``, ``HashedEmbedding()`` unless overridden."""
+
+    def embeddings(self):
+        """What embeds contents and queries: HashedEmbedding()."""
+        from ..adapters.embeddings import HashedEmbedding
+
+        return HashedEmbedding()
+
+
+class LangGraphStoreConformance(_AdapterConformance):
     """The conformance suite over a LangGraph ``BaseStore``, with no driver code.
 
         from langgraph.store.memory import InMemoryStore
@@ -140,43 +184,23 @@ class LangGraphStoreConformance(DriverConformance):
     store over a server or a shared file.
     """
 
-    profile = "semantic"
-    independent_stores = False
     use_async = False
-    engine_package = None
-    engine_version = None
 
     def make_store(self):
         """A fresh, empty LangGraph ``BaseStore``."""
         raise NotImplementedError(f"{type(self).__name__} must define make_store(self)")
 
-    def cleanup_store(self, store):
-        """Called with each store the adapter is done with; does nothing here."""
-
     clear_store = None
 
-    @classmethod
-    def tinymemory_driver_spec(cls):
-        return _spec_of(cls)
-
-    @classmethod
-    def tinymemory_store(cls):
-        """The adapter over this class's stores (runs in the driver process)."""
+    def tinymemory_adapter(self, **common):
         from ..adapters.langgraph import LangGraphStore
 
-        test = cls()
         return LangGraphStore(
-            test.make_store,
-            cleanup=test.cleanup_store,
-            clear=test.clear_store,
-            use_async=cls.use_async,
-            package=cls.engine_package,
-            version=cls.engine_version,
-            independent_stores=cls.independent_stores,
+            self.make_store, cleanup=self.cleanup_store, clear=self.clear_store, use_async=self.use_async, **common
         )
 
 
-class VectorStoreConformance(DriverConformance):
+class VectorStoreConformance(_EmbeddingConformance):
     """The conformance suite over a LangChain ``VectorStore``, with no driver code.
 
         from langchain_core.vectorstores import InMemoryVectorStore
@@ -215,57 +239,35 @@ class VectorStoreConformance(DriverConformance):
     family judges the path it serves.
     """
 
-    profile = "semantic"
-    independent_stores = False
     use_async = False
     has_sync = True
     has_async = True
     score = None
-    engine_package = None
-    engine_version = None
 
     def make_store(self, embeddings):
         """A fresh, empty LangChain ``VectorStore`` over `embeddings`."""
         raise NotImplementedError(f"{type(self).__name__} must define make_store(self, embeddings)")
 
-    def embeddings(self):
-        """The ``Embeddings`` given to make_store: HashedEmbedding()."""
-        from ..adapters.embeddings import HashedEmbedding
-
-        return HashedEmbedding()
-
-    def cleanup_store(self, store):
-        """Called with each store the adapter is done with; does nothing here."""
-
     make_filter = None
     clear_store = None
 
-    @classmethod
-    def tinymemory_driver_spec(cls):
-        return _spec_of(cls)
-
-    @classmethod
-    def tinymemory_store(cls):
-        """The adapter over this class's stores (runs in the driver process)."""
+    def tinymemory_adapter(self, **common):
         from ..adapters.langchain import VectorStoreAdapter
 
-        test = cls()
         return VectorStoreAdapter(
-            test.make_store,
-            embeddings=test.embeddings(),
-            cleanup=test.cleanup_store,
-            clear=test.clear_store,
-            make_filter=test.make_filter,
-            score=cls.score,
-            package=cls.engine_package,
-            version=cls.engine_version,
-            independent_stores=cls.independent_stores,
-            use_async=cls.use_async,
-            has_sync=cls.has_sync,
-            has_async=cls.has_async,
+            self.make_store,
+            embeddings=self.embeddings(),
+            cleanup=self.cleanup_store,
+            clear=self.clear_store,
+            make_filter=self.make_filter,
+            score=self.score,
+            use_async=self.use_async,
+            has_sync=self.has_sync,
+            has_async=self.has_async,
+            **common,
         )
 
 
-from ._interfaces import LlamaIndexConformance, Mem0Conformance  # noqa: E402  (they subclass DriverConformance)
+from ._interfaces import LlamaIndexConformance, Mem0Conformance  # noqa: E402  (they subclass _EmbeddingConformance)
 
 __all__ += ["LlamaIndexConformance", "Mem0Conformance"]

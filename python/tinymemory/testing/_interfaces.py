@@ -1,9 +1,9 @@
 """The conformance classes of the Mem0 and LlamaIndex adapters (docs/adapters.md)."""
 
-from . import DriverConformance, _spec_of
+from . import _EmbeddingConformance
 
 
-class Mem0Conformance(DriverConformance):
+class Mem0Conformance(_EmbeddingConformance):
     """The conformance suite over Mem0's ``Memory``, with no driver code.
 
         from tinymemory.testing import Mem0Conformance
@@ -26,11 +26,6 @@ class Mem0Conformance(DriverConformance):
     over the network.
     """
 
-    profile = "semantic"
-    independent_stores = False
-    engine_package = None
-    engine_version = None
-
     def vector_store(self, dims):
         """The ``{"provider": ..., "config": {...}}`` of a fresh, empty vector store."""
         raise NotImplementedError(f"{type(self).__name__} must define vector_store(self, dims) or make_memory")
@@ -43,36 +38,13 @@ class Mem0Conformance(DriverConformance):
 
         return Memory.from_config(memory_config(self.vector_store(embeddings.dims), embeddings))
 
-    def embeddings(self):
-        """The embedding given to make_memory: HashedEmbedding()."""
-        from ..adapters.embeddings import HashedEmbedding
-
-        return HashedEmbedding()
-
-    def cleanup_store(self, memory):
-        """Called with each Memory the adapter is done with; does nothing here."""
-
-    @classmethod
-    def tinymemory_driver_spec(cls):
-        return _spec_of(cls)
-
-    @classmethod
-    def tinymemory_store(cls):
-        """The adapter over this class's Memory objects (runs in the driver process)."""
+    def tinymemory_adapter(self, **common):
         from ..adapters.mem0 import Mem0Adapter
 
-        test = cls()
-        return Mem0Adapter(
-            test.make_memory,
-            embeddings=test.embeddings(),
-            cleanup=test.cleanup_store,
-            package=cls.engine_package,
-            version=cls.engine_version,
-            independent_stores=cls.independent_stores,
-        )
+        return Mem0Adapter(self.make_memory, embeddings=self.embeddings(), cleanup=self.cleanup_store, **common)
 
 
-class LlamaIndexConformance(DriverConformance):
+class LlamaIndexConformance(_EmbeddingConformance):
     """The conformance suite over a LlamaIndex vector store, with no driver code.
 
         from llama_index.core.vector_stores import SimpleVectorStore
@@ -91,41 +63,19 @@ class LlamaIndexConformance(DriverConformance):
     semantic; ``independent_stores`` as for VectorStoreConformance.
     """
 
-    profile = "semantic"
-    independent_stores = False
-    engine_package = None
-    engine_version = None
     make_docstore = None
 
     def make_store(self):
         """A fresh, empty LlamaIndex vector store."""
         raise NotImplementedError(f"{type(self).__name__} must define make_store(self)")
 
-    def embeddings(self):
-        """What embeds contents and queries: HashedEmbedding()."""
-        from ..adapters.embeddings import HashedEmbedding
-
-        return HashedEmbedding()
-
-    def cleanup_store(self, store):
-        """Called with each store the adapter is done with; does nothing here."""
-
-    @classmethod
-    def tinymemory_driver_spec(cls):
-        return _spec_of(cls)
-
-    @classmethod
-    def tinymemory_store(cls):
-        """The adapter over this class's stores (runs in the driver process)."""
+    def tinymemory_adapter(self, **common):
         from ..adapters.llamaindex import LlamaIndexAdapter
 
-        test = cls()
         return LlamaIndexAdapter(
-            test.make_store,
-            embeddings=test.embeddings(),
-            cleanup=test.cleanup_store,
-            docstore=test.make_docstore,
-            package=cls.engine_package,
-            version=cls.engine_version,
-            independent_stores=cls.independent_stores,
+            self.make_store,
+            embeddings=self.embeddings(),
+            cleanup=self.cleanup_store,
+            docstore=self.make_docstore,
+            **common,
         )

@@ -36,6 +36,8 @@ class LiveRun:
         self._cond = threading.Condition()
         self.started = None
         self.finished = None
+        # The run's stop (`run-stopped`: a broken environment), if any.
+        self.stopped = None
         self.entries = {}
         # Check ids whose entry the rerun changed after it finished.
         self.updated = set()
@@ -77,6 +79,8 @@ class LiveRun:
                 self.updated.add(entry.get("id"))
         elif kind == "run-finished":
             self.finished = event
+        elif kind == "run-stopped":
+            self.stopped = event
 
     def _drain(self, stream, name):
         data = stream.read()

@@ -333,10 +333,11 @@ class Run:
         if code == exit_codes["usage"]:
             raise RunError(f"the suite refused its arguments (exit {code}): `{shown}`\n{_tail(err)}")
         if code == exit_codes["broken_environment"]:
-            # The binary's message whole: the error and the remedy come
-            # first, the driver's stderr after them.
-            said = err.strip()
-            said = said[len("error: ") :] if said.startswith("error: ") else said
+            # The stop as the binary reports it (`run-stopped`): the error
+            # and the remedy first, the driver's stderr after them.
+            said = (live.stopped or {}).get("message") or (
+                f"the run stopped (exit {code}) with no run-stopped event; its output:\n{_tail(out + err)}"
+            )
             raise BrokenEnvironment(f"{said}\nthe run: `{shown}`")
         try:
             with open(self.output, encoding="utf-8") as f:

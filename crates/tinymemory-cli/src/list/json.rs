@@ -63,6 +63,10 @@ struct ExitCodes {
 struct Listed {
     id: &'static str,
     family: &'static str,
+    /// `true` when the check runs only for a driver whose hello declares
+    /// a framework interface ([`Family::needs_interface`]): a driver
+    /// serving none skips it.
+    needs_interface: bool,
     /// `lexical`, `semantic` or both, in that order.
     profiles: Vec<String>,
     /// What the driver must do (`list`'s description).
@@ -120,6 +124,7 @@ fn listed_check(c: &Check) -> Listed {
     Listed {
         id: c.id,
         family: c.family.as_str(),
+        needs_interface: c.family.needs_interface(),
         profiles: [RecallProfile::Lexical, RecallProfile::Semantic]
             .into_iter()
             .filter(|&p| c.profiles.contains(p))
@@ -157,6 +162,7 @@ mod tests {
             check("store.upsert", Family::Contract, Profiles::BOTH),
             check("recall.ranked", Family::Contract, Profiles::SEMANTIC),
             check("property.model", Family::Property, Profiles::LEXICAL),
+            check("interface.x.get", Family::Interface, Profiles::BOTH),
         ]);
         serde_json::from_str(&text(&registry, profile)).expect("JSON")
     }
@@ -169,25 +175,32 @@ mod tests {
             all["checks"],
             json!([
                 {
-                    "id": "store.upsert", "family": "contract",
+                    "id": "store.upsert", "family": "contract", "needs_interface": false,
                     "profiles": ["lexical", "semantic"],
                     "rule": "what the driver must do",
                     "usual_mistake": usual_mistake("store.upsert").unwrap(),
                     "budget": { "base_ms": 60000, "per_request_ms": 1000, "per_case_ms": null }
                 },
                 {
-                    "id": "recall.ranked", "family": "contract",
+                    "id": "recall.ranked", "family": "contract", "needs_interface": false,
                     "profiles": ["semantic"],
                     "rule": "what the driver must do",
                     "usual_mistake": null,
                     "budget": { "base_ms": 60000, "per_request_ms": 1000, "per_case_ms": null }
                 },
                 {
-                    "id": "property.model", "family": "property",
+                    "id": "property.model", "family": "property", "needs_interface": false,
                     "profiles": ["lexical"],
                     "rule": "what the driver must do",
                     "usual_mistake": null,
                     "budget": { "base_ms": 60000, "per_request_ms": 1000, "per_case_ms": 250 }
+                },
+                {
+                    "id": "interface.x.get", "family": "interface", "needs_interface": true,
+                    "profiles": ["lexical", "semantic"],
+                    "rule": "what the driver must do",
+                    "usual_mistake": null,
+                    "budget": { "base_ms": 60000, "per_request_ms": 1000, "per_case_ms": null }
                 }
             ])
         );
@@ -223,6 +236,6 @@ mod tests {
             .iter()
             .map(|c| c["id"].as_str().unwrap())
             .collect();
-        assert_eq!(ids, ["store.upsert", "recall.ranked"]);
+        assert_eq!(ids, ["store.upsert", "recall.ranked", "interface.x.get"]);
     }
 }

@@ -21,6 +21,7 @@
 
 use tinymemory_conformance::{CheckReport, CheckStarted, Outcome, RunObserver};
 
+use super::events::Events;
 use crate::error::CliError;
 
 /// The environment variable that does what `--keep-going` does, for a
@@ -47,9 +48,12 @@ pub(crate) const FAILURES_TO_STOP: usize = 3;
 /// broken environment); a failure on any other error, or with none, does,
 /// for the rest of the run.
 #[derive(Debug)]
-pub(crate) struct Watch {
+pub(crate) struct Watch<'e> {
     /// `false` once a failure had another cause, or under `--keep-going`.
     armed: bool,
+    /// The event stream told of the stop (`run-stopped`) before the
+    /// program ends.
+    events: Option<&'e Events>,
     /// Checks finished so far.
     finished: usize,
     /// Of them, passed.
@@ -59,16 +63,24 @@ pub(crate) struct Watch {
     shared: Option<(String, usize)>,
 }
 
-impl Watch {
+impl<'e> Watch<'e> {
     /// A watch that stops the run when `armed`; one that never does
     /// (`--keep-going`) otherwise.
     pub(crate) fn new(armed: bool) -> Self {
         Self {
             armed,
+            events: None,
             finished: 0,
             passed: 0,
             shared: None,
         }
+    }
+
+    /// This watch, writing its stop to `events` (`run-stopped`) when
+    /// there is a stream.
+    pub(crate) fn reporting_to(mut self, events: Option<&'e Events>) -> Self {
+        self.events = events;
+        self
     }
 
     /// The stop's error when `report` makes the run's failures so far
@@ -136,7 +148,7 @@ impl Watch {
     }
 }
 
-impl RunObserver for Watch {
+impl RunObserver for Watch<'_> {
     fn load_progress(&mut self, _done: usize, _total: usize) {}
 
     fn check_started(&mut self, _started: CheckStarted<'_>) {}
@@ -146,6 +158,9 @@ impl RunObserver for Watch {
     /// last failing check.
     fn check_finished(&mut self, report: &mut CheckReport) {
         if let Some(e) = self.judge(report) {
+            if let Some(events) = self.events {
+                events.run_stopped(&e);
+            }
             crate::cleanup::stop_with(&format!("error: {e}"), e.exit_code().into());
         }
     }

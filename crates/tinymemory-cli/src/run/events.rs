@@ -8,7 +8,8 @@
 //! `check-finished` (the check's entry exactly as the JSON report has it
 //! then), `check-updated` (an entry the run added a note to after its
 //! check finished: a rerun's verdict), `run-finished` (the counts, the
-//! level, the shared errors, the bundles).
+//! level, the shared errors, the bundles), or `run-stopped` (a run that
+//! stops before its report: a broken environment's error and remedy).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -21,6 +22,7 @@ use tinymemory_conformance::report::{CheckEntry, Report};
 use tinymemory_conformance::{CheckReport, CheckStarted, RunObserver};
 
 use super::plan::{CorpusPlan, RunPlan};
+use crate::error::CliError;
 use crate::files::FileError;
 use crate::target::Target;
 
@@ -200,6 +202,42 @@ impl Events {
         });
     }
 
+    /// `run-stopped`: the run stops on `stop` before its report, with the
+    /// exit code and the message the binary prints after `error: `, and,
+    /// for a broken environment, the driver's error, the remedy and the
+    /// counts apart, so a host shows the stop from data rather than from
+    /// stderr.
+    pub(crate) fn run_stopped(&self, stop: &CliError) {
+        let mut event = RunStopped {
+            event: "run-stopped",
+            reason: "error",
+            exit_code: stop.exit_code(),
+            message: stop.to_string(),
+            error: None,
+            remedy: None,
+            failed: None,
+            finished: None,
+            passed: None,
+        };
+        if let CliError::BrokenEnvironment {
+            failed,
+            finished,
+            passed,
+            error,
+            remedy,
+            ..
+        } = stop
+        {
+            event.reason = "broken-environment";
+            event.error = Some(error);
+            event.remedy = Some(remedy);
+            event.failed = Some(*failed);
+            event.finished = Some(*finished);
+            event.passed = Some(*passed);
+        }
+        self.emit(&event);
+    }
+
     /// The observer writing this stream's events during the checks.
     pub(crate) fn observer(&self) -> EventObserver<'_> {
         EventObserver {
@@ -309,6 +347,24 @@ struct RunFinished<'a> {
     corpus: Option<&'a tinymemory_conformance::report::RunCorpus>,
     bundles: serde_json::Map<String, Value>,
     lines: Lines,
+}
+
+#[derive(Serialize)]
+struct RunStopped<'a> {
+    event: &'static str,
+    reason: &'static str,
+    exit_code: u8,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remedy: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failed: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    finished: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    passed: Option<usize>,
 }
 
 /// What the console prints at the end, for a host that shows the same.

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::support::bin::{repo, run, scratch};
+use crate::support::bin::{python_driver, repo, run, scratch};
 
 /// What the printed command starts with: the run's working directory and
 /// `PYTHONPATH` (the tests' own), then the binary.
@@ -57,10 +57,7 @@ fn message_of(report: &Value, id: &str) -> String {
 fn a_failure_that_passes_alone_names_the_check_before_it_and_reproduces() {
     let dir = scratch();
     let out = dir.path().join("report.json");
-    let driver = format!(
-        "exec:python3 {}",
-        repo("crates/tinymemory-cli/tests/drivers/plan_drift_driver.py").display()
-    );
+    let driver = python_driver("crates/tinymemory-cli/tests/drivers/plan_drift_driver.py");
     let ran = run(&[
         "run",
         "--driver",
@@ -123,10 +120,7 @@ fn an_odd_working_directory_is_quoted_with_its_controls_escaped() {
     let name = "we ird\u{1b}[31m\u{202e}end\u{85}it's";
     let dir = root.path().join(name);
     std::fs::create_dir(&dir).unwrap();
-    let driver = format!(
-        "exec:python3 {}",
-        repo("crates/tinymemory-cli/tests/drivers/plan_drift_driver.py").display()
-    );
+    let driver = python_driver("crates/tinymemory-cli/tests/drivers/plan_drift_driver.py");
     let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
         .args([
             "run",
@@ -174,10 +168,7 @@ fn an_odd_working_directory_is_quoted_with_its_controls_escaped() {
 
 #[test]
 fn a_failure_of_its_own_fails_alone_too_and_no_rerun_leaves_it_as_it_was() {
-    let driver = format!(
-        "exec:python3 {}",
-        repo("examples/python/broken_driver.py").display()
-    );
+    let driver = python_driver("examples/python/broken_driver.py");
     let args = [
         "run",
         "--driver",
@@ -260,10 +251,7 @@ fn an_in_process_driver_is_not_rerun() {
 fn a_bundle_of_a_rerun_failure_replays_as_reproduced() {
     let dir = scratch();
     let bundles = dir.path().join("bundles");
-    let driver = format!(
-        "exec:python3 {}",
-        repo("examples/python/broken_driver.py").display()
-    );
+    let driver = python_driver("examples/python/broken_driver.py");
     let ran = run(&[
         "run",
         "--driver",
@@ -441,10 +429,7 @@ fn a_wrong_count_on_a_shared_store_says_what_else_could_explain_it() {
     let recorded: Value = serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap()).unwrap();
     assert_eq!(recorded["actual"], own);
     // The same broken store declaring independent stores.
-    let independent = format!(
-        "exec:python3 {}",
-        repo("examples/python/broken_driver.py").display()
-    );
+    let independent = python_driver("examples/python/broken_driver.py");
     args[2] = &independent;
     args.truncate(args.len() - 2);
     let ran = run(&args);

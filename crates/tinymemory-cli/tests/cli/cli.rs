@@ -1,27 +1,6 @@
 //! The `tinymemory-conformance` binary as a user runs it.
 
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
-}
-
-fn corpus_dir() -> String {
-    format!("{}/../../fixtures/corpora", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = bin().args(args).output().expect("the binary runs");
-    (
-        status.code().expect("exited with a code"),
-        String::from_utf8(stdout).expect("utf-8 stdout"),
-        String::from_utf8(stderr).expect("utf-8 stderr"),
-    )
-}
+use crate::support::bin::{command as bin, corpus_dir, ran_ids, run_parts as run};
 
 fn last_line(s: &str) -> &str {
     s.lines().last().unwrap_or_default()
@@ -66,26 +45,19 @@ fn corpus_check_count(profile: &str) -> usize {
         .count()
 }
 
-/// How many checks of `profile` are in the interface family (skipped for a
-/// driver serving no framework interface, as every driver here).
+/// How many checks of `profile` run only for a driver that declares a
+/// framework interface (`needs_interface` in `list --format json`):
+/// skipped for every driver here, which serves none.
 fn interface_check_count(profile: &str) -> usize {
-    checks_of(profile)
+    let (code, out, err) = run(&["list", "--profile", profile, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let listing: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    listing["checks"]
+        .as_array()
+        .expect("checks")
         .iter()
-        .filter(|id| id.starts_with("interface."))
+        .filter(|c| c["needs_interface"] == true)
         .count()
-}
-
-/// The ids of the checks a text run reported (`PASS  `, `FAIL  `, `SKIP  `
-/// lines), in order.
-fn ran_ids(out: &str) -> Vec<String> {
-    out.lines()
-        .filter_map(|l| {
-            ["PASS  ", "FAIL  ", "SKIP  "]
-                .iter()
-                .find_map(|p| l.strip_prefix(p))
-        })
-        .filter_map(|rest| rest.split_once(' ').map(|(id, _)| id.to_owned()))
-        .collect()
 }
 
 /// The header line of a run with `--seed 5 --cases 2`.
@@ -336,31 +308,17 @@ fn a_report_cut_by_a_closed_pipe_is_an_error() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_report_whose_reader_stops_after_ten_bytes_is_an_error() {
-    use std::io::Read;
-    let mut child = bin()
-        .args([
-            "run",
-            "--driver",
-            "reference",
-            "--no-corpus",
-            "--format",
-            "json",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut first = [0_u8; 10];
-    child
-        .stdout
-        .take()
-        .expect("its stdout")
-        .read_exact(&mut first)
-        .expect("ten bytes");
-    let out = child.wait_with_output().expect("it ends");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(&first, b"{\n  \"schem", "{stderr}");
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let cut = crate::support::bin::cut_after_ten_bytes(&[
+        "run",
+        "--driver",
+        "reference",
+        "--no-corpus",
+        "--format",
+        "json",
+    ]);
+    let stderr = &cut.stderr;
+    assert_eq!(&cut.first, b"{\n  \"schem", "{stderr}");
+    assert_eq!(cut.code, Some(2), "{stderr}");
     assert!(
         stderr.ends_with(
             "error: failed to write the report to standard output: its reader closed the pipe \

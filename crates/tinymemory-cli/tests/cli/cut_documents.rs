@@ -6,34 +6,16 @@
 
 use crate::support;
 
-use std::io::Read;
 use std::path::Path;
 
-use support::bin::{repo, run, scratch};
+use support::bin::{python_driver, run, scratch};
 
 /// `ARGS` with stdout read for 10 bytes, then closed: its exit code and
 /// stderr.
 #[cfg(target_os = "linux")]
 fn cut_after_ten_bytes(args: &[&str]) -> (Option<i32>, String) {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
-        .args(args)
-        .env_remove("TINYMEMORY_TRACE")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut first = [0_u8; 10];
-    child
-        .stdout
-        .take()
-        .expect("its stdout")
-        .read_exact(&mut first)
-        .expect("ten bytes");
-    let out = child.wait_with_output().expect("it ends");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let cut = support::bin::cut_after_ten_bytes(args);
+    (cut.code, cut.stderr)
 }
 
 /// Two shard reports of a reference run without the corpus.
@@ -69,10 +51,7 @@ const CUT: &str = "error: failed to write the report to standard output: its rea
 fn every_document_cut_by_its_reader_is_exit_2() {
     let dir = scratch();
     let [s1, s2] = shards(dir.path());
-    let driver = format!(
-        "exec:python3 {}",
-        repo("examples/python/memory_driver.py").display()
-    );
+    let driver = python_driver("examples/python/memory_driver.py");
     let stdout = ["--output", "/dev/stdout"];
     let cases: [Vec<&str>; 6] = [
         vec!["merge", &s1, &s2, "--format", "json"],

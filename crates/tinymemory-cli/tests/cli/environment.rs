@@ -4,7 +4,7 @@
 //! (docs/cli.md, "A broken environment"). The run makes no call of its
 //! own for it, so a fault of a process's first call is the first check's.
 
-use crate::support::bin::{repo, run};
+use crate::support::bin::{python_driver, repo, run, Ran};
 
 fn cold_start(message: &str) -> String {
     format!(
@@ -14,22 +14,20 @@ fn cold_start(message: &str) -> String {
 }
 
 fn missing_numpy() -> String {
-    format!(
-        "exec:python3 {}",
-        repo("crates/tinymemory-cli/tests/drivers/missing_numpy_driver.py").display()
-    )
+    python_driver("crates/tinymemory-cli/tests/drivers/missing_numpy_driver.py")
+}
+
+/// A run of the missing-numpy driver on one job, with `more` arguments.
+fn stopped(more: &[&str]) -> Ran {
+    let driver = missing_numpy();
+    let mut args = vec!["run", "--driver", &driver, "--no-corpus", "--jobs", "1"];
+    args.extend(more);
+    run(&args)
 }
 
 #[test]
 fn every_recall_raising_an_import_error_stops_the_run_with_one_message() {
-    let ran = run(&[
-        "run",
-        "--driver",
-        &missing_numpy(),
-        "--no-corpus",
-        "--jobs",
-        "1",
-    ]);
+    let ran = stopped(&[]);
     assert_eq!(ran.code, 5, "{}", ran.dump());
     let lines: Vec<&str> = ran.stderr.lines().collect();
     // store.upsert, which never recalls, passes first; the next three
@@ -170,4 +168,54 @@ fn a_driver_failing_a_rule_with_an_error_is_not_stopped() {
         "{}",
         ran.dump()
     );
+}
+
+#[test]
+fn the_event_stream_ends_with_the_stop_its_message_and_remedy_apart() {
+    let dir = crate::support::bin::scratch();
+    let events = dir.path().join("events.jsonl");
+    let ran = stopped(&["--quiet", "--events", events.to_str().unwrap()]);
+    assert_eq!(ran.code, 5, "{}", ran.dump());
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&events)
+        .expect("the events file")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let schemas = crate::support::schema_check::Schemas::load_from(&repo("fixtures/cli"));
+    for line in &lines {
+        schemas
+            .validate("events.schema.json", line)
+            .unwrap_or_else(|e| panic!("{e}: {line}"));
+    }
+    let stop = lines.last().expect("a line");
+    let message = ran
+        .stderr
+        .trim_end()
+        .strip_prefix("error: ")
+        .expect("the binary's error");
+    assert_eq!(
+        *stop,
+        serde_json::json!({
+            "event": "run-stopped",
+            "reason": "broken-environment",
+            "exit_code": 5,
+            "message": message,
+            "error": "backend failure: ImportError: No module named 'numpy'",
+            "remedy": "install the Python package that provides \"numpy\" in the driver's \
+                       environment (`pip install numpy`, when the package has the module's \
+                       name), then run again",
+            "failed": 3,
+            "finished": 4,
+            "passed": 1,
+        }),
+        "{}",
+        ran.dump()
+    );
+    // Stopped after the fourth check, whose check-finished the stop
+    // takes the place of.
+    let finished = lines
+        .iter()
+        .filter(|e| e["event"] == "check-finished")
+        .count();
+    assert_eq!(finished, 3, "{}", ran.dump());
 }

@@ -1,42 +1,9 @@
 //! `run --check PATTERN` and `run --family NAME`: run some checks only.
 
-use std::process::{Command, Output};
-
 use tinymemory_api::RecallProfile;
 use tinymemory_conformance::Registry;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .output()
-        .expect("the binary runs");
-    (
-        status.code().expect("exited with a code"),
-        String::from_utf8(stdout).expect("utf-8 stdout"),
-        String::from_utf8(stderr).expect("utf-8 stderr"),
-    )
-}
-
-fn corpus_dir() -> String {
-    format!("{}/../../fixtures/corpora", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The ids of the checks a text run reported, in order.
-fn ran_ids(out: &str) -> Vec<String> {
-    out.lines()
-        .filter_map(|l| {
-            ["PASS  ", "FAIL  ", "SKIP  "]
-                .iter()
-                .find_map(|p| l.strip_prefix(p))
-        })
-        .filter_map(|rest| rest.split_once(' ').map(|(id, _)| id.to_owned()))
-        .collect()
-}
+use crate::support::bin::{corpus_dir, ran_ids, run_parts as run};
 
 /// The ids `list --profile` gives for `profile`, in run order.
 fn ids_of(profile: &str) -> Vec<String> {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::support::bin::run;
+use crate::support::bin::{python_driver, run};
 use crate::support::schema_check::Schemas;
 
 fn schemas() -> Schemas {
@@ -60,6 +60,9 @@ fn list_json_gives_every_standard_check_its_mistake_and_a_property_check_its_per
     let checks = listing["checks"].as_array().expect("checks");
     for c in checks {
         assert!(c["usual_mistake"].is_string(), "{c}");
+        let family = tinymemory_conformance::Family::named(c["family"].as_str().unwrap())
+            .unwrap_or_else(|| panic!("no such family: {c}"));
+        assert_eq!(c["needs_interface"], family.needs_interface(), "{c}");
         let per_case = &c["budget"]["per_case_ms"];
         if c["family"] == "property" {
             assert_eq!(*per_case, Value::from(250), "{c}");
@@ -68,6 +71,7 @@ fn list_json_gives_every_standard_check_its_mistake_and_a_property_check_its_per
         }
     }
     assert!(checks.iter().any(|c| c["family"] == "property"));
+    assert!(checks.iter().any(|c| c["needs_interface"] == true));
 }
 
 #[test]
@@ -79,13 +83,6 @@ fn the_list_schema_refuses_what_it_does_not_describe() {
     let mut listing = listed(&["list", "--format", "json"]);
     listing.as_object_mut().unwrap().remove("exit_codes");
     assert!(schemas.validate("list.schema.json", &listing).is_err());
-}
-
-fn python_driver(script: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(script);
-    format!("exec:python3 {}", path.display())
 }
 
 #[test]

@@ -150,13 +150,13 @@ impl Conformance {
     pub fn of(checks: &[CheckEntry], profile: RecallProfile) -> Self {
         let mut families: Vec<FamilyLevel> = Vec::new();
         for check in checks {
-            // An interface check is skipped when the driver serves another
-            // interface or none: like a check of another recall profile,
-            // it does not apply, so it neither completes nor holds back
-            // the family (a driver serving no interface shows no
-            // `interface` family at all).
-            if check.family == crate::Family::Interface.as_str()
-                && check.outcome == OutcomeKind::Skip
+            // A check of a family that needs an interface is skipped when
+            // the driver serves another interface or none: like a check of
+            // another recall profile, it does not apply, so it neither
+            // completes nor holds back the family (a driver serving no
+            // interface shows no such family at all).
+            if check.outcome == OutcomeKind::Skip
+                && crate::Family::named(&check.family).is_some_and(crate::Family::needs_interface)
             {
                 continue;
             }
@@ -385,6 +385,38 @@ mod tests {
         assert!(!read.filtered);
         let json = serde_json::to_string(&c.filtered()).unwrap();
         assert!(json.ends_with(r#","filtered":true}"#), "{json}");
+    }
+
+    #[test]
+    fn a_skip_holds_back_its_family_unless_the_family_needs_an_interface() {
+        for family in crate::Family::ALL {
+            let checks: Vec<CheckEntry> = [("store.upsert", "contract", "pass"), ("x.y", family.as_str(), "skip")]
+                .into_iter()
+                .map(|(id, family, outcome)| {
+                    serde_json::from_value(serde_json::json!({
+                        "id": id, "family": family, "description": "", "outcome": outcome, "duration_ms": 1.0
+                    }))
+                    .unwrap()
+                })
+                .collect();
+            let c = Conformance::of(&checks, RecallProfile::Lexical);
+            let statuses: Vec<(&str, FamilyStatus)> = c
+                .families
+                .iter()
+                .map(|f| (f.family.as_str(), f.status))
+                .collect();
+            let expected = if family.needs_interface() {
+                vec![("contract", FamilyStatus::Pass)]
+            } else if family == crate::Family::Contract {
+                vec![("contract", FamilyStatus::Incomplete)]
+            } else {
+                vec![
+                    ("contract", FamilyStatus::Pass),
+                    (family.as_str(), FamilyStatus::Incomplete),
+                ]
+            };
+            assert_eq!(statuses, expected, "{family}");
+        }
     }
 
     #[test]

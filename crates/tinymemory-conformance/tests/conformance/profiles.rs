@@ -57,13 +57,14 @@ fn corpus_skips(profile: RecallProfile) -> Vec<(&'static str, Outcome)> {
     skips
 }
 
-/// The interface family's checks, each skipped: the drivers of these tests
-/// serve no framework interface.
+/// The checks that run only for a driver declaring a framework interface
+/// (`Family::needs_interface`), each skipped: the drivers of these tests
+/// serve none.
 fn interface_skips() -> Vec<(&'static str, Outcome)> {
     tinymemory_conformance::Registry::standard()
         .checks()
         .iter()
-        .filter(|c| c.family == tinymemory_conformance::Family::Interface)
+        .filter(|c| c.family.needs_interface())
         .map(|c| {
             (
                 c.id,

@@ -40,6 +40,19 @@ export const EXPECTED_FAILURES = [
   ["model.differential", "nan"],
 ];
 
+/**
+ * The interface family's checks PGVectorStore is asked (the others are
+ * skipped, each with its reason): it has no getByIds and its addDocuments
+ * resolves no ids, so the scenarios that need either do not run. All four
+ * pass.
+ */
+export const SERVED_INTERFACE_CHECKS = [
+  "interface.langchain.empty_store",
+  "interface.langchain.delete",
+  "interface.langchain.delete_missing",
+  "interface.langchain.search_with_score",
+];
+
 export default function makeStore() {
   return new VectorStoreAdapter(
     () =>

@@ -4,7 +4,7 @@
 // alone. Needs TINYMEMORY_PGVECTOR_URL.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EXPECTED_FAILURES } from "./langchain-pgvector-store.js";
+import { EXPECTED_FAILURES, SERVED_INTERFACE_CHECKS } from "./langchain-pgvector-store.js";
 import { assertFailures, assertReproduces, needsServer } from "./postgres-examples.js";
 
 test("PGVectorStore's faults reproduce without tinymemory", needsServer, () => {
@@ -13,5 +13,5 @@ test("PGVectorStore's faults reproduce without tinymemory", needsServer, () => {
 });
 
 test("PGVectorStore fails exactly its documented checks", needsServer, () => {
-  assertFailures("./langchain-pgvector.conformance.js", EXPECTED_FAILURES);
+  assertFailures("./langchain-pgvector.conformance.js", EXPECTED_FAILURES, SERVED_INTERFACE_CHECKS);
 });

@@ -15,3 +15,8 @@ test("PostgresStore's faults reproduce without tinymemory", needsServer, () => {
 test("PostgresStore fails exactly its documented checks", needsServer, () => {
   assertFailures("./langgraph-postgres.conformance.js", EXPECTED_FAILURES);
 });
+
+test("PostgresStore's listNamespaces fault (interface.langgraph.list_namespaces) reproduces without tinymemory", needsServer, () => {
+  const out = assertReproduces("./langgraph-postgres-list-namespaces-repro.js");
+  assert.match(out, /^PostgresStore: /m);
+});

@@ -18,15 +18,18 @@ const CAUSES = {
 /** Skips a PostgreSQL test when no server is given. */
 export const needsServer = { skip: !process.env.TINYMEMORY_PGVECTOR_URL && "TINYMEMORY_PGVECTOR_URL is unset (a PostgreSQL server with pgvector)" };
 
-/** Runs `conformanceFile` and asserts it fails exactly `expected` ([id, cause] pairs), for those causes, and passes every other non-corpus check. */
-export function assertFailures(conformanceFile, expected) {
+/**
+ * Runs `conformanceFile` and asserts it fails exactly `expected` ([id, cause] pairs), for those causes, skips the
+ * corpus checks and the interface checks outside `served` (the interface family's checks the store is asked), and
+ * passes every other check.
+ */
+export function assertFailures(conformanceFile, expected, served = []) {
   const { passed, failed, skipped, stderr } = innerRun(conformanceFile);
   assert.deepEqual([...failed.keys()], expected.map(([id]) => id), stderr);
   for (const [id, cause] of expected) assert.match(failed.get(id), CAUSES[cause], `${id} fails for another cause than ${cause}`);
   const semantic = listChecks(checkedBinary(), "semantic");
-  // Skipped: the corpus checks (no corpus) and those that need a framework
-  // interface (the adapter declares none).
-  const corpus = semantic.filter((c) => c.family === "corpus" || c.needsInterface).map((c) => c.id);
+  // Skipped: the corpus checks (no corpus) and the interface checks the store is not asked.
+  const corpus = semantic.filter((c) => c.family === "corpus" || (c.needsInterface && !served.includes(c.id))).map((c) => c.id);
   assert.deepEqual(skipped, corpus);
   assert.deepEqual(passed, semantic.map((c) => c.id).filter((id) => !corpus.includes(id) && !failed.has(id)));
 }

@@ -1,5 +1,5 @@
 // ChromaVector (@mastra/chroma 1.1.3) alone, without tinymemory, against
-// `chroma run` of the chromadb 1.5.9 wheel on loopback: the two faults
+// `chroma run` of the chromadb 1.5.9 wheel on loopback: the three faults
 // behind the failures of its trial outside CI (docs/adapters.md, "Stores
 // tried outside CI"). Exits 1 while a fault is there.
 // Run: npm install @mastra/core@1.71.0 @mastra/chroma@1.1.3
@@ -71,6 +71,26 @@ const trials = [];
 for (let t = 0; t < 5; t += 1) trials.push(await trial());
 console.log(`2. of 10 vectors, missed by a query filtered on their namespace and key / answered by one filtered on their namespace, in 5 trials: ${trials.map((r) => `${r.missed}/${r.answered}`).join(", ")}`);
 if (trials.some((r) => r.missed > 0 || r.answered !== 10)) faults.push("a filtered query lost vectors the filter allows");
+
+// 3. a topK past 2^32 - 1 is an error, not "every vector": Chroma's
+//    n_results is a u32 (tinymemory's recall.huge_limit asks every hit,
+//    2^53 - 1 as a JavaScript number).
+{
+  const indexName = "repro_" + randomBytes(6).toString("hex");
+  await store.createIndex({ indexName, dimension: 4, metric: "cosine" });
+  try {
+    await store.upsert({ indexName, vectors: [[1, 0, 0, 0]], metadata: [{ key: "k" }], ids: ["a"] });
+    try {
+      const hits = await store.query({ indexName, queryVector: [1, 0, 0, 0], topK: Number.MAX_SAFE_INTEGER });
+      console.log(`3. a query with topK 2^53 - 1 answers ${hits.length} vector`);
+    } catch (e) {
+      console.log(`3. a query with topK 2^53 - 1 fails: ${String(e.message).split("\n")[0]}`);
+      faults.push("a topK past 32 bits is an error");
+    }
+  } finally {
+    await store.deleteIndex({ indexName });
+  }
+}
 
 for (const f of faults) console.log(`FAULT: ${f}`);
 process.exit(faults.length ? 1 : 0);

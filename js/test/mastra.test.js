@@ -88,6 +88,22 @@ test("recall is one query with the query's embedding, the read's filter, and the
   assert.deepEqual(mastraFilter("n", null, "c", "s"), { namespace: "n", category: "c", session_id: "s" });
 });
 
+test("recall asks the store for the limit (at most 2^53 - 1), not for the keys the adapter wrote", async () => {
+  // The catalog says which keys exist, not how many hits a store may be
+  // asked for: sized from it, a recall of every hit never reached a store
+  // that refuses a huge topK (ChromaVector's n_results is a u32), and
+  // recall.huge_limit passed over it.
+  const engine = new DoubleMastraVector();
+  const store = new MastraVectorAdapter(() => engine);
+  await store.reset();
+  await store.store(entry("learning:a", "k", "comet"));
+  for (const limit of [10, 2 ** 64 - 1]) {
+    const hits = await store.recall({ query: "comet", limit, namespace: "learning:a", category: null, session_id: null, min_score: null });
+    assert.deepEqual(hits.map((h) => h.key), ["k"]);
+  }
+  assert.deepEqual(engine.calls.filter(([op]) => op === "query").map(([, , , topK]) => topK), [10, Number.MAX_SAFE_INTEGER]);
+});
+
 test("forget deletes the id the store returned (a store making its own ids)", async () => {
   const engine = new DoubleMastraVector({ ownIds: true });
   const store = new MastraVectorAdapter(() => engine);

@@ -113,6 +113,61 @@ def test_the_replay_hint_carries_the_time_budget_of_the_run(pytester):
     assert argv[-2:] == ["--timeout", "7"], argv
 
 
+def test_call_timeout_is_the_request_timeout_of_the_run(pytester):
+    # A request slower than the class's call_timeout fails its check as
+    # the binary's --call-timeout does; the default (30 s) lets it finish,
+    # so a store that is slow, not hung, can be given the time it needs.
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        drv="""
+        import time
+        from memory_driver import MemoryStore
+
+        class Slow(MemoryStore):
+            def forget(self, namespace, key):
+                time.sleep(3)
+                return super().forget(namespace, key)
+        """,
+        test_slow="""
+        from tinymemory.testing import DriverConformance
+
+        class TestSlow(DriverConformance):
+            driver = "drv:Slow"
+            call_timeout = 1
+
+        class TestPatient(DriverConformance):
+            driver = "drv:Slow"
+        """,
+    )
+    result = pytester.runpytest(*FAST, "-k", "forget.idempotent", "-rA")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "forget.idempotent FAIL: unexpected driver error: unavailable: failed to get an answer to `forget` *"
+            "no answer within 1s (the request timeout, --call-timeout SECS)*",
+            "  or: * run --driver 'exec:* -m tinymemory.serve drv:Slow' * --call-timeout 1 *--check forget.idempotent",
+            "PASSED *TestPatient::forget.idempotent*",
+        ]
+    )
+
+
+def test_call_timeout_outside_the_binarys_range_fails_naming_it(pytester):
+    pytester.syspathinsert(EXAMPLES)
+    pytester.makepyfile(
+        """
+        from tinymemory.testing import DriverConformance
+
+        class TestZero(DriverConformance):
+            driver = "memory_driver:MemoryStore"
+            profile = "lexical"
+            call_timeout = 0
+        """
+    )
+    result, cases = junit(pytester, "-k", "store.upsert")
+    assert cases == {"store.upsert": "failure", "store.upsert_replaces_metadata": "failure"}
+    result.stdout.fnmatch_lines(["TestZero.call_timeout is 0; expected a whole number from 1 to 18446744073709551615, or None"])
+
+
 def test_k_and_deselect_run_only_the_selected_checks(pytester):
     pytester.syspathinsert(EXAMPLES)
     pytester.makepyfile(

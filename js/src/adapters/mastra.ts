@@ -33,8 +33,8 @@
  *   (topK its keys) then for each key of it the answer missed; a lookup
  *   that misses a key the catalog holds fails as a mapping limit (the
  *   store lost the vector, or drops it from a query), never as an absent
- *   entry; `recall` asks with the query, topK min(limit, keys of the
- *   namespace, at least 1), adjacent equal scores ordered by key (asking
+ *   entry; `recall` asks with the query, topK min(limit, 2^53 - 1),
+ *   adjacent equal scores ordered by key (asking
  *   again for twice as many when the hits tied at the limit may go on past
  *   it), as the other adapters do. A result outside the filter fails the
  *   request as a mapping limit (the store ignored the filter).
@@ -54,7 +54,7 @@ import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
 import { compareBytes, sortBytewise } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
-import { bestWithTies, exportFrom, importEach, mappingLimit } from "./common.js";
+import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach, mappingLimit } from "./common.js";
 import { HashedEmbeddings } from "./embedding.js";
 import { documentId } from "./langchain.js";
 import { engineId } from "./engine-id.js";
@@ -340,9 +340,11 @@ export class MastraVectorAdapter implements Store {
     validateMinScore(min_score);
     if (limit === 0 || isBlank(query)) return [];
     const filter = mastraFilter(namespace, null, category, session_id);
-    const most = Math.max(this.catalog.get(namespace)?.size ?? 0, 1);
     const queryVector = await this.embeddings.embedQuery(query);
-    const hits = await bestWithTies(limit, most, (k) => this.search(queryVector, k, filter));
+    // topK is the limit as the store can take it, never sized from the
+    // catalog: a store refusing a huge topK fails recall.huge_limit here
+    // as it does through the Python adapters.
+    const hits = await bestWithTies(limit, ENGINE_MAX_LIMIT, (k) => this.search(queryVector, k, filter));
     return min_score === null ? hits : hits.filter((h) => h.score !== null && h.score >= min_score);
   }
 

@@ -61,6 +61,12 @@ class DriverConformance:
     - ``timeout``: seconds one check may run before it fails (at least 1;
       ``None``: 60). A number outside the binary's range fails the class's
       items naming the setting.
+    - ``call_timeout``: seconds one request to the driver may take before
+      its check fails as a hung driver (the binary's ``--call-timeout``; at
+      least 1; ``None``: 30). A store that is slow rather than hung (one
+      write per entry over a server, an index rewritten at every add)
+      needs more for the suite's bulk writes: the contract says nothing
+      of speed. ``timeout`` bounds the check as a whole.
     - ``bundle_dir``: a directory to write a regression bundle into for
       each failing check (``tinymemory-conformance replay FILE``).
     - ``report_dir``: a directory to write the run's JSON report into, as
@@ -75,6 +81,7 @@ class DriverConformance:
     seed = None
     cases = None
     timeout = None
+    call_timeout = None
     bundle_dir = None
     report_dir = None
 

@@ -199,12 +199,16 @@ def jobs_for(hello_result, env):
     return cores()
 
 
-def run(binary, command, env, profile, selected, every, corpus, seed, cases, timeout, bundle_dir, limit, jobs=None):
+def run(
+    binary, command, env, profile, selected, every, corpus, seed, cases, timeout, bundle_dir, limit, jobs=None,
+    call_timeout=None,
+):
     """Starts the suite over the checks `selected` (ids; every check of
     the profile when `every`) and returns the `Run`, whose event stream
     gives each check's entry as it finishes and, at its end, the report.
 
-    `corpus` is a directory or None (no corpus). `jobs` is passed as
+    `corpus` is a directory or None (no corpus). `call_timeout` is passed
+    as ``--call-timeout`` (None: the binary's 30 s). `jobs` is passed as
     ``--jobs`` (None: the binary's default; see `jobs_for`). The binary's
     stdin is a pipe this process holds until the run ended, with
     ``--stop-on-stdin-eof``: should this process die without ending the
@@ -221,6 +225,7 @@ def run(binary, command, env, profile, selected, every, corpus, seed, cases, tim
         ("--seed", seed),
         ("--cases", cases),
         ("--timeout", timeout),
+        ("--call-timeout", call_timeout),
         ("--bundle", bundle_dir),
         ("--jobs", jobs),
     ):

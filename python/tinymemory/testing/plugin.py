@@ -53,6 +53,12 @@ def pytest_addoption(parser):
     group.addoption("--tinymemory-cases", metavar="N", type=int, help="cases per property check")
     group.addoption("--tinymemory-timeout", metavar="SECS", type=int, help="seconds one check may run")
     group.addoption(
+        "--tinymemory-call-timeout",
+        metavar="SECS",
+        type=int,
+        help="seconds one request to the driver may take (the binary's --call-timeout); overrides `call_timeout`",
+    )
+    group.addoption(
         "--tinymemory-report-dir",
         metavar="DIR",
         help="write each class's JSON report into DIR as MODULE.CLASS.json (python -m tinymemory.matrix reads them)",
@@ -366,13 +372,15 @@ class ConformanceClass(pytest.Class):
 
         numbers = {}
         # The binary's ranges (crates/tinymemory-cli/src/args.rs): --seed a
-        # u64, --cases a u32 of at least 1, --timeout a u64 of at least 1.
+        # u64, --cases a u32 of at least 1, --timeout and --call-timeout a
+        # u64 of at least 1.
         # A value outside them is refused here, once, naming the setting,
         # rather than as the binary's exit 2 on every item.
         for option, attr, least, most in (
             ("tinymemory_seed", "seed", 0, U64_MAX),
             ("tinymemory_cases", "cases", 1, U32_MAX),
             ("tinymemory_timeout", "timeout", 1, U64_MAX),
+            ("tinymemory_call_timeout", "call_timeout", 1, U64_MAX),
         ):
             value = pick(option, attr)
             if value is not None and (
@@ -403,6 +411,7 @@ class ConformanceClass(pytest.Class):
             "seed": numbers["seed"],
             "cases": numbers["cases"],
             "timeout": numbers["timeout"],
+            "call_timeout": numbers["call_timeout"],
             "bundle_dir": bundle_dir,
         }
 
@@ -649,7 +658,7 @@ class CheckItem(pytest.Item):
         if not _from_entry_point(config):
             argv += ["-p", PLUGIN]
         argv += ["--tinymemory-seed", str(seed)]
-        for option in ("tinymemory_corpus", "tinymemory_cases", "tinymemory_timeout"):
+        for option in ("tinymemory_corpus", "tinymemory_cases", "tinymemory_timeout", "tinymemory_call_timeout"):
             value = config.getoption(option)
             if value is not None:
                 if option == "tinymemory_corpus" and value not in ("on", "off"):

@@ -57,6 +57,21 @@ test("the LangChain adapter gives each row's document id, and reads it back", as
   for (const c of table.cases) assert.equal((await store.get({ namespace: c.namespace, key: c.key }))?.id, c.document_id);
 });
 
+test("a LangChain recall asks the store for the limit (at most 2^53 - 1), not for the keys the adapter wrote", async () => {
+  // The catalog says which keys exist, not how many hits a store may be
+  // asked for: sized from it, a recall of every hit never reached a store
+  // that refuses a huge k, and recall.huge_limit passed over it.
+  const engine = new DoubleVectorStore();
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("learning:a", "k"));
+  for (const limit of [10, 2 ** 64 - 1]) {
+    const hits = await store.recall({ query: "comet", limit, namespace: "learning:a", category: null, session_id: null, min_score: null });
+    assert.deepEqual(hits.map((h) => h.key), ["k"]);
+  }
+  const asked = engine.calls.filter(([op, query]) => op === "similaritySearchWithScore" && query === "comet").map(([, , k]) => k);
+  assert.deepEqual(asked, [10, Number.MAX_SAFE_INTEGER]);
+});
+
 test("a LangGraph store that merges a put into the old value cannot keep an imported timestamp", async () => {
   const inner = new InMemoryStore();
   const merged = async (ns, key, value) => ({ ...((await inner.get(ns, key))?.value ?? {}), ...value });
@@ -120,7 +135,8 @@ test("the default filter is an object, a function for a store of type memory, Li
     engine.similaritySearchWithScore = (q, k, f) => (seen.push(f), search(q, k, f));
     const store = new VectorStoreAdapter(() => engine);
     await store.store(entry("global", "k"));
-    await store.recall({ query: "comet", limit: 1, namespace: null, category: "core", session_id: null, min_score: null });
+    // limit 2 over one document: one answer short of the limit, so one search (at the limit, a tie could go on past it).
+    await store.recall({ query: "comet", limit: 2, namespace: null, category: "core", session_id: null, min_score: null });
   }
   assert.deepEqual(seen[0], { namespace: "global", category: "core" });
   assert.equal(typeof seen[1], "function");
@@ -146,7 +162,7 @@ test("Chroma's filter is one equality alone, several under $and (its where refus
   engine.similaritySearchWithScore = (q, k, f) => (seen.push(f), search(q, k, f));
   const store = new VectorStoreAdapter(() => engine);
   await store.store(entry("global", "k"));
-  await store.recall({ query: "comet", limit: 1, namespace: null, category: null, session_id: null, min_score: null });
+  await store.recall({ query: "comet", limit: 2, namespace: null, category: null, session_id: null, min_score: null });
   await store.get({ namespace: "global", key: "k" });
   assert.deepEqual(seen, [{ namespace: "global" }, { $and: [{ namespace: "global" }, { key: "k" }] }]);
   assert.deepEqual(chromaFilter({ namespace: "n", key: null, category: "core", session_id: "s", isCurrent: () => true }), {

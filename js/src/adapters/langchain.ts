@@ -39,8 +39,8 @@
  *   then for each key of it the answer missed; a lookup that misses a key
  *   the catalog holds fails as a mapping limit (the store lost the
  *   document, or filters after its nearest k), never as an absent entry;
- *   `recall` asks with the query, k = min(limit, keys of the namespace, at
- *   least 1), adjacent equal scores
+ *   `recall` asks with the query, k = min(limit, 2^53 - 1), adjacent
+ *   equal scores
  *   ordered by key (asking again for twice as many when the hits tied at
  *   the limit may go on past it), as the Python adapter does. A document
  *   outside the filter (a store that ignored it) fails the request as a
@@ -62,7 +62,7 @@ import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
 import { compareBytes, sortBytewise } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
-import { bestWithTies, exportFrom, importEach, mappingLimit } from "./common.js";
+import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach, mappingLimit } from "./common.js";
 import { type InterfaceVectorStore, LANGCHAIN_INTERFACE, langchainScenario } from "./langchain-interface.js";
 
 /** A Document as LangChain.js has it. */
@@ -521,8 +521,10 @@ export class VectorStoreAdapter implements Store {
     validateMinScore(min_score);
     if (limit === 0 || isBlank(query)) return [];
     const conditions = this.conditions(namespace, null, category, session_id);
-    const most = Math.max(this.catalog.get(namespace)?.size ?? 0, 1);
-    const hits = await bestWithTies(limit, most, (k) => this.search(query, k, conditions));
+    // k is the limit as the store can take it, never sized from the
+    // catalog: a store refusing a huge k fails recall.huge_limit here as
+    // it does through the Python adapters.
+    const hits = await bestWithTies(limit, ENGINE_MAX_LIMIT, (k) => this.search(query, k, conditions));
     return min_score === null ? hits : hits.filter((h) => h.score !== null && h.score >= min_score);
   }
 

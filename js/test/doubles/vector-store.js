@@ -97,6 +97,7 @@ export class DoubleVectorStore {
   }
 
   async similaritySearchWithScore(query, k = 4, filter) {
+    this.calls.push(["similaritySearchWithScore", query, k]);
     const q = embeddings.embed(query);
     if (this.similaritySearchVectorWithScore) return this.similaritySearchVectorWithScore(q, k, filter);
     const ranked = this.rows

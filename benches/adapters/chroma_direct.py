@@ -120,6 +120,20 @@ def main():
     )
     timed("Chroma.reset_collection of 8 documents (the adapter's clear)", lambda i: store.reset_collection(),
           n=len(eights), before=lambda i: store.add_documents(eights[i], ids=[d.id for d in eights[i]]))
+    def empty_in_place(i):
+        # The collection kept (its segments stay): its ids deleted.
+        ids = store._collection.get(include=[])["ids"]
+        if ids:
+            store._collection.delete(ids=ids)
+
+    timed("collection.delete of its 8 ids (emptied in place)", empty_in_place, n=len(eights),
+          before=lambda i: store.add_documents(eights[i], ids=[d.id for d in eights[i]]))
+    timed(
+        "Chroma.add_documents x 8, 1 each, into a collection emptied in place",
+        lambda i: [store.add_documents([d], ids=[d.id]) for d in eights[i]],
+        n=len(eights),
+        before=empty_in_place,
+    )
     timed(
         "Chroma(...) over a new collection, and delete_collection",
         lambda i: Chroma(

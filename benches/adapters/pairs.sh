@@ -4,18 +4,27 @@
 # "BINARY PYTHONPATH MODULE:FACTORY" (a commit's binary, its python/ tree,
 # the driver); PAIRS pairs, the order swapped every pair. Prints per run:
 # label, wall s, user s, sys s (the binary and its driver processes), load.
-# Usage: benches/adapters/pairs.sh PAIRS VENV "BEFORE" "AFTER"
+# With REPORTS=DIR, each run's JSON report is kept there as LABEL-PAIR.json
+# (its failing checks are the verdicts compared before and after); with
+# TRACES=DIR, each run's --trace there as LABEL-PAIR.trace (calls.py reads
+# it: requests and resets per check).
+# Usage: [REPORTS=DIR] [TRACES=DIR] benches/adapters/pairs.sh PAIRS VENV "BEFORE" "AFTER"
 set -euo pipefail
 pairs=$1; venv=$2; before=$3; after=$4
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-run() { # label bin pythonpath driver
-    /usr/bin/time -f "$1 %e %U %S" -o "$out/time" env PYTHONPATH="$3:$here" "$2" run \
-        --driver "exec:$venv/bin/python -m tinymemory.serve $4" --no-corpus --quiet >/dev/null 2>&1 || true
-    echo "$(cat "$out/time" | tail -n 1) load $(cut -d' ' -f1 /proc/loadavg)"
+run() { # label pair bin pythonpath driver
+    local report="$out/report.json"
+    local trace=()
+    [ -n "${REPORTS:-}" ] && report="$REPORTS/$1-$2.json"
+    [ -n "${TRACES:-}" ] && trace=(--trace "$TRACES/$1-$2.trace")
+    /usr/bin/time -f "$1 %e %U %S" -o "$out/time" env PYTHONPATH="$4:$here" "$3" run \
+        --driver "exec:$venv/bin/python -m tinymemory.serve $5" --no-corpus --quiet \
+        --format json --output "$report" "${trace[@]}" >/dev/null 2>&1 || true
+    echo "$(tail -n 1 "$out/time") load $(cut -d' ' -f1 /proc/loadavg)"
 }
 # shellcheck disable=SC2086
 for i in $(seq 1 "$pairs"); do
-    if [ $((i % 2)) -eq 1 ]; then run before $before; run after $after; else run after $after; run before $before; fi
+    if [ $((i % 2)) -eq 1 ]; then run before "$i" $before; run after "$i" $after; else run after "$i" $after; run before "$i" $before; fi
 done

@@ -13,6 +13,7 @@ if not os.environ.get("CI"):
 from langchain_core.vectorstores import InMemoryVectorStore  # noqa: E402
 from langgraph.store.memory import InMemoryStore  # noqa: E402
 
+from tinymemory import protocol as tp  # noqa: E402
 from tinymemory.adapters.embeddings import HashedEmbedding  # noqa: E402
 from tinymemory.adapters.langchain import VectorStoreAdapter  # noqa: E402
 from tinymemory.adapters.langgraph import LangGraphStore  # noqa: E402
@@ -95,3 +96,35 @@ def test_without_clear_a_reset_after_a_write_asks_the_factory(make):
 def test_a_clear_that_is_not_callable_is_refused(adapter):
     with pytest.raises(TypeError, match="clear is 'TRUNCATE'"):
         adapter(lambda *a: None, clear="TRUNCATE")
+
+
+def _leaky_langgraph(calls, with_clear):
+    # A clear that empties nothing: the store keeps what was written.
+    def clear(store):
+        calls.cleared += 1
+
+    return LangGraphStore(lambda: InMemoryStore(index={"dims": 16, "embed": HashedEmbedding(16)}), clear=clear)
+
+
+def _leaky_langchain(calls, with_clear):
+    def clear(store):
+        calls.cleared += 1
+
+    return VectorStoreAdapter(
+        InMemoryVectorStore, embeddings=HashedEmbedding(16), clear=clear, score="similarity"
+    )
+
+
+@pytest.mark.parametrize("make", [_leaky_langgraph, _leaky_langchain], ids=["langgraph", "langchain"])
+def test_a_clear_that_leaves_an_entry_fails_the_reset(make):
+    # An emptied store is read back, not assumed empty: a check after this
+    # reset would otherwise start from the last check's data.
+    calls = Calls()
+    adapter = make(calls, with_clear=True)
+    adapter.store("learning:a", "k", "some text", "core", None, "internal")
+    with pytest.raises(tp.DriverError) as caught:
+        adapter.reset()
+    assert calls.cleared == 1
+    assert caught.value.kind == "backend"
+    assert "after clear" in caught.value.message
+    assert "'k'" in caught.value.message

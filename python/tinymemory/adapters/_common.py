@@ -181,3 +181,43 @@ def valid_records(records):
         last.pop((rec["namespace"], rec["key"]), None)
         last[(rec["namespace"], rec["key"])] = rec
     return list(last.values()), failures
+
+
+def recall_fields(query, limit, namespace, category, session_id, min_score, namespace_field="namespace"):
+    """The metadata a recall is pinned to, or None when the contract
+    answers it with no hit (a limit of 0, a blank query).
+
+    Validates the namespace (None is the global one) and `min_score`
+    first, so a bad one is refused whatever the query. The fields are
+    ``{namespace_field: namespace}``, then ``category`` and ``session_id``
+    when given: each adapter turns them into its framework's filter."""
+    namespace = tp.GLOBAL_NAMESPACE if namespace is None else namespace
+    tp.validate_namespace(namespace)
+    tp.validate_min_score(min_score)
+    if limit == 0 or is_blank(query):
+        return None
+    fields = {namespace_field: namespace}
+    if category is not None:
+        fields["category"] = category
+    if session_id is not None:
+        fields["session_id"] = session_id
+    return fields
+
+
+def search_with_ties(search, limit, score_of, key_of):
+    """The first `limit` hits of `search(k)` (the engine asked for `k`
+    hits) in the contract's tie order.
+
+    The engine is asked for one more than `limit` (at most
+    MAX_ENGINE_LIMIT), and again for twice as many while the hits tied at
+    the cut may go on past its answer (tie_may_continue): which of them
+    the contract keeps needs every one. Each answer is the engine's; only
+    equal neighbours are reordered by key (in_contract_tie_order)."""
+    want = engine_limit(limit)
+    ask = want + 1 if want < MAX_ENGINE_LIMIT else want
+    while True:
+        hits = search(ask)
+        if not tie_may_continue(hits, ask, want, score_of) or ask == MAX_ENGINE_LIMIT:
+            break
+        ask = min(ask * 2, MAX_ENGINE_LIMIT)
+    return in_contract_tie_order(hits, score_of, key_of)[:want]

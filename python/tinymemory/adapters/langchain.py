@@ -188,7 +188,9 @@ class VectorStoreAdapter(tp.Store):
       after a write instead of handing it to `cleanup` and calling
       `factory`: it must leave that store as empty as a fresh one (for
       Chroma, ``Chroma.reset_collection``), for a store whose factory is
-      slow (docs/benchmarks.md, "Through the adapters").
+      slow (docs/benchmarks.md, "Through the adapters"). The store is read
+      back after it (one search without a filter), and a reset fails when
+      it returns a document.
     - `make_filter`: optional, fields -> the store's filter (see
       default_filter); for a store whose dialect the adapter does not
       know, which it otherwise asks in LangChain's dict form (dict_filter)
@@ -502,6 +504,7 @@ class VectorStoreAdapter(tp.Store):
         was written since the last one was made or emptied."""
         if self._written and self._clear is not None:
             self._clear(self._engine)
+            self._verify_cleared()
         elif self._written:
             old, self._engine = self._engine, None
             if self._cleanup is not None:
@@ -509,6 +512,22 @@ class VectorStoreAdapter(tp.Store):
             self._engine = self._new_engine()
         self._ids = {}
         self._written = False
+
+    def _verify_cleared(self):
+        """Raises when the store answers a search after `clear`: the next
+        check needs an empty store, which is read back, not assumed. One
+        search without a filter (any text: an empty store has no nearest
+        document), which also sees what the interface family wrote outside
+        the adapter's catalog."""
+        left = list(self._engine_call("similarity_search", "tinymemory reset", k=1))
+        if left:
+            m = left[0].metadata or {}
+            raise tp.DriverError(
+                "backend",
+                f"the store still holds documents after clear (key {m.get('key')!r} of namespace "
+                f"{m.get('namespace')!r}, id {left[0].id!r}): the adapter's clear option must leave the store "
+                "as empty as a fresh one",
+            )
 
     def store(self, namespace, key, content, category, session_id, taint):
         """One add_documents call with the entry's id."""
@@ -604,28 +623,15 @@ class VectorStoreAdapter(tp.Store):
         """One search with the namespace, category and session as the
         store's filter (more when hits tied at the limit may continue past
         the answer), see the module docstring."""
-        namespace = tp.GLOBAL_NAMESPACE if namespace is None else namespace
-        tp.validate_namespace(namespace)
-        tp.validate_min_score(min_score)
-        if limit == 0 or c.is_blank(query):
+        fields = c.recall_fields(query, limit, namespace, category, session_id, min_score)
+        if fields is None:
             return []
-        fields = {"namespace": namespace}
-        if category is not None:
-            fields["category"] = category
-        if session_id is not None:
-            fields["session_id"] = session_id
-        want = c.engine_limit(limit)
-        ask = want + 1 if want < c.MAX_ENGINE_LIMIT else want
-
-        def score(pair):
-            return pair[1]
-
-        while True:
-            pairs = self._search(query, ask, fields, min_score)
-            if not c.tie_may_continue(pairs, ask, want, score) or ask == c.MAX_ENGINE_LIMIT:
-                break
-            ask = min(ask * 2, c.MAX_ENGINE_LIMIT)
-        pairs = c.in_contract_tie_order(pairs, score, lambda p: (p[0].metadata or {}).get("key", ""))[:want]
+        pairs = c.search_with_ties(
+            lambda k: self._search(query, k, fields, min_score),
+            limit,
+            lambda pair: pair[1],
+            lambda pair: (pair[0].metadata or {}).get("key", ""),
+        )
         hits = [self._entry(doc, c.finite_score(s)) for doc, s in pairs]
         if min_score is not None and (self._score or default_score(self._engine)) == "similarity":
             # similarity_search_with_score has no threshold. A relevance

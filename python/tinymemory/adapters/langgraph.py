@@ -119,7 +119,8 @@ class LangGraphStore(tp.Store):
       PostgresStore, ``TRUNCATE store, store_vectors``: a new schema and
       its migrations cost about 0.2 s a reset; docs/benchmarks.md,
       "Through the adapters"). May be a coroutine function with
-      ``use_async``.
+      ``use_async``. The store is read back after it (one search over
+      every namespace), and a reset fails when it holds an item.
     - `package`, `version`: the engine's distribution and version for the
       driver id (default: found from the store's class, see
       tinymemory.adapters._common.engine_id).
@@ -278,11 +279,27 @@ class LangGraphStore(tp.Store):
         if self._written:
             if self._clear is not None:
                 self._await(self._clear(self._engine))
+                self._verify_cleared()
             else:
                 old, self._engine = self._engine, None
                 self._dispose(old)
                 self._engine = self._new_engine()
             self._written = False
+
+    def _verify_cleared(self):
+        """Raises when the store holds an item after `clear`: the next
+        check needs an empty store, which is read back (one SearchOp over
+        every namespace, limit 1), not assumed."""
+        from langgraph.store.base import SearchOp
+
+        (left,) = self._batch([SearchOp((), filter=None, limit=1, offset=0, query=None, refresh_ttl=False)])
+        if left:
+            raise tp.DriverError(
+                "backend",
+                f"the store still holds items after clear (key {left[0].key!r} of namespace "
+                f"{tuple(left[0].namespace)!r}): the adapter's clear option must leave the store as empty as a "
+                "fresh one",
+            )
 
     def store(self, namespace, key, content, category, session_id, taint):
         """One PutOp."""
@@ -386,29 +403,23 @@ class LangGraphStore(tp.Store):
                 f"this {type(self._engine).__name__} has no index (IndexConfig), so its search ignores the "
                 "query and ranks nothing: give the factory's store an index to run the recall checks"
             )
-        want = c.engine_limit(limit)
-        ask = want + 1 if want < c.MAX_ENGINE_LIMIT else want
 
-        def score(item):
-            return item.score
-
-        while True:
+        def search(k):
             (items,) = self._batch(
                 [
                     SearchOp(
                         _namespace_tuple(namespace),
                         filter=self._filter(category, session_id),
-                        limit=ask,
+                        limit=k,
                         offset=0,
                         query=query,
                         refresh_ttl=False,
                     )
                 ]
             )
-            if not c.tie_may_continue(items, ask, want, score) or ask == c.MAX_ENGINE_LIMIT:
-                break
-            ask = min(ask * 2, c.MAX_ENGINE_LIMIT)
-        items = c.in_contract_tie_order(items, score, lambda i: i.key)[:want]
+            return items
+
+        items = c.search_with_ties(search, limit, lambda item: item.score, lambda item: item.key)
         hits = [self._entry(i, c.finite_score(i.score)) for i in items]
         if min_score is not None:
             hits = [h for h in hits if h["score"] is not None and h["score"] >= min_score]

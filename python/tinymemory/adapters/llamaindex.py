@@ -358,28 +358,15 @@ class LlamaIndexAdapter(tp.Store):
         MetadataFilters (more when hits tied at the limit may continue past
         the answer); min_score keeps the hits scoring at least it
         (VectorStoreQuery has no threshold)."""
-        namespace = tp.GLOBAL_NAMESPACE if namespace is None else namespace
-        tp.validate_namespace(namespace)
-        tp.validate_min_score(min_score)
-        if limit == 0 or c.is_blank(query):
+        fields = c.recall_fields(query, limit, namespace, category, session_id, min_score)
+        if fields is None:
             return []
-        fields = {"namespace": namespace}
-        if category is not None:
-            fields["category"] = category
-        if session_id is not None:
-            fields["session_id"] = session_id
-        want = c.engine_limit(limit)
-        ask = want + 1 if want < c.MAX_ENGINE_LIMIT else want
-
-        def score(pair):
-            return pair[1]
-
-        while True:
-            pairs = self._query(query, ask, fields)
-            if not c.tie_may_continue(pairs, ask, want, score) or ask == c.MAX_ENGINE_LIMIT:
-                break
-            ask = min(ask * 2, c.MAX_ENGINE_LIMIT)
-        pairs = c.in_contract_tie_order(pairs, score, lambda p: (p[0].metadata or {}).get("key", ""))[:want]
+        pairs = c.search_with_ties(
+            lambda k: self._query(query, k, fields),
+            limit,
+            lambda pair: pair[1],
+            lambda pair: (pair[0].metadata or {}).get("key", ""),
+        )
         hits = [self._entry(n, c.finite_score(s)) for n, s in pairs]
         if min_score is not None:
             hits = [h for h in hits if h["score"] is not None and h["score"] >= min_score]

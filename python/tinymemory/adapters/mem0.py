@@ -367,38 +367,31 @@ class Mem0Adapter(tp.Store):
         """One Memory.search with the namespace as user_id and category and
         session as metadata filters (more when hits tied at the limit may
         continue past the answer)."""
-        namespace = tp.GLOBAL_NAMESPACE if namespace is None else namespace
-        tp.validate_namespace(namespace)
-        tp.validate_min_score(min_score)
-        if limit == 0 or c.is_blank(query):
+        filters = c.recall_fields(
+            query, limit, namespace, category, session_id, min_score, namespace_field="user_id"
+        )
+        if filters is None:
             return []
         if min_score is not None and min_score > 1.0:
             raise c.mapping_limit(
                 f"min_score {min_score!r} is above 1, outside [0, 1], the range of Mem0's search threshold, which "
                 "raises ValueError for any other"
             )
-        filters = {"user_id": namespace}
-        if category is not None:
-            filters["category"] = category
-        if session_id is not None:
-            filters["session_id"] = session_id
         # Mem0 has no "no threshold" (None is its default, 0.1) and refuses
         # one below 0: no min_score, or one below 0, is asked as 0, the
         # lowest it takes (docs/adapters.md, the Mem0 mapping).
         threshold = 0.0 if min_score is None else max(0.0, float(min_score))
-        want = c.engine_limit(limit)
-        ask = want + 1 if want < c.MAX_ENGINE_LIMIT else want
 
-        def score(item):
-            return item.get("score")
+        def search(k):
+            answer = self._memory.search(query, top_k=k, filters=dict(filters), threshold=threshold)
+            return list(answer.get("results", []))
 
-        while True:
-            answer = self._memory.search(query, top_k=ask, filters=dict(filters), threshold=threshold)
-            items = list(answer.get("results", []))
-            if not c.tie_may_continue(items, ask, want, score) or ask == c.MAX_ENGINE_LIMIT:
-                break
-            ask = min(ask * 2, c.MAX_ENGINE_LIMIT)
-        items = c.in_contract_tie_order(items, score, lambda i: (i.get("metadata") or {}).get("key", ""))[:want]
+        items = c.search_with_ties(
+            search,
+            limit,
+            lambda item: item.get("score"),
+            lambda item: (item.get("metadata") or {}).get("key", ""),
+        )
         return [self._entry(i, c.finite_score(i.get("score"))) for i in items]
 
     def export_page(self, cursor, limit):

@@ -47,9 +47,10 @@ pub const INLINE_READ_BUDGET: Duration = Duration::from_micros(200);
 /// interrupted there, rolled back whole and run again on Tokio's blocking
 /// pool: 200 µs, as for a read.
 ///
-/// A `store` of one short entry costs an in-memory database some 20 to
-/// 50 µs, about what the hop to the blocking pool and back costs, so the
-/// hop was half of each write. A file's writes always take the hop:
+/// A `store` of one short entry costs an in-memory database some tens of
+/// microseconds (`docs/benchmarks.md`, `sqlite_memory`), about what the
+/// hop to the blocking pool and back costs, so the hop was half of each
+/// write. A file's writes always take the hop:
 /// their commit waits for `fsync`, which cannot be interrupted.
 pub const INLINE_WRITE_BUDGET: Duration = Duration::from_micros(200);
 

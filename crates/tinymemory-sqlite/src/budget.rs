@@ -1,4 +1,5 @@
-//! Reads on the calling thread, within a time budget.
+//! Reads, and writes to an in-memory database, on the calling thread,
+//! within a time budget.
 //!
 //! A recall of a rare word costs SQLite about 10 µs; the hop to Tokio's
 //! blocking pool and back (two thread wake-ups) cost about as much again.
@@ -16,6 +17,14 @@
 //! against the budget: the busy timeout is zero during a budgeted read,
 //! and lock contention sends the read to the blocking pool, where the
 //! usual [`BUSY_TIMEOUT`] applies.
+//!
+//! A write to an in-memory database ([`within_mut`]) is budgeted the same
+//! way: its commit waits for no disk and no other connection, so it is as
+//! short as a read, and the hop cost it as much. Interrupted, its
+//! transaction is rolled back whole, so it is run again on the blocking
+//! pool with nothing of the first attempt left. A file's writes always go
+//! to the blocking pool: their commit waits for `fsync`, which no progress
+//! handler can interrupt.
 
 use std::cell::Cell;
 use std::os::raw::c_int;
@@ -78,18 +87,42 @@ pub(crate) fn within<T>(
     let armed = Armed::new(budget);
     let result = f(conn);
     drop(armed);
+    settle(conn, result)
+}
+
+/// [`within`] for a write, which needs the connection mutably (to open
+/// its transaction). An interrupted write's transaction is rolled back
+/// whole (by its guard, or here), so a write that returns `None` changed
+/// nothing and may be run again.
+pub(crate) fn within_mut<T>(
+    conn: &mut Connection,
+    budget: Duration,
+    f: impl FnOnce(&mut Connection) -> Result<T, Error>,
+) -> Option<Result<T, Error>> {
+    if conn.busy_timeout(Duration::ZERO).is_err() {
+        return None;
+    }
+    let armed = Armed::new(budget);
+    let result = f(conn);
+    drop(armed);
+    settle(conn, result)
+}
+
+/// After a budgeted call: the busy timeout back, and `None` (with no
+/// transaction left open) when the call was interrupted or met a lock.
+fn settle<T>(conn: &Connection, result: Result<T, Error>) -> Option<Result<T, Error>> {
     let restored = conn
         .busy_timeout(BUSY_TIMEOUT)
         .context("restore the busy timeout");
     match result {
         Err(e) if e.is_interrupted() || e.is_contention() => {
             if !conn.is_autocommit() {
-                // An interrupted statement can leave its read
-                // transaction open, which would fail the next `BEGIN`
-                // on this pooled connection.
+                // An interrupted statement can leave its transaction
+                // open, which would fail the next `BEGIN` on this
+                // connection.
                 if let Err(e) = conn
                     .execute_batch("ROLLBACK")
-                    .context("end an interrupted read")
+                    .context("end an interrupted call")
                 {
                     return Some(Err(e));
                 }
@@ -142,6 +175,32 @@ mod tests {
         // The same read without a deadline (another call, no budget) runs
         // to the end: the handler only stops budgeted reads.
         assert_eq!(count(&conn).unwrap(), 1_000_000);
+    }
+
+    #[test]
+    fn a_write_past_its_budget_is_rolled_back_whole() {
+        let mut conn = counting_conn();
+        conn.execute_batch("CREATE TABLE t (x)").unwrap();
+        let insert_then_count = |c: &mut Connection| {
+            let tx = c.transaction().context("begin")?;
+            tx.execute("INSERT INTO t VALUES (1)", [])
+                .context("insert")?;
+            let n = count(&tx)?;
+            tx.commit().context("commit")?;
+            Ok(n)
+        };
+        let got = within_mut(&mut conn, Duration::ZERO, insert_then_count);
+        assert!(got.is_none());
+        assert!(conn.is_autocommit());
+        let rows = |c: &Connection| {
+            c.query_row("SELECT count(*) FROM t", [], |r| r.get::<_, i64>(0))
+                .unwrap()
+        };
+        assert_eq!(rows(&conn), 0, "the interrupted insert was rolled back");
+        // Within its budget the same write commits, on this thread.
+        let got = within_mut(&mut conn, Duration::from_secs(60), insert_then_count);
+        assert_eq!(got.map(Result::unwrap), Some(1_000_000));
+        assert_eq!(rows(&conn), 1);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! [`SqliteDriver`]: validation, then the blocking SQL on Tokio's blocking
-//! pool.
+//! [`SqliteDriver`]: validation, then the SQL on the calling thread within
+//! a budget, or on Tokio's blocking pool.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -27,9 +27,9 @@ use crate::recall::{self, RecallQuery};
 use crate::write::Write;
 use crate::{open, DRIVER_ID};
 
-/// How long a `recall`, `get` or `namespaces` may run SQLite on the calling thread
-/// before it is interrupted there and run again on Tokio's blocking pool:
-/// 200 µs.
+/// How long a read (`recall`, `get`, `namespaces`, `list`, an export
+/// page) may run SQLite on the calling thread before it is interrupted
+/// there and run again on Tokio's blocking pool: 200 µs.
 ///
 /// The hop to the blocking pool and back costs two thread wake-ups,
 /// about 20 µs on a two-core virtual machine, as much as the SQL of a
@@ -41,6 +41,24 @@ use crate::{open, DRIVER_ID};
 /// Tokio asks for no more than 10 to 100 µs between two `.await`s, so a
 /// task sharing the thread may wait up to about twice that.
 pub const INLINE_READ_BUDGET: Duration = Duration::from_micros(200);
+
+/// How long a write (`store`, `store_many`, `forget`, `import`) to an
+/// in-memory database may run SQLite on the calling thread before it is
+/// interrupted there, rolled back whole and run again on Tokio's blocking
+/// pool: 200 µs, as for a read.
+///
+/// A `store` of one short entry costs an in-memory database some tens of
+/// microseconds (`docs/benchmarks.md`, `sqlite_memory`), about what the
+/// hop to the blocking pool and back costs, so the hop was half of each
+/// write. A file's writes always take the hop:
+/// their commit waits for `fsync`, which cannot be interrupted.
+pub const INLINE_WRITE_BUDGET: Duration = Duration::from_micros(200);
+
+/// The most content (bytes, summed over the entries) a write to an
+/// in-memory database tokenises on the calling thread before its budgeted
+/// SQL: 16 KiB, some tens of microseconds of tokenising. A larger write is
+/// tokenised and run on the blocking pool, as a file's are.
+pub const INLINE_WRITE_BYTES: usize = 16 * 1024;
 
 /// The SQLite [`MemoryProvider`]: entries in tables, recall by the driver's own
 /// word index (schema version 2; version 1 used FTS5).
@@ -56,12 +74,22 @@ pub const INLINE_READ_BUDGET: Duration = Duration::from_micros(200);
 /// Every call runs its SQL on Tokio's blocking pool
 /// ([`tokio::task::spawn_blocking`]) when called inside a Tokio runtime, so
 /// it never stalls the runtime's worker threads for long; outside a
-/// runtime the SQL runs on the calling thread. Except: a `recall`, `get`
-/// or `namespaces` first runs on the calling thread when a reader connection is idle, and
-/// SQLite interrupts it there once it has run for [`INLINE_READ_BUDGET`]
-/// (200 µs) or meets a lock; it is then rolled back and run again on the
-/// blocking pool, so its result is the same either way. Dropping a call's future does not cancel its
-/// SQL: a `store` whose future was dropped may still commit.
+/// runtime the SQL runs on the calling thread. Except:
+///
+/// - a read (`recall`, `get`, `namespaces`, `list`, `export_page`) first
+///   runs on the calling thread when a reader connection is idle, and
+///   SQLite interrupts it there once it has run for [`INLINE_READ_BUDGET`]
+///   (200 µs) or meets a lock;
+/// - on an in-memory database, a write (`store`, `store_many`, `forget`,
+///   `import`) of at most [`INLINE_WRITE_BYTES`] of content first runs on
+///   the calling thread when the connection is free, and SQLite
+///   interrupts it there once it has run for [`INLINE_WRITE_BUDGET`]
+///   (200 µs).
+///
+/// An interrupted call is rolled back whole and run again on the blocking
+/// pool, so its result is the same either way. Dropping a call's future
+/// does not cancel SQL already on the blocking pool: a `store` whose future
+/// was dropped may still commit.
 #[derive(Clone)]
 pub struct SqliteDriver {
     conns: Arc<Connections>,
@@ -188,6 +216,52 @@ impl SqliteDriver {
         }
         self.run(context, move |c| c.read(|conn| f(conn))).await
     }
+
+    /// Runs the write `f` on the calling thread within
+    /// [`INLINE_WRITE_BUDGET`] when inside a Tokio runtime and the database
+    /// is in memory with its connection free; otherwise, or when it ran out
+    /// of budget (and was rolled back), on the blocking pool as
+    /// [`SqliteDriver::run`] does.
+    async fn write<T, F>(&self, context: &'static str, f: F) -> Result<T, MemoryError>
+    where
+        T: Send + 'static,
+        F: Fn(&mut Connection) -> Result<T, Error> + Send + 'static,
+    {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            if let Some(result) = self.conns.try_write_within(INLINE_WRITE_BUDGET, &f) {
+                return result.map_err(MemoryError::from);
+            }
+        }
+        self.run(context, move |c| c.write(|conn| f(conn))).await
+    }
+
+    /// Stores `entries` in one transaction, with the time of the
+    /// transaction or, for an import, the `given` timestamps (one per
+    /// entry). Tokenised on the calling thread and written there within
+    /// the budget ([`SqliteDriver::write`]) when the database is in memory
+    /// and the content is at most [`INLINE_WRITE_BYTES`]; otherwise both
+    /// on the blocking pool.
+    async fn put(
+        &self,
+        context: &'static str,
+        entries: Vec<NewEntry>,
+        given: Option<Vec<String>>,
+    ) -> Result<(), MemoryError> {
+        let bytes: usize = entries.iter().map(|e| e.content.len()).sum();
+        if self.conns.in_memory() && bytes <= INLINE_WRITE_BYTES {
+            let w = writes(entries);
+            return self
+                .write(context, move |conn| {
+                    ops::store(conn, &w, stamps(given.as_deref()))
+                })
+                .await;
+        }
+        self.run(context, move |c| {
+            let w = writes(entries);
+            c.write(|conn| ops::store(conn, &w, stamps(given.as_deref())))
+        })
+        .await
+    }
 }
 
 /// Adds the file name to an open failure.
@@ -213,8 +287,15 @@ impl fmt::Debug for SqliteDriver {
     }
 }
 
+/// The timestamps of a write: the `given` ones (an import), or the time
+/// of its transaction.
+fn stamps(given: Option<&[String]>) -> Timestamps<'_> {
+    given.map_or(Timestamps::Now, Timestamps::Given)
+}
+
 /// `entries` as writes, indexed (tokenising a 1 MiB content is work, so
-/// this runs on the blocking pool with the SQL).
+/// a large write does this on the blocking pool with the SQL:
+/// [`INLINE_WRITE_BYTES`]).
 fn writes(entries: Vec<NewEntry>) -> Vec<Write> {
     entries
         .into_iter()
@@ -256,11 +337,7 @@ impl MemoryProvider for SqliteDriver {
             session_id: session_id.map(str::to_owned),
             taint,
         };
-        self.run("store", move |c| {
-            let w = writes(vec![entry]);
-            c.write(|conn| ops::store(conn, &w, Timestamps::Now))
-        })
-        .await
+        self.put("store", vec![entry], None).await
     }
 
     /// One `IMMEDIATE` transaction for the whole batch, every entry with
@@ -272,12 +349,7 @@ impl MemoryProvider for SqliteDriver {
         if entries.is_empty() {
             return Ok(());
         }
-        let entries = entries.to_vec();
-        self.run("store_many", move |c| {
-            let w = writes(entries);
-            c.write(|conn| ops::store(conn, &w, Timestamps::Now))
-        })
-        .await
+        self.put("store_many", entries.to_vec(), None).await
     }
 
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
@@ -290,10 +362,8 @@ impl MemoryProvider for SqliteDriver {
     async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
         Namespace::parse(namespace)?;
         let (ns, key) = (namespace.to_owned(), key.to_owned());
-        self.run("forget", move |c| {
-            c.write(|conn| ops::forget(conn, &ns, &key))
-        })
-        .await
+        self.write("forget", move |conn| ops::forget(conn, &ns, &key))
+            .await
     }
 
     async fn list(
@@ -308,8 +378,8 @@ impl MemoryProvider for SqliteDriver {
         let ns = namespace.map(str::to_owned);
         let category = category.map(MemoryCategory::as_text);
         let session = session_id.map(str::to_owned);
-        self.run("list", move |c| {
-            c.read(|conn| ops::list(conn, ns.as_deref(), category.as_deref(), session.as_deref()))
+        self.read("list", move |conn| {
+            ops::list(conn, ns.as_deref(), category.as_deref(), session.as_deref())
         })
         .await
     }
@@ -366,8 +436,8 @@ impl MemoryProvider for SqliteDriver {
         };
         let after = position.after.clone();
         let (entries, more) = self
-            .run("export_page", move |c| {
-                c.read(|conn| ops::export(conn, after.as_ref(), limit))
+            .read("export_page", move |conn| {
+                ops::export(conn, after.as_ref(), limit)
             })
             .await?;
         let records: Vec<MemoryRecord> = entries
@@ -411,11 +481,7 @@ impl MemoryProvider for SqliteDriver {
         }
         let imported = valid.len();
         if imported > 0 {
-            self.run("import", move |c| {
-                let w = writes(valid);
-                c.write(|conn| ops::store(conn, &w, Timestamps::Given(&timestamps)))
-            })
-            .await?;
+            self.put("import", valid, Some(timestamps)).await?;
         }
         Ok(ImportOutcome { imported, failures })
     }
@@ -435,9 +501,55 @@ impl MemoryProvider for SqliteDriver {
 
 #[cfg(test)]
 mod tests {
-    use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, RecallOptions};
+    use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, NewEntry, RecallOptions};
 
-    use super::SqliteDriver;
+    use super::{SqliteDriver, INLINE_WRITE_BYTES};
+
+    /// Writes to an in-memory database run on the calling thread, or past
+    /// their budget or size on the blocking pool; either way each is
+    /// stored exactly once, and an attempt rolled back takes no entry id.
+    #[tokio::test]
+    async fn writes_in_memory_are_stored_once_wherever_they_ran() {
+        let d = SqliteDriver::open_in_memory().unwrap();
+        // Likely past the budget: rolled back, then run on the pool.
+        let many: Vec<NewEntry> = (0..300)
+            .map(|i| NewEntry::new("global", format!("k{i:03}"), format!("entry {i} of many")))
+            .collect();
+        d.store_many(&many).await.unwrap();
+        // Short: on this thread.
+        d.store(
+            "global",
+            "one",
+            "a single short entry",
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
+        .await
+        .unwrap();
+        // Too large to tokenise here: on the pool from the start.
+        let big = "word ".repeat(INLINE_WRITE_BYTES / 5 + 1);
+        assert!(big.len() > INLINE_WRITE_BYTES);
+        d.store(
+            "global",
+            "big",
+            &big,
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
+        .await
+        .unwrap();
+        assert!(d.forget("global", "k000").await.unwrap());
+        let listed = d.list(Some("global"), None, None).await.unwrap();
+        assert_eq!(listed.len(), 301);
+        let mut ids: Vec<u64> = listed.iter().map(|e| e.id.parse().unwrap()).collect();
+        ids.sort_unstable();
+        let expected: Vec<u64> = (2..=302).collect();
+        assert_eq!(ids, expected);
+        assert_eq!(d.namespaces().await.unwrap()[0].count, 301);
+        assert_eq!(d.get("global", "big").await.unwrap().unwrap().content, big);
+    }
 
     #[tokio::test]
     async fn the_private_database_names_open_a_working_in_memory_store() {

@@ -87,9 +87,12 @@
 //! One writer connection behind a mutex and, for a file, four reader
 //! connections in WAL mode: many tasks may write and recall through one
 //! handle at once without `SQLITE_BUSY` reaching them. SQLite work runs on
-//! Tokio's blocking pool, except a `recall`, `get` or `namespaces` that
-//! finishes within [`INLINE_READ_BUDGET`] on the calling thread (a longer
-//! one is interrupted there and run again on the pool). Writes commit with
+//! Tokio's blocking pool, except a read (`recall`, `get`, `namespaces`,
+//! `list`, `export_page`) that finishes within [`INLINE_READ_BUDGET`] on
+//! the calling thread, and on an in-memory database a write of at most
+//! [`INLINE_WRITE_BYTES`] that finishes within [`INLINE_WRITE_BUDGET`]
+//! there (a longer call is interrupted, rolled back and run again on the
+//! pool). Writes commit with
 //! `synchronous = FULL` before returning `Ok`, so they survive a reopen (and a crash). Lock contention
 //! with *another* process or handle on the same file waits up to
 //! [`BUSY_TIMEOUT`], then surfaces as `MemoryError::Unavailable`; other
@@ -120,7 +123,7 @@ mod schema;
 mod score;
 mod write;
 
-pub use driver::{SqliteDriver, INLINE_READ_BUDGET};
+pub use driver::{SqliteDriver, INLINE_READ_BUDGET, INLINE_WRITE_BUDGET, INLINE_WRITE_BYTES};
 pub use open::BUSY_TIMEOUT;
 pub use query::MAX_QUERY_TERMS;
 pub use schema::SCHEMA_VERSION;

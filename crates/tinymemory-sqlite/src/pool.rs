@@ -132,6 +132,36 @@ impl Connections {
     }
 }
 
+impl Connections {
+    /// `true` for an in-memory database, whose writes may run on the
+    /// calling thread ([`Connections::try_write_within`]).
+    pub(crate) fn in_memory(&self) -> bool {
+        self.readers.is_none()
+    }
+
+    /// Runs the write `f` now, on the calling thread, with `budget` of
+    /// SQLite time ([`budget::within_mut`]), if the database is in memory
+    /// and its connection is free without waiting: `None` when it is a
+    /// file, when the connection is busy, or when `f` ran out of budget
+    /// (rolled back whole), so the caller can run it again with
+    /// [`Connections::write`].
+    pub(crate) fn try_write_within<T>(
+        &self,
+        budget: Duration,
+        f: impl FnOnce(&mut Connection) -> Result<T, Error>,
+    ) -> Option<Result<T, Error>> {
+        if !self.in_memory() {
+            return None;
+        }
+        let mut writer = match self.writer.try_lock() {
+            Ok(w) => w,
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(TryLockError::WouldBlock) => return None,
+        };
+        budget::within_mut(&mut writer, budget, f)
+    }
+}
+
 /// A reader connection on loan, handed back to the pool on drop.
 struct Lease<'a> {
     readers: &'a Readers,
@@ -180,6 +210,40 @@ mod tests {
         let got: Vec<i64> = threads.into_iter().map(|t| t.join().unwrap()).collect();
         assert_eq!(got, [1, 2, 3, 4, 5, 6, 7, 8]);
         assert_eq!(c.readers.as_ref().map(|r| lock(&r.idle).len()), Some(1));
+    }
+
+    #[test]
+    fn writes_run_on_the_calling_thread_for_an_in_memory_database_only() {
+        let here = std::thread::current().id();
+        let memory = Connections::new(Connection::open_in_memory().unwrap(), Vec::new());
+        assert!(memory.in_memory());
+        let got = memory.try_write_within(Duration::from_secs(60), |conn| {
+            conn.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
+                .unwrap();
+            Ok(std::thread::current().id())
+        });
+        assert_eq!(got.map(Result::unwrap), Some(here));
+        // A file's commit waits for `fsync`: never on the calling thread.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("w.db");
+        let file = Connections::new(
+            Connection::open(&path).unwrap(),
+            vec![Connection::open(&path).unwrap()],
+        );
+        assert!(!file.in_memory());
+        let mut ran = false;
+        let got = file.try_write_within(Duration::from_secs(60), |_| {
+            ran = true;
+            Ok(())
+        });
+        assert!(got.is_none());
+        assert!(!ran);
+        // Nor while another call holds the connection.
+        let held = lock(&memory.writer);
+        assert!(memory
+            .try_write_within(Duration::from_secs(60), |_| Ok(()))
+            .is_none());
+        drop(held);
     }
 
     #[test]

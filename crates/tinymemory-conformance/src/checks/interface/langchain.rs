@@ -14,7 +14,7 @@ use crate::failure::Step;
 use crate::CheckContext;
 
 /// The interface these checks are of, as a driver declares it.
-const INTERFACE: &str = "langchain.vectorstore";
+const INTERFACE: &str = tinymemory_api::interface::LANGCHAIN_VECTORSTORE;
 
 /// The sync path and the async one, as a message names them.
 const PATHS: [&str; 2] = [

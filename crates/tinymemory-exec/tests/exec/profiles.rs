@@ -120,8 +120,14 @@ async fn an_unknown_profile_fails_the_start_naming_it() {
 #[tokio::test]
 async fn an_unknown_interface_fails_the_start_naming_it() {
     for (raw, shown) in [
-        (serde_json::json!("langchain.vectorstor"), "\"langchain.vectorstor\""),
-        (serde_json::json!("LangGraph.BaseStore"), "\"LangGraph.BaseStore\""),
+        (
+            serde_json::json!("langchain.vectorstor"),
+            "\"langchain.vectorstor\"",
+        ),
+        (
+            serde_json::json!("LangGraph.BaseStore"),
+            "\"LangGraph.BaseStore\"",
+        ),
         (serde_json::json!(""), "\"\""),
     ] {
         let command =

@@ -34,6 +34,11 @@ struct Declared {
     /// The optional ops it provides, in its order.
     ops: Vec<&'static str>,
     independent_stores: bool,
+    /// The framework interface it serves (`langchain.vectorstore`,
+    /// `langgraph.basestore`), whose family a run then checks; absent
+    /// when it declared none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interface: Option<String>,
 }
 
 pub(crate) fn main(args: &HelloArgs) -> CliResult {
@@ -57,6 +62,7 @@ pub(crate) fn main(args: &HelloArgs) -> CliResult {
         recall_profile: factory.recall_profile().to_string(),
         ops: factory.ops().iter().map(|op| op.as_str()).collect(),
         independent_stores: factory.independent_stores(),
+        interface: factory.interface().map(str::to_owned),
     };
     drop(factory);
     files::document_stdout(
@@ -70,7 +76,8 @@ pub(crate) fn main(args: &HelloArgs) -> CliResult {
 }
 
 /// `driver ID: protocol 1, the lexical recall profile, ops store_many,
-/// independent stores`, the id escaped.
+/// independent stores` (and `, the langchain.vectorstore interface` when
+/// it serves one), the id escaped.
 fn text(d: &Declared) -> String {
     let ops = if d.ops.is_empty() {
         "no optional ops".to_owned()
@@ -82,8 +89,13 @@ fn text(d: &Declared) -> String {
     } else {
         "one shared store"
     };
+    let interface = d
+        .interface
+        .as_deref()
+        .map(|i| format!(", the {i} interface"))
+        .unwrap_or_default();
     format!(
-        "driver {}: protocol {}, the {} recall profile, {ops}, {stores}\n",
+        "driver {}: protocol {}, the {} recall profile, {ops}, {stores}{interface}\n",
         visible(&d.driver),
         d.protocol_version,
         d.recall_profile
@@ -108,6 +120,7 @@ mod tests {
             recall_profile: "semantic".to_owned(),
             ops,
             independent_stores,
+            interface: None,
         }
     }
 

@@ -144,6 +144,30 @@ fn hello_of_a_driver_that_does_not_answer_is_a_setup_error_quoting_its_stderr() 
     );
 }
 
+/// A driver that declares a framework interface says so in both forms:
+/// a host deciding whether the interface family applies reads it here
+/// (it was left out, so `hello` of an adapter looked like any driver's).
+#[test]
+fn hello_names_the_interface_the_driver_declared() {
+    let driver = r#"exec:sh -c 'read l; echo "{\"id\":1,\"result\":{\"protocol\":1,\"driver\":\"x\",\"interface\":\"langgraph.basestore\"}}"; sleep 5'"#;
+    let answer = listed(&["hello", "--driver", driver, "--format", "json"]);
+    schemas()
+        .validate("hello.schema.json", &answer)
+        .unwrap_or_else(|e| panic!("{e}: {answer}"));
+    assert_eq!(answer["interface"], "langgraph.basestore", "{answer}");
+    let text = run(&["hello", "--driver", driver]);
+    assert_eq!(
+        (text.code, text.stdout.as_str()),
+        (
+            0,
+            "driver x: protocol 1, the lexical recall profile, no optional ops, one shared store, \
+             the langgraph.basestore interface\n"
+        ),
+        "{}",
+        text.dump()
+    );
+}
+
 #[test]
 fn hello_of_another_protocol_version_names_both() {
     let ran = run(&[

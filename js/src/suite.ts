@@ -85,6 +85,8 @@ export interface ConformanceOptions {
 
 const PROFILES: readonly string[] = ["lexical", "semantic"];
 const U64_MAX = 2n ** 64n - 1n;
+/** The longest `--timeout` and `--call-timeout` the binary takes: a year, the longest limit a bundle may record. */
+const LIMIT_MAX = 31_536_000n;
 const U32_MAX = 2 ** 32 - 1;
 const SERVE_BIN = resolve(PACKAGE_ROOT, "bin", "tinymemory-serve.js");
 /** The name of the one test of a suite whose checks could not be listed. */
@@ -202,11 +204,11 @@ function resolveOptions(o: ConformanceOptions, base: string, framework: Framewor
     corpus,
     seed: seedValue === undefined ? null : wholeNumber(seedValue, where("TINYMEMORY_SEED", "seed"), 0n, U64_MAX),
     cases: casesValue === undefined ? null : Number(wholeNumber(casesValue, where("TINYMEMORY_CASES", "cases"), 1n, BigInt(U32_MAX))),
-    timeout: timeoutValue === undefined ? null : Number(wholeNumber(timeoutValue, where("TINYMEMORY_TIMEOUT", "timeout"), 1n, U64_MAX)),
+    timeout: timeoutValue === undefined ? null : Number(wholeNumber(timeoutValue, where("TINYMEMORY_TIMEOUT", "timeout"), 1n, LIMIT_MAX)),
     callTimeout:
       callTimeoutValue === undefined
         ? null
-        : Number(wholeNumber(callTimeoutValue, where("TINYMEMORY_CALL_TIMEOUT", "callTimeout"), 1n, U64_MAX)),
+        : Number(wholeNumber(callTimeoutValue, where("TINYMEMORY_CALL_TIMEOUT", "callTimeout"), 1n, LIMIT_MAX)),
     jobs: jobsValue === undefined ? null : Number(wholeNumber(jobsValue, where("TINYMEMORY_JOBS", "jobs"), 1n, BigInt(U32_MAX))),
     bundleDir: bundle === undefined ? null : resolve(base, bundle),
   };

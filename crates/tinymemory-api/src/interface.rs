@@ -14,6 +14,17 @@
 /// when a driver serves no framework interface, or another one than asked.
 pub const FAMILY: &str = "interface";
 
+/// LangChain's `VectorStore`, as a driver declares it.
+pub const LANGCHAIN_VECTORSTORE: &str = "langchain.vectorstore";
+
+/// LangGraph's `BaseStore`, as a driver declares it.
+pub const LANGGRAPH_BASESTORE: &str = "langgraph.basestore";
+
+/// Every interface the suite has checks of, in the order an error lists
+/// them: a driver declaring another one is refused at its start, since
+/// its interface family would be skipped without a word.
+pub const KNOWN: [&str; 2] = [LANGCHAIN_VECTORSTORE, LANGGRAPH_BASESTORE];
+
 /// One scenario of an interface check, as the suite asks it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Scenario<'a> {

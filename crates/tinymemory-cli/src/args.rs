@@ -24,6 +24,12 @@ const DEFAULT_RERUN_BUDGET_SECS: u64 = 60;
 /// `Instant` can add, a budget once panicked the run.
 const MAX_RERUN_BUDGET_SECS: u64 = 365 * 24 * 3600;
 
+/// The largest `--timeout` and `--call-timeout`, in seconds, of every
+/// command: a year, the longest limit a bundle may record (`replay`
+/// refuses a longer one), so a run never writes a bundle its own `replay`
+/// refuses.
+pub(crate) const MAX_LIMIT_SECS: u64 = 365 * 24 * 3600;
+
 /// Validate a tinymemory memory driver against the conformance suite.
 #[derive(Debug, Parser)]
 #[command(name = "tinymemory-conformance", version, about)]
@@ -200,21 +206,21 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) no_corpus: bool,
 
-    /// The base of each check's time budget, in seconds (at least 1): a
+    /// The base of each check's time budget, in seconds (1 to a year): a
     /// check may run this long plus 1 s for every request it makes of the
     /// driver (each entry of a batch counting as one), so a driver that
     /// keeps answering is slow, not broken. A check past its budget ends
     /// as TIMEOUT (it fails the run, but no rule was found broken);
     /// docs/reports.md, "Per-check timeout".
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT_SECS,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_LIMIT_SECS))]
     pub(crate) timeout: u64,
 
     /// Seconds one driver call may go unanswered before the driver is
-    /// taken as hung (at least 1): the check fails naming the call, and an
+    /// taken as hung (1 to a year): the check fails naming the call, and an
     /// exec driver's process is stopped.
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_CALL_TIMEOUT_SECS,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_LIMIT_SECS))]
     pub(crate) call_timeout: u64,
 
     /// Run up to N checks at once, each on fresh stores of its own (for an
@@ -362,10 +368,10 @@ pub(crate) struct HelloArgs {
     /// The driver, `exec:COMMAND ARGS`: the only kind that answers `hello`.
     #[arg(long, value_name = "SPEC", value_parser = driver_parser())]
     pub(crate) driver: DriverSpec,
-    /// Seconds the driver may take to answer (at least 1): an import of a
+    /// Seconds the driver may take to answer (1 to a year): an import of a
     /// large engine can take long.
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_CALL_TIMEOUT_SECS,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_LIMIT_SECS))]
     pub(crate) call_timeout: u64,
     /// `text`, one line for people, or `json`, for programs
     /// (docs/reports.md, "`hello` JSON").
@@ -445,16 +451,16 @@ pub(crate) struct ReplayArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) corpus: Option<PathBuf>,
 
-    /// Seconds the check may run before it fails with a timeout (at least
-    /// 1); defaults to the budget the bundle records its run had (`run
+    /// Seconds the check may run before it fails with a timeout (1 to a
+    /// year); defaults to the budget the bundle records its run had (`run
     /// --timeout`), else 60.
-    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=MAX_LIMIT_SECS))]
     pub(crate) timeout: Option<u64>,
 
     /// Seconds one driver call may go unanswered before the driver is
-    /// taken as hung (at least 1); defaults to the limit the bundle
+    /// taken as hung (1 to a year); defaults to the limit the bundle
     /// records its run had (`run --call-timeout`), else 30.
-    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=MAX_LIMIT_SECS))]
     pub(crate) call_timeout: Option<u64>,
 }
 

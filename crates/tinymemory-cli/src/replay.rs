@@ -190,7 +190,7 @@ struct Limits {
 /// The longest limit a bundle may record, in seconds: a year, as
 /// `--rerun-budget`'s bound (a larger one overflowed the runtime's
 /// timers).
-const MAX_RECORDED_SECS: u64 = 31_536_000;
+const MAX_RECORDED_SECS: u64 = crate::args::MAX_LIMIT_SECS;
 
 impl Limits {
     /// The limits of `args`' replay of `bundle`.

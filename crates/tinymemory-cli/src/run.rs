@@ -102,9 +102,23 @@ async fn run_plan(
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
     let independent = opened.factory.independent_stores();
-    // A broken environment stops the run from its checks' outcomes.
-    let mut watch = environment::Watch::new(!environment::keep_going(plan.keep_going))
-        .reporting_to(plan.outputs.events.as_ref());
+    // A broken environment stops the run from its checks' outcomes. As
+    // many stores are open at once as the runner starts ahead: one per
+    // job (one job for shared stores), two for a property check.
+    let stores_at_once = if independent { plan.jobs } else { 1 }
+        * if plan
+            .registry
+            .checks()
+            .iter()
+            .any(|c| c.family == tinymemory_conformance::Family::Property)
+        {
+            2
+        } else {
+            1
+        };
+    let mut watch =
+        environment::Watch::new(!environment::keep_going(plan.keep_going), stores_at_once)
+            .reporting_to(plan.outputs.events.as_ref());
     let summary = execute(
         plan,
         opened.factory,

@@ -71,13 +71,16 @@ enum Stream {
 
 /// The standard stream `path` names, spelt as a path (`/dev/stdout`,
 /// `/dev/fd/2`, `/proc/self/fd/1`): `Some(Ok(..))`; `Some(Err(()))` for
-/// another descriptor of the process (`/dev/fd/5`); `None` for any other
-/// path.
+/// another descriptor of the process (`/dev/fd/5`, `/dev/stdin`); `None`
+/// for any other path.
 fn named_descriptor(path: &Path) -> Option<Result<Stream, ()>> {
     let text = path.to_str()?;
     let fd = match text {
         "/dev/stdout" => return Some(Ok(Stream::Stdout)),
         "/dev/stderr" => return Some(Ok(Stream::Stderr)),
+        // Standard input is another descriptor: a file it reads is
+        // appended to (when open for writing too), never replaced.
+        "/dev/stdin" => return Some(Err(())),
         _ => text
             .strip_prefix("/dev/fd/")
             .or_else(|| text.strip_prefix("/proc/self/fd/"))
@@ -89,6 +92,33 @@ fn named_descriptor(path: &Path) -> Option<Result<Stream, ()>> {
         n if n.parse::<u32>().is_ok() => Some(Err(())),
         _ => None,
     }
+}
+
+/// The number of the descriptor `path` names (`/dev/fd/N`,
+/// `/proc/self/fd/N`, `/dev/stdin`) when this process holds it open for
+/// reading only, as `/proc/self/fdinfo/N` says: opening the name for
+/// writing would reopen its file with whatever access the file's
+/// permissions allow, and write into a file the caller gave only to be
+/// read. `None` for any
+/// other path, and where `/proc` says nothing.
+fn read_only_descriptor(path: &Path) -> Option<u32> {
+    let text = path.to_str()?;
+    let n: u32 = if text == "/dev/stdin" {
+        0
+    } else {
+        text.strip_prefix("/dev/fd/")
+            .or_else(|| text.strip_prefix("/proc/self/fd/"))
+            .or_else(|| text.strip_prefix("/proc/thread-self/fd/"))?
+            .parse()
+            .ok()?
+    };
+    let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{n}")).ok()?;
+    let flags = info
+        .lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())?;
+    // O_ACCMODE is 3 and O_RDONLY 0 on every Linux architecture.
+    (flags & 0o3 == 0).then_some(n)
 }
 
 impl Target {
@@ -114,6 +144,12 @@ impl Target {
             return Err(failed(
                 "a name ending in / names a directory, and an output is a file".to_owned(),
             ));
+        }
+        if let Some(n) = read_only_descriptor(path) {
+            return Err(failed(format!(
+                "the descriptor is open for reading only; open it for writing ({n}>FILE, or a \
+                 pipe's write end)"
+            )));
         }
         match named_descriptor(path) {
             Some(Ok(stream)) => {

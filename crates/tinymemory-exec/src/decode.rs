@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
+use tinymemory_api::interface;
 use tinymemory_api::shown::capped;
 use tinymemory_api::MemoryError;
 
@@ -68,7 +69,8 @@ pub(crate) fn expect_null(conn: &Connection, op: &str, value: &Value) -> Result<
 ///
 /// `MemoryError::Backend` starting "failed to start": an error answer, a
 /// malformed result, another version, an empty id, an unknown recall
-/// profile or a malformed `ops` (checked in that order, so a driver of another version is told
+/// profile, an unknown `interface` (not one of
+/// [`interface::KNOWN`]) or a malformed `ops` (checked in that order, so a driver of another version is told
 /// that first). Errors from the process itself (it could not start, died,
 /// hung) are passed on as they are.
 pub(crate) fn check_hello(
@@ -118,6 +120,21 @@ pub(crate) fn check_hello(
             ))
         })?;
         hello.recall_profile = Some(profile);
+    }
+    if let Some(name) = &hello.interface {
+        if !interface::KNOWN.contains(&name.as_str()) {
+            return Err(MemoryError::fault(format!(
+                "failed to start `{}`: its hello answer declares an unknown interface {}: \
+                 expected {} (leave interface out for none; docs/protocol.md)",
+                conn.command(),
+                quote(&Value::from(name.as_str()).to_string()),
+                interface::KNOWN
+                    .iter()
+                    .map(|k| Value::from(*k).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+            )));
+        }
     }
     if let Some(raw) = ops {
         hello.ops = parse_ops(&raw).map_err(|why| {

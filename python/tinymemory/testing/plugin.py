@@ -27,6 +27,9 @@ SENTINEL = "test_tinymemory_plugin_is_active"
 UNAVAILABLE = "driver_unavailable"
 # The largest --seed and --cases (and --timeout) the binary accepts.
 U64_MAX = 2**64 - 1
+# The longest --timeout the binary takes: a year, the longest limit a
+# bundle may record.
+LIMIT_MAX = 31_536_000
 U32_MAX = 2**32 - 1
 # The plugin's own module, named in a printed pytest command when it was
 # loaded with `-p` (no wheel, so no entry point, loads it otherwise).
@@ -379,8 +382,8 @@ class ConformanceClass(pytest.Class):
         for option, attr, least, most in (
             ("tinymemory_seed", "seed", 0, U64_MAX),
             ("tinymemory_cases", "cases", 1, U32_MAX),
-            ("tinymemory_timeout", "timeout", 1, U64_MAX),
-            ("tinymemory_call_timeout", "call_timeout", 1, U64_MAX),
+            ("tinymemory_timeout", "timeout", 1, LIMIT_MAX),
+            ("tinymemory_call_timeout", "call_timeout", 1, LIMIT_MAX),
         ):
             value = pick(option, attr)
             if value is not None and (

@@ -36,13 +36,23 @@ pub(crate) fn keep_going(flag: bool) -> bool {
 }
 
 /// How many failing checks, each on the same environment error and none
-/// on another, stop a run: more than one, so that a fault of one call (a
-/// cold start, a connection dropped once) is the check's failure, not a
-/// stop; few, so that the stop comes in seconds.
+/// on another, stop a run of one store at a time: more than one, so that
+/// a fault of one call (a cold start, a connection dropped once) is the
+/// check's failure, not a stop; few, so that the stop comes in seconds.
 pub(crate) const FAILURES_TO_STOP: usize = 3;
 
+/// How many such failures stop a run that keeps `stores_at_once` stores
+/// open at once, each in a process of its own: a fault of a process's
+/// first call fails at most one check per process, so the stop needs one
+/// failure more than there are processes (and at least
+/// [`FAILURES_TO_STOP`]). With `--jobs 4` four processes each refused once
+/// at their start are four failing checks, not a broken environment.
+pub(crate) fn failures_to_stop(stores_at_once: usize) -> usize {
+    FAILURES_TO_STOP.max(stores_at_once.saturating_add(1))
+}
+
 /// Watches the checks as they finish (in registry order, whatever the
-/// jobs) and stops the run when its first [`FAILURES_TO_STOP`] failures
+/// jobs) and stops the run when its first [`failures_to_stop`] failures
 /// share one driver error that [`remedy`] recognises. A pass does not
 /// disarm it (a check that never makes the failing call passes in a
 /// broken environment); a failure on any other error, or with none, does,
@@ -54,6 +64,8 @@ pub(crate) struct Watch<'e> {
     /// The event stream told of the stop (`run-stopped`) before the
     /// program ends.
     events: Option<&'e Events>,
+    /// The failures that stop the run ([`failures_to_stop`]).
+    to_stop: usize,
     /// Checks finished so far.
     finished: usize,
     /// Of them, passed.
@@ -65,11 +77,13 @@ pub(crate) struct Watch<'e> {
 
 impl<'e> Watch<'e> {
     /// A watch that stops the run when `armed`; one that never does
-    /// (`--keep-going`) otherwise.
-    pub(crate) fn new(armed: bool) -> Self {
+    /// (`--keep-going`) otherwise. `stores_at_once` is how many stores
+    /// the run keeps open at once ([`failures_to_stop`]).
+    pub(crate) fn new(armed: bool, stores_at_once: usize) -> Self {
         Self {
             armed,
             events: None,
+            to_stop: failures_to_stop(stores_at_once),
             finished: 0,
             passed: 0,
             shared: None,
@@ -84,7 +98,7 @@ impl<'e> Watch<'e> {
     }
 
     /// The stop's error when `report` makes the run's failures so far
-    /// [`FAILURES_TO_STOP`] on one environment error; `None` otherwise.
+    /// [`failures_to_stop`] on one environment error; `None` otherwise.
     fn judge(&mut self, report: &CheckReport) -> Option<CliError> {
         self.finished += 1;
         let failure = match &report.outcome {
@@ -130,7 +144,7 @@ impl<'e> Watch<'e> {
                 1
             }
         };
-        (count == FAILURES_TO_STOP).then(|| {
+        (count == self.to_stop).then(|| {
             // The error's first line, then the stderr of the last failure.
             let detail = tinymemory_api::shown::visible(rest)
                 .lines()
@@ -278,7 +292,7 @@ mod tests {
 
     #[test]
     fn the_third_failure_on_one_environment_error_stops_passes_between_or_not() {
-        let mut watch = Watch::new(true);
+        let mut watch = Watch::new(true, 1);
         assert!(watch.judge(&report(Outcome::Pass)).is_none());
         assert!(watch.judge(&failed_on(NUMPY)).is_none());
         assert!(watch.judge(&report(Outcome::Skip("no".into()))).is_none());
@@ -305,7 +319,7 @@ mod tests {
             failed_on("ImportError: No module named 'torch'"),
             report(Outcome::Fail(Failure::new("wrong answer"))),
         ] {
-            let mut watch = Watch::new(true);
+            let mut watch = Watch::new(true, 1);
             assert!(watch.judge(&failed_on(NUMPY)).is_none());
             assert!(watch.judge(&other).is_none());
             for _ in 0..FAILURES_TO_STOP * 2 {
@@ -318,7 +332,7 @@ mod tests {
     fn the_same_error_raised_from_different_calls_is_one_error() {
         // An exec driver's error carries its stderr, a traceback through
         // the call that raised it: the error is its first line.
-        let mut watch = Watch::new(true);
+        let mut watch = Watch::new(true, 1);
         for call in ["store", "recall", "list"] {
             let stop = watch.judge(&failed_on(&format!(
                 "{NUMPY}\n  stderr (2 lines):\n  | in {call}\n  | {NUMPY}"
@@ -337,7 +351,7 @@ mod tests {
 
     #[test]
     fn keep_going_never_stops() {
-        let mut watch = Watch::new(false);
+        let mut watch = Watch::new(false, 1);
         for _ in 0..FAILURES_TO_STOP * 2 {
             assert!(watch.judge(&failed_on(NUMPY)).is_none());
         }

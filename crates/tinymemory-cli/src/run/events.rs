@@ -108,9 +108,11 @@ impl Events {
         if slot.is_some() {
             return;
         }
+        // Escaped as every JSON the binary writes is (a driver's text in an
+        // entry's message must not reorder how a reader's line displays).
         // Cannot fail: every event is strings, numbers, options, vectors
         // and structs of those.
-        let mut line = serde_json::to_string(event).unwrap_or_default();
+        let mut line = tinymemory_conformance::report::to_json_line(event);
         line.push('\n');
         let mut out = self.out.lock().unwrap_or_else(PoisonError::into_inner);
         if let Err(e) = out.write_all(line.as_bytes()).and_then(|()| out.flush()) {

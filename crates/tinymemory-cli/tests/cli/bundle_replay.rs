@@ -442,3 +442,66 @@ fn a_bundle_records_its_limits_and_replay_keeps_them() {
     let given = run(&["replay", zero.to_str().unwrap(), "--call-timeout", "5"]);
     assert_eq!(given.code, 1, "{}", given.dump());
 }
+
+/// A limit above a year is refused where it is given, by every command
+/// that takes one, as a bundle recording it is by `replay`: `run
+/// --timeout 40000000 --bundle DIR` wrote bundles its own `replay` then
+/// refused (exit 2), and `replay --call-timeout` took what its bundle may
+/// not record.
+#[test]
+fn a_limit_no_bundle_may_record_is_refused_where_it_is_given() {
+    let dir = scratch();
+    let bundle = repo("fixtures/regressions")
+        .read_dir()
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "json"))
+        .expect("a committed bundle");
+    for args in [
+        vec![
+            "run",
+            "--driver",
+            "reference",
+            "--no-corpus",
+            "--timeout",
+            "31536001",
+        ],
+        vec![
+            "run",
+            "--driver",
+            "reference",
+            "--no-corpus",
+            "--call-timeout",
+            "31536001",
+        ],
+        vec!["replay", bundle.to_str().unwrap(), "--timeout", "31536001"],
+        vec![
+            "replay",
+            bundle.to_str().unwrap(),
+            "--call-timeout",
+            "31536001",
+        ],
+        vec![
+            "hello",
+            "--driver",
+            "exec:true",
+            "--call-timeout",
+            "31536001",
+        ],
+    ] {
+        let mut args = args;
+        if args[0] == "run" {
+            args.extend(["--bundle", dir.path().to_str().unwrap()]);
+        }
+        let ran = run(&args);
+        assert_eq!(ran.code, 2, "{args:?}: {}", ran.dump());
+        assert!(
+            ran.stderr
+                .starts_with("error: invalid value '31536001' for '--")
+                && ran.stderr.contains("31536001 is not in 1..=31536000"),
+            "{args:?}: {}",
+            ran.dump()
+        );
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

@@ -150,6 +150,34 @@ fn one_refused_connection_at_the_start_is_the_first_checks_failure_not_a_stop() 
 }
 
 #[test]
+fn a_refused_connection_once_per_process_under_jobs_is_not_a_stop() {
+    // Four processes at once (independent stores, --jobs 4), each of whose
+    // first store is refused once: the first four checks fail on the
+    // same environment error, yet every process answers after that. Three
+    // failures were a stop (exit 5, "start the server") that --jobs 1 of
+    // the same driver does not make.
+    let ran = run(&[
+        "run",
+        "--driver",
+        &cold_start("Connection refused at 127.0.0.1:9"),
+        "--no-corpus",
+        "--family",
+        "contract",
+        "--jobs",
+        "4",
+        "--no-rerun",
+        "--quiet",
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    assert!(
+        !ran.stderr.contains("environment is broken"),
+        "{}",
+        ran.dump()
+    );
+    assert!(ran.stdout.contains("28 passed, 4 failed"), "{}", ran.dump());
+}
+
+#[test]
 fn a_driver_failing_a_rule_with_an_error_is_not_stopped() {
     // Every recall fails with an engine error no environment explains:
     // the checks judge it, one by one.

@@ -219,3 +219,71 @@ fn an_events_file_that_is_the_report_is_refused() {
     assert!(ran.stderr.contains("--events"), "{}", ran.dump());
     assert!(!same.exists());
 }
+
+/// A descriptor the host opened for reading only (`3<file`) is refused:
+/// opening `/dev/fd/3` for writing reopens the file with the access its
+/// permissions allow, so the run appended its events to a file it was
+/// given to read.
+#[test]
+fn fd_n_open_for_reading_only_is_refused_and_left_as_it_was() {
+    let dir = scratch();
+    let given = dir.path().join("notes.txt");
+    std::fs::write(&given, "the user's notes\n").unwrap();
+    let script = format!(
+        "exec {} run --driver reference --no-corpus --check store.upsert --quiet \
+         --events fd:3 3<\"$1\"",
+        env!("CARGO_BIN_EXE_tinymemory-conformance")
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script, "sh", given.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: failed to write /dev/fd/3: the descriptor is open for reading only; open it for \
+         writing (3>FILE, or a pipe's write end)\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&given).unwrap(),
+        "the user's notes\n"
+    );
+}
+
+/// `/dev/stdin` and `/dev/fd/0` are descriptors too: a report named so,
+/// with a file as standard input (`< in.txt`), replaced that file.
+#[test]
+fn standard_input_as_an_output_is_refused_and_left_as_it_was() {
+    let dir = scratch();
+    let given = dir.path().join("in.txt");
+    for (option, name) in [
+        ("--output", "/dev/stdin"),
+        ("--events", "/dev/stdin"),
+        ("--output", "/dev/fd/0"),
+        ("--trace", "/proc/self/fd/0"),
+    ] {
+        std::fs::write(&given, "the user's input\n").unwrap();
+        let script = format!(
+            "exec {} run --driver reference --no-corpus --check store.upsert --quiet {option} \
+             {name} <\"$1\"",
+            env!("CARGO_BIN_EXE_tinymemory-conformance")
+        );
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script, "sh", given.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{option} {name}: {out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(
+                "the descriptor is open for reading only; open it for writing (0>FILE, or a \
+                 pipe's write end)"
+            ),
+            "{option} {name}: {out:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&given).unwrap(),
+            "the user's input\n",
+            "{option} {name}"
+        );
+    }
+}

@@ -114,3 +114,54 @@ fn hidden_characters_are_json_escapes_and_read_back_the_same() {
         );
     }
 }
+
+/// `run --events`: a driver's error text reaches the stream's lines
+/// (each check's entry, the shared errors) with the same characters as
+/// `\uXXXX` escapes as every other JSON the binary writes, and a JSON
+/// parser reads the message back as the driver sent it.
+#[test]
+fn the_event_stream_holds_no_hidden_characters() {
+    let dir = scratch();
+    let script = dir.path().join("hidden_error.py");
+    let literal: String = HIDDEN
+        .chars()
+        .map(|c| format!("\\U{:08x}", u32::from(c)))
+        .collect();
+    // Every `get` fails with the hidden text as its message.
+    std::fs::write(
+        &script,
+        format!(
+            "import sys\nsys.dont_write_bytecode = True\nsys.path[:0] = [{:?}, {:?}]\n\
+             import tinymemory.protocol as tp\nfrom memory_driver import MemoryStore\n\
+             class Hidden(MemoryStore):\n    def get(self, namespace, key):\n        \
+             raise tp.DriverError(\"backend\", \"{literal}\")\n\
+             tp.serve(Hidden(), \"hidden-error\")\n",
+            repo("examples/python").display().to_string(),
+            repo("python").display().to_string(),
+        ),
+    )
+    .unwrap();
+    let events = dir.path().join("e.jsonl");
+    let ran = support::bin::run(&[
+        "run",
+        "--driver",
+        &format!("exec:python3 {}", script.display()),
+        "--no-corpus",
+        "--check",
+        "store.upsert",
+        "--no-rerun",
+        "--quiet",
+        "--events",
+        events.to_str().unwrap(),
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let text = std::fs::read_to_string(&events).unwrap();
+    assert_eq!(has_hidden(&text), None, "{text}");
+    let finished: serde_json::Value = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|e| e["event"] == "check-finished")
+        .expect("a check-finished line");
+    let message = finished["entry"]["message"].as_str().unwrap();
+    assert!(message.contains(HIDDEN), "{message}");
+}

@@ -40,7 +40,7 @@ type Verdict = Result<(), String>;
 /// async, and fails with every path whose observation `judge` refuses. A
 /// path the store does not implement (`{"not_implemented": ..}`: a
 /// LangGraph `SqliteStore` has no `abatch`) is not judged; with neither
-/// path implemented the check is skipped.
+/// path implemented the check fails (the driver declared the interface).
 async fn judged(
     ctx: &CheckContext,
     interface: &str,
@@ -62,7 +62,7 @@ async fn judged(
             Err(e) if e.is_unsupported() => return Err(Stop::Skip(NOT_SERVED.to_owned())),
             Err(e) => {
                 return Err(Stop::caused_by(
-                    format!("the {path} scenario of {check} failed: {e}"),
+                    format!("the scenario of {check} through {path} failed: {e}"),
                     &e,
                 ))
             }
@@ -81,9 +81,13 @@ async fn judged(
             failures.push(format!("through {path}: {why}"));
         }
     }
+    // The driver declared this interface: a scenario it runs on neither
+    // path shows nothing, and a skip would count for no family (a level
+    // of FULL with the interface never checked).
     if unimplemented.len() == 2 {
-        return Err(Stop::Skip(format!(
-            "the store implements neither path: {}",
+        return Err(Stop::fail(format!(
+            "the driver declares this check's interface but implements neither path of its \
+             scenario: {}",
             unimplemented.join("; ")
         )));
     }

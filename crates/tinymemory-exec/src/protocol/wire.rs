@@ -59,7 +59,8 @@ pub struct HelloResult {
     /// (`langchain.vectorstore`, `langgraph.basestore`), whose own
     /// contract the interface family checks through the `interface` op;
     /// `None` when the answer has no `interface` field (the family is then
-    /// skipped). Only a string decodes.
+    /// skipped). Only a string decodes, and the start refuses a name
+    /// not in [`tinymemory_api::interface::KNOWN`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interface: Option<String>,
 }

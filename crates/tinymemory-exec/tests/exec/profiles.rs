@@ -112,6 +112,50 @@ async fn an_unknown_profile_fails_the_start_naming_it() {
     }
 }
 
+/// An interface name this suite has no checks of (a typo such as
+/// `langchain.vectorstor`, another framework's) fails the start, as an
+/// unknown profile does: accepted, it would skip the whole interface
+/// family without a word, and the store's own interface would never be
+/// checked.
+#[tokio::test]
+async fn an_unknown_interface_fails_the_start_naming_it() {
+    for (raw, shown) in [
+        (
+            serde_json::json!("langchain.vectorstor"),
+            "\"langchain.vectorstor\"",
+        ),
+        (
+            serde_json::json!("LangGraph.BaseStore"),
+            "\"LangGraph.BaseStore\"",
+        ),
+        (serde_json::json!(""), "\"\""),
+    ] {
+        let command =
+            hello_answering(&serde_json::json!({"protocol": 1, "driver": "d", "interface": raw}));
+        assert_eq!(
+            start_error(&command).await,
+            MemoryError::fault(format!(
+                "failed to start `{command}`: its hello answer declares an unknown interface \
+                 {shown}: expected \"langchain.vectorstore\" or \"langgraph.basestore\" \
+                 (leave interface out for none; docs/protocol.md)"
+            )),
+            "{raw}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_known_interface_is_kept() {
+    for name in ["langchain.vectorstore", "langgraph.basestore"] {
+        let command =
+            hello_answering(&serde_json::json!({"protocol": 1, "driver": "d", "interface": name}));
+        let f = ExecFactory::connect(command.clone(), ExecConfig::default())
+            .await
+            .unwrap();
+        assert_eq!(f.interface(), Some(name));
+    }
+}
+
 #[tokio::test]
 async fn another_version_is_told_before_an_unknown_profile() {
     let command = hello_answering(

@@ -14,7 +14,7 @@ use crate::failure::Step;
 use crate::CheckContext;
 
 /// The interface these checks are of, as a driver declares it.
-const INTERFACE: &str = "langchain.vectorstore";
+const INTERFACE: &str = tinymemory_api::interface::LANGCHAIN_VECTORSTORE;
 
 /// The sync path and the async one, as a message names them.
 const PATHS: [&str; 2] = [
@@ -506,6 +506,33 @@ mod tests {
             Box::new(ReferenceDriver::new())
         });
         assert_eq!(outcome, Outcome::Skip(super::super::NOT_SERVED.to_owned()));
+    }
+
+    /// A driver that declares the interface yet runs no scenario (every
+    /// path "not implemented") does not earn a skip, which counts for no
+    /// family: the level would be FULL with the interface never checked.
+    #[test]
+    fn a_declared_interface_implementing_neither_path_fails() {
+        let nothing = json!({"not_implemented": "NotImplementedError: "});
+        let run = move || {
+            Box::new(Observing {
+                inner: ReferenceDriver::new(),
+                sync: nothing.clone(),
+                r#async: nothing.clone(),
+            }) as Box<dyn MemoryProvider>
+        };
+        match outcome("interface.langchain.empty_store", run) {
+            Outcome::Fail(f) => assert_eq!(
+                f.message,
+                format!(
+                    "the driver declares this check's interface but implements neither path of \
+                     its scenario: {p0}: \"NotImplementedError: \"; {p1}: \"NotImplementedError: \"",
+                    p0 = PATHS[0],
+                    p1 = PATHS[1]
+                )
+            ),
+            other => panic!("expected a failure, got {other:?}"),
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::failure::Step;
 use crate::CheckContext;
 
 /// The interface these checks are of, as a driver declares it.
-const INTERFACE: &str = "langgraph.basestore";
+const INTERFACE: &str = tinymemory_api::interface::LANGGRAPH_BASESTORE;
 
 /// The sync path and the async one, as a message names them.
 const PATHS: [&str; 2] = ["batch", "abatch"];

@@ -7,7 +7,7 @@ mod corpus;
 mod docs;
 mod forget;
 mod hostile;
-mod interface;
+pub(crate) mod interface;
 mod isolation;
 mod metadata;
 mod namespace_rules;

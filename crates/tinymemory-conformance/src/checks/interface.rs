@@ -40,7 +40,9 @@ type Verdict = Result<(), String>;
 /// async, and fails with every path whose observation `judge` refuses. A
 /// path the store does not implement (`{"not_implemented": ..}`: a
 /// LangGraph `SqliteStore` has no `abatch`) is not judged; with neither
-/// path implemented the check fails (the driver declared the interface).
+/// path implemented the check is skipped, and the skip holds back the
+/// interface family's level (only a skip for an interface the driver does
+/// not serve, [`NOT_SERVED`], leaves the family out).
 async fn judged(
     ctx: &CheckContext,
     interface: &str,
@@ -81,13 +83,13 @@ async fn judged(
             failures.push(format!("through {path}: {why}"));
         }
     }
-    // The driver declared this interface: a scenario it runs on neither
-    // path shows nothing, and a skip would count for no family (a level
-    // of FULL with the interface never checked).
+    // A store may lack what a scenario needs (an optional method of the
+    // framework): not a fault, but nothing is shown, so the skip keeps the
+    // interface family from passing (Conformance::of), which a level of
+    // FULL would otherwise claim with the interface never checked.
     if unimplemented.len() == 2 {
-        return Err(Stop::fail(format!(
-            "the driver declares this check's interface but implements neither path of its \
-             scenario: {}",
+        return Err(Stop::Skip(format!(
+            "the store implements neither path of its scenario: {}",
             unimplemented.join("; ")
         )));
     }

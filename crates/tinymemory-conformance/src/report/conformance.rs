@@ -150,13 +150,16 @@ impl Conformance {
     pub fn of(checks: &[CheckEntry], profile: RecallProfile) -> Self {
         let mut families: Vec<FamilyLevel> = Vec::new();
         for check in checks {
-            // A check of a family that needs an interface is skipped when
+            // A check of a family that needs an interface, skipped because
             // the driver serves another interface or none: like a check of
             // another recall profile, it does not apply, so it neither
             // completes nor holds back the family (a driver serving no
-            // interface shows no such family at all).
+            // interface shows no such family at all). Skipped for any
+            // other reason (the store lacks what its scenario needs), it
+            // holds the family back as any skip does.
             if check.outcome == OutcomeKind::Skip
                 && crate::Family::named(&check.family).is_some_and(crate::Family::needs_interface)
+                && check.message.as_deref() == Some(crate::checks::interface::NOT_SERVED)
             {
                 continue;
             }
@@ -387,6 +390,50 @@ mod tests {
         assert!(json.ends_with(r#","filtered":true}"#), "{json}");
     }
 
+    /// A driver declaring an interface whose store implements none of a
+    /// scenario (every interface check skipped, not for serving another
+    /// interface) reached FULL with the interface never checked.
+    #[test]
+    fn an_interface_check_skipped_for_what_the_store_lacks_holds_the_family_back() {
+        let entry = |id: &str, family: &str, outcome: &str, message: Option<&str>| -> CheckEntry {
+            serde_json::from_value(serde_json::json!({
+                "id": id, "family": family, "description": "", "outcome": outcome,
+                "duration_ms": 1.0, "message": message
+            }))
+            .unwrap()
+        };
+        let checks = [
+            entry("store.upsert", "contract", "pass", None),
+            entry(
+                "interface.langgraph.put_none_deletes",
+                "interface",
+                "skip",
+                Some(crate::checks::interface::NOT_SERVED),
+            ),
+            entry("interface.langchain.empty_store", "interface", "pass", None),
+            entry(
+                "interface.langchain.delete",
+                "interface",
+                "skip",
+                Some("the store implements neither path of its scenario: ..."),
+            ),
+        ];
+        let c = Conformance::of(&checks, RecallProfile::Semantic);
+        assert_eq!(c.level, Level::Partial);
+        let statuses: Vec<(&str, FamilyStatus)> = c
+            .families
+            .iter()
+            .map(|f| (f.family.as_str(), f.status))
+            .collect();
+        assert_eq!(
+            statuses,
+            vec![
+                ("contract", FamilyStatus::Pass),
+                ("interface", FamilyStatus::Incomplete)
+            ]
+        );
+    }
+
     #[test]
     fn a_skip_holds_back_its_family_unless_the_family_needs_an_interface() {
         for family in crate::Family::ALL {
@@ -394,7 +441,8 @@ mod tests {
                 .into_iter()
                 .map(|(id, family, outcome)| {
                     serde_json::from_value(serde_json::json!({
-                        "id": id, "family": family, "description": "", "outcome": outcome, "duration_ms": 1.0
+                        "id": id, "family": family, "description": "", "outcome": outcome, "duration_ms": 1.0,
+                        "message": (outcome == "skip").then_some(crate::checks::interface::NOT_SERVED)
                     }))
                     .unwrap()
                 })
@@ -420,10 +468,11 @@ mod tests {
     }
 
     #[test]
-    fn skipped_interface_checks_count_for_no_family() {
+    fn interface_checks_skipped_as_not_served_count_for_no_family() {
         let entry = |id: &str, family: &str, outcome: &str| -> CheckEntry {
             serde_json::from_value(serde_json::json!({
-                "id": id, "family": family, "description": "", "outcome": outcome, "duration_ms": 1.0
+                "id": id, "family": family, "description": "", "outcome": outcome, "duration_ms": 1.0,
+                "message": (outcome == "skip").then_some(crate::checks::interface::NOT_SERVED)
             }))
             .unwrap()
         };

@@ -64,3 +64,21 @@ def test_a_store_keeping_text_without_get_nodes_is_a_mapping_limit():
     assert str(e.value).startswith(
         "mapping limit (docs/adapters.md): KeepsTextWithoutGetNodes.get_nodes is not implemented"
     )
+
+
+class RefusesDelete(SimpleVectorStore):
+    """A SimpleVectorStore whose delete raises (a lost connection)."""
+
+    def delete(self, ref_doc_id, **kwargs):
+        raise RuntimeError("connection reset")
+
+
+def test_a_forget_whose_delete_raises_leaves_the_entry_listed():
+    # The key left the adapter's catalog before the store's delete ran:
+    # when the delete raised, list left out an entry the store still held.
+    store = LlamaIndexAdapter(RefusesDelete)
+    store.store("learning:a", "k1", "the comet passed", "note", None, "none")
+    with pytest.raises(RuntimeError, match="connection reset"):
+        store.forget("learning:a", "k1")
+    assert [e["key"] for e in store.list("learning:a", None, None)] == ["k1"]
+    assert store.get("learning:a", "k1")["content"] == "the comet passed"

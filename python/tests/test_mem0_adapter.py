@@ -140,3 +140,18 @@ def test_the_embedding_size_is_given_only_to_a_backend_whose_config_takes_it(pro
     assert built["vector_store"]["config"].get("embedding_model_dims") == (embeddings.dims if dims_set else None)
     assert config == before
     MemoryConfig(vector_store=built["vector_store"])
+
+
+def test_a_forget_whose_delete_raises_leaves_the_memory_readable():
+    # The key left the adapter's catalog before Mem0's delete ran: when
+    # the delete raised, get answered "absent" while Mem0 still held it.
+    store, fake = adapter()
+    store.store("learning:a", "k1", "first", "note", None, "none")
+
+    def refuse(memory_id):
+        raise RuntimeError("connection reset")
+
+    fake.delete = refuse
+    with pytest.raises(RuntimeError, match="connection reset"):
+        store.forget("learning:a", "k1")
+    assert store.get("learning:a", "k1")["content"] == "first"

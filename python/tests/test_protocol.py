@@ -103,3 +103,50 @@ def test_an_edited_cursor_is_still_not_issued_by_this_driver():
 def test_a_valid_cursor_round_trips():
     assert tp.decode_cursor(tp.encode_cursor(("learning:a", "k/1"))) == ("learning:a", "k/1")
     assert tp.decode_cursor(tp.encode_cursor(None)) is None
+
+
+class Lone(tp.Store):
+    """A store whose content, or whose error, holds a lone surrogate (a
+    file name decoded with surrogateescape, a bad slice of UTF-16)."""
+
+    def __init__(self, where):
+        self.where = where
+
+    def get(self, namespace, key):
+        if self.where == "error":
+            raise tp.DriverError("backend", "cannot open /data/caf\udce9.db")
+        return tp.entry(1, namespace, key, "caf\udce9", "c", "2026-12-06T10:00:00Z", None, "internal", None)
+
+
+GET = {"id": 3, "op": "get", "namespace": "global", "key": "k"}
+
+
+def strict(line):
+    """The line as a decoder refusing lone surrogates (serde_json, the suite's) reads it."""
+    return json.loads(line, object_pairs_hook=lambda pairs: {k: v for k, v in pairs})
+
+
+def test_a_lone_surrogate_in_an_answer_is_a_backend_error_naming_it_not_a_line_the_suite_cannot_read():
+    # json.dumps wrote "\udce9", which the suite's decoder refuses: the run
+    # said "the line is not JSON" and stopped the driver, every later
+    # check failing on that instead of on the store's answer.
+    out = io.BytesIO()
+    tp.serve(Lone("content"), "test", stdin=io.BytesIO(json.dumps(GET).encode() + b"\n"), stdout=out)
+    line = out.getvalue().decode("ascii").strip()
+    assert "\\udc" not in line and "\\ud8" not in line
+    assert strict(line) == {
+        "id": 3,
+        "error": {
+            "kind": "backend",
+            "message": "failed to encode the answer: it holds a lone surrogate (U+DCE9), which is not "
+            "Unicode and no JSON line can carry",
+        },
+    }
+
+
+def test_a_lone_surrogate_in_an_error_message_is_shown_as_a_replacement_character():
+    out = io.BytesIO()
+    tp.serve(Lone("error"), "test", stdin=io.BytesIO(json.dumps(GET).encode() + b"\n"), stdout=out)
+    line = out.getvalue().decode("ascii").strip()
+    assert "\\udc" not in line
+    assert strict(line)["error"] == {"kind": "backend", "message": "cannot open /data/caf\ufffd.db"}

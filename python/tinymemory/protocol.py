@@ -658,12 +658,48 @@ def interface_of(store):
     return None
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_surrogates(value):
+    """`value` with each lone surrogate of its strings made U+FFFD (for an
+    error's text only: a message is for people, stored data is never
+    changed)."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_surrogates(v) for v in value]
+    return value
+
+
+def _refuse_surrogates(answer):
+    """Raise ValueError when a string of `answer` holds a lone surrogate
+    (Python's str may; Unicode, hence JSON read strictly, may not:
+    json.dumps would write an escape such as "\\udce9" that the suite's
+    decoder refuses, and the whole line would be lost)."""
+    found = _LONE_SURROGATE.search(json.dumps(answer, ensure_ascii=False, allow_nan=False))
+    if found:
+        raise ValueError(
+            f"it holds a lone surrogate (U+{ord(found.group()):04X}), which is not Unicode and no JSON line can carry"
+        )
+
+
 def encode(answer):
     """One answer line. NaN and infinities are refused (they are not JSON),
-    and so are values JSON cannot hold (a set, bytes), turning the answer
-    into a "backend" error rather than a garbled line or a dead process."""
+    and so are values JSON cannot hold (a set, bytes) and strings holding a
+    lone surrogate, turning the answer into a "backend" error rather than a
+    garbled line or a dead process. An error's own text with a lone
+    surrogate (a file name decoded with surrogateescape) is kept, each
+    surrogate shown as U+FFFD."""
+    if isinstance(answer, dict) and "error" in answer:
+        answer = _without_surrogates(answer)
     try:
-        return json.dumps(answer, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+        line = json.dumps(answer, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+        if "\\ud" in line:  # a surrogate escape: a pair (fine) or a lone one
+            _refuse_surrogates(answer)
+        return line
     except (ValueError, TypeError) as e:
         traceback.print_exc(file=sys.stderr)
         error = {"kind": "backend", "message": f"failed to encode the answer: {e}"}

@@ -270,11 +270,15 @@ class LlamaIndexAdapter(tp.Store):
         """The read of get, then delete(ref_doc_id) when the store has it."""
         tp.validate_namespace(namespace)
         tp.validate_key(key)
-        nid = self._ids.pop((namespace, key), node_id(namespace, key))
+        nid = self._ids.get((namespace, key), node_id(namespace, key))
         if not self._get_nodes([nid]):
+            self._ids.pop((namespace, key), None)
             return False
         self._written = True
+        # Out of the catalog only once the store deleted it: a delete that
+        # raises leaves the entry listed, as the store still holds it.
         self._delete(nid)
+        self._ids.pop((namespace, key), None)
         return True
 
     def list(self, namespace, category, session_id):

@@ -323,13 +323,17 @@ class Mem0Adapter(tp.Store):
         delete raises for an id it does not hold)."""
         tp.validate_namespace(namespace)
         tp.validate_key(key)
-        memory_id = self._ids.pop((namespace, key), None)
+        memory_id = self._ids.get((namespace, key))
         if memory_id is None:
             return False
         if self._memory.get(memory_id) is None:
+            del self._ids[(namespace, key)]
             return False
         self._written = True
+        # Out of the catalog only once Mem0 deleted it: a delete that
+        # raises leaves the memory readable, as Mem0 still holds it.
         self._memory.delete(memory_id)
+        del self._ids[(namespace, key)]
         return True
 
     def list(self, namespace, category, session_id):

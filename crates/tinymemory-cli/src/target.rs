@@ -273,11 +273,14 @@ impl Target {
                 return Err(self.failed(&"it is not a file written in place"))
             }
         };
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .append(append)
-            .open(&self.named)
-            .map_err(|e| self.failed(&e))?;
+        let file = match self.open_fifo_with_a_reader() {
+            Some(file) => file,
+            None => std::fs::OpenOptions::new()
+                .write(true)
+                .append(append)
+                .open(&self.named)
+                .map_err(|e| self.failed(&e))?,
+        };
         let now = file_id(&file);
         let regular = file.metadata().map(|m| m.is_file()).unwrap_or(true);
         if regular != append || now != *id {
@@ -287,6 +290,48 @@ impl Target {
             ));
         }
         Ok(file)
+    }
+
+    /// The output opened for writing when it is a FIFO a reader already
+    /// holds open; `None` otherwise, after telling stderr when it is a
+    /// FIFO nobody reads yet: opening it then blocks until a reader comes,
+    /// and a run waiting there without a word looks hung.
+    #[cfg(unix)]
+    fn open_fifo_with_a_reader(&self) -> Option<std::fs::File> {
+        use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _};
+        let fifo = std::fs::metadata(&self.named).is_ok_and(|m| m.file_type().is_fifo());
+        if !fifo {
+            return None;
+        }
+        // O_NONBLOCK: a FIFO with no reader fails with ENXIO at once.
+        let flags = rustix::fs::OFlags::NONBLOCK.bits();
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(flags.cast_signed())
+            .open(&self.named)
+        {
+            Ok(file) => {
+                // Writes block again, as on a FIFO opened the usual way.
+                let blocking = rustix::fs::fcntl_getfl(&file)
+                    .and_then(|f| rustix::fs::fcntl_setfl(&file, f - rustix::fs::OFlags::NONBLOCK));
+                blocking.is_ok().then_some(file)
+            }
+            Err(e) => {
+                if e.raw_os_error() == Some(rustix::io::Errno::NXIO.raw_os_error()) {
+                    stderr_line!(
+                        "waiting for a reader of the FIFO {}: the command goes on once one opens it",
+                        self.named.display()
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    /// [`Target::open_fifo_with_a_reader`] where there are no FIFOs.
+    #[cfg(not(unix))]
+    fn open_fifo_with_a_reader(&self) -> Option<std::fs::File> {
+        None
     }
 
     /// Writes `text` to the output: whole or not at all for a file, in

@@ -932,6 +932,67 @@ fn outputs_through_symlinks_and_fifos_keep_what_they_are() {
     );
 }
 
+/// An output FIFO nobody reads blocks the run where it is opened: the
+/// run says so on stderr rather than hang without a word (`--events
+/// fifo` with no reader ended only at a timeout, exit 124, no message).
+#[cfg(unix)]
+#[test]
+fn an_output_fifo_without_a_reader_is_named_while_the_run_waits() {
+    use std::io::BufRead as _;
+    let dir = scratch();
+    let fifo = dir.path().join("events");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        .args([
+            "run",
+            "--driver",
+            "reference",
+            "--no-corpus",
+            "--check",
+            "store.upsert",
+            "--quiet",
+            "--events",
+        ])
+        .arg(&fifo)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let (said, heard) = std::sync::mpsc::channel();
+    let lines = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        for line in stderr.lines() {
+            let line = line.unwrap();
+            if line.starts_with("waiting for a reader") {
+                let _ = said.send(());
+            }
+            all.push(line);
+        }
+        all
+    });
+    // The reader opens when the run says it waits, or after a minute
+    // without a word (then the test fails, and nothing hangs).
+    let told = heard.recv_timeout(Duration::from_secs(60)).is_ok();
+    let events = std::fs::read_to_string(&fifo).unwrap();
+    let status = child.wait().unwrap();
+    let lines = lines.join().unwrap();
+    assert!(told, "no waiting line: {lines:?}");
+    assert_eq!(
+        lines,
+        vec![format!(
+            "waiting for a reader of the FIFO {}: the command goes on once one opens it",
+            fifo.display()
+        )]
+    );
+    assert_eq!(status.code(), Some(0));
+    assert!(events.starts_with("{\"event\":\"run-started\""), "{events}");
+}
+
 /// `--bundle DIR` is refused before any check where the directory could
 /// not be made, or would be another file of the run: the store, its
 /// companions, an output, a place inside the corpus, a dangling symlink.

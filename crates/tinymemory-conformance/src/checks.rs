@@ -456,7 +456,7 @@ macro_rules! __tinymemory_standard_checks {
             };
             interface_langchain_string_ids => "interface.langchain.string_ids" [
                 Interface, BOTH,
-                "add_documents with plain string ids (\"1\", \"2\", as LangChain's standard tests give them) returns exactly those ids, get_by_ids, similarity_search and delete use them, and one never added is missing without an exception (test_deleting_documents, test_get_by_ids and the others that give them)",
+                "add_documents with plain string ids (\"1\", \"2\", as LangChain's standard tests give them) returns exactly those ids, and get_by_ids, similarity_search and delete use them (test_deleting_documents, test_get_by_ids and the others that give them)",
                 interface::string_ids
             ] {
                 cost_ms: 20,

@@ -27,10 +27,8 @@ GIVEN = [f"7c9e6679-7425-40de-944b-e07fc1f90a{n:02d}" for n in range(1, 4)]
 # Ids no scenario adds.
 MISSING = [f"7c9e6679-7425-40de-944b-e07fc1f90b{n:02d}" for n in range(1, 4)]
 # The ids LangChain's standard tests give (test_deleting_documents,
-# test_get_by_ids, ...): plain strings, which one scenario holds a store
-# to; the third is never added (test_get_by_ids_missing,
-# test_delete_missing_content ask for "3").
-STRING_IDS = ["1", "2", "3"]
+# test_get_by_ids, ...): plain strings, which one scenario holds a store to.
+STRING_IDS = ["1", "2"]
 
 
 def _json(value):
@@ -173,17 +171,13 @@ def document_ids(calls):
 def string_ids(calls):
     """test_deleting_documents, test_get_by_ids and the others with their
     own ids, "1" and "2": add_documents keeps them, get_by_ids, the search
-    and delete use them; "3", never added, is missing without an
-    exception."""
+    and delete use them."""
     given = [_document("foo", 1), _document("bar", 2)]
-    held, missing = STRING_IDS[:2], STRING_IDS[2:]
-    out = {"given": _docs(given), "given_ids": held, "missing_ids": missing, "ids": calls.add(given, ids=held)}
-    out["get"] = calls.get(held)
+    out = {"given": _docs(given), "given_ids": STRING_IDS, "ids": calls.add(given, ids=STRING_IDS)}
+    out["get"] = calls.get(STRING_IDS)
     out["search"] = calls.search("bar", 2)
-    out["delete"] = calls.delete(held[:1])
+    out["delete"] = calls.delete(STRING_IDS[:1])
     out["after_delete"] = calls.search("foo", 2)
-    out["get_missing"] = calls.get(missing)
-    out["delete_missing"] = calls.delete(missing)
     return out
 
 

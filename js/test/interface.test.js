@@ -114,13 +114,13 @@ const skipped = { skip: !binary && "TINYMEMORY_CONFORMANCE_BIN is unset" };
 
 test("the faithful VectorStore double passes every LangChain check, on the async path", skipped, () => {
   const { outcomes } = family(doubles, "vectorStore", "", "interface.langchain.*");
-  assert.deepEqual(Object.values(outcomes), Array(9).fill("pass"));
+  assert.deepEqual(Object.values(outcomes), Array(10).fill("pass"));
 });
 
 // Each fault of a real store and the checks it fails: its own, and where
 // the same fault breaks another scenario's promise too, that one.
 const VECTOR_FAULTS = {
-  placeholder: ["interface.langchain.empty_store", "interface.langchain.add_documents", "interface.langchain.delete", "interface.langchain.upsert"],
+  placeholder: ["interface.langchain.empty_store", "interface.langchain.add_documents", "interface.langchain.delete", "interface.langchain.upsert", "interface.langchain.string_ids"],
   mutates_input: ["interface.langchain.add_documents"],
   one_id_per_delete: ["interface.langchain.delete"],
   delete_missing_throws: ["interface.langchain.delete_missing"],
@@ -128,6 +128,7 @@ const VECTOR_FAULTS = {
   get_missing_throws: ["interface.langchain.get_by_ids"],
   unfindable_generated_ids: ["interface.langchain.add_documents", "interface.langchain.generated_ids", "interface.langchain.document_ids"],
   ignores_document_id: ["interface.langchain.document_ids"],
+  uuid_ids_only: ["interface.langchain.string_ids"],
   scored_reversed: ["interface.langchain.search_with_score"],
 };
 
@@ -146,6 +147,16 @@ test("the delete_missing fault's message quotes the store's error and LangChain'
     "through the async methods (aadd_documents, asimilarity_search, aget_by_ids, adelete): delete of one id the store does not hold raised " +
       "Error: Some specified ids do not exist in the current store. Ids not found: 7c9e6679-7425-40de-944b-e07fc1f90b01; " +
       '"Deleting missing content should not raise an exception"',
+  );
+});
+
+test("the uuid_ids_only fault's message quotes the store's error and the ids LangChain's standard tests give", skipped, () => {
+  const { messages } = family(doubles, "vectorStore", "uuid_ids_only", "interface.langchain.string_ids");
+  assert.equal(
+    messages["interface.langchain.string_ids"],
+    'through the async methods (aadd_documents, asimilarity_search, aget_by_ids, adelete): add_documents(documents, ids=["1","2"]) raised ' +
+      "Error: Point id 1 is not a valid UUID; LangChain's standard tests give ids that are plain strings " +
+      '(`add_documents(documents, ids=["1", "2"])`, then `assert ids == ["1", "2"]`, test_deleting_documents), as VectorStore.add_documents types them (`ids: list[str]`)',
   );
 });
 
@@ -194,8 +205,10 @@ test("LangChain's MemoryVectorStore fails no check: two pass, the others are not
     "interface.langchain.get_by_ids": "skip",
     "interface.langchain.generated_ids": "skip",
     "interface.langchain.document_ids": "skip",
+    "interface.langchain.string_ids": "skip",
     "interface.langchain.search_with_score": "pass",
   });
+  assert.match(messages["interface.langchain.string_ids"], /the store has no getByIds/);
   assert.match(messages["interface.langchain.delete_missing"], /the store has no delete \(Error: Not implemented\.: VectorStore's default, which MemoryVectorStore keeps\)/);
   assert.match(messages["interface.langchain.get_by_ids"], /the store has no getByIds/);
   assert.match(messages["interface.langchain.upsert"], /addDocuments resolved to undefined, not ids/);
@@ -212,6 +225,7 @@ test("a VectorStore whose addDocuments resolves to void is judged by the ids it 
     "interface.langchain.get_by_ids": "pass",
     "interface.langchain.generated_ids": "skip",
     "interface.langchain.document_ids": "skip",
+    "interface.langchain.string_ids": "pass",
     "interface.langchain.search_with_score": "pass",
   });
   for (const check of ["add_documents", "upsert", "generated_ids", "document_ids"]) {

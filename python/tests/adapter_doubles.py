@@ -182,6 +182,32 @@ class FilterlessStoreWithoutIds(PlainVectorStore):
     takes_filter = False
 
 
+class UuidIdsOnlyStore(InMemoryVectorStore):
+    """Refuses every id that is not a UUID, as Qdrant's QdrantVectorStore
+    does (langchain-qdrant 1.1.0: ``ValueError: Point id 1 is not a valid
+    UUID``), where LangChain's standard tests give "1" and "2"."""
+
+    @staticmethod
+    def _refuse(documents, ids):
+        import uuid
+
+        for id_ in ids if ids is not None else [d.id for d in documents]:
+            if id_ is None:
+                continue
+            try:
+                uuid.UUID(id_)
+            except ValueError:
+                raise ValueError(f"Point id {id_} is not a valid UUID") from None
+
+    def add_documents(self, documents, ids=None, **kwargs):
+        self._refuse(documents, ids)
+        return super().add_documents(documents, ids=ids, **kwargs)
+
+    async def aadd_documents(self, documents, ids=None, **kwargs):
+        self._refuse(documents, ids)
+        return await super().aadd_documents(documents, ids=ids, **kwargs)
+
+
 def _vector_store(cls):
     return lambda: VectorStoreAdapter(cls, score="similarity")
 
@@ -192,6 +218,8 @@ plain_with_get_by_ids = _vector_store(PlainVectorStoreWithIds)
 own_ids = _vector_store(OwnIdsStore)
 filterless = _vector_store(FilterlessStore)
 filterless_without_get_by_ids = _vector_store(FilterlessStoreWithoutIds)
+in_memory = _vector_store(InMemoryVectorStore)
+uuid_ids_only = _vector_store(UuidIdsOnlyStore)
 
 
 class NoFilterStore(PlainVectorStore):

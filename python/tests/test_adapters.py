@@ -13,6 +13,7 @@ import pytest
 import tinymemory.protocol as tp
 from tinymemory.adapters import _common as c
 from tinymemory.adapters.embeddings import BIAS, HashedEmbedding
+from conftest import needing_interface
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # CI installs the frameworks (examples/adapters/requirements.txt); a
@@ -301,6 +302,35 @@ def test_a_vector_store_that_strips_nul_fails_the_round_trips_through_the_adapte
             'get of the entry keyed by the nul inside text: expected Some(("before\\0after", "nul inside")), '
             'got Some(("beforeafter", "nul inside"))',
         ),
+    }
+
+
+STRING_IDS_RULE = (
+    "LangChain's standard tests give ids that are plain strings (`add_documents(documents, ids=[\"1\", "
+    "\"2\"])`, then `assert ids == [\"1\", \"2\"]`, test_deleting_documents), as VectorStore.add_documents "
+    "types them (`ids: list[str]`)"
+)
+
+
+def test_a_vector_store_refusing_ids_that_are_not_uuids_fails_string_ids_only():
+    # The other scenarios give UUIDs, which such a store takes (Qdrant's
+    # fault, docs/adapters.md, "Side by side with the standard tests").
+    langchain = [c for c in needing_interface("semantic") if c.startswith("interface.langchain.")]
+    assert "interface.langchain.string_ids" in langchain
+    broken = run_checks("uuid_ids_only", langchain)
+    add = 'add_documents(documents, ids=["1","2"]) raised ValueError: Point id 1 is not a valid UUID'
+    assert broken.pop("interface.langchain.string_ids") == (
+        "fail",
+        f"through the sync methods (add_documents, similarity_search, get_by_ids, delete): {add}; {STRING_IDS_RULE}; "
+        f"through the async methods (aadd_documents, asimilarity_search, aget_by_ids, adelete): {add}; "
+        f"{STRING_IDS_RULE}",
+    )
+    assert broken == {check: ("pass", "") for check in langchain if check != "interface.langchain.string_ids"}
+
+
+def test_in_memory_vector_store_keeps_plain_string_ids():
+    assert run_checks("in_memory", ["interface.langchain.string_ids"]) == {
+        "interface.langchain.string_ids": ("pass", "")
     }
 
 

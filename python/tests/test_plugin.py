@@ -56,7 +56,7 @@ def test_the_broken_example_fails_exactly_its_documented_checks(pytester):
     # The corpus checks (no corpus here) and those that need a framework
     # interface (the driver serves none).
     interface = needing_interface()
-    assert len(interface) == 13
+    assert len(interface) == 14
     assert skipped == {"corpus.namespace_counts", "corpus.recall_own_words", *interface}
     assert result.ret == 1
     # The whole message, with the seed and a way to run the check alone.

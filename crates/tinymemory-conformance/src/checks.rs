@@ -454,6 +454,14 @@ macro_rules! __tinymemory_standard_checks {
                 cost_ms: 20,
                 mistake: "`Document.id` ignored, or a batch mixing a document with an id and one without refused",
             };
+            interface_langchain_string_ids => "interface.langchain.string_ids" [
+                Interface, BOTH,
+                "add_documents with plain string ids (\"1\", \"2\", as LangChain's standard tests give them) returns exactly those ids, and get_by_ids, similarity_search and delete use them (test_deleting_documents, test_get_by_ids and the others that give them)",
+                interface::string_ids
+            ] {
+                cost_ms: 20,
+                mistake: "ids passed on to a backend that takes UUIDs or integers only (Qdrant's `Point id 1 is not a valid UUID`)",
+            };
             interface_langchain_search_with_score => "interface.langchain.search_with_score" [
                 Interface, BOTH,
                 "similarity_search and similarity_search_with_score of one query return the same documents in the same order",

@@ -13,8 +13,8 @@
  * "resolves to an array of document IDs or void, depending on
  * implementation" (@langchain/core's VectorStore), so a store resolving
  * to void cannot be held to the ids it makes or keeps (where the scenario
- * gave ids and judges the documents by them, `delete` and `get_by_ids`,
- * the ids given stand for the ones used), nor to an upsert by id, which
+ * gave ids and judges the documents by them, `delete`, `get_by_ids` and
+ * `string_ids`, the ids given stand for the ones used), nor to an upsert by id, which
  * LangChain.js states nowhere; VectorStore has no `getByIds`, so a store
  * without one is not asked; VectorStore's default `delete` throws "Not
  * implemented." (MemoryVectorStore keeps it).
@@ -33,6 +33,8 @@ export const LANGCHAIN_INTERFACE = "langchain.vectorstore";
 export const GIVEN = [1, 2, 3].map((n) => `7c9e6679-7425-40de-944b-e07fc1f90a${String(n).padStart(2, "0")}`);
 /** Ids no scenario adds. */
 export const MISSING = [1, 2, 3].map((n) => `7c9e6679-7425-40de-944b-e07fc1f90b${String(n).padStart(2, "0")}`);
+/** The ids LangChain's standard tests give, as the Python scenarios' STRING_IDS. */
+export const STRING_IDS = ["1", "2"];
 
 /** The part of a VectorStore the scenarios call, beyond what the adapter calls. */
 export interface InterfaceVectorStore extends VectorStoreLike {
@@ -199,6 +201,17 @@ export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls) => Promis
     const given = [documentOf("foo", 1, GIVEN[0]), documentOf("bar", 2)];
     const ids = await c.add(given, undefined, "judged");
     return { given: docs(given), ids, get: "ok" in ids ? await c.get(ids.ok as string[]) : notRun };
+  },
+
+  /** The standard tests' own ids, "1" and "2": kept, read back by getByIds, the search and after delete. */
+  "interface.langchain.string_ids": async (c) => {
+    const given = [documentOf("foo", 1), documentOf("bar", 2)];
+    const out: Record<string, unknown> = { given: docs(given), given_ids: STRING_IDS, ids: await c.add(given, STRING_IDS, "given") };
+    out.get = await c.get(STRING_IDS);
+    out.search = await c.search("bar", 2);
+    out.delete = await c.delete(STRING_IDS.slice(0, 1));
+    out.after_delete = await c.search("foo", 2);
+    return out;
   },
 
   /** similaritySearch and similaritySearchWithScore agree. */

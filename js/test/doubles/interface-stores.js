@@ -15,8 +15,10 @@
 // found), "unfindable_generated_ids" (ids it makes are returned but not
 // kept: getByIds cannot find them), "ignores_document_id" (Document.id
 // replaced by a made id), "scored_reversed" (similaritySearchWithScore
-// answers worst first); and "resolves_void", no fault in LangChain.js
-// (addDocuments resolving to void, as PGVectorStore's does).
+// answers worst first), "uuid_ids_only" (an id given that is not a UUID
+// refused, as Qdrant's "Point id 1 is not a valid UUID"); and
+// "resolves_void", no fault in LangChain.js (addDocuments resolving to
+// void, as PGVectorStore's does).
 //
 // BaseStore: "created_at_rewritten" (a put replaces the row, createdAt
 // with it), "null_put_kept" (a put of null ignored), "max_depth_ignored"
@@ -29,6 +31,7 @@ import { VectorStoreAdapter } from "../../dist/adapters/langchain.js";
 import { LangGraphStore } from "../../dist/adapters/langgraph.js";
 
 const embeddings = new HashedEmbeddings();
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const fault = process.env.TINYMEMORY_TEST_FAULT ?? "";
 
 function cosine(a, b) {
@@ -52,6 +55,10 @@ export class InterfaceVectorStore {
   }
 
   async addDocuments(documents, options = {}) {
+    if (this.fault === "uuid_ids_only") {
+      const notUuid = documents.map((d, i) => options.ids?.[i] ?? d.id).find((id) => id !== undefined && !UUID.test(id));
+      if (notUuid !== undefined) throw new Error(`Point id ${notUuid} is not a valid UUID`);
+    }
     const vectors = await embeddings.embedDocuments(documents.map((d) => d.pageContent));
     const ids = [];
     documents.forEach((doc, i) => {

@@ -21,10 +21,14 @@ import json
 INTERFACE = "langchain.vectorstore"
 
 # Ids the scenarios give: UUIDs, the form every store accepts (Qdrant and
-# PGVectorStore take nothing else), where the standard tests use "1", "2".
+# PGVectorStore take nothing else), where the standard tests use "1", "2"
+# (STRING_IDS, which the string_ids scenario alone gives).
 GIVEN = [f"7c9e6679-7425-40de-944b-e07fc1f90a{n:02d}" for n in range(1, 4)]
 # Ids no scenario adds.
 MISSING = [f"7c9e6679-7425-40de-944b-e07fc1f90b{n:02d}" for n in range(1, 4)]
+# The ids LangChain's standard tests give (test_deleting_documents,
+# test_get_by_ids, ...): plain strings, which one scenario holds a store to.
+STRING_IDS = ["1", "2"]
 
 
 def _json(value):
@@ -164,6 +168,19 @@ def document_ids(calls):
     return out
 
 
+def string_ids(calls):
+    """test_deleting_documents, test_get_by_ids and the others with their
+    own ids, "1" and "2": add_documents keeps them, get_by_ids, the search
+    and delete use them."""
+    given = [_document("foo", 1), _document("bar", 2)]
+    out = {"given": _docs(given), "given_ids": STRING_IDS, "ids": calls.add(given, ids=STRING_IDS)}
+    out["get"] = calls.get(STRING_IDS)
+    out["search"] = calls.search("bar", 2)
+    out["delete"] = calls.delete(STRING_IDS[:1])
+    out["after_delete"] = calls.search("foo", 2)
+    return out
+
+
 def search_with_score(calls):
     """similarity_search and similarity_search_with_score agree."""
     given = [_document(t, n) for n, t in enumerate(["foo", "bar", "baz", "foo bar"], 1)]
@@ -182,6 +199,7 @@ SCENARIOS = {
     "interface.langchain.get_by_ids": get_by_ids,
     "interface.langchain.generated_ids": generated_ids,
     "interface.langchain.document_ids": document_ids,
+    "interface.langchain.string_ids": string_ids,
     "interface.langchain.search_with_score": search_with_score,
 }
 

@@ -15,7 +15,7 @@ mod langgraph;
 
 pub(crate) use langchain::{
     add_documents, delete, delete_missing, document_ids, empty_store, generated_ids, get_by_ids,
-    search_with_score, upsert,
+    search_with_score, string_ids, upsert,
 };
 pub(crate) use langgraph::{item_timestamps, list_namespaces, put_none_deletes, search_paging};
 

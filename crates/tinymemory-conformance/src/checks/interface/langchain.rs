@@ -408,6 +408,71 @@ pub(crate) async fn document_ids(ctx: CheckContext) -> Step {
     .await
 }
 
+/// What LangChain's standard tests give as ids, and the form
+/// `VectorStore` types them in: "1", "2", plain strings.
+const STRING_IDS_RULE: &str = "LangChain's standard tests give ids that are plain strings \
+     (`add_documents(documents, ids=[\"1\", \"2\"])`, then `assert ids == [\"1\", \"2\"]`, \
+     test_deleting_documents), as VectorStore.add_documents types them (`ids: list[str]`)";
+
+/// `test_deleting_documents`, `test_deleting_bulk_documents`,
+/// `test_add_documents_with_ids_is_idempotent`,
+/// `test_add_documents_by_id_with_mutation` and `test_get_by_ids`, with
+/// their ids: `add_documents(documents, ids=["1", "2"])` returns `["1",
+/// "2"]`, and the documents come back with them from `get_by_ids`,
+/// `similarity_search` (`Document(page_content="bar", metadata={"id":
+/// 2}, id="2")`) and after `delete(["1"])`. The other scenarios give
+/// UUIDs, the form every store takes; this one holds a store to the ids
+/// LangChain's own tests give it. (Ids missing from the store are
+/// `get_by_ids`' and `delete_missing`'s: a store raising for one fails
+/// those, not this.)
+pub(crate) async fn string_ids(ctx: CheckContext) -> Step {
+    run(&ctx, "interface.langchain.string_ids", |o| {
+        let given = given(o)?;
+        let given_ids = field(o, "given_ids")?;
+        let add = format!("add_documents(documents, ids={})", json(given_ids));
+        let returned = ok(o, "ids", &add).map_err(|e| format!("{e}; {STRING_IDS_RULE}"))?;
+        if returned != given_ids {
+            return Err(format!(
+                "{add} returned {}: the ids passed must be the documents' ids; {STRING_IDS_RULE}",
+                json(returned)
+            ));
+        }
+        let [foo_given, bar_given] = given else {
+            return Err(format!(
+                "the observation gives {} documents where the scenario adds 2 (the adapter's \
+                 scenario is not this suite's: docs/protocol.md, \"The interface op\")",
+                given.len()
+            ));
+        };
+        let (first, second) = (
+            with_id(foo_given, &given_ids[0]),
+            with_id(bar_given, &given_ids[1]),
+        );
+        let get = format!("get_by_ids({})", json(given_ids));
+        same(
+            &get,
+            ok(o, "get", &get)?,
+            &[first.clone(), second.clone()],
+            false,
+        )?;
+        same(
+            "similarity_search(\"bar\", k=2)",
+            ok(o, "search", "similarity_search")?,
+            &[second.clone(), first],
+            true,
+        )?;
+        let delete = format!("delete([{}])", json(&given_ids[0]));
+        ok(o, "delete", &delete)?;
+        same(
+            &format!("similarity_search(\"foo\", k=2) after {delete}"),
+            ok(o, "after_delete", "similarity_search")?,
+            &[second],
+            true,
+        )
+    })
+    .await
+}
+
 /// `similarity_search` and `similarity_search_with_score` of one query
 /// return the same documents in the same order: both "Return docs most
 /// similar to query" (`langchain_core.vectorstores.base`), the second
@@ -588,6 +653,114 @@ mod tests {
         assert_eq!(
             f.message,
             format!("through {}: {why}; through {}: {why}", PATHS[0], PATHS[1])
+        );
+    }
+
+    /// The observation of `interface.langchain.string_ids` with `ids` the
+    /// answer of its add_documents: the store's documents as a faithful
+    /// store returns them.
+    fn string_ids_observed(ids: Value) -> Value {
+        let (one, two) = (
+            json!({"id": "1", "page_content": "foo", "metadata": {"id": 1}}),
+            json!({"id": "2", "page_content": "bar", "metadata": {"id": 2}}),
+        );
+        json!({"given": [{"id": null, "page_content": "foo", "metadata": {"id": 1}},
+                {"id": null, "page_content": "bar", "metadata": {"id": 2}}],
+            "given_ids": ["1", "2"], "ids": ids, "get": {"ok": [two, one]},
+            "search": {"ok": [two, one]}, "delete": {"ok": null}, "after_delete": {"ok": [two]}})
+    }
+
+    fn string_ids_outcome(sync: Value, r#async: Value) -> Outcome {
+        outcome("interface.langchain.string_ids", move || {
+            Box::new(Observing {
+                inner: ReferenceDriver::new(),
+                sync: sync.clone(),
+                r#async: r#async.clone(),
+            }) as Box<dyn MemoryProvider>
+        })
+    }
+
+    #[test]
+    fn plain_string_ids_kept_and_read_back_pass() {
+        let faithful = string_ids_observed(json!({"ok": ["1", "2"]}));
+        assert_eq!(
+            string_ids_outcome(faithful.clone(), faithful),
+            Outcome::Pass
+        );
+    }
+
+    /// Qdrant (langchain-qdrant 1.1.0) refuses every id that is not a
+    /// UUID, where LangChain's standard tests give "1" and "2".
+    #[test]
+    fn an_add_refusing_ids_that_are_not_uuids_fails_quoting_the_standard_tests() {
+        let faithful = string_ids_observed(json!({"ok": ["1", "2"]}));
+        let refused = json!({"given": faithful["given"], "given_ids": ["1", "2"],
+            "ids": {"error": "ValueError: Point id 1 is not a valid UUID"},
+            "get": {"ok": []}, "search": {"ok": []}, "delete": {"error": "ValueError: Point id 1 is not a valid UUID"},
+            "after_delete": {"ok": []}});
+        let Outcome::Fail(f) = string_ids_outcome(faithful, refused) else {
+            panic!("expected a failure");
+        };
+        assert_eq!(
+            f.message,
+            format!(
+                "through {}: add_documents(documents, ids=[\"1\",\"2\"]) raised ValueError: Point id \
+                 1 is not a valid UUID; LangChain's standard tests give ids that are plain strings \
+                 (`add_documents(documents, ids=[\"1\", \"2\"])`, then `assert ids == [\"1\", \"2\"]`, \
+                 test_deleting_documents), as VectorStore.add_documents types them (`ids: list[str]`)",
+                PATHS[1]
+            )
+        );
+    }
+
+    #[test]
+    fn ids_passed_replaced_by_the_stores_own_fail_through_both_paths() {
+        let mut own = string_ids_observed(json!({"ok": ["a1", "a2"]}));
+        own["get"] = json!({"ok": []});
+        let Outcome::Fail(f) = string_ids_outcome(own.clone(), own) else {
+            panic!("expected a failure");
+        };
+        let why = "add_documents(documents, ids=[\"1\",\"2\"]) returned [\"a1\",\"a2\"]: the ids passed \
+                   must be the documents' ids; LangChain's standard tests give ids that are plain strings \
+                   (`add_documents(documents, ids=[\"1\", \"2\"])`, then `assert ids == [\"1\", \"2\"]`, \
+                   test_deleting_documents), as VectorStore.add_documents types them (`ids: list[str]`)";
+        assert_eq!(
+            f.message,
+            format!("through {}: {why}; through {}: {why}", PATHS[0], PATHS[1])
+        );
+    }
+
+    #[test]
+    fn an_observation_of_another_scenario_fails_naming_it_not_a_panic() {
+        let mut short = string_ids_observed(json!({"ok": ["1", "2"]}));
+        short["given"] = json!([{"id": null, "page_content": "foo", "metadata": {"id": 1}}]);
+        let Outcome::Fail(f) = string_ids_outcome(short.clone(), short) else {
+            panic!("expected a failure");
+        };
+        let why = "the observation gives 1 documents where the scenario adds 2 (the adapter's \
+                   scenario is not this suite's: docs/protocol.md, \"The interface op\")";
+        assert_eq!(
+            f.message,
+            format!("through {}: {why}; through {}: {why}", PATHS[0], PATHS[1])
+        );
+    }
+
+    #[test]
+    fn a_document_read_back_without_its_string_id_fails_naming_the_read() {
+        let mut idless = string_ids_observed(json!({"ok": ["1", "2"]}));
+        idless["get"] = json!({"ok": [{"id": null, "page_content": "foo", "metadata": {"id": 1}},
+            {"id": "2", "page_content": "bar", "metadata": {"id": 2}}]});
+        let Outcome::Fail(f) = string_ids_outcome(idless.clone(), idless) else {
+            panic!("expected a failure");
+        };
+        assert!(
+            f.message.starts_with(&format!(
+                "through {}: get_by_ids([\"1\",\"2\"]): document \"foo\" came back with id null where \
+                 the id given or returned is \"1\"",
+                PATHS[0]
+            )),
+            "{}",
+            f.message
         );
     }
 

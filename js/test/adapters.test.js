@@ -232,9 +232,11 @@ test("a store answering distances fails recall.ranking_higher_better, and passes
   const declared = spawnSync(binary, args, { encoding: "utf8", env: { ...process.env, TINYMEMORY_NO_RERUN: "1" } });
   assert.equal(declared.status, 0, declared.stdout + declared.stderr);
   // Skipped: the 2 corpus checks, the 4 LangGraph checks of the interface
-  // family (not this adapter's interface), and 8 LangChain ones: the double
-  // has no similaritySearch or getByIds, so only delete_missing is judged.
-  assert.match(declared.stdout, /^60 passed, 0 failed, 14 skipped$/m, declared.stdout);
+  // family (not this adapter's interface), and 9 LangChain ones: the double
+  // has no similaritySearch or getByIds, so only delete_missing is judged;
+  // those skips keep the interface family from passing.
+  assert.match(declared.stdout, /^conformance: PARTIAL \(semantic: contract, sections, portability, property\)$/m, declared.stdout);
+  assert.match(declared.stdout, /^60 passed, 0 failed, 15 skipped$/m, declared.stdout);
 });
 
 test("option score turns a distance or a rank into a higher-is-better score, order and ties kept", async () => {

@@ -228,15 +228,20 @@ test("a store answering distances fails recall.ranking_higher_better, and passes
   assert.equal(silent.status, 1, silent.stdout + silent.stderr);
   assert.match(silent.stdout, /FAIL  recall\.ranking_higher_better \(contract, [^)]*\): hits for "alpha beta gamma delta" are \[exact \(0\.0\), three \([0-9.]+\), two \([0-9.]+\), one \([0-9.]+\)\]: a score rises down the list, so scores are not higher-is-better/, silent.stdout);
   // The whole suite, as the same store answering similarities passes it.
-  const args = ["run", "--driver", `exec:${process.execPath} ${serve} ${doubles}#distancesDeclared`, "--no-corpus", "--cases", "8", "--quiet"];
+  const args = ["run", "--driver", `exec:${process.execPath} ${serve} ${doubles}#distancesDeclared`, "--no-corpus", "--cases", "8", "--quiet", "--format", "json"];
   const declared = spawnSync(binary, args, { encoding: "utf8", env: { ...process.env, TINYMEMORY_NO_RERUN: "1" } });
   assert.equal(declared.status, 0, declared.stdout + declared.stderr);
   // Skipped: the 2 corpus checks, the 4 LangGraph checks of the interface
   // family (not this adapter's interface), and 9 LangChain ones: the double
   // has no similaritySearch or getByIds, so only delete_missing is judged;
   // those skips keep the interface family from passing.
-  assert.match(declared.stdout, /^conformance: PARTIAL \(semantic: contract, sections, portability, property\)$/m, declared.stdout);
-  assert.match(declared.stdout, /^60 passed, 0 failed, 15 skipped$/m, declared.stdout);
+  const report = JSON.parse(declared.stdout);
+  assert.deepEqual([report.counts.pass, report.counts.fail, report.counts.skip], [60, 0, 15]);
+  assert.equal(report.conformance.level, "partial");
+  assert.deepEqual(
+    report.conformance.families.filter((f) => f.status === "pass").map((f) => f.family),
+    ["contract", "sections", "portability", "property"],
+  );
 });
 
 test("option score turns a distance or a rank into a higher-is-better score, order and ties kept", async () => {

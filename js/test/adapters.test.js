@@ -72,6 +72,45 @@ test("a LangChain recall asks the store for the limit (at most 2^53 - 1), not fo
   assert.deepEqual(asked, [10, Number.MAX_SAFE_INTEGER]);
 });
 
+// The keys the contract refuses (key.empty; key.too_long, over 1024 UTF-8
+// bytes, here 513 two-byte characters): get answers null and forget false
+// without asking the store, as the Rust drivers do; a key with NUL is the
+// contract's and is asked for.
+const refusedKeys = ["", "k".repeat(1025), "\u00e9".repeat(513)];
+
+test("a LangChain get or forget of a key the contract refuses answers null and false without asking the store", async () => {
+  const engine = new DoubleVectorStore();
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "a\0b"));
+  const before = engine.calls.length;
+  for (const key of refusedKeys) {
+    assert.equal(await store.get({ namespace: "global", key }), null);
+    assert.equal(await store.forget({ namespace: "global", key }), false);
+  }
+  assert.deepEqual(engine.calls.slice(before), []);
+  assert.equal((await store.get({ namespace: "global", key: "a\0b" }))?.key, "a\0b");
+  assert.equal(await store.forget({ namespace: "global", key: "a\0b" }), true);
+});
+
+test("a LangGraph get or forget of a key the contract refuses answers null and false without asking the store", async () => {
+  const engine = new InMemoryStore();
+  const asked = [];
+  for (const op of ["get", "delete", "search", "batch"]) {
+    const call = engine[op].bind(engine);
+    engine[op] = (...args) => (asked.push(op), call(...args));
+  }
+  const store = new LangGraphStore(engine);
+  await store.store(entry("global", "a\0b"));
+  asked.length = 0;
+  for (const key of refusedKeys) {
+    assert.equal(await store.get({ namespace: "global", key }), null);
+    assert.equal(await store.forget({ namespace: "global", key }), false);
+  }
+  assert.deepEqual(asked, []);
+  assert.equal((await store.get({ namespace: "global", key: "a\0b" }))?.key, "a\0b");
+  assert.equal(await store.forget({ namespace: "global", key: "a\0b" }), true);
+});
+
 test("a LangGraph store that merges a put into the old value cannot keep an imported timestamp", async () => {
   const inner = new InMemoryStore();
   const merged = async (ns, key, value) => ({ ...((await inner.get(ns, key))?.value ?? {}), ...value });

@@ -2,10 +2,12 @@
 // with a pgvector index over the entries' content (the deterministic
 // HashedEmbeddings: no model, no download), as a tinymemory store through
 // the LangGraphStore adapter (docs/adapters.md, "JavaScript"). Each store
-// has a schema of its own, dropped at the end. Needs
+// (a fresh one at every reset) has a schema of its own, dropped when the
+// next reset or the driver's end replaces it. Needs
 // TINYMEMORY_PGVECTOR_URL (pgvector.js); langgraph-postgres.test.js
 // asserts what it fails, each shown with PostgresStore alone by
-// langgraph-postgres-repro.js.
+// langgraph-postgres-repro.js and
+// langgraph-postgres-list-namespaces-repro.js.
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { LangGraphStore } from "tinymemory-conformance/langgraph";
 import { engineId } from "tinymemory-conformance";
@@ -17,7 +19,8 @@ const embeddings = new HashedEmbeddings();
 /**
  * The checks PostgresStore fails (@langchain/langgraph-checkpoint-postgres
  * 1.0.5, PostgreSQL 16, pgvector; no corpus, 8 cases), in run order, each
- * with its cause, all three shown by langgraph-postgres-repro.js:
+ * with its cause, shown by langgraph-postgres-repro.js ("depth" by
+ * langgraph-postgres-list-namespaces-repro.js):
  *
  * - "prefix": its search matches a namespace prefix as a string
  *   (`namespace_path LIKE 'prefix%'`), not label by label, so the
@@ -27,7 +30,9 @@ const embeddings = new HashedEmbeddings();
  * - "nul": a value or key holding U+0000 is an error (jsonb and text hold
  *   no NUL);
  * - "nan": a query with no word (its embedding the zero vector) scores NaN
- *   (pgvector's cosine distance over a zero norm).
+ *   (pgvector's cosine distance over a zero norm);
+ * - "depth": listNamespaces with a maxDepth drops the namespaces deeper
+ *   than it (`ns.length <= maxDepth`) where the docs truncate them.
  */
 export const EXPECTED_FAILURES = [
   ["recall.limit", "prefix"],
@@ -39,6 +44,7 @@ export const EXPECTED_FAILURES = [
   ["recall.hostile_queries", "nul"],
   ["namespace.reserved_words", "prefix"],
   ["sections.pinned_hits_only", "prefix"],
+  ["interface.langgraph.list_namespaces", "depth"],
   ["portability.pages_partition", "prefix"],
   ["portability.end_of_export", "prefix"],
   ["portability.cursor_stable", "prefix"],
@@ -53,19 +59,42 @@ export const EXPECTED_FAILURES = [
   ["model.differential", "nan"],
 ];
 
+/**
+ * The interface family's checks PostgresStore is asked: LangGraph's four
+ * (the store is given as a factory); LangChain's are skipped, as for any
+ * store serving another interface.
+ */
+export const SERVED_INTERFACE_CHECKS = [
+  "interface.langgraph.item_timestamps",
+  "interface.langgraph.put_none_deletes",
+  "interface.langgraph.list_namespaces",
+  "interface.langgraph.search_paging",
+];
+
 export default function makeStore() {
-  const schema = freshSchema();
-  const engine = new PostgresStore({
-    connectionOptions: pgvectorUrl(),
-    schema,
-    index: { dims: embeddings.dimensions, embed: embeddings, fields: ["content"] },
-  });
-  return new LangGraphStore(engine, {
-    driverId: engineId("@langchain/langgraph-checkpoint-postgres", "PostgresStore (PostgreSQL 16, pgvector)", "langgraph.js"),
-    independentStores: true,
-    cleanup: async (store) => {
-      await store.stop();
-      await sql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  // A factory: each reset starts a PostgresStore in a schema of its own
+  // (its tables made on first use) and drops the one before it, so the
+  // interface family's scenarios, whose namespaces are not the adapter's,
+  // each start on an empty store.
+  const schemas = new WeakMap();
+  return new LangGraphStore(
+    () => {
+      const schema = freshSchema();
+      const engine = new PostgresStore({
+        connectionOptions: pgvectorUrl(),
+        schema,
+        index: { dims: embeddings.dimensions, embed: embeddings, fields: ["content"] },
+      });
+      schemas.set(engine, schema);
+      return engine;
     },
-  });
+    {
+      driverId: engineId("@langchain/langgraph-checkpoint-postgres", "PostgresStore (PostgreSQL 16, pgvector)", "langgraph.js"),
+      independentStores: true,
+      cleanup: async (store) => {
+        await store.stop();
+        await sql(`DROP SCHEMA IF EXISTS "${schemas.get(store)}" CASCADE`);
+      },
+    },
+  );
 }

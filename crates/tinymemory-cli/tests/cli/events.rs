@@ -13,6 +13,23 @@ fn schemas() -> Schemas {
     Schemas::load_from(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/cli"))
 }
 
+/// The four schemas of `fixtures/cli` (the event stream's, a check's
+/// entry, `list`'s and `hello`'s) open as the protocol's do.
+#[test]
+fn every_cli_schema_opens_with_the_same_header() {
+    let schemas = schemas();
+    assert_eq!(
+        schemas.names(),
+        [
+            "check-entry.schema.json",
+            "events.schema.json",
+            "hello.schema.json",
+            "list.schema.json"
+        ]
+    );
+    assert_eq!(schemas.header_problems(), Vec::<String>::new());
+}
+
 fn lines(path: &std::path::Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .expect("the events file")

@@ -50,6 +50,37 @@ impl Schemas {
         self.files.keys().map(String::as_str).collect()
     }
 
+    /// What breaks the header every schema opens with, one line a file
+    /// (`NAME: what`), in name order: `$schema` the 2020-12 draft, a
+    /// non-empty `title` and `description`, and no `$id`. The schemas name
+    /// each other by relative `$ref` (`entry.schema.json`), resolved
+    /// against the file's own place, and have no stable address to be
+    /// named by; a `$id` on some would make the same `$ref` mean another
+    /// document in them than in the rest.
+    #[allow(dead_code, reason = "each test crate checks the directory it loads")]
+    pub fn header_problems(&self) -> Vec<String> {
+        const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
+        let mut problems = Vec::new();
+        for (name, schema) in &self.files {
+            if schema.get("$schema").and_then(Value::as_str) != Some(DRAFT) {
+                problems.push(format!("{name}: $schema is not {DRAFT}"));
+            }
+            for field in ["title", "description"] {
+                if schema
+                    .get(field)
+                    .and_then(Value::as_str)
+                    .is_none_or(str::is_empty)
+                {
+                    problems.push(format!("{name}: no {field}"));
+                }
+            }
+            if schema.get("$id").is_some() {
+                problems.push(format!("{name}: $id given"));
+            }
+        }
+        problems
+    }
+
     /// Checks `instance` against the schema in `file`.
     ///
     /// # Errors

@@ -49,6 +49,11 @@ fn there_is_a_schema_for_every_message() {
     assert_eq!(Schemas::load().names(), want);
 }
 
+#[test]
+fn every_schema_opens_with_the_same_header() {
+    assert_eq!(Schemas::load().header_problems(), Vec::<String>::new());
+}
+
 /// One request of every op, with optional fields both set and unset.
 fn requests() -> Vec<Request> {
     let s = |x: &str| x.to_owned();

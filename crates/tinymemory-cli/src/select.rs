@@ -5,16 +5,6 @@ use tinymemory_api::RecallProfile;
 use tinymemory_conformance::report::RunFilter;
 use tinymemory_conformance::{Check, Family, Registry};
 
-/// The family names `--family` accepts, in run order.
-pub(crate) const FAMILIES: [Family; 6] = [
-    Family::Contract,
-    Family::Sections,
-    Family::Corpus,
-    Family::Portability,
-    Family::Interface,
-    Family::Property,
-];
-
 /// Why a selection (`--check`, `--family`) is refused: a usage error
 /// ([`crate::exit::USAGE`]).
 #[derive(Debug, thiserror::Error)]
@@ -65,15 +55,13 @@ impl CheckPattern {
     }
 }
 
-/// `--family`'s value: one of [`FAMILIES`].
+/// `--family`'s value: a family's name ([`Family::named`]); a name that
+/// is none is refused listing them all, in [`Family::ALL`]'s order.
 pub(crate) fn parse_family(raw: &str) -> Result<Family, SelectError> {
-    FAMILIES
-        .into_iter()
-        .find(|f| f.as_str() == raw)
-        .ok_or_else(|| {
-            let names: Vec<&str> = FAMILIES.iter().map(|f| f.as_str()).collect();
-            SelectError::NoFamily(names.join(", "))
-        })
+    Family::named(raw).ok_or_else(|| {
+        let names: Vec<&str> = Family::ALL.iter().map(|f| f.as_str()).collect();
+        SelectError::NoFamily(names.join(", "))
+    })
 }
 
 /// The checks of `registry` (those of the run's `profile`) that the
@@ -210,7 +198,10 @@ mod tests {
         assert!(CheckPattern::parse("recall.[a").is_err());
         assert_eq!(
             parse_family("corpora").unwrap_err().to_string(),
-            "no such family; the families are contract, sections, corpus, portability, interface, property"
+            "no such family; the families are contract, sections, portability, interface, corpus, property"
         );
+        for family in Family::ALL {
+            assert_eq!(parse_family(family.as_str()).unwrap(), family);
+        }
     }
 }

@@ -25,27 +25,44 @@ fn has_hidden(text: &str) -> Option<char> {
     })
 }
 
-/// A broken driver (examples/python/broken_driver.py, which fails
-/// `recall.limit`) answering `hello` with the id [`HIDDEN`].
-fn driver(dir: &std::path::Path) -> String {
-    let script = dir.join("hidden_id.py");
-    // Each character as Python's `\UXXXXXXXX`, so the script is ASCII.
-    let literal: String = HIDDEN
+/// [`HIDDEN`] as the inside of a Python string literal: each character
+/// as `\UXXXXXXXX`, so the script is ASCII.
+fn hidden_literal() -> String {
+    HIDDEN
         .chars()
         .map(|c| format!("\\U{:08x}", u32::from(c)))
-        .collect();
+        .collect()
+}
+
+/// The `exec:` driver of a Python script written to `dir/name`: `body`
+/// after the import of the protocol library as `tp`, with
+/// examples/python's drivers importable.
+fn script_driver(dir: &std::path::Path, name: &str, body: &str) -> String {
+    let script = dir.join(name);
     std::fs::write(
         &script,
         format!(
             "import sys\nsys.dont_write_bytecode = True\nsys.path[:0] = [{:?}, {:?}]\n\
-             import tinymemory.protocol as tp\nfrom broken_driver import BrokenStore\n\
-             tp.serve(BrokenStore(), \"{literal}\")\n",
+             import tinymemory.protocol as tp\n{body}",
             repo("examples/python").display().to_string(),
             repo("python").display().to_string(),
         ),
     )
     .unwrap();
     format!("exec:python3 {}", script.display())
+}
+
+/// A broken driver (examples/python/broken_driver.py, which fails
+/// `recall.limit`) answering `hello` with the id [`HIDDEN`].
+fn driver(dir: &std::path::Path) -> String {
+    script_driver(
+        dir,
+        "hidden_id.py",
+        &format!(
+            "from broken_driver import BrokenStore\ntp.serve(BrokenStore(), \"{}\")\n",
+            hidden_literal()
+        ),
+    )
 }
 
 #[test]
@@ -122,30 +139,23 @@ fn hidden_characters_are_json_escapes_and_read_back_the_same() {
 #[test]
 fn the_event_stream_holds_no_hidden_characters() {
     let dir = scratch();
-    let script = dir.path().join("hidden_error.py");
-    let literal: String = HIDDEN
-        .chars()
-        .map(|c| format!("\\U{:08x}", u32::from(c)))
-        .collect();
     // Every `get` fails with the hidden text as its message.
-    std::fs::write(
-        &script,
-        format!(
-            "import sys\nsys.dont_write_bytecode = True\nsys.path[:0] = [{:?}, {:?}]\n\
-             import tinymemory.protocol as tp\nfrom memory_driver import MemoryStore\n\
+    let driver = script_driver(
+        dir.path(),
+        "hidden_error.py",
+        &format!(
+            "from memory_driver import MemoryStore\n\
              class Hidden(MemoryStore):\n    def get(self, namespace, key):\n        \
-             raise tp.DriverError(\"backend\", \"{literal}\")\n\
+             raise tp.DriverError(\"backend\", \"{}\")\n\
              tp.serve(Hidden(), \"hidden-error\")\n",
-            repo("examples/python").display().to_string(),
-            repo("python").display().to_string(),
+            hidden_literal()
         ),
-    )
-    .unwrap();
+    );
     let events = dir.path().join("e.jsonl");
     let ran = support::bin::run(&[
         "run",
         "--driver",
-        &format!("exec:python3 {}", script.display()),
+        &driver,
         "--no-corpus",
         "--check",
         "store.upsert",

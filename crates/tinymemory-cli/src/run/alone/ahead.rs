@@ -96,28 +96,30 @@ impl Spares {
     }
 
     /// A fresh process, as a factory whose first store is it: the oldest
-    /// started (waiting for its `hello` if it has not answered yet), with
-    /// another started in its place for the next rerun.
+    /// started (waiting for its `hello` if it has not answered yet); once
+    /// it has answered, another starts in its place for the next rerun.
+    /// Not before: start-ups slow down one another on a busy machine (an
+    /// engine's imports are CPU and disk), so no more of them run at once
+    /// than were started ahead, and the one a rerun waits for is not
+    /// slowed by the next one's.
     ///
     /// # Errors
     ///
     /// Why the process did not start or answer `hello`, as
     /// [`ExecFactory::connect`] says.
     pub(super) async fn take(&self) -> Result<ExecFactory, MemoryError> {
-        let oldest = {
-            let mut starting = self.lock();
-            let oldest = starting.pop_front().unwrap_or_else(|| self.one());
-            starting.push_back(self.one());
-            AbortOnDrop(oldest)
-        };
-        let mut oldest = oldest;
-        match (&mut oldest.0).await {
+        let oldest = self.lock().pop_front();
+        let mut oldest = AbortOnDrop(oldest.unwrap_or_else(|| self.one()));
+        let started = match (&mut oldest.0).await {
             Ok(started) => started,
             Err(e) => Err(MemoryError::fault(format!(
                 "failed to start `{}`: {e}",
                 self.command
             ))),
-        }
+        };
+        let next = self.one();
+        self.lock().push_back(next);
+        started
     }
 }
 

@@ -656,3 +656,32 @@ fn the_reruns_of_a_shared_driver_start_one_process_after_another() {
         "4"
     );
 }
+
+/// No more of the reruns' start-ups run at once than checks are being
+/// decided (one at `--jobs 1`): the next rerun's process starts once the
+/// one taken has answered `hello`, since start-ups on a busy machine slow
+/// one another down. Each start-up of this driver holds a lock directory
+/// for 0.4 s and records one that finds it held.
+#[test]
+fn the_reruns_start_no_more_processes_at_once_than_checks_being_decided() {
+    let state = scratch();
+    let lock = state.path().join("starting");
+    let driver = format!(
+        "exec:python3 {} {} python3 {}",
+        repo("crates/tinymemory-cli/tests/drivers/exclusive_start.py").display(),
+        lock.display(),
+        repo("examples/python/broken_driver.py").display()
+    );
+    let report = report_of(&driver, &BROKEN_ALONE, &[]);
+    for id in BROKEN_ALONE {
+        assert_eq!(
+            entry(&report, id)["notes"],
+            serde_json::json!([fails_alone(&driver, "4", id)]),
+            "{id}: {report}"
+        );
+    }
+    assert!(
+        !state.path().join("starting.overlapped").exists(),
+        "two start-ups overlapped"
+    );
+}

@@ -4,6 +4,9 @@ LangChain adapter, a collection per store, for the figures of docs/benchmarks.md
 
     Store               a reset is Chroma.reset_collection (the adapter's `clear`)
     StoreWithoutClear   a reset makes a new Chroma over a new collection (before issue 46)
+    IndependentStore    Store, declaring `independent_stores`: each driver process has
+                        its own ephemeral client, so two processes are two stores (the
+                        run's jobs, and its reruns' processes started ahead)
 """
 
 import uuid
@@ -30,3 +33,9 @@ def Store():
 
 def StoreWithoutClear():
     return VectorStoreAdapter(factory, cleanup=cleanup)
+
+
+def IndependentStore():
+    return VectorStoreAdapter(
+        factory, cleanup=cleanup, clear=lambda store: store.reset_collection(), independent_stores=True
+    )

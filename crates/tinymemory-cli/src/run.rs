@@ -132,7 +132,7 @@ async fn run_plan(
     }
     waiting.finish();
     let mut summary = summary?;
-    let mut explained = alone::explain(plan, &mut summary, console).await;
+    let mut explained = alone::explain(plan, &mut summary, console, independent).await;
     explained.extend(shared_store::note(independent, &mut summary));
     let report = plan.report(&summary, started, started_at.elapsed(), load_time, measured);
     if let Some(events) = &plan.outputs.events {

@@ -21,8 +21,16 @@
 //! cause (it fails after an earlier check) is repeated before it is
 //! believed, and one that fails another way than the run did decides
 //! nothing ([`rerun`]). All of them together keep to `--rerun-budget`.
+//!
+//! Each rerun costs a driver start-up. For a driver whose processes are
+//! stores of their own (`independent_stores`), the failing checks are
+//! decided side by side, up to `--jobs` at once, on processes started
+//! ahead ([`ahead`]), so start-ups overlap one another and the reruns; the
+//! notes are the same, in the same order, whichever finishes first.
 
 use std::time::Duration;
+
+use futures::StreamExt as _;
 
 use tinymemory_conformance::report::{FailureNote, NoteKind};
 use tinymemory_conformance::{Failure, Family, Outcome, RunSummary};
@@ -32,6 +40,7 @@ use super::plan::RunPlan;
 use super::reproduce::Reproduce;
 use crate::console::Console;
 
+mod ahead;
 mod rerun;
 
 /// The most failing checks explained in one run: past them a run is
@@ -75,17 +84,21 @@ enum Verdict {
 /// rerun found to its failure as a note ([`NoteKind::Rerun`], or
 /// [`NoteKind::NotRerun`] past the first [`MAX_EXPLAINED`]); returns the
 /// ids of the checks it added a note to. Does nothing unless the plan
-/// reruns ([`RunPlan::reruns`]).
+/// reruns ([`RunPlan::reruns`]). `independent` is whether the driver's
+/// `hello` declared `independent_stores`: its checks are then decided up
+/// to `--jobs` at once, each rerun on a process started ahead; else one
+/// after another, each rerun's process started once every process before
+/// it has ended.
 pub(crate) async fn explain(
     plan: &RunPlan,
     summary: &mut RunSummary,
     console: &Console,
+    independent: bool,
 ) -> Vec<&'static str> {
     let mut explained = Vec::new();
     let Some(budget) = plan.reruns else {
         return explained;
     };
-    let reruns = Reruns::new(plan, budget);
     let failing: Vec<usize> = summary
         .reports
         .iter()
@@ -106,28 +119,52 @@ pub(crate) async fn explain(
             ));
         }
     }
-    for i in failing.into_iter().take(MAX_EXPLAINED) {
-        let id = summary.reports[i].id;
-        let earlier: Vec<&'static str> = summary.reports[..i]
-            .iter()
-            .filter(|r| r.family != Family::Corpus)
-            .map(|r| r.id)
-            .collect();
-        let Outcome::Fail(original) = &summary.reports[i].outcome else {
-            continue;
-        };
+    let asked: Vec<Asked> = failing
+        .into_iter()
+        .take(MAX_EXPLAINED)
+        .filter_map(|i| {
+            let Outcome::Fail(original) = &summary.reports[i].outcome else {
+                return None;
+            };
+            Some(Asked {
+                index: i,
+                id: summary.reports[i].id,
+                earlier: summary.reports[..i]
+                    .iter()
+                    .filter(|r| r.family != Family::Corpus)
+                    .map(|r| r.id)
+                    .collect(),
+                original: original.clone(),
+            })
+        })
+        .collect();
+    if asked.is_empty() {
+        return explained;
+    }
+    let at_once = if independent {
+        plan.jobs.clamp(1, asked.len())
+    } else {
+        1
+    };
+    // One process starting ahead per check being decided: the next
+    // rerun's, while the current one runs.
+    let reruns = Reruns::new(plan, budget, independent, at_once);
+    let starts: Vec<&'static str> = asked.iter().map(|a| a.id).collect();
+    let rerunning = |id: &str| {
         console.line(&format!(
             "rerunning {id} alone on a fresh driver process (--no-rerun skips this)"
         ));
-        let mut tally = Tally::new(&reruns, original.clone());
-        let verdict = verdict(&mut tally, id, &earlier).await;
+    };
+    starts.iter().take(at_once).for_each(|id| rerunning(id));
+    // `buffered` yields in the checks' order and starts the next check
+    // when the oldest is taken, so the console's lines and the notes do
+    // not depend on which rerun finished first.
+    let mut decided = futures::stream::iter(asked.into_iter().map(|a| decide(&reruns, a)))
+        .buffered(at_once)
+        .enumerate();
+    while let Some((k, (index, id, verdict, tally))) = decided.next().await {
         let reproduce = reproduce_ids(id, &verdict).map(|ids| Reproduce::of(plan).run(&ids));
-        let mut said = describe(
-            budget,
-            &verdict,
-            tally.leftover.as_ref(),
-            reproduce.as_deref(),
-        );
+        let mut said = describe(budget, &verdict, &tally, reproduce.as_deref());
         if let Some(left) = tally
             .leftover
             .as_ref()
@@ -136,13 +173,33 @@ pub(crate) async fn explain(
             said.push_str(&not_empty(left));
         }
         console.line(&format!("      {id}: {said}"));
-        if let Outcome::Fail(f) = &mut summary.reports[i].outcome {
+        if let Some(next) = starts.get(k + at_once) {
+            rerunning(next);
+        }
+        if let Outcome::Fail(f) = &mut summary.reports[index].outcome {
             f.notes
                 .push(FailureNote::rerun(verdict.name(), said, reproduce));
             explained.push(id);
         }
     }
     explained
+}
+
+/// A failing check to rerun: its index in the run's reports, its id, the
+/// checks that ran before it, and its failure in the run.
+struct Asked {
+    index: usize,
+    id: &'static str,
+    earlier: Vec<&'static str>,
+    original: Failure,
+}
+
+/// What the reruns of one failing check found: its index and id, the
+/// verdict, and the counts behind it.
+async fn decide(reruns: &Reruns<'_>, asked: Asked) -> (usize, &'static str, Verdict, Counted) {
+    let mut tally = Tally::new(reruns, asked.original);
+    let verdict = verdict(&mut tally, asked.id, &asked.earlier).await;
+    (asked.index, asked.id, verdict, tally.counted())
 }
 
 /// The checks, in order, whose run on one fresh process reproduces the
@@ -185,6 +242,15 @@ struct Tally<'a> {
     failed: usize,
     tries: usize,
     leftover: Option<Leftover>,
+    starting: Duration,
+}
+
+/// What a [`Tally`] found besides the verdict: what a fresh store held
+/// after `reset`, and how long its reruns waited for their processes to
+/// start.
+struct Counted {
+    leftover: Option<Leftover>,
+    starting: Duration,
 }
 
 impl<'a> Tally<'a> {
@@ -195,14 +261,24 @@ impl<'a> Tally<'a> {
             failed: 0,
             tries: 0,
             leftover: None,
+            starting: Duration::ZERO,
+        }
+    }
+
+    fn counted(self) -> Counted {
+        Counted {
+            leftover: self.leftover,
+            starting: self.starting,
         }
     }
 
     /// One rerun of `ids`, counted.
     async fn once(&mut self, ids: &[&'static str]) -> Try {
-        let (read, leftover) = self.reruns.once(ids, &self.original).await;
+        let once = self.reruns.once(ids, &self.original).await;
+        let read = once.read;
+        self.starting += once.starting;
         if self.leftover.is_none() {
-            self.leftover = leftover;
+            self.leftover = once.leftover;
         }
         match read {
             Try::Fails => {
@@ -334,13 +410,14 @@ fn held(left: &Leftover) -> String {
 }
 
 /// The sentence of a verdict's note, with `reproduce`, the command that
-/// reproduces the failure ([`reproduce_ids`]).
+/// reproduces the failure ([`reproduce_ids`]), and what `counted` found.
 fn describe(
     budget: Duration,
     verdict: &Verdict,
-    leftover: Option<&Leftover>,
+    counted: &Counted,
     reproduce: Option<&str>,
 ) -> String {
+    let leftover = counted.leftover.as_ref();
     let command = reproduce.unwrap_or_default();
     match verdict {
         Verdict::FailsAlone if leftover.is_some() => format!(
@@ -389,9 +466,43 @@ fn describe(
             tinymemory_conformance::report::visible(why)
         ),
         Verdict::OutOfBudget => format!(
-            "not decided within the rerun budget ({}s for all the reruns of a run; \
+            "not decided within the rerun budget ({}s for all the reruns of a run{}; \
              --rerun-budget SECS raises it)",
-            budget.as_secs()
+            budget.as_secs(),
+            spent_starting(budget, counted.starting)
         ),
+    }
+}
+
+/// What a verdict out of budget says of the start-ups: `, 41s of which its
+/// reruns waited for fresh driver processes to start` when they took at
+/// least half the budget (a slow start-up, not the store, ran it out),
+/// else nothing. Whole seconds, rounded.
+fn spent_starting(budget: Duration, starting: Duration) -> String {
+    if starting.saturating_mul(2) < budget {
+        return String::new();
+    }
+    format!(
+        ", {}s of which its reruns waited for fresh driver processes to start",
+        starting.as_secs_f64().round()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verdict_out_of_budget_names_start_ups_that_took_half_of_it() {
+        let secs = Duration::from_secs_f64;
+        assert_eq!(spent_starting(secs(60.0), secs(29.9)), "");
+        assert_eq!(
+            spent_starting(secs(60.0), secs(30.0)),
+            ", 30s of which its reruns waited for fresh driver processes to start"
+        );
+        assert_eq!(
+            spent_starting(secs(60.0), secs(41.6)),
+            ", 42s of which its reruns waited for fresh driver processes to start"
+        );
     }
 }

@@ -26,6 +26,10 @@ come one after another. MODE is one of:
 - `flaky-get`: examples/python/memory_driver.py, whose `get` misses (answers
   null) with probability P (0.1 when not given), drawn from a generator
   seeded by the process's number: random, yet the same in every run.
+- `exclusive`: broken_driver.py (three checks fail alone), each process
+  holding an exclusive `flock` on STATE_DIR/alive from its start to its
+  end: a process that starts while another is alive creates
+  STATE_DIR/overlapped, then waits for the lock.
 - `shared-file`: memory_driver.py over one file, STATE_DIR/shared.pickle,
   that every process reads at start and writes after each change; only
   `reset` empties it, and only when its process wrote since its last one
@@ -123,6 +127,19 @@ class FlakyGet(memory_driver.MemoryStore):
         return None if self.random.random() < self.p else found
 
 
+class Exclusive(broken_driver.BrokenStore):
+    independent_stores = False
+
+    def __init__(self, state_dir):
+        super().__init__()
+        self.alive = open(os.path.join(state_dir, "alive"), "a")
+        try:
+            fcntl.flock(self.alive, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            open(os.path.join(state_dir, "overlapped"), "a").close()
+            fcntl.flock(self.alive, fcntl.LOCK_EX)
+
+
 class SharedFile(memory_driver.MemoryStore):
     independent_stores = False
 
@@ -173,6 +190,7 @@ def main():
         "reset-fails": lambda: ResetFails(n),
         "locked": lambda: Locked(state_dir),
         "flaky-get": lambda: FlakyGet(n, float(sys.argv[3]) if len(sys.argv) > 3 else 0.1),
+        "exclusive": lambda: Exclusive(state_dir),
         "shared-file": lambda: SharedFile(state_dir),
     }[mode]()
     if mode == "slow-hello" and n > 1:

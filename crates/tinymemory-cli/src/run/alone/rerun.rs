@@ -3,8 +3,10 @@
 //!
 //! A fresh process is not enough for a rerun to mean anything. The run's
 //! processes may still hold what one process at a time may hold (a lock on
-//! an embedded database) while they close, so each rerun waits for every
-//! driver process before it to end. A rerun that fails another way than
+//! an embedded database) while they close, so each rerun of a driver whose
+//! processes share one database waits for every driver process before it
+//! to end; one declaring `independent_stores` takes a process started
+//! ahead instead ([`Spares`]). A rerun that fails another way than
 //! the run did (its store could not be opened, a call failed with another
 //! kind of error) says nothing about the check. And a driver whose
 //! processes share one database (it does not declare `independent_stores`)
@@ -18,6 +20,7 @@ use tinymemory_conformance::{DriverError, DriverFactory, Failure, Outcome, Runne
 use tokio::time::Instant;
 
 use super::super::plan::RunPlan;
+use super::ahead::Spares;
 use crate::driver;
 
 /// The longest wait for the processes before a rerun to end: what ending
@@ -52,59 +55,159 @@ pub(super) struct Leftover {
     pub(super) namespaces: Vec<String>,
 }
 
-/// The reruns of one run: its driver and limits, and when their budget
-/// ends.
+/// The reruns of one run: its driver and limits, when their budget ends,
+/// and, for a driver whose processes are stores of their own, the
+/// processes started ahead for them.
 pub(super) struct Reruns<'a> {
     plan: &'a RunPlan,
     deadline: Instant,
+    spares: Option<Spares>,
+}
+
+/// What one rerun found, and how long it waited for its fresh process to
+/// start (from when it asked for one until the process had answered
+/// `hello`, or the budget ran out).
+pub(super) struct Once {
+    pub(super) read: Try,
+    pub(super) leftover: Option<Leftover>,
+    pub(super) starting: Duration,
 }
 
 impl<'a> Reruns<'a> {
     /// Reruns of `plan`'s checks, all of which end by `budget` from now.
-    pub(super) fn new(plan: &'a RunPlan, budget: Duration) -> Self {
+    /// For a driver that declared `independent_stores`, `ahead` fresh
+    /// processes start now, beside one another ([`Spares`]); one that did
+    /// not gets none (`ahead` is then unused).
+    pub(super) fn new(
+        plan: &'a RunPlan,
+        budget: Duration,
+        independent: bool,
+        ahead: usize,
+    ) -> Self {
+        let deadline = Instant::now() + budget;
+        let spares = plan
+            .driver
+            .command()
+            .filter(|_| independent)
+            .map(|command| {
+                Spares::start(
+                    command.clone(),
+                    plan.exec.clone(),
+                    plan.call_timeout,
+                    deadline,
+                    ahead,
+                )
+            });
         Self {
             plan,
-            deadline: Instant::now() + budget,
+            deadline,
+            spares,
         }
     }
 
     /// Runs `ids` in that order on one fresh driver process (one job, the
-    /// run's seed, cases and timeouts, no corpus), once every driver
-    /// process before it has ended, and reads how the last of them ended
-    /// against `original`, the failure the run saw. Cut at the budget's
-    /// end. Also gives what the process's store held after `reset`, when
-    /// the driver's processes share a database and it was not empty.
-    pub(super) async fn once(
+    /// run's seed, cases and timeouts, no corpus) and reads how the last
+    /// of them ended against `original`, the failure the run saw. Cut at
+    /// the budget's end. The process is one started ahead for a driver of
+    /// independent stores, else one started once every driver process
+    /// before it has ended. Also gives what the process's store held after
+    /// `reset`, when the driver's processes share a database and it was
+    /// not empty.
+    pub(super) async fn once(&self, ids: &[&'static str], original: &Failure) -> Once {
+        let out_of_budget = |starting| Once {
+            read: Try::OutOfBudget,
+            leftover: None,
+            starting,
+        };
+        if Instant::now() >= self.deadline {
+            return out_of_budget(Duration::ZERO);
+        }
+        if self.spares.is_none() {
+            // A wait for processes to end, not for the driver to answer:
+            // it may end past the budget by a driver's shutdown, at most.
+            let _ =
+                tokio::task::spawn_blocking(|| tinymemory_exec::shutdown(PROCESSES_END_WAIT)).await;
+            if Instant::now() >= self.deadline {
+                return out_of_budget(Duration::ZERO);
+            }
+        }
+        let asked = Instant::now();
+        let fresh = tokio::time::timeout_at(self.deadline, self.fresh()).await;
+        let starting = asked.elapsed();
+        let factory = match fresh {
+            Err(_) => return out_of_budget(starting),
+            Ok(Err(_)) if Instant::now() >= self.deadline => return out_of_budget(starting),
+            Ok(Err(e)) => {
+                return Once {
+                    read: Try::Undecided(format!("the driver could not be started again: {e}")),
+                    leftover: None,
+                    starting,
+                }
+            }
+            Ok(Ok(factory)) => factory,
+        };
+        let (read, leftover) =
+            tokio::time::timeout_at(self.deadline, self.attempt(factory, ids, original))
+                .await
+                .unwrap_or((Try::OutOfBudget, None));
+        Once {
+            read,
+            leftover,
+            starting,
+        }
+    }
+
+    /// A factory whose first process is fresh: one started ahead, or one
+    /// started now, its `hello` held to the smaller of `--call-timeout`
+    /// and the budget left, so it does not outlive the budget: a `hello`
+    /// waited for on a blocking thread cannot be cut from outside, and
+    /// the run would wait for it at its end.
+    async fn fresh(&self) -> Result<Arc<dyn DriverFactory>, String> {
+        if let Some(spares) = &self.spares {
+            return spares
+                .take()
+                .await
+                .map(|f| Arc::new(f) as Arc<dyn DriverFactory>)
+                .map_err(|e| e.to_string());
+        }
+        let spec = self.plan.driver.clone();
+        let config = self
+            .plan
+            .exec
+            .clone()
+            .with_request_timeout(self.call_timeout());
+        // Opening an exec driver waits for its `hello` on this thread: off
+        // the runtime, so the budget can cut it.
+        match tokio::task::spawn_blocking(move || {
+            driver::open_with(&spec, config).map(|o| o.factory)
+        })
+        .await
+        {
+            Ok(opened) => opened.map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// The smaller of `--call-timeout` and what is left of the budget.
+    fn call_timeout(&self) -> Duration {
+        self.plan
+            .call_timeout
+            .min(self.deadline.saturating_duration_since(Instant::now()))
+    }
+
+    /// One rerun on `factory`, every call of it held to the smaller of its
+    /// limit and the budget left. A try that ran out of budget this way is
+    /// out of budget, not undecided.
+    async fn attempt(
         &self,
+        factory: Arc<dyn DriverFactory>,
         ids: &[&'static str],
         original: &Failure,
     ) -> (Try, Option<Leftover>) {
-        if Instant::now() >= self.deadline {
-            return (Try::OutOfBudget, None);
-        }
-        // A wait for processes to end, not for the driver to answer: it
-        // may end past the budget by a driver's shutdown, at most.
-        let _ = tokio::task::spawn_blocking(|| tinymemory_exec::shutdown(PROCESSES_END_WAIT)).await;
-        if Instant::now() >= self.deadline {
-            return (Try::OutOfBudget, None);
-        }
-        tokio::time::timeout_at(self.deadline, self.attempt(ids, original))
-            .await
-            .unwrap_or((Try::OutOfBudget, None))
-    }
-
-    /// One rerun, every call of it (the driver's start and `hello`
-    /// included) held to the smaller of its limit and the budget left, so
-    /// none outlives the budget: a `hello` waited for on a blocking thread
-    /// cannot be cut from outside, and the run would wait for it at its
-    /// end. A try that ran out of budget this way is out of budget, not
-    /// undecided.
-    async fn attempt(&self, ids: &[&'static str], original: &Failure) -> (Try, Option<Leftover>) {
-        let call_timeout = self
-            .plan
-            .call_timeout
-            .min(self.deadline.saturating_duration_since(Instant::now()));
-        let (read, leftover) = self.attempt_within(ids, original, call_timeout).await;
+        let call_timeout = self.call_timeout();
+        let (read, leftover) = self
+            .attempt_within(factory, ids, original, call_timeout)
+            .await;
         if Instant::now() >= self.deadline && read != Try::Passes && read != Try::Fails {
             return (Try::OutOfBudget, None);
         }
@@ -113,33 +216,11 @@ impl<'a> Reruns<'a> {
 
     async fn attempt_within(
         &self,
+        factory: Arc<dyn DriverFactory>,
         ids: &[&'static str],
         original: &Failure,
         call_timeout: Duration,
     ) -> (Try, Option<Leftover>) {
-        let spec = self.plan.driver.clone();
-        let config = self.plan.exec.clone().with_request_timeout(call_timeout);
-        // Opening an exec driver waits for its `hello` on this thread: off
-        // the runtime, so the budget can cut it.
-        let opened = tokio::task::spawn_blocking(move || {
-            driver::open_with(&spec, config).map(|o| o.factory)
-        })
-        .await;
-        let factory = match opened {
-            Ok(Ok(factory)) => factory,
-            Ok(Err(e)) => {
-                return (
-                    Try::Undecided(format!("the driver could not be started again: {e}")),
-                    None,
-                )
-            }
-            Err(e) => {
-                return (
-                    Try::Undecided(format!("the driver could not be started again: {e}")),
-                    None,
-                )
-            }
-        };
         let leftover = if factory.independent_stores() {
             None
         } else {

@@ -33,7 +33,8 @@ docs/adapters.md has the mapping as a table; in short:
   dialects of InMemoryVectorStore (a callable), FAISS (a dict of
   equalities), Qdrant (``models.Filter``), and Chroma, PGVector and
   PGVectorStore (``{"$and": [{field: {"$eq": value}}, ...]}``, LangChain's
-  dict filter form), and tries that dict form on any other store. A hit
+  dict filter form) and Milvus (a boolean expression, passed as ``expr``),
+  and tries that dict form on any other store. A hit
   outside the filter the adapter built is a mapping limit naming
   ``make_filter``, the option that gives the store's own form: a function
   from the fields asked (``{"namespace": ..., "key": ..., "category": ...,

@@ -505,6 +505,19 @@ def test_a_milvus_store_is_filtered_through_expr_with_its_string_literals():
     }
 
 
+def test_a_filter_given_by_make_filter_reaches_milvus_as_expr_too():
+    from adapter_doubles import MilvusLikeStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter, milvus_expr
+
+    adapter = VectorStoreAdapter(MilvusLikeStore, make_filter=milvus_expr, score="similarity")
+    adapter.store("learning:a", 'k"1', "comet", "core", None, "internal")
+    adapter.store("learning:b", "k2", "comet", "core", None, "internal")
+    assert adapter.get("learning:a", 'k"1')["content"] == "comet"
+    hits = adapter.recall("comet", 10, "learning:a", None, None, None)
+    assert [(h["namespace"], h["key"]) for h in hits] == [("learning:a", 'k"1')]
+
+
 def test_a_milvus_string_literal_escapes_quote_backslash_and_line_ends_only():
     # Milvus Lite 3.2.2 refuses \x00, \u0000 and \000 ("unknown escape
     # sequence") and matches a NUL or any control character given as it is.

@@ -247,3 +247,50 @@ class IdlessGetStore(PlainVectorStoreWithIds):
             Document(page_content=d.page_content, metadata={**d.metadata, "_id": d.id})
             for d in self._inner.get_by_ids(ids)
         ]
+
+
+_MILVUS_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def _milvus_predicate(expr):
+    """A predicate over a Document of ``field == "literal" and ...``, as
+    Milvus Lite 3.2.2 parses it: the escapes \\" \\\\ \\n \\r \\t, every other
+    character as it is (``\\x00``, ``\\u0000`` and ``\\000`` raise "unknown
+    escape sequence")."""
+    import re
+
+    term = re.compile(r'(\w+) == "((?:[^"\\]|\\.)*)"', re.S)
+    fields, at = {}, 0
+    for match in term.finditer(expr):
+        if expr[at : match.start()] not in ("", " and "):
+            raise ValueError(f"cannot parse expression {expr!r}")
+        value = re.sub(r"\\(.)", lambda m: _MILVUS_ESCAPES[m.group(1)], match.group(2), flags=re.S)
+        fields[match.group(1)] = value
+        at = match.end()
+    if at != len(expr) or not fields:
+        raise ValueError(f"cannot parse expression {expr!r}")
+    return lambda doc: all(doc.metadata.get(k) == v for k, v in fields.items())
+
+
+class MilvusLikeStore(PlainVectorStore):
+    """No get_by_ids, and a filter taken as ``expr``, a boolean expression
+    (``key == "a\\"b" and ...``), as langchain-milvus 0.4.0's Milvus takes it:
+    the rest of its **kwargs go to the client's search, whose ``filter`` is
+    that expr, so a ``filter=`` raises TypeError ("got multiple values for
+    keyword argument 'filter'") as it does there."""
+
+    def similarity_search_with_score(self, query, k=4, param=None, expr=None, timeout=None, **kwargs):
+        return self._client_search(query, k, filter=expr, **kwargs)
+
+    def _client_search(self, query, k, filter=None):
+        predicate = None if filter is None else _milvus_predicate(filter)
+        return self._inner.similarity_search_with_score(query, k=k, filter=predicate)
+
+    def similarity_search(self, query, k=4, param=None, expr=None, timeout=None, **kwargs):
+        return [d for d, _ in self.similarity_search_with_score(query, k, param, expr, timeout, **kwargs)]
+
+
+# The class the adapter knows Milvus's dialect by.
+MilvusLikeStore.__module__ = "langchain_milvus.vectorstores.milvus"
+MilvusLikeStore.__qualname__ = "Milvus"
+milvus_like = _vector_store(MilvusLikeStore)

@@ -494,6 +494,41 @@ def test_the_answers_of_a_filter_given_by_make_filter_go_to_the_checks_as_they_a
     assert sorted((h["namespace"], h["key"]) for h in hits) == [("learning:a", "k1"), ("learning:b", "k2")]
 
 
+def test_a_milvus_store_is_filtered_through_expr_with_its_string_literals():
+    # langchain-milvus's Milvus has no get_by_ids and takes its filter as
+    # expr; filter= reached MilvusClient.search beside its own and raised
+    # TypeError, reported as the store's failure on every read.
+    assert run_checks("milvus_like", ["store.upsert", "recall.limit", "store.hostile_text_round_trip"]) == {
+        "store.upsert": ("pass", ""),
+        "recall.limit": ("pass", ""),
+        "store.hostile_text_round_trip": ("pass", ""),
+    }
+
+
+def test_a_filter_given_by_make_filter_reaches_milvus_as_expr_too():
+    from adapter_doubles import MilvusLikeStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter, milvus_expr
+
+    adapter = VectorStoreAdapter(MilvusLikeStore, make_filter=milvus_expr, score="similarity")
+    adapter.store("learning:a", 'k"1', "comet", "core", None, "internal")
+    adapter.store("learning:b", "k2", "comet", "core", None, "internal")
+    assert adapter.get("learning:a", 'k"1')["content"] == "comet"
+    hits = adapter.recall("comet", 10, "learning:a", None, None, None)
+    assert [(h["namespace"], h["key"]) for h in hits] == [("learning:a", 'k"1')]
+
+
+def test_a_milvus_string_literal_escapes_quote_backslash_and_line_ends_only():
+    # Milvus Lite 3.2.2 refuses \x00, \u0000 and \000 ("unknown escape
+    # sequence") and matches a NUL or any control character given as it is.
+    from tinymemory.adapters.langchain import milvus_expr
+
+    assert milvus_expr({"namespace": "global"}) == 'namespace == "global"'
+    assert milvus_expr({"namespace": "a:b", "key": 'q"\\\n\r\t\x00\x7fé'}) == (
+        'namespace == "a:b" and key == "q\\"\\\\\\n\\r\\t\x00\x7fé"'
+    )
+
+
 def test_the_dict_filter_form_is_one_term_or_an_and_of_terms():
     from tinymemory.adapters.langchain import dict_filter
 

@@ -33,7 +33,8 @@ docs/adapters.md has the mapping as a table; in short:
   dialects of InMemoryVectorStore (a callable), FAISS (a dict of
   equalities), Qdrant (``models.Filter``), and Chroma, PGVector and
   PGVectorStore (``{"$and": [{field: {"$eq": value}}, ...]}``, LangChain's
-  dict filter form), and tries that dict form on any other store. A hit
+  dict filter form) and Milvus (a boolean expression, passed as ``expr``),
+  and tries that dict form on any other store. A hit
   outside the filter the adapter built is a mapping limit naming
   ``make_filter``, the option that gives the store's own form: a function
   from the fields asked (``{"namespace": ..., "key": ..., "category": ...,
@@ -94,6 +95,32 @@ _DICT_FILTER_CLASSES = (
 )
 
 
+# Milvus (langchain-milvus) takes its filter as ``expr``, a boolean
+# expression over the fields; the rest of its **kwargs go to
+# MilvusClient.search, whose own ``filter`` is that expr, so ``filter=``
+# raises TypeError there ("got multiple values for keyword argument").
+_MILVUS_CLASSES = ("langchain_milvus.vectorstores.milvus.Milvus",)
+
+# The escapes Milvus Lite 3.2.2's expressions read in a string literal;
+# every other character goes as it is (it refuses \x00, \u0000 and \000
+# as "unknown escape sequence", and matches a NUL given as it is).
+_MILVUS_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def milvus_expr(fields):
+    """Milvus's boolean expression of `fields` (each field equal to its
+    string): ``namespace == "..." and key == "..."``."""
+    return " and ".join(
+        f'{k} == "{"".join(_MILVUS_ESCAPES.get(ch, ch) for ch in v)}"' for k, v in fields.items()
+    )
+
+
+def filter_keyword(store):
+    """The keyword `store`'s searches take their filter by: ``expr`` for
+    Milvus, ``filter`` for every other store."""
+    return "expr" if _class_names(store).intersection(_MILVUS_CLASSES) else "filter"
+
+
 def default_filter(store):
     """The filter maker for `store`'s dialect, or None when the adapter
     knows none: a function from the fields asked ({"namespace": ...,
@@ -121,6 +148,8 @@ def default_filter(store):
         return qdrant
     if names.intersection(_DICT_FILTER_CLASSES):
         return dict_filter
+    if names.intersection(_MILVUS_CLASSES):
+        return milvus_expr
     return None
 
 
@@ -424,7 +453,7 @@ class VectorStoreAdapter(tp.Store):
         query_filter, made = self._filter_for(fields)
         # Two, so that a store holding the key twice shows it; the query
         # is any text: the filter chooses.
-        docs = list(self._engine_call("similarity_search", key, k=2, filter=query_filter))
+        docs = list(self._engine_call("similarity_search", key, k=2, **{filter_keyword(self._engine): query_filter}))
         self._outside(docs, fields, made, f"the search for key {key!r} of {namespace!r}")
         return docs
 
@@ -604,6 +633,7 @@ class VectorStoreAdapter(tp.Store):
         if unfilterable is not None:
             raise unfilterable
         query_filter, made = self._filter_for(fields)
+        by = {filter_keyword(self._engine): query_filter}
         score = self._score or default_score(self._engine)
         if score is None:
             raise c.mapping_limit(
@@ -613,9 +643,9 @@ class VectorStoreAdapter(tp.Store):
             )
         if score == "relevance":
             extra = {} if min_score is None else {"score_threshold": min_score}
-            pairs = self._engine_call("similarity_search_with_relevance_scores", query, k=k, filter=query_filter, **extra)
+            pairs = self._engine_call("similarity_search_with_relevance_scores", query, k=k, **by, **extra)
         else:
-            pairs = self._engine_call("similarity_search_with_score", query, k=k, filter=query_filter)
+            pairs = self._engine_call("similarity_search_with_score", query, k=k, **by)
         self._outside([d for d, _ in pairs], fields, made, f"recall({query!r})")
         return pairs
 

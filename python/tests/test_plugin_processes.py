@@ -207,6 +207,7 @@ def test_the_largest_timeout_runs_the_class_once_and_leaves_no_process(pytester,
     [
         ("corpus = 123", "TestBad.corpus is 123; expected True, False, or a directory (a str or path)"),
         ("bundle_dir = 7", "TestBad.bundle_dir is 7; expected a directory (a str or path), or None"),
+        ("report_dir = 7", "TestBad.report_dir is 7; expected a directory (a str or path), or None"),
     ],
 )
 def test_a_setting_the_plugin_cannot_use_is_one_error_and_starts_no_run(pytester, marked, setting, message):

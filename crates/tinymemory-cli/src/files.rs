@@ -23,6 +23,16 @@ pub(crate) enum FileError {
         /// The system's reason.
         source: io::Error,
     },
+    /// A report or bundle longer than [`MAX_DOCUMENT_BYTES`]: refused
+    /// once that much is read, so a device that never ends (`/dev/zero`)
+    /// or a sparse file of gigabytes is not read into memory.
+    #[error(
+        "failed to read {}: it holds more than {MAX_DOCUMENT_BYTES} bytes ({} MiB), more than any \
+         report or bundle this build writes",
+        .0.display(),
+        MAX_DOCUMENT_BYTES >> 20
+    )]
+    TooLarge(PathBuf),
     /// A report or bundle that is not one this build reads.
     #[error("{}: {source}", path.display())]
     Malformed {
@@ -251,14 +261,32 @@ pub(crate) fn probe_dir(dir: &Path) -> Result<(), ProbeError> {
         .map_err(ProbeError)
 }
 
+/// The longest report or bundle a command reads, in bytes. A report holds
+/// a few kilobytes per check (messages are cut at 1,000 characters) and a
+/// bundle one check's cases, so no file this build writes comes near it.
+pub(crate) const MAX_DOCUMENT_BYTES: u64 = 256 * 1024 * 1024;
+
 fn read(path: &Path) -> Result<String, FileError> {
+    use std::io::Read as _;
+
     if path.is_dir() {
         return Err(FileError::ReadDirectory(path.to_owned()));
     }
-    std::fs::read_to_string(path).map_err(|source| FileError::Read {
+    let failed = |source| FileError::Read {
         path: path.to_owned(),
         source,
-    })
+    };
+    // Read one byte past the bound to tell a file of exactly the bound
+    // from a longer one; a device or FIFO has no length to ask first.
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_DOCUMENT_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(failed)?;
+    if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
+        return Err(FileError::TooLarge(path.to_owned()));
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| failed(io::Error::new(io::ErrorKind::InvalidData, e.utf8_error())))
 }
 
 /// Writes `text`, a document programs read (a JSON answer, a report),

@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tinymemory_api::shown::{shown, visible};
+use tinymemory_conformance::report::RunCorpus;
 use tinymemory_conformance::{Bundle, Family, Registry};
 use tinymemory_corpus::Corpus;
 
@@ -72,7 +73,7 @@ async fn replay(
     // only cost time. The registry says which checks those are, not the
     // bundle's family field (checked against it, but a file's word).
     let corpus = if reads_corpus {
-        let (loaded, _) = corpus::load(
+        let (loaded, facts) = corpus::load(
             args.corpus.as_deref(),
             opened
                 .corpus_store
@@ -84,6 +85,7 @@ async fn replay(
             &mut ConsoleProgress::new(&console, true),
         )
         .await?;
+        same_corpus(args, bundle, RunCorpus::Loaded(facts))?;
         Some(Arc::new(loaded))
     } else {
         None
@@ -107,6 +109,25 @@ async fn replay(
             exit::SUCCESS
         },
     )
+}
+
+/// Refuses a replay of a corpus check over another corpus than its bundle
+/// records: the check's verdict holds for its own corpus only, so a pass
+/// over another would read as a fix. A bundle recording none (written
+/// before it was recorded) is replayed over any.
+fn same_corpus(args: &ReplayArgs, bundle: &Bundle, now: RunCorpus) -> Result<(), CliError> {
+    match &bundle.corpus {
+        Some(recorded) if !recorded.same_as(&now) => Err(CliError::Usage(format!(
+            "{}: the bundle's check {} failed over the corpus {}, and this replay loaded {}; a \
+             corpus check's verdict holds for its own corpus only: pass --corpus with the \
+             recorded corpus",
+            args.bundle.display(),
+            shown(&bundle.check),
+            shown(&recorded.describe()),
+            shown(&now.describe())
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses, before anything is opened, a store that is a file the replay

@@ -253,12 +253,30 @@ impl Loader {
     }
 }
 
+/// The longest corpus file read, in bytes. The bundled corpus's largest
+/// file is a licence of 35 KB; a file past this is a mistake (a dump, a
+/// sparse file), and reading it whole would hold it in memory and parse it
+/// for minutes.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Reads `root/path` as UTF-8.
 fn read_text(root: &Path, path: &Path) -> Result<String, CorpusError> {
-    let bytes = fs::read(root.join(path)).map_err(|source| CorpusError::Io {
-        file: path.to_owned(),
-        source,
-    })?;
+    use std::io::Read as _;
+
+    // One byte past the bound tells a file of exactly the bound from a
+    // longer one.
+    let mut bytes = Vec::new();
+    fs::File::open(root.join(path))
+        .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|source| CorpusError::Io {
+            file: path.to_owned(),
+            source,
+        })?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(CorpusError::TooLarge {
+            file: path.to_owned(),
+        });
+    }
     String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let before = &e.as_bytes()[..offset];

@@ -44,6 +44,19 @@ pub enum CorpusError {
         #[source]
         source: io::Error,
     },
+    /// A file longer than [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES):
+    /// refused once that much is read, so a sparse file of gigabytes is
+    /// neither held in memory nor parsed.
+    #[error(
+        "failed to read {}: it holds more than {} bytes ({} MiB), more than a corpus file may",
+        file.display(),
+        crate::MAX_FILE_BYTES,
+        crate::MAX_FILE_BYTES >> 20
+    )]
+    TooLarge {
+        /// The file, relative to the corpus root.
+        file: PathBuf,
+    },
     /// A file is not valid UTF-8.
     #[error(
         "failed to read {}:{line}:{column}: not valid UTF-8 (byte offset {offset})",
@@ -117,6 +130,7 @@ impl CorpusError {
         match self {
             Self::Root { .. } | Self::Empty { .. } => None,
             Self::Io { file, .. }
+            | Self::TooLarge { file }
             | Self::NotUtf8 { file, .. }
             | Self::Syntax { file, .. }
             | Self::Layout { file, .. }

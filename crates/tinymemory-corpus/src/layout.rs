@@ -60,16 +60,20 @@ fn is_broken_link(full: &Path) -> bool {
 /// file is found.
 ///
 /// Also returns a warning for each corpus file name that is a broken
-/// symbolic link (skipped, never silently).
+/// symbolic link or leads to a device, a FIFO or a socket (skipped, never
+/// silently, and never opened: a FIFO would block the load).
 pub(crate) fn discover(root: &Path) -> Result<(Vec<CorpusFile>, Vec<CorpusWarning>), CorpusError> {
     let mut warnings = Vec::new();
     let mut note = |path: &Path| {
-        if is_broken_link(&root.join(path)) {
-            warnings.push(CorpusWarning::new(
-                Origin::new(path, 1),
-                "a symbolic link whose target is missing or loops; skipped",
-            ));
-        }
+        let full = root.join(path);
+        let why = if is_broken_link(&full) {
+            "a symbolic link whose target is missing or loops; skipped"
+        } else if fs::metadata(&full).is_ok_and(|m| !m.is_dir()) {
+            "not a regular file (a device, a FIFO or a socket); skipped"
+        } else {
+            return;
+        };
+        warnings.push(CorpusWarning::new(Origin::new(path, 1), why));
     };
     fs::read_dir(root).map_err(|source| CorpusError::Root {
         root: root.to_owned(),

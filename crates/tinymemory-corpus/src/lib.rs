@@ -12,8 +12,10 @@
 //!   per paragraph.
 //!
 //! Real data is uneven: what cannot be read as intended is skipped with a
-//! [`CorpusWarning`] naming its file and line, and a file that cannot be read
-//! at all is a [`CorpusError`] naming its file, line and column.
+//! [`CorpusWarning`] naming its file and line (a name that leads to a
+//! device, a FIFO or a socket too), and a file that cannot be read at all,
+//! or holds more than [`MAX_FILE_BYTES`], is a [`CorpusError`] naming its
+//! file, line and column.
 //!
 //! ```no_run
 //! use tinymemory_corpus::Corpus;
@@ -42,7 +44,7 @@ mod names;
 mod summary;
 mod warning;
 
-pub use corpus::Corpus;
+pub use corpus::{Corpus, MAX_FILE_BYTES};
 pub use dialog::MAX_NESTING;
 pub use entry::{CorpusEntry, Origin};
 pub use error::CorpusError;

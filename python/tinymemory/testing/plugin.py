@@ -406,6 +406,10 @@ class ConformanceClass(pytest.Class):
         if bundle_dir is not None:
             bundle_dir = os.path.abspath(os.fspath(bundle_dir))
         report_dir = pick("tinymemory_report_dir", "report_dir")
+        if report_dir is not None and not isinstance(report_dir, (str, os.PathLike)):
+            raise RunError(
+                f"{cls.__name__}.report_dir is {report_dir!r}; expected a directory (a str or path), or None"
+            )
         if report_dir is not None:
             report_dir = os.path.abspath(os.path.join(base, os.fspath(report_dir)))
         return {

@@ -299,3 +299,54 @@ fn diff_reads_an_unknown_outcome_as_a_failure() {
         "fixed          store.upsert\nbaseline: 0 new failures, 0 still failing, 1 fixed\n"
     );
 }
+
+/// A report, baseline or bundle larger than any this build writes (a
+/// device that never ends, a sparse file of gigabytes) is refused once
+/// its first 256 MiB are read, naming the bound, instead of read whole
+/// into memory (`diff /dev/zero r.json` grew past 9 GB in 20 s).
+#[test]
+fn a_report_or_bundle_past_the_size_bound_is_refused_without_reading_it_whole() {
+    let dir = scratch();
+    let good = dir.path().join("good.json");
+    let made = run_to(
+        "reference",
+        &good,
+        &["--check".as_ref(), "store.*".as_ref()],
+    );
+    assert_eq!(made.code, 0, "{}", made.dump());
+    // A sparse file: one byte over the bound, no disk used.
+    let huge = dir.path().join("huge.json");
+    std::fs::File::create(&huge)
+        .and_then(|f| f.set_len(256 * 1024 * 1024 + 1))
+        .expect("a sparse file");
+    let refused = |path: &Path| {
+        format!(
+            "error: failed to read {}: it holds more than 268435456 bytes (256 MiB), more than \
+             any report or bundle this build writes\n",
+            path.display()
+        )
+    };
+    let ran = run(&["diff".as_ref(), huge.as_os_str(), good.as_os_str()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(ran.stderr, refused(&huge));
+    assert_eq!(ran.stdout, "");
+    let ran = run(&["replay".as_ref(), huge.as_os_str()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(ran.stderr, refused(&huge));
+    let ran = run(&["merge".as_ref(), good.as_os_str(), huge.as_os_str()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(ran.stderr, refused(&huge));
+    // A device that never ends is read up to the bound, then refused.
+    let zero = Path::new("/dev/zero");
+    let ran = run(&[
+        "run".as_ref(),
+        "--driver".as_ref(),
+        "reference".as_ref(),
+        "--no-corpus".as_ref(),
+        "--baseline".as_ref(),
+        zero.as_os_str(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(ran.stderr, refused(zero));
+    assert_eq!(ran.stdout, "");
+}

@@ -505,3 +505,81 @@ fn a_limit_no_bundle_may_record_is_refused_where_it_is_given() {
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// A corpus check's verdict holds for its own corpus only: its bundle
+/// records the corpus it failed over, and a replay that loads another
+/// (the bundled one, when `--corpus` is left out) is refused, exit 2,
+/// naming both, rather than reporting the fault fixed. Over the recorded
+/// corpus it reproduces.
+#[test]
+fn a_corpus_check_bundle_replayed_over_another_corpus_is_refused() {
+    let dir = scratch();
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir_all(corpus.join("chatterbot/english")).unwrap();
+    std::fs::write(
+        corpus.join("chatterbot/english/words.yml"),
+        "conversations:\n- - hello there friend\n  - zzqxlongestword ok\n",
+    )
+    .unwrap();
+    let driver =
+        support::bin::python_driver("crates/tinymemory-cli/tests/drivers/word_blind_driver.py");
+    let bundles = dir.path().join("bundles");
+    let ran = run(&[
+        "run".as_ref(),
+        "--driver".as_ref(),
+        driver.as_ref(),
+        "--corpus".as_ref(),
+        corpus.as_os_str(),
+        "--check".as_ref(),
+        "corpus.recall_own_words".as_ref(),
+        "--no-rerun".as_ref(),
+        "--bundle".as_ref(),
+        bundles.as_os_str(),
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.dump());
+    let bundle = bundles.join(tinymemory_conformance::Bundle::file_name_for(
+        &driver,
+        "corpus.recall_own_words",
+    ));
+    let recorded: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap()).unwrap();
+    assert_eq!(recorded["corpus"]["path"], corpus.display().to_string());
+    assert_eq!(recorded["corpus"]["entries"], 3);
+
+    let elsewhere = run(&[
+        "replay".as_ref(),
+        bundle.as_os_str(),
+        "--driver".as_ref(),
+        driver.as_ref(),
+    ]);
+    assert_eq!(elsewhere.code, 2, "{}", elsewhere.dump());
+    let prefix = format!(
+        "error: {}: the bundle's check corpus.recall_own_words failed over the corpus {} (3 entries in 2 namespaces, sha256:",
+        bundle.display(),
+        corpus.display()
+    );
+    assert!(
+        elsewhere.stderr.starts_with(&prefix),
+        "{}",
+        elsewhere.dump()
+    );
+    assert!(
+        elsewhere.stderr.ends_with(
+            "; a corpus check's verdict holds for its own corpus only: pass --corpus with the recorded corpus\n"
+        ),
+        "{}",
+        elsewhere.dump()
+    );
+    assert!(!elsewhere.stdout.contains("fixed"), "{}", elsewhere.dump());
+
+    let same = run(&[
+        "replay".as_ref(),
+        bundle.as_os_str(),
+        "--driver".as_ref(),
+        driver.as_ref(),
+        "--corpus".as_ref(),
+        corpus.as_os_str(),
+    ]);
+    assert_eq!(same.code, 1, "{}", same.dump());
+    assert_eq!(same.last_line(), "reproduced: the check fails as recorded");
+}

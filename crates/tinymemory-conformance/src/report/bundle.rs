@@ -8,7 +8,7 @@ use tinymemory_api::RecallProfile;
 
 use super::json::{from_versioned, to_pretty};
 use super::seed;
-use super::{CheckEntry, CounterexampleRecord, OutcomeKind, Report, ReportError};
+use super::{CheckEntry, CounterexampleRecord, OutcomeKind, Report, ReportError, RunCorpus};
 
 /// The version of the bundle schema this build writes and reads.
 pub const BUNDLE_SCHEMA_VERSION: u32 = 1;
@@ -71,6 +71,12 @@ pub struct Bundle {
     /// was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_timeout_secs: Option<u64>,
+    /// For a check of the `corpus` family, the corpus it failed over (the
+    /// report's `run.corpus`): its verdict holds for that corpus only, so
+    /// `replay` refuses to judge it over another. Absent for other checks
+    /// and in bundles written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corpus: Option<RunCorpus>,
 }
 
 impl Bundle {
@@ -110,6 +116,11 @@ impl Bundle {
             // the bundle knows them ([`Bundle::with_limits`]).
             timeout_secs: None,
             call_timeout_secs: None,
+            corpus: if entry.family == "corpus" {
+                r.corpus.clone()
+            } else {
+                None
+            },
         })
     }
 

@@ -41,8 +41,8 @@ pub(crate) fn xml_attr(s: &str) -> String {
     out
 }
 
-/// One Markdown table cell: hidden characters made visible, `|` and `\`
-/// escaped, line breaks as `<br>`, and `<`, `>`, `&` as entities so
+/// One Markdown table cell: hidden characters made visible, `|`, `\`,
+/// `[` and `]` escaped, line breaks as `<br>`, and `<`, `>`, `&` as entities so
 /// nothing a driver returned becomes HTML.
 pub(crate) fn markdown_cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -52,6 +52,10 @@ pub(crate) fn markdown_cell(s: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '`' => out.push_str("\\`"),
             '*' => out.push_str("\\*"),
+            // A link or image (`![](https://host/pixel)`) would load or
+            // link when the report is pasted.
+            '[' => out.push_str("\\["),
+            ']' => out.push_str("\\]"),
             '_' => out.push_str("\\_"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -62,6 +66,24 @@ pub(crate) fn markdown_cell(s: &str) -> String {
         }
     }
     out
+}
+
+/// `s` as one inline code span, shown as it is: hidden characters made
+/// visible and line breaks as `\n` and `\r` (a span in a heading must
+/// stay on its line), between backtick runs one longer than any inside,
+/// padded with a space where the text starts or ends with a backtick or a
+/// space (CommonMark takes one off each side). No escape or entity is
+/// read inside a span, so none is written.
+pub(crate) fn markdown_code(s: &str) -> String {
+    let body = visible(s).replace('\r', "\\r").replace('\n', "\\n");
+    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if body.is_empty() || body.starts_with(['`', ' ']) || body.ends_with(['`', ' ']) {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{body}{pad}{fence}")
 }
 
 /// A fenced code block holding `s` verbatim (hidden characters made
@@ -101,6 +123,31 @@ mod tests {
         assert_eq!(
             markdown_cell("a|b\nc <i> `d`"),
             "a\\|b<br>c &lt;i&gt; \\`d\\`"
+        );
+    }
+
+    /// A link or an image in a driver's text (`![](https://host/pixel)`)
+    /// stays text: a pasted report loads nothing and links nowhere.
+    #[test]
+    fn markdown_cells_hold_no_link_or_image() {
+        assert_eq!(
+            markdown_cell("![x](https://host/p.png) [y](z)"),
+            "!\\[x\\](https://host/p.png) \\[y\\](z)"
+        );
+    }
+
+    /// An inline code span shows its text as it is: a backtick inside does
+    /// not end it, no escape or entity shows as typed, and a line break
+    /// cannot end the heading it is in.
+    #[test]
+    fn markdown_code_spans_cannot_be_closed_early() {
+        assert_eq!(markdown_code("acme-db"), "`acme-db`");
+        assert_eq!(markdown_code("a`b <i> & *c*"), "``a`b <i> & *c*``");
+        assert_eq!(markdown_code("`x``"), "``` `x`` ```");
+        assert_eq!(markdown_code(" padded "), "`  padded  `");
+        assert_eq!(
+            markdown_code("one\ntwo\r\n## FULL"),
+            "`one\\ntwo\\r\\n## FULL`"
         );
     }
 

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::build::duration;
-use super::escape::{markdown_cell, markdown_fence};
+use super::escape::{markdown_cell, markdown_code, markdown_fence};
 use super::{CheckEntry, OutcomeKind, Report};
 
 impl Report {
@@ -24,8 +24,8 @@ impl Report {
     pub fn to_markdown(&self) -> String {
         let r = &self.run;
         let mut out = format!(
-            "## tinymemory conformance: `{}` — {}\n\n",
-            markdown_cell(&r.driver_id),
+            "## tinymemory conformance: {} — {}\n\n",
+            markdown_code(&r.driver_id),
             self.conformance
         );
         out.push_str("| run | |\n|---|---|\n");

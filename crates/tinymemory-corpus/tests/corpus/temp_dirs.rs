@@ -368,3 +368,62 @@ fn broken_symbolic_links_are_skipped_with_a_warning() {
         vec![Path::new("chatterbot/english/greetings.yml")]
     );
 }
+
+/// A corpus file name that leads to a device, a FIFO or a socket (a
+/// symlink to `/dev/zero`, say) is no corpus file: skipped with a warning
+/// naming it, never left out in silence nor read (a FIFO would block the
+/// load, `/dev/zero` never end).
+#[cfg(unix)]
+#[test]
+fn a_name_leading_to_a_device_or_fifo_is_skipped_with_a_warning() {
+    let dir = corpus_dir(&[("chatterbot/english/greetings.yml", GREETINGS)]);
+    let english = dir.path().join("chatterbot/english");
+    std::os::unix::fs::symlink("/dev/zero", english.join("zero.yml")).unwrap();
+    fs::create_dir_all(dir.path().join("licenses")).unwrap();
+    let fifo = dir.path().join("licenses/Fifo.txt");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let corpus = Corpus::load(dir.path()).unwrap();
+    let warnings: Vec<String> = corpus.warnings.iter().map(ToString::to_string).collect();
+    let skipped = "not a regular file (a device, a FIFO or a socket); skipped";
+    assert_eq!(
+        warnings,
+        [
+            format!("chatterbot/english/zero.yml:1: {skipped}"),
+            format!("licenses/Fifo.txt:1: {skipped}"),
+        ]
+    );
+    assert_eq!(
+        corpus.files,
+        vec![Path::new("chatterbot/english/greetings.yml")]
+    );
+}
+
+/// A corpus file over the size bound is an error naming it and the
+/// bound, once that much is read: a sparse file of gigabytes is not read
+/// into memory (and then parsed for minutes).
+#[test]
+fn a_file_over_the_size_bound_is_an_error_naming_it() {
+    let dir = corpus_dir(&[("chatterbot/english/greetings.yml", GREETINGS)]);
+    let huge = dir.path().join("chatterbot/english/huge.yml");
+    fs::File::create(&huge)
+        .and_then(|f| f.set_len(tinymemory_corpus::MAX_FILE_BYTES + 1))
+        .unwrap();
+    let err = Corpus::load(dir.path()).unwrap_err();
+    assert!(matches!(err, CorpusError::TooLarge { .. }), "{err:?}");
+    assert_eq!(err.file(), Some(Path::new("chatterbot/english/huge.yml")));
+    assert_eq!(
+        err.to_string(),
+        "failed to read chatterbot/english/huge.yml: it holds more than 67108864 bytes \
+         (64 MiB), more than a corpus file may"
+    );
+    // At the bound exactly, it is read (and refused for what it holds).
+    fs::File::create(&huge)
+        .and_then(|f| f.set_len(tinymemory_corpus::MAX_FILE_BYTES))
+        .unwrap();
+    let err = Corpus::load(dir.path()).unwrap_err();
+    assert!(!matches!(err, CorpusError::TooLarge { .. }), "{err:?}");
+}

@@ -12,6 +12,14 @@ pub(crate) enum SelectError {
     /// A `--check` that is not a glob.
     #[error("not a valid pattern: {0}")]
     Pattern(globset::Error),
+    /// An empty `--check` (`--check ''`, or a variable that expanded to
+    /// nothing): it would match no check, and the message naming no
+    /// pattern read as a garbled one.
+    #[error(
+        "--check '' is empty: give a check id, a family or a glob \
+         (`tinymemory-conformance list` lists them)"
+    )]
+    Empty,
     /// A `--family` that is not one; the families, listed.
     #[error("no such family; the families are {0}")]
     NoFamily(String),
@@ -41,8 +49,11 @@ pub(crate) struct CheckPattern {
 
 impl CheckPattern {
     /// `--check`'s value: a glob (`*`, `?`, `[..]`, `{a,b}`); a malformed
-    /// one is a usage error naming it.
+    /// or empty one is a usage error naming it.
     pub(crate) fn parse(raw: &str) -> Result<Self, SelectError> {
+        if raw.is_empty() {
+            return Err(SelectError::Empty);
+        }
         let glob = Glob::new(raw).map_err(SelectError::Pattern)?;
         Ok(Self {
             raw: raw.to_owned(),
@@ -134,6 +145,16 @@ pub(crate) fn select(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_pattern_is_refused_naming_what_check_takes() {
+        let err = CheckPattern::parse("").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "--check '' is empty: give a check id, a family or a glob \
+             (`tinymemory-conformance list` lists them)"
+        );
+    }
 
     fn ids(patterns: &[&str], families: &[Family]) -> Result<Vec<&'static str>, SelectError> {
         let patterns: Vec<CheckPattern> = patterns

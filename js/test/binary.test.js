@@ -1,14 +1,14 @@
 // Finding the binary: the variable, a binary of another version, the list.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BinaryError, PLATFORM_PACKAGES, VERSION, checkedBinary, findBinary, listChecks, listing, platformKey } from "../dist/index.js";
 import { deadline } from "../dist/run.js";
+import { scratchDir } from "./doubles/scratch.js";
 
 function fakeBinary(body) {
-  const path = join(mkdtempSync(join(tmpdir(), "tm-bin-")), "tinymemory-conformance");
+  const path = join(scratchDir("tm-bin-"), "tinymemory-conformance");
   writeFileSync(path, `#!/bin/sh\n${body}\n`);
   chmodSync(path, 0o755);
   return path;

@@ -2,13 +2,13 @@
 // file that appears once the driver answered, then grows a line at a time.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EventsFile } from "../dist/events-file.js";
+import { scratchDir } from "./doubles/scratch.js";
 
 test("lines come as they are completed, across reads that split a line or a character", () => {
-  const path = join(mkdtempSync(join(tmpdir(), "tm-events-")), "events.jsonl");
+  const path = join(scratchDir("tm-events-"), "events.jsonl");
   const file = new EventsFile(path);
   assert.deepEqual(file.lines(), [], "no file yet: no line");
   writeFileSync(path, '{"event":"run-started"}\n{"event":"check-');

@@ -10,10 +10,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { scratchDir } from "./doubles/scratch.js";
 
 const binary = process.env.TINYMEMORY_CONFORMANCE_BIN ?? fileURLToPath(new URL("../../target/debug/tinymemory-conformance", import.meta.url));
 const faulty = fileURLToPath(new URL("./doubles/faulty_driver.py", import.meta.url));
@@ -133,7 +133,7 @@ test(
   "the CLI's JSON, pytest's JUnit and node:test's reporter give one driver the same outcomes, level and shared errors",
   { skip: (!existsSync(binary) && `no binary at ${binary}`) || (python === null && "no python with pytest (set TINYMEMORY_PYTEST_PYTHON)") },
   () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), "tm-front-ends-")));
+    const dir = realpathSync(scratchDir("tm-front-ends-"));
     const fromCli = cli(dir);
     const fromPytest = pytest(dir);
     const fromNode = nodeRun(dir);

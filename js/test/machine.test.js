@@ -2,18 +2,18 @@
 // `hello --format json` for what a driver declared.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkedBinary } from "../dist/index.js";
 import { RunError, hello } from "../dist/run.js";
+import { scratchDir } from "./doubles/scratch.js";
 
 const serve = fileURLToPath(new URL("../bin/tinymemory-serve.js", import.meta.url));
 
 /** A store module declaring a profile, one optional op and independent stores; its methods are never called. */
 function storeModule() {
-  const path = join(mkdtempSync(join(tmpdir(), "tm-hello-")), "store.mjs");
+  const path = join(scratchDir("tm-hello-"), "store.mjs");
   writeFileSync(
     path,
     `export default class Store {
@@ -57,7 +57,7 @@ test("a driver that does not answer is a RunError quoting the binary's error", (
 });
 
 test("hello asks the binary, with the driver as an exec: spec", () => {
-  const dir = mkdtempSync(join(tmpdir(), "tm-hello-"));
+  const dir = scratchDir("tm-hello-");
   const bin = join(dir, "tinymemory-conformance");
   writeFileSync(bin, `#!/bin/sh\nprintf '%s\\n' "$@" > ${JSON.stringify(join(dir, "argv"))}\necho '{"recall_profile":"semantic","independent_stores":false}'\n`);
   chmodSync(bin, 0o755);

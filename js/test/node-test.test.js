@@ -3,17 +3,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../dist/index.js";
+import { scratchDir } from "./doubles/scratch.js";
 
 const nodeTest = new URL("../dist/node-test.js", import.meta.url).href;
 
 /** `body` as a test file of its own under `node --test` (TAP), with the node flags `args` and the variables `vars`. */
 function innerRun(body, { args = [], vars = {} } = {}) {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "tm-node-test-")));
+  const dir = realpathSync(scratchDir("tm-node-test-"));
   writeFileSync(join(dir, "inner.test.mjs"), `import { conformance } from ${JSON.stringify(nodeTest)};\n${body}\n`);
   const env = { ...process.env, ...vars };
   delete env.NODE_TEST_CONTEXT;
@@ -36,7 +36,7 @@ test("a driver path that does not exist is named, relative to the test file", ()
 });
 
 test("a store that throws as it loads is one failing test, driver_unavailable, with a profile given too", () => {
-  const lib = realpathSync(mkdtempSync(join(tmpdir(), "tm-throws-")));
+  const lib = realpathSync(scratchDir("tm-throws-"));
   writeFileSync(join(lib, "throws.mjs"), 'throw new Error("no such engine: tm-missing-engine");\n');
   const { status, out } = innerRun(`conformance({ driver: ${JSON.stringify(join(lib, "throws.mjs"))}, profile: "semantic" });`);
   assert.equal(status, 1);
@@ -108,7 +108,7 @@ test("a store whose every recall raises ImportError stops at its fifth failing c
 
 test("a broken environment's message comes from the run-stopped event, not from the binary's stderr", { skip: !existsSync(binary) && `no binary at ${binary}` }, () => {
   // The binary behind a wrapper that drops its stderr.
-  const quiet = join(realpathSync(mkdtempSync(join(tmpdir(), "tm-quiet-"))), "quiet-binary");
+  const quiet = join(realpathSync(scratchDir("tm-quiet-")), "quiet-binary");
   writeFileSync(quiet, `#!/bin/sh\nexec ${JSON.stringify(binary)} "$@" 2>/dev/null\n`, { mode: 0o755 });
   const out = missingNumpyRun(quiet);
   assert.ok(out.includes("the driver's environment is broken: the first 5 checks to fail all failed on the same error: backend failure: ImportError: No module named 'numpy'"), out);
@@ -167,7 +167,7 @@ test("the header comes before the tests, each test takes its check's own time, a
 test("a store whose corpus load outlasts the per-request limit fails naming the option, and passes once callTimeout raises it", withBinary, () => {
   // A corpus of one file of the bundled one: one store_many, which the
   // double answers after 3 s.
-  const corpus = mkdtempSync(join(tmpdir(), "tm-corpus-"));
+  const corpus = scratchDir("tm-corpus-");
   mkdirSync(join(corpus, "chatterbot", "english"), { recursive: true });
   copyFileSync(fileURLToPath(new URL("../../fixtures/corpora/chatterbot/english/ai.yml", import.meta.url)), join(corpus, "chatterbot", "english", "ai.yml"));
   const run = (callTimeout) =>
@@ -192,7 +192,7 @@ const gated = fileURLToPath(new URL("./doubles/gated_driver.py", import.meta.url
 const REPORTED_WITHIN_MS = 120_000;
 
 test("each check's test is reported as its check finishes, while the run's later checks still run", withBinary, async () => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "tm-node-test-")));
+  const dir = realpathSync(scratchDir("tm-node-test-"));
   const release = join(dir, "release");
   // recall.limit lists nothing; list.filters waits in its first list until the file exists.
   writeFileSync(

@@ -6,17 +6,32 @@ use tinymemory_conformance::report::CheckEntry;
 use tinymemory_conformance::{CheckReport, CheckStarted, RunObserver};
 
 use crate::console::Console;
+use crate::run::overlap::Held;
 
 /// Prints a run's finished checks on a [`Console`].
 pub(crate) struct ConsoleProgress<'a> {
     console: &'a Console,
     quiet: bool,
+    held: Option<Held>,
 }
 
 impl<'a> ConsoleProgress<'a> {
     /// Progress on `console`; `quiet` prints only failed checks.
     pub(crate) fn new(console: &'a Console, quiet: bool) -> Self {
-        Self { console, quiet }
+        Self {
+            console,
+            quiet,
+            held: None,
+        }
+    }
+
+    /// The same, its lines held by `held` until the corpus load's lines
+    /// are written.
+    pub(crate) fn held_by(self, held: Held) -> Self {
+        Self {
+            held: Some(held),
+            ..self
+        }
     }
 }
 
@@ -27,8 +42,11 @@ impl RunObserver for ConsoleProgress<'_> {
 
     fn check_finished(&mut self, report: &mut CheckReport) {
         if !self.quiet || report.outcome.is_fail() {
-            self.console
-                .line(&CheckEntry::from(&*report).text_line(self.console.colour()));
+            let line = CheckEntry::from(&*report).text_line(self.console.colour());
+            match &self.held {
+                Some(held) => held.line(self.console, line),
+                None => self.console.line(&line),
+            }
         }
     }
 }

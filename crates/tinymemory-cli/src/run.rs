@@ -1,8 +1,9 @@
 //! `run`: load the corpus, show the section API on it, run every check,
 //! then render the report, compare it with a baseline and write bundles.
 
+use std::future::Future;
 use std::sync::Arc;
-use std::time::{Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use tinymemory_conformance::report::RunCorpus;
 use tinymemory_conformance::{DriverFactory, LoadedCorpus, RunObserver, RunSummary, Runner};
@@ -15,6 +16,7 @@ use crate::error::{CliError, CliResult};
 use crate::progress::ConsoleProgress;
 use crate::{corpus, runtime};
 
+use self::overlap::{Answered, Held};
 use self::plan::{CorpusPlan, RunPlan};
 use self::preflight::{Preflight, TraceFile};
 use self::trace_marks::TraceMarks;
@@ -25,6 +27,7 @@ mod claims;
 mod environment;
 mod events;
 pub(crate) mod finish;
+pub(crate) mod overlap;
 mod overwrite;
 mod plan;
 mod preflight;
@@ -83,21 +86,31 @@ async fn run_plan(
     let waiting = Waiting::new(plan.quiet, console.case_progress());
     console.around(&waiting);
     let ticker = waiting.start();
-    let mut progress = ConsoleProgress::new(console, plan.quiet);
-    let load_started = Instant::now();
-    let (corpus, measured) = {
+    // The checks' lines wait for the load's, which may end after the
+    // first checks (`run/overlap.rs`).
+    let held = Held::holding();
+    let mut progress = ConsoleProgress::new(console, plan.quiet).held_by(held.clone());
+    let (answered_watch, answered) = Answered::new();
+    let mut load_time = Duration::ZERO;
+    let mut measured = None;
+    let corpus_store = opened.corpus_store;
+    let load = async {
+        let load_started = Instant::now();
         let mut watch = (
-            (&mut progress, &*waiting),
+            (&*waiting, answered_watch),
             plan.outputs.events.as_ref().map(events::Events::observer),
         );
-        load_corpus(plan, opened.corpus_store, console, &mut watch).await?
+        let (corpus, facts) = load_corpus(plan, corpus_store, console, &mut watch).await?;
+        load_time = load_started.elapsed();
+        measured = facts;
+        // The run has started: until here, a refused run or a failed load
+        // left no trace file (its error quoted the trace instead).
+        if let Some(t) = &plan.outputs.trace {
+            t.keep()?;
+        }
+        held.release(console);
+        Ok(corpus)
     };
-    let load_time = load_started.elapsed();
-    // The run starts: until here, a refused or failed run left no trace
-    // file (its error quoted the trace instead).
-    if let Some(t) = &plan.outputs.trace {
-        t.keep()?;
-    }
     let started = SystemTime::now()
         .checked_sub(started_at.elapsed())
         .unwrap_or_else(SystemTime::now);
@@ -122,7 +135,7 @@ async fn run_plan(
     let summary = execute(
         plan,
         opened.factory,
-        corpus,
+        (load, answered),
         console,
         (&mut watch, (&mut progress, &*waiting)),
     )
@@ -237,16 +250,21 @@ fn runner(plan: &RunPlan, console: &Console) -> Runner {
         .with_progress(console.case_progress())
 }
 
-/// Runs the plan's checks, `progress` (the console's and the broken
-/// environment's watch) and the trace (when there is one) watching.
+/// Runs the plan's checks while `load` loads the corpus (the checks start
+/// once `answered` resolves: `Runner::run_loading`), `progress` (the
+/// console's and the broken environment's watch) and the trace (when
+/// there is one) watching.
 ///
 /// # Errors
 ///
-/// The trace could not be written.
+/// The load's error, or the trace could not be written.
 async fn execute(
     plan: &RunPlan,
     factory: Arc<dyn DriverFactory>,
-    corpus: Option<Arc<LoadedCorpus>>,
+    (load, answered): (
+        impl Future<Output = Result<Option<Arc<LoadedCorpus>>, CliError>>,
+        impl Future<Output = ()>,
+    ),
     console: &Arc<Console>,
     progress: impl RunObserver,
 ) -> Result<RunSummary, CliError> {
@@ -259,7 +277,9 @@ async fn execute(
         .map(|t| TraceMarks::new(console, &t.trace, &t.path));
     let events = plan.outputs.events.as_ref().map(events::Events::observer);
     let mut watch = (progress, (marks, events));
-    let summary = runner.run_observed(factory, corpus, &mut watch).await;
+    let summary = runner
+        .run_loading(factory, load, answered, &mut watch)
+        .await?;
     if let Some(t) = &plan.outputs.trace {
         t.trace.flush().map_err(|e| {
             CliError::Usage(format!(

@@ -67,6 +67,22 @@ impl Family {
         }
     }
 
+    /// `true` for the one family whose checks read
+    /// [`CheckContext::corpus`]: while a corpus loads
+    /// ([`Runner::run_loading`](crate::Runner::run_loading)) its checks
+    /// wait for the load, and those of every other family run.
+    #[must_use]
+    pub fn reads_corpus(self) -> bool {
+        match self {
+            Self::Corpus => true,
+            Self::Contract
+            | Self::Sections
+            | Self::Portability
+            | Self::Interface
+            | Self::Property => false,
+        }
+    }
+
     /// The family named `name` ([`Family::as_str`]), if any.
     #[must_use]
     pub fn named(name: &str) -> Option<Self> {

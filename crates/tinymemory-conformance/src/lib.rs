@@ -107,6 +107,7 @@ mod runner;
 pub mod self_test;
 pub mod shard;
 mod slots;
+mod start_order;
 pub mod stress;
 pub use shard::Shard;
 mod summary;

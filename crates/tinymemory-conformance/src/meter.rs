@@ -86,9 +86,6 @@ struct Inner {
     units: AtomicU64,
     next: AtomicU64,
     waiting: Mutex<Vec<(u64, Call, Instant)>>,
-    /// Woken at each call's start, so a watcher sleeping until a deadline
-    /// computed before the call can compute the call's own.
-    started: tokio::sync::Notify,
     /// The errors of the driver's pinned recalls, keyed by the error the
     /// section API makes of each (`recall in namespace "NS" failed: ..`).
     wrapped: Mutex<HashMap<DriverError, DriverError>>,
@@ -122,7 +119,6 @@ impl Meter {
         let id = self.inner.next.fetch_add(1, Ordering::Relaxed);
         self.inner.units.fetch_add(call.units, Ordering::Relaxed);
         self.waiting().push((id, call, Instant::now()));
-        self.inner.started.notify_one();
         Waiting {
             meter: self.clone(),
             id,
@@ -138,12 +134,6 @@ impl Meter {
     /// Units of work of the calls started so far.
     pub(crate) fn units(&self) -> u64 {
         self.inner.units.load(Ordering::Relaxed)
-    }
-
-    /// Resolves at the next call's start (at once if a call started since
-    /// the last time it resolved).
-    pub(crate) async fn call_started(&self) {
-        self.inner.started.notified().await;
     }
 
     /// Keeps `e`, the error the driver returned for a recall pinned to

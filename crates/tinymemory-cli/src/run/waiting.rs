@@ -42,17 +42,24 @@ impl State {
         Some(format!("{id} ({:.1?}{cases})", since.elapsed()))
     }
 
-    /// The log line of the work under way: the load, else the checks.
+    /// The log line of the work under way: the load, the checks, or both
+    /// while the checks that read no corpus run during the load.
     fn log_line(&self, cases: &CaseProgress) -> Option<String> {
-        if let Some((done, total, started)) = self.load.filter(|(d, t, _)| d < t) {
-            return Some(load_line(done, total, started.elapsed()));
+        let load = self
+            .load
+            .filter(|(d, t, _)| d < t)
+            .map(|(done, total, started)| load_line(done, total, started.elapsed()));
+        let checks = self.checks.map(|(finished, total)| {
+            let running = self
+                .running_text(cases)
+                .map(|r| format!("; running {r}"))
+                .unwrap_or_default();
+            format!("checks: {finished} of {total} finished{running}")
+        });
+        match (load, checks) {
+            (Some(load), Some(checks)) => Some(format!("{load}; {checks}")),
+            (load, checks) => load.or(checks),
         }
-        let (finished, total) = self.checks?;
-        let running = self
-            .running_text(cases)
-            .map(|r| format!("; running {r}"))
-            .unwrap_or_default();
-        Some(format!("checks: {finished} of {total} finished{running}"))
     }
 }
 
@@ -284,6 +291,15 @@ mod tests {
         let line = state.log_line(&CaseProgress::new()).unwrap();
         assert!(
             line.starts_with("checks: 2 of 17 finished; running recall.limit ("),
+            "{line}"
+        );
+        // The checks that read no corpus run while it loads: both.
+        let two_seconds_ago = Instant::now().checked_sub(Duration::from_secs(2)).unwrap();
+        state.load = Some((1000, 3000, two_seconds_ago));
+        let line = state.log_line(&CaseProgress::new()).unwrap();
+        assert!(
+            line.starts_with("loading the corpus: 1000 of 3000 entries, ")
+                && line.contains(" left; checks: 2 of 17 finished; running recall.limit ("),
             "{line}"
         );
     }

@@ -114,9 +114,9 @@ fn the_stream_matches_its_schema_and_the_report() {
         .collect();
     assert_eq!(planned, ids);
 
-    // The corpus load, from 0 to its total, before the first check.
-    let first_check = k.iter().position(|e| *e == "check-started").unwrap();
-    let load: Vec<&Value> = events[..first_check]
+    // The corpus load, from 0 to its total, before the first corpus check
+    // (the others may start while it loads).
+    let load: Vec<&Value> = events
         .iter()
         .filter(|e| e["event"] == "corpus-progress")
         .collect();
@@ -127,6 +127,7 @@ fn the_stream_matches_its_schema_and_the_report() {
         last["total"], report["run"]["corpus"]["entries"],
         "the load stores every entry"
     );
+    assert!(loaded_before_corpus_checks(&events), "{events:?}");
 
     // Each check starts before it finishes; they finish in run order, each
     // with its entry exactly as the report has it.
@@ -169,6 +170,94 @@ fn the_stream_matches_its_schema_and_the_report() {
     let bundle = done["bundles"]["recall.limit"].as_str().unwrap();
     assert!(std::path::Path::new(bundle).is_file(), "{bundle}");
     assert_eq!(done["bundles"].as_object().unwrap().len(), 1);
+}
+
+/// Whether every corpus check started after the load's last event.
+fn loaded_before_corpus_checks(events: &[Value]) -> bool {
+    let loaded = load_end(events);
+    events.iter().enumerate().all(|(i, e)| {
+        !(e["event"] == "check-started" && e["id"].as_str().unwrap().starts_with("corpus."))
+            || i > loaded
+    })
+}
+
+/// The position of the load's last event (every entry stored).
+fn load_end(events: &[Value]) -> usize {
+    events
+        .iter()
+        .position(|e| e["event"] == "corpus-progress" && e["done"] == e["total"])
+        .expect("the load's last event")
+}
+
+/// A JSON report without what timing decides: durations, the start.
+fn timeless(report: &std::path::Path) -> Value {
+    let mut r: Value = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    for c in r["checks"].as_array_mut().unwrap() {
+        c["duration_ms"] = Value::Null;
+    }
+    for field in ["duration_ms", "load_ms", "started_at"] {
+        r["run"][field] = Value::Null;
+    }
+    r
+}
+
+/// Two jobs on the SQLite driver: the checks that read no corpus start
+/// while it loads (the first after the store's first batch, before the
+/// last), the corpus checks after it, and the report is the one of a run
+/// at one job, where the load ends before the first check, timings
+/// aside. The console reads as before: the load's lines, then the checks'.
+#[test]
+fn checks_that_read_no_corpus_run_while_it_loads() {
+    let dir = scratch();
+    let mut reports = Vec::new();
+    for jobs in ["1", "2"] {
+        let events = dir.path().join(format!("events-{jobs}.jsonl"));
+        let report = dir.path().join(format!("report-{jobs}.json"));
+        let ran = run(&[
+            "run",
+            "--driver",
+            "sqlite",
+            "--check",
+            "store.upsert",
+            "--check",
+            "recall.limit",
+            "--family",
+            "corpus",
+            "--jobs",
+            jobs,
+            "--format",
+            "json",
+            "--output",
+            report.to_str().unwrap(),
+            "--events",
+            events.to_str().unwrap(),
+        ]);
+        assert_eq!(ran.code, 0, "{}", ran.dump());
+        let events = lines(&events);
+        assert!(loaded_before_corpus_checks(&events), "{events:?}");
+        let first_check = events
+            .iter()
+            .position(|e| e["event"] == "check-started")
+            .unwrap();
+        if jobs == "1" {
+            // The load holds the one job.
+            assert!(first_check > load_end(&events), "{events:?}");
+        } else {
+            assert_eq!(events[first_check]["id"], "store.upsert");
+            assert!(first_check < load_end(&events), "{events:?}");
+        }
+        // The console (stdout beside a report on a file): the load's
+        // lines, then the checks', whichever ended first.
+        let console: Vec<&str> = ran.stdout.lines().collect();
+        let loaded = console
+            .iter()
+            .position(|l| l.starts_with("loaded "))
+            .unwrap();
+        let first_line = console.iter().position(|l| l.starts_with("PASS ")).unwrap();
+        assert!(loaded < first_line, "{}", ran.dump());
+        reports.push(timeless(&report));
+    }
+    assert_eq!(reports[0], reports[1]);
 }
 
 /// `fd:N` writes to an inherited descriptor, here a pipe the shell opens;

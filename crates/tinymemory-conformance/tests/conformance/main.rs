@@ -30,6 +30,7 @@ mod report_compare;
 mod report_junit_xsd;
 mod report_parse;
 mod report_render;
+mod run_loading;
 mod self_test;
 mod semantic_checks_can_fail;
 mod suite_can_fail;

@@ -114,10 +114,10 @@ def list_namespaces(b, inputs):
     """list_namespaces with a prefix and max_depth (the docstring's
     example, its labels the suite's words), a suffix, and a max_depth
     alone."""
-    out = {"namespaces": inputs["namespaces"], "prefix": inputs["prefix"], "suffix": inputs["suffix"]}
+    out = {"namespaces": inputs["namespaces"], "with_prefix": inputs["with_prefix"], "with_suffix": inputs["with_suffix"]}
     out["puts"] = [b.put(ns, "k", {"v": 1}) for ns in inputs["namespaces"]]
-    out["prefix_depth"] = b.namespaces(prefix=inputs["prefix"], max_depth=3)
-    out["suffix"] = b.namespaces(suffix=inputs["suffix"])
+    out["prefix_depth"] = b.namespaces(prefix=inputs["with_prefix"], max_depth=3)
+    out["suffix"] = b.namespaces(suffix=inputs["with_suffix"])
     out["depth"] = b.namespaces(max_depth=2)
     return out
 

@@ -163,8 +163,8 @@ pub(crate) async fn list_namespaces(ctx: CheckContext) -> Step {
             let (a, b, c, dd, e, f, i) = (&l[0], &l[1], &l[2], &l[3], &l[4], &l[5], &l[6]);
             serde_json::json!({
                 "namespaces": [[a, b, c], [a, b, dd, e], [a, b, dd, i], [a, b, f], [a, c, f]],
-                "prefix": [a, b],
-                "suffix": [f],
+                "with_prefix": [a, b],
+                "with_suffix": [f],
             })
         },
         |inputs, o| {
@@ -176,13 +176,13 @@ pub(crate) async fn list_namespaces(ctx: CheckContext) -> Step {
                     "prefix_depth",
                     format!(
                         "list_namespaces(prefix={}, max_depth=3)",
-                        json(&inputs["prefix"])
+                        json(&inputs["with_prefix"])
                     ),
                     serde_json::json!([[a, b, c], [a, b, dd], [a, b, f]]),
                 ),
                 (
                     "suffix",
-                    format!("list_namespaces(suffix={})", json(&inputs["suffix"])),
+                    format!("list_namespaces(suffix={})", json(&inputs["with_suffix"])),
                     serde_json::json!([[a, b, f], [a, c, f]]),
                 ),
                 (

@@ -145,7 +145,7 @@ export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls, i: Inputs
   "interface.langchain.delete": async (c, i) => {
     const given = documentsOf(i.given);
     const ids: string[] = i.given_ids;
-    const out: Record<string, unknown> = { given: docs(given), given_ids: ids, ids: await c.add(given, ids, "given") };
+    const out: Record<string, unknown> = { given: i.given, given_ids: ids, ids: await c.add(given, ids, "given") };
     out.delete_one = await c.delete(ids.slice(0, 1));
     out.after_one = await c.search(i.queries.after_one, 3);
     out.delete_bulk = await c.delete(ids.slice(1));
@@ -164,7 +164,7 @@ export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls, i: Inputs
     const given = documentsOf(i.given);
     const ids: string[] = i.given_ids;
     const replacement = documentsOf(i.replacement);
-    const out: Record<string, unknown> = { given: docs(given), given_ids: ids, replacement: docs(replacement) };
+    const out: Record<string, unknown> = { given: i.given, given_ids: ids, replacement: i.replacement };
     out.first = await c.add(given, ids, "judged");
     out.second = await c.add(given, ids, "judged");
     out.after_twice = await c.search(i.queries.after_twice, 3);
@@ -177,7 +177,7 @@ export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls, i: Inputs
   "interface.langchain.get_by_ids": async (c, i) => {
     const given = documentsOf(i.given);
     const ids: string[] = i.given_ids;
-    const out: Record<string, unknown> = { given: docs(given), given_ids: ids, missing_ids: i.missing_ids };
+    const out: Record<string, unknown> = { given: i.given, given_ids: ids, missing_ids: i.missing_ids };
     out.ids = await c.add(given, ids, "given");
     out.get = await c.get(ids);
     out.missing = await c.get(i.missing_ids);
@@ -190,21 +190,21 @@ export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls, i: Inputs
   "interface.langchain.generated_ids": async (c, i) => {
     const given = documentsOf(i.given);
     const ids = await c.add(given, undefined, "judged");
-    return { given: docs(given), ids, get: "ok" in ids ? await c.get(ids.ok as string[]) : notRun };
+    return { given: i.given, ids, get: "ok" in ids ? await c.get(ids.ok as string[]) : notRun };
   },
 
   /** test_add_documents_with_existing_ids: a Document's id used, one made for a document without, in one batch. */
   "interface.langchain.document_ids": async (c, i) => {
     const given = documentsOf(i.given);
     const ids = await c.add(given, undefined, "judged");
-    return { given: docs(given), ids, get: "ok" in ids ? await c.get(ids.ok as string[]) : notRun };
+    return { given: i.given, ids, get: "ok" in ids ? await c.get(ids.ok as string[]) : notRun };
   },
 
   /** The standard tests' kind of ids, plain strings ("7", "42"): kept, read back by getByIds, the search and after delete. */
   "interface.langchain.string_ids": async (c, i) => {
     const given = documentsOf(i.given);
     const ids: string[] = i.given_ids;
-    const out: Record<string, unknown> = { given: docs(given), given_ids: ids, ids: await c.add(given, ids, "given") };
+    const out: Record<string, unknown> = { given: i.given, given_ids: ids, ids: await c.add(given, ids, "given") };
     out.get = await c.get(ids);
     out.search = await c.search(i.queries.search, 2);
     out.delete = await c.delete(ids.slice(0, 1));
@@ -215,7 +215,7 @@ export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls, i: Inputs
   /** similaritySearch and similaritySearchWithScore agree. */
   "interface.langchain.search_with_score": async (c, i) => {
     const given = documentsOf(i.given);
-    const out: Record<string, unknown> = { given: docs(given), ids: await c.add(given, undefined, "unread") };
+    const out: Record<string, unknown> = { given: i.given, ids: await c.add(given, undefined, "unread") };
     out.search = await c.search(i.queries.search, 4);
     out.scored = await c.searchWithScore(i.queries.scored, 4);
     return out;

@@ -104,7 +104,7 @@ def add_documents(calls, inputs):
 def delete(calls, inputs):
     """test_deleting_documents and test_deleting_bulk_documents."""
     given, ids, queries = _documents(inputs["given"]), inputs["given_ids"], inputs["queries"]
-    out = {"given": _docs(given), "given_ids": ids, "ids": calls.add(given, ids=ids)}
+    out = {"given": inputs["given"], "given_ids": ids, "ids": calls.add(given, ids=ids)}
     out["delete_one"] = calls.delete(ids[:1])
     out["after_one"] = calls.search(queries["after_one"], 3)
     out["delete_bulk"] = calls.delete(ids[1:])
@@ -124,7 +124,7 @@ def upsert(calls, inputs):
     id."""
     given, ids, queries = _documents(inputs["given"]), inputs["given_ids"], inputs["queries"]
     replacement = _documents(inputs["replacement"])
-    out = {"given": _docs(given), "given_ids": ids, "replacement": _docs(replacement)}
+    out = {"given": inputs["given"], "given_ids": ids, "replacement": inputs["replacement"]}
     out["first"] = calls.add(given, ids=ids)
     out["second"] = calls.add(given, ids=ids)
     out["after_twice"] = calls.search(queries["after_twice"], 3)
@@ -137,7 +137,7 @@ def get_by_ids(calls, inputs):
     """test_get_by_ids and test_get_by_ids_missing, with missing and
     repeated ids among present ones."""
     given, ids = _documents(inputs["given"]), inputs["given_ids"]
-    out = {"given": _docs(given), "given_ids": ids, "missing_ids": inputs["missing_ids"]}
+    out = {"given": inputs["given"], "given_ids": ids, "missing_ids": inputs["missing_ids"]}
     out["ids"] = calls.add(given, ids=ids)
     out["get"] = calls.get(ids)
     out["missing"] = calls.get(inputs["missing_ids"])
@@ -151,7 +151,7 @@ def generated_ids(calls, inputs):
     get_by_ids of them."""
     given = _documents(inputs["given"])
     ids = calls.add(given)
-    out = {"given": _docs(given), "ids": ids}
+    out = {"given": inputs["given"], "ids": ids}
     out["get"] = calls.get(ids["ok"]) if "ok" in ids else {"error": "not run: add_documents failed"}
     return out
 
@@ -161,7 +161,7 @@ def document_ids(calls, inputs):
     one is made for a document without, in one batch."""
     given = _documents(inputs["given"])
     ids = calls.add(given)
-    out = {"given": _docs(given), "ids": ids}
+    out = {"given": inputs["given"], "ids": ids}
     out["get"] = calls.get(ids["ok"]) if "ok" in ids else {"error": "not run: add_documents failed"}
     return out
 
@@ -171,7 +171,7 @@ def string_ids(calls, inputs):
     kind of ids, plain strings ("7", "42"): add_documents keeps them,
     get_by_ids, the search and delete use them."""
     given, ids, queries = _documents(inputs["given"]), inputs["given_ids"], inputs["queries"]
-    out = {"given": _docs(given), "given_ids": ids, "ids": calls.add(given, ids=ids)}
+    out = {"given": inputs["given"], "given_ids": ids, "ids": calls.add(given, ids=ids)}
     out["get"] = calls.get(ids)
     out["search"] = calls.search(queries["search"], 2)
     out["delete"] = calls.delete(ids[:1])
@@ -182,7 +182,7 @@ def string_ids(calls, inputs):
 def search_with_score(calls, inputs):
     """similarity_search and similarity_search_with_score agree."""
     given, queries = _documents(inputs["given"]), inputs["queries"]
-    out = {"given": _docs(given), "ids": calls.add(given)}
+    out = {"given": inputs["given"], "ids": calls.add(given)}
     out["search"] = calls.search(queries["search"], 4)
     out["scored"] = calls.search_with_score(queries["scored"], 4)
     return out

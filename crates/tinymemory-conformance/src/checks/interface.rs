@@ -42,6 +42,15 @@ type Verdict = Result<(), String>;
 /// A check's judge: the inputs the suite sent, then the observation.
 type Judge = fn(&Value, &Value) -> Verdict;
 
+/// The framework interface a module's checks are of, and its two paths
+/// as a message names them (sync, then async).
+struct Served {
+    /// As a driver declares it (`langchain.vectorstore`).
+    interface: &'static str,
+    /// The sync path and the async one.
+    paths: [&'static str; 2],
+}
+
 /// Runs `check`'s scenario of `interface` on two fresh stores, sync then
 /// async, with the inputs `inputs` draws from the run's seed (the same
 /// on both paths), and fails with every path whose observation `judge`
@@ -55,12 +64,12 @@ type Judge = fn(&Value, &Value) -> Verdict;
 /// not serve, [`NOT_SERVED`], leaves the family out).
 async fn judged(
     ctx: &CheckContext,
-    interface: &str,
+    served: &Served,
     check: &str,
-    paths: [&str; 2],
     inputs: fn(&mut draw::Draw) -> Value,
     judge: Judge,
 ) -> Step {
+    let (interface, paths) = (served.interface, served.paths);
     let inputs = inputs(&mut draw::Draw::new(ctx.config.seed, check));
     let mut failures = Vec::new();
     let mut unimplemented = Vec::new();

@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use super::draw::Draw;
-use super::{field, json, judged, ok, shown, Judge, Verdict};
+use super::{field, json, judged, ok, shown, Served, Verdict};
 use crate::failure::Step;
 use crate::CheckContext;
 
@@ -23,14 +23,11 @@ const PATHS: [&str; 2] = [
     "the async methods (aadd_documents, asimilarity_search, aget_by_ids, adelete)",
 ];
 
-async fn run(
-    ctx: &CheckContext,
-    check: &str,
-    inputs: fn(&mut Draw) -> Value,
-    judge: Judge,
-) -> Step {
-    judged(ctx, INTERFACE, check, PATHS, inputs, judge).await
-}
+/// This module's interface and paths, as [`judged`] takes them.
+const SERVED: Served = Served {
+    interface: INTERFACE,
+    paths: PATHS,
+};
 
 /// The documents of an observed list, or why it is not one.
 fn documents<'a>(value: &'a Value, what: &str) -> Result<&'a [Value], String> {
@@ -206,8 +203,9 @@ fn search(inputs: &Value, step: &str, k: usize) -> String {
 /// `assert vectorstore.similarity_search("foo", k=1) == []` on the store
 /// the fixture gives, "an empty vector store for each test".
 pub(crate) async fn empty_store(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langchain.empty_store",
         |d| serde_json::json!({"queries": {"search": d.word()}}),
         |inputs, o| {
@@ -228,8 +226,9 @@ pub(crate) async fn empty_store(ctx: CheckContext) -> Step {
 /// document object when adding it to the vector store (e.g., by adding an
 /// ID)".
 pub(crate) async fn add_documents(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langchain.add_documents",
         |d| {
             let given = documents_of(d, 2);
@@ -270,8 +269,9 @@ pub(crate) async fn add_documents(ctx: CheckContext) -> Step {
 /// `delete` correctly removes documents", "`delete` correctly removes
 /// multiple documents when given a list of IDs".
 pub(crate) async fn delete(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langchain.delete",
         |d| {
             let given = documents_of(d, 3);
@@ -330,8 +330,9 @@ pub(crate) async fn delete(ctx: CheckContext) -> Step {
 /// raise an exception" (`delete(["1"])`, `delete(["1", "2", "3"])` on an
 /// empty store).
 pub(crate) async fn delete_missing(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langchain.delete_missing",
         |d| serde_json::json!({"missing_ids": d.uuids(3)}),
         |_, o| {
@@ -357,8 +358,9 @@ pub(crate) async fn delete_missing(ctx: CheckContext) -> Step {
 /// vector store, the content is updated rather than duplicated" (its
 /// metadata replaced, `some_other_field` included).
 pub(crate) async fn upsert(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langchain.upsert",
         |d| {
             let given = documents_of(d, 2);
@@ -423,8 +425,9 @@ pub(crate) async fn upsert(ctx: CheckContext) -> Step {
 /// documents matches the order of the input IDs. [..] This method should
 /// **NOT** raise exceptions if no documents are found for some IDs."
 pub(crate) async fn get_by_ids(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langchain.get_by_ids",
         |d| {
             let (given_ids, missing_ids) = (d.uuids(2), d.uuids(3));
@@ -484,8 +487,9 @@ pub(crate) async fn get_by_ids(ctx: CheckContext) -> Step {
 /// correctly generate string IDs if none are provided", and `get_by_ids`
 /// of them returns the documents with those ids.
 pub(crate) async fn generated_ids(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langchain.generated_ids",
         |d| serde_json::json!({"given": documents_of(d, 2)}),
         |inputs, o| {
@@ -507,8 +511,9 @@ pub(crate) async fn generated_ids(ctx: CheckContext) -> Step {
 /// documents include IDs and others don't string IDs are generated for
 /// the latter."
 pub(crate) async fn document_ids(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langchain.document_ids",
         |d| {
             let id = d.uuid();
@@ -557,8 +562,9 @@ const STRING_IDS_RULE: &str = "LangChain's standard tests give ids that are plai
 /// `get_by_ids`' and `delete_missing`'s: a store raising for one fails
 /// those, not this.)
 pub(crate) async fn string_ids(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langchain.string_ids",
         |d| {
             let given = documents_of(d, 2);
@@ -614,8 +620,9 @@ pub(crate) async fn string_ids(ctx: CheckContext) -> Step {
 /// with their scores; a store whose two paths differ (another `k`, a
 /// filter or threshold on one) answers the same question two ways.
 pub(crate) async fn search_with_score(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langchain.search_with_score",
         |d| {
             let words = [d.word(), d.word(), d.word()];
@@ -655,15 +662,12 @@ pub(crate) async fn search_with_score(ctx: CheckContext) -> Step {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use serde_json::json;
-    use tinymemory_api::{FnFactory, RecallProfile};
     use tinymemory_reference::ReferenceDriver;
 
     use super::super::observing;
     use super::*;
-    use crate::{CheckContext, Outcome, Registry, RunConfig};
+    use crate::Outcome;
 
     fn outcome(
         id: &str,
@@ -695,23 +699,9 @@ mod tests {
 
     #[test]
     fn a_driver_serving_no_interface_skips_the_check() {
-        let check = Registry::standard()
-            .checks()
-            .iter()
-            .find(|c| c.id == "interface.langchain.delete_missing")
-            .copied()
-            .unwrap();
-        let ctx = CheckContext {
-            factory: Arc::new(FnFactory::new("reference", || {
-                Ok(Box::new(ReferenceDriver::new()) as Box<dyn tinymemory_api::MemoryProvider>)
-            })),
-            corpus: None,
-            config: RunConfig::default(),
-            profile: RecallProfile::Semantic,
-        };
-        let outcome = tokio::runtime::Runtime::new()
-            .unwrap()
-            .block_on((check.run)(ctx));
+        let outcome = observing::run_check("interface.langchain.delete_missing", || {
+            Ok(Box::new(ReferenceDriver::new()) as Box<dyn tinymemory_api::MemoryProvider>)
+        });
         assert_eq!(outcome, Outcome::Skip(super::super::NOT_SERVED.to_owned()));
     }
 

@@ -6,8 +6,7 @@
 
 use serde_json::Value;
 
-use super::draw::Draw;
-use super::{field, json, judged, ok, Judge, Verdict};
+use super::{field, json, judged, ok, Served, Verdict};
 use crate::failure::Step;
 use crate::CheckContext;
 
@@ -17,14 +16,11 @@ const INTERFACE: &str = tinymemory_api::interface::LANGGRAPH_BASESTORE;
 /// The sync path and the async one, as a message names them.
 const PATHS: [&str; 2] = ["batch", "abatch"];
 
-async fn run(
-    ctx: &CheckContext,
-    check: &str,
-    inputs: fn(&mut Draw) -> Value,
-    judge: Judge,
-) -> Step {
-    judged(ctx, INTERFACE, check, PATHS, inputs, judge).await
-}
+/// This module's interface and paths, as [`judged`] takes them.
+const SERVED: Served = Served {
+    interface: INTERFACE,
+    paths: PATHS,
+};
 
 /// Every call of a list of observed calls answered.
 fn all_ok(observed: &Value, name: &str, call: &str) -> Verdict {
@@ -48,8 +44,9 @@ fn number(item: &Value, name: &str) -> Result<f64, String> {
 /// LangGraph's own store tests compare `updated_at` across an update and
 /// never `created_at`, so this check is the only one that holds it.
 pub(crate) async fn item_timestamps(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langgraph.item_timestamps",
         |d| {
             let first = d.number(0);
@@ -105,8 +102,9 @@ pub(crate) async fn item_timestamps(ctx: CheckContext) -> Step {
 /// deletion. [..] Setting this to `None` signals that the item should be
 /// deleted."
 pub(crate) async fn put_none_deletes(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langgraph.put_none_deletes",
         |d| {
             serde_json::json!({"namespace": [d.word()], "key": d.word(),
@@ -155,8 +153,9 @@ const LABELS: usize = 7;
 /// "c"), ("a", "b", "d"), ("a", "b", "f")]`. The suite sends the example
 /// with each label a drawn word.
 pub(crate) async fn list_namespaces(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langgraph.list_namespaces",
         |d| {
             let l: Vec<String> = (0..LABELS).map(|_| d.word()).collect();
@@ -215,8 +214,9 @@ pub(crate) async fn list_namespaces(ctx: CheckContext) -> Step {
 /// items to skip before returning results." Pages of 2 at offsets 0, 2
 /// and 4 hold each item under the prefix once, and nothing outside it.
 pub(crate) async fn search_paging(ctx: CheckContext) -> Step {
-    run(
+    judged(
         &ctx,
+        &SERVED,
         "interface.langgraph.search_paging",
         |d| {
             let (prefix, one, two, other) = (d.word(), d.word(), d.word(), d.word());

@@ -46,12 +46,6 @@ pub(super) fn outcome(
 ) -> (Outcome, Vec<Value>) {
     let answer: Answer = Arc::new(answer);
     let sent = Arc::new(Mutex::new(Vec::new()));
-    let check = Registry::standard()
-        .checks()
-        .iter()
-        .find(|c| c.id == id)
-        .copied()
-        .unwrap();
     let kept = Arc::clone(&sent);
     let open = move || {
         Ok(Box::new(Observing {
@@ -61,15 +55,30 @@ pub(super) fn outcome(
             sent: Arc::clone(&kept),
         }) as Box<dyn MemoryProvider>)
     };
+    let outcome = run_check(id, open);
+    let sent = sent.lock().unwrap().clone();
+    (outcome, sent)
+}
+
+/// The outcome of check `id` over the stores `open` makes, under the
+/// default run config.
+pub(super) fn run_check(
+    id: &str,
+    open: impl Fn() -> Result<Box<dyn MemoryProvider>, MemoryError> + Send + Sync + 'static,
+) -> Outcome {
+    let check = Registry::standard()
+        .checks()
+        .iter()
+        .find(|c| c.id == id)
+        .copied()
+        .unwrap();
     let ctx = CheckContext {
         factory: Arc::new(FnFactory::new("observing", open)),
         corpus: None,
         config: RunConfig::default(),
         profile: RecallProfile::Semantic,
     };
-    let outcome = tokio::runtime::Runtime::new()
+    tokio::runtime::Runtime::new()
         .unwrap()
-        .block_on((check.run)(ctx));
-    let sent = sent.lock().unwrap().clone();
-    (outcome, sent)
+        .block_on((check.run)(ctx))
 }

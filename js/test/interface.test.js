@@ -24,7 +24,27 @@ import { LANGGRAPH_SCENARIOS } from "../dist/adapters/langgraph-interface.js";
 import { InterfaceVectorStore } from "./doubles/interface-stores.js";
 
 const embeddings = new HashedEmbeddings();
-const op = (check, async) => ({ id: 2, op: "interface", check, async });
+// Inputs as the suite sends them (docs/protocol.md, "The interface op").
+const MISSING = ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a11", "3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a12"];
+const doc = (page_content, id) => ({ id: null, page_content, metadata: { id } });
+const INPUTS = {
+  "interface.langchain.delete_missing": { missing_ids: MISSING },
+  "interface.langchain.empty_store": { queries: { search: "meadow" } },
+  "interface.langchain.add_documents": { given: [doc("copper", 1), doc("violin", 2)], queries: { search: "violin" } },
+  "interface.langchain.get_by_ids": {
+    given: [doc("copper", 1), doc("violin", 2)],
+    given_ids: ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a01", "3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a02"],
+    missing_ids: MISSING,
+    mixed_ids: ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a02", MISSING[0], "3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a01"],
+  },
+  "interface.langgraph.put_none_deletes": { namespace: ["meadow"], key: "lantern", value: { v: 41 } },
+  "interface.langgraph.search_paging": {
+    prefix: ["meadow"],
+    inside: [[["meadow", "river"], "k0"], [["meadow", "copper"], "k1"]],
+    outside: [["tulip"], "k9"],
+  },
+};
+const op = (check, async) => ({ id: 2, op: "interface", check, async, inputs: INPUTS[check] ?? {} });
 
 test("the VectorStore adapter declares langchain.vectorstore and answers the op; a plain store neither", async () => {
   const chain = new VectorStoreAdapter(() => new InterfaceVectorStore());
@@ -32,11 +52,17 @@ test("the VectorStore adapter declares langchain.vectorstore and answers the op;
   assert.equal(hello.result.interface, "langchain.vectorstore");
   await chain.reset();
   const answer = await handle(chain, op("interface.langchain.delete_missing", true));
-  assert.deepEqual(answer.result, {
-    missing_ids: ["7c9e6679-7425-40de-944b-e07fc1f90b01", "7c9e6679-7425-40de-944b-e07fc1f90b02", "7c9e6679-7425-40de-944b-e07fc1f90b03"],
-    delete_one: { ok: null },
-    delete_many: { ok: null },
+  assert.deepEqual(answer.result, { missing_ids: MISSING, delete_one: { ok: null }, delete_many: { ok: null } });
+  // The suite sends every scenario's inputs: a request without them is refused, naming the rule.
+  const bare = await handle(chain, { id: 3, op: "interface", check: "interface.langchain.delete_missing", async: true });
+  assert.deepEqual(bare.error, {
+    kind: "backend",
+    message:
+      'the interface request for "interface.langchain.delete_missing" carries no `inputs` object (docs/protocol.md, "The interface op": ' +
+      "the suite sends the inputs of every scenario; this adapter needs a suite of its release)",
   });
+  const lacking = await handle(chain, { ...op("interface.langchain.delete", true), inputs: { given: [] } });
+  assert.deepEqual(lacking.error, { kind: "backend", message: 'the inputs of "interface.langchain.delete" lack "given_ids" (docs/protocol.md, "The interface op")' });
   const unknown = await handle(chain, op("interface.nope", true));
   assert.equal(unknown.error.kind, "backend");
   assert.match(unknown.error.message, /^no scenario for check "interface\.nope" of langchain\.vectorstore: known are \["interface\.langchain\.add_documents",/);
@@ -54,7 +80,13 @@ test("the sync path is not run: LangChain.js and LangGraph.js are async only", a
   await graph.reset();
   assert.match((await handle(graph, op("interface.langgraph.put_none_deletes", false))).result.not_implemented, /^LangGraph\.js's BaseStore has no sync batch/);
   const observed = (await handle(graph, op("interface.langgraph.put_none_deletes", true))).result;
-  assert.deepEqual(observed, { put: { ok: null }, delete: { ok: null }, get: { ok: null }, search: { ok: [] } });
+  assert.deepEqual(observed, {
+    ...INPUTS["interface.langgraph.put_none_deletes"],
+    put: { ok: null },
+    delete: { ok: null },
+    get: { ok: null },
+    search: { ok: [] },
+  });
 });
 
 test("a LangGraphStore over one BaseStore instance does not run the scenarios, naming why", async () => {
@@ -145,17 +177,19 @@ test("the delete_missing fault's message quotes the store's error and LangChain'
   assert.equal(
     messages["interface.langchain.delete_missing"],
     "through the async methods (aadd_documents, asimilarity_search, aget_by_ids, adelete): delete of one id the store does not hold raised " +
-      "Error: Some specified ids do not exist in the current store. Ids not found: 7c9e6679-7425-40de-944b-e07fc1f90b01; " +
+      `Error: Some specified ids do not exist in the current store. Ids not found: ${messages["interface.langchain.delete_missing"].match(/Ids not found: ([0-9a-f-]{36});/)?.[1]}; ` +
       '"Deleting missing content should not raise an exception"',
   );
 });
 
 test("the uuid_ids_only fault's message quotes the store's error and the ids LangChain's standard tests give", skipped, () => {
   const { messages } = family(doubles, "vectorStore", "uuid_ids_only", "interface.langchain.string_ids");
+  // The ids are the suite's, drawn from the seed: two numbers from 1 to 99.
+  const [, one, two] = messages["interface.langchain.string_ids"].match(/ids=\["(\d+)","(\d+)"\]\) raised/) ?? [];
   assert.equal(
     messages["interface.langchain.string_ids"],
-    'through the async methods (aadd_documents, asimilarity_search, aget_by_ids, adelete): add_documents(documents, ids=["1","2"]) raised ' +
-      "Error: Point id 1 is not a valid UUID; LangChain's standard tests give ids that are plain strings " +
+    `through the async methods (aadd_documents, asimilarity_search, aget_by_ids, adelete): add_documents(documents, ids=["${one}","${two}"]) raised ` +
+      `Error: Point id ${one} is not a valid UUID; LangChain's standard tests give ids that are plain strings ` +
       '(`add_documents(documents, ids=["1", "2"])`, then `assert ids == ["1", "2"]`, test_deleting_documents), as VectorStore.add_documents types them (`ids: list[str]`)',
   );
 });

@@ -5,6 +5,7 @@ through the adapter (the conformance binary over `adapter_doubles`)."""
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -192,18 +193,21 @@ def test_the_vector_store_adapter_declares_its_interface_and_answers_the_op():
     chain = VectorStoreAdapter(InMemoryVectorStore)
     hello = tp.handle(chain, chain.driver_id, {"id": 1, "op": "hello", "protocol": tp.PROTOCOL_VERSION})
     assert hello["result"]["interface"] == "langchain.vectorstore"
+    missing = ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a11", "3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a12"]
     for use_async in (False, True):
         chain.reset()
         answer = tp.handle(
             chain, chain.driver_id,
-            {"id": 2, "op": "interface", "check": "interface.langchain.delete_missing", "async": use_async},
+            {"id": 2, "op": "interface", "check": "interface.langchain.delete_missing", "async": use_async,
+             "inputs": {"missing_ids": missing}},
         )
-        missing = answer["result"]["missing_ids"]
         assert answer == {
             "id": 2,
             "result": {"missing_ids": missing, "delete_one": {"ok": None}, "delete_many": {"ok": None}},
         }
-    unknown = tp.handle(chain, chain.driver_id, {"id": 3, "op": "interface", "check": "interface.nope", "async": False})
+    unknown = tp.handle(
+        chain, chain.driver_id, {"id": 3, "op": "interface", "check": "interface.nope", "async": False, "inputs": {}}
+    )
     assert unknown["error"]["kind"] == "backend"
     assert unknown["error"]["message"].startswith("no scenario for check 'interface.nope' of langchain.vectorstore")
     # A store without an interface neither declares one nor answers the op.
@@ -245,9 +249,11 @@ def test_the_langgraph_adapter_declares_its_interface_and_skips_a_path_the_store
     graph = LangGraphStore(InMemoryStore)
     hello = tp.handle(graph, graph.driver_id, {"id": 1, "op": "hello", "protocol": tp.PROTOCOL_VERSION})
     assert hello["result"]["interface"] == "langgraph.basestore"
-    request = {"id": 2, "op": "interface", "check": "interface.langgraph.put_none_deletes", "async": True}
+    inputs = {"namespace": ["meadow"], "key": "lantern", "value": {"v": 41}}
+    request = {"id": 2, "op": "interface", "check": "interface.langgraph.put_none_deletes", "async": True,
+               "inputs": inputs}
     assert tp.handle(graph, graph.driver_id, request)["result"] == {
-        "put": {"ok": None}, "delete": {"ok": None}, "get": {"ok": None}, "search": {"ok": []},
+        **inputs, "put": {"ok": None}, "delete": {"ok": None}, "get": {"ok": None}, "search": {"ok": []},
     }
 
     def sqlite_store():
@@ -318,12 +324,17 @@ def test_a_vector_store_refusing_ids_that_are_not_uuids_fails_string_ids_only():
     langchain = [c for c in needing_interface("semantic") if c.startswith("interface.langchain.")]
     assert "interface.langchain.string_ids" in langchain
     broken = run_checks("uuid_ids_only", langchain)
-    add = 'add_documents(documents, ids=["1","2"]) raised ValueError: Point id 1 is not a valid UUID'
-    assert broken.pop("interface.langchain.string_ids") == (
-        "fail",
+    # The ids are the suite's, drawn from the seed: two numbers from 1 to 99.
+    outcome, message = broken.pop("interface.langchain.string_ids")
+    ids = re.match(r'through the sync methods \(add_documents, similarity_search, get_by_ids, delete\): '
+                   r'add_documents\(documents, ids=\["(\d+)","(\d+)"\]\)', message)
+    assert outcome == "fail" and ids, message
+    add = (f'add_documents(documents, ids=["{ids[1]}","{ids[2]}"]) raised ValueError: Point id {ids[1]} is not a '
+           "valid UUID")
+    assert message == (
         f"through the sync methods (add_documents, similarity_search, get_by_ids, delete): {add}; {STRING_IDS_RULE}; "
         f"through the async methods (aadd_documents, asimilarity_search, aget_by_ids, adelete): {add}; "
-        f"{STRING_IDS_RULE}",
+        f"{STRING_IDS_RULE}"
     )
     assert broken == {check: ("pass", "") for check in langchain if check != "interface.langchain.string_ids"}
 

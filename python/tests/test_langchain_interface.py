@@ -28,10 +28,66 @@ def _sync_only_store(embeddings):
     return SyncOnly(embeddings)
 
 
-def _interface(adapter, check, use_async):
+# Inputs as the suite sends them (docs/protocol.md, "The interface op").
+INPUTS = {
+    "interface.langchain.delete_missing": {
+        "missing_ids": ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a11", "3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a12"]
+    },
+    "interface.langchain.empty_store": {"queries": {"search": "meadow"}},
+    "interface.langchain.string_ids": {
+        "given": [
+            {"id": None, "page_content": "copper", "metadata": {"id": 1}},
+            {"id": None, "page_content": "violin", "metadata": {"id": 2}},
+        ],
+        "given_ids": ["17", "4"],
+        "queries": {"search": "violin", "after_delete": "copper"},
+    },
+}
+
+
+def _interface(adapter, check, use_async, inputs=None):
     adapter.reset()
-    request = {"id": 1, "op": "interface", "check": check, "async": use_async}
+    request = {"id": 1, "op": "interface", "check": check, "async": use_async,
+               "inputs": INPUTS[check] if inputs is None else inputs}
     return tp.handle(adapter, adapter.driver_id, request)["result"]
+
+
+def test_the_scenario_runs_the_inputs_sent():
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter
+
+    adapter = VectorStoreAdapter(InMemoryVectorStore)
+    inputs = INPUTS["interface.langchain.string_ids"]
+    for use_async in (False, True):
+        observed = _interface(adapter, "interface.langchain.string_ids", use_async)
+        assert observed["given"] == inputs["given"] and observed["given_ids"] == ["17", "4"]
+        assert observed["ids"] == {"ok": ["17", "4"]}
+        assert observed["search"]["ok"][0] == {"id": "4", "page_content": "violin", "metadata": {"id": 2}}
+        assert observed["after_delete"] == {"ok": [{"id": "4", "page_content": "violin", "metadata": {"id": 2}}]}
+
+
+def test_a_request_without_inputs_is_refused_naming_the_rule():
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter
+
+    adapter = VectorStoreAdapter(InMemoryVectorStore)
+    adapter.reset()
+    request = {"id": 1, "op": "interface", "check": "interface.langchain.delete_missing", "async": False}
+    assert tp.handle(adapter, adapter.driver_id, request)["error"] == {
+        "kind": "backend",
+        "message": "the interface request for 'interface.langchain.delete_missing' carries no `inputs` object "
+        '(docs/protocol.md, "The interface op": the suite sends the inputs of every scenario; this adapter '
+        "needs a suite of its release)",
+    }
+    request = {"id": 2, "op": "interface", "check": "interface.langchain.delete", "async": False,
+               "inputs": {"given": []}}
+    assert tp.handle(adapter, adapter.driver_id, request)["error"] == {
+        "kind": "backend",
+        "message": "the inputs of 'interface.langchain.delete' lack 'given_ids' (docs/protocol.md, "
+        '"The interface op")',
+    }
 
 
 def test_a_path_the_store_declares_it_lacks_is_not_run():
@@ -43,7 +99,11 @@ def test_a_path_the_store_declares_it_lacks_is_not_run():
         "tests let a store declare)"
     }
     sync = _interface(declared, "interface.langchain.delete_missing", False)
-    assert sync == {"missing_ids": sync["missing_ids"], "delete_one": {"ok": None}, "delete_many": {"ok": None}}
+    assert sync == {
+        "missing_ids": INPUTS["interface.langchain.delete_missing"]["missing_ids"],
+        "delete_one": {"ok": None},
+        "delete_many": {"ok": None},
+    }
     # Undeclared, the async path runs and its failure is observed.
     undeclared = VectorStoreAdapter(_sync_only_store)
     answer = _interface(undeclared, "interface.langchain.delete_missing", True)

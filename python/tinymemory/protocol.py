@@ -638,7 +638,18 @@ def _dispatch(store, driver_id, r, recall_profile):
                 return store.export_page(r["cursor"], r["limit"])
             return store.import_records(r["records"])
     if op == "interface" and interface_of(store) is not None:
-        observed = store.interface(r["check"], r["async"])
+        inputs = r.get("inputs")
+        if not isinstance(inputs, dict):
+            # The suite chooses every scenario's inputs and judges the
+            # answer against them: a scenario run on inputs of the
+            # adapter's own would be judged against nothing it was sent.
+            raise DriverError(
+                "backend",
+                f"the interface request for {r.get('check')!r} carries no `inputs` object (docs/protocol.md, "
+                '"The interface op": the suite sends the inputs of every scenario; this adapter needs a suite '
+                "of its release)",
+            )
+        observed = store.interface(r["check"], r["async"], inputs)
         if not isinstance(observed, dict):
             raise DriverError(
                 "backend", f"the interface scenario of {r['check']!r} observed {type(observed).__name__}, not a dict"

@@ -169,6 +169,8 @@ pub enum Call<'a> {
         check: &'a str,
         /// Through the interface's async methods.
         use_async: bool,
+        /// The inputs the suite chose for the scenario (a JSON object).
+        inputs: &'a serde_json::Value,
     },
 }
 

@@ -313,6 +313,7 @@ impl<P: MemoryProvider + ?Sized, H: CallHook> MemoryProvider for Hooked<P, H> {
             interface: scenario.interface,
             check: scenario.check,
             use_async: scenario.use_async,
+            inputs: scenario.inputs,
         };
         through_hook!(
             self,

@@ -37,6 +37,13 @@ pub struct Scenario<'a> {
     /// `true` to run it through the interface's async methods
     /// (`aadd_documents`, `abatch`), `false` through the sync ones.
     pub use_async: bool,
+    /// What the scenario is run with, chosen by the suite from the run's
+    /// seed: a JSON object whose fields each check documents
+    /// (docs/protocol.md, "The interface op": documents, ids, queries,
+    /// namespaces). The adapter runs exactly these, so the suite judges
+    /// the answer against what it sent, never against inputs the
+    /// adapter says it chose.
+    pub inputs: &'a serde_json::Value,
 }
 
 /// The [`MemoryError::Unsupported`](crate::MemoryError::Unsupported) of

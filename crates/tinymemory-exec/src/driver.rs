@@ -470,6 +470,7 @@ impl MemoryProvider for ExecDriver {
                 interface: scenario.interface,
                 check: scenario.check,
                 use_async: scenario.use_async,
+                inputs: scenario.inputs,
             }))
             .await?;
         let observed: serde_json::Map<String, Value> = decode(&self.conn, "interface", value)?;

@@ -7,6 +7,24 @@
 
 import { DriverError } from "../protocol/errors.js";
 
+/**
+ * The inputs the suite sent for a scenario (docs/protocol.md, "The
+ * interface op" gives each check's): reading one the request lacks throws
+ * a `backend` DriverError naming it.
+ */
+export type Inputs = Record<string, any>;
+
+function required(inputs: Record<string, unknown>, check: string): Inputs {
+  return new Proxy(inputs, {
+    get(target, name) {
+      if (typeof name === "string" && !Object.hasOwn(target, name)) {
+        throw new DriverError("backend", `the inputs of ${JSON.stringify(check)} lack ${JSON.stringify(name)} (docs/protocol.md, "The interface op")`);
+      }
+      return Reflect.get(target, name);
+    },
+  });
+}
+
 /** One call as the observation carries it. */
 export type Observed = { ok: unknown } | { error: string };
 
@@ -32,15 +50,17 @@ export function jsonOf(value: unknown): unknown {
 /**
  * The observation of a scenario: `{ not_implemented }` for the sync path
  * (`sync` names why: the JavaScript interface is async only) and for a
- * path the store lacks a method of, else what `scenario` saw. An unknown
+ * path the store lacks a method of, else what `scenario` saw run with
+ * `inputs`. An unknown
  * check is a `backend` DriverError naming the known ones, as the Python
  * adapters answer.
  */
 export async function observe<C>(
-  scenarios: Record<string, (calls: C) => Promise<Record<string, unknown>>>,
+  scenarios: Record<string, (calls: C, inputs: Inputs) => Promise<Record<string, unknown>>>,
   interfaceName: string,
   check: string,
   useAsync: boolean,
+  inputs: Record<string, unknown>,
   sync: string,
   calls: () => C,
 ): Promise<Record<string, unknown>> {
@@ -50,7 +70,7 @@ export async function observe<C>(
   }
   if (!useAsync) return { not_implemented: sync };
   try {
-    return await scenario(calls());
+    return await scenario(calls(), required(inputs, check));
   } catch (e) {
     if (e instanceof PathNotImplemented) return { not_implemented: e.message };
     throw e;

@@ -2,8 +2,9 @@
  * The scenarios of the interface family for a LangChain.js `VectorStore`
  * (docs/protocol.md, "The interface op"; docs/adapters.md, "The interface
  * family"), the same as the Python adapter's
- * (`tinymemory.adapters.langchain_interface`), with the same inputs, so
- * the suite judges both by one rule.
+ * (`tinymemory.adapters.langchain_interface`), run with the inputs the
+ * suite sends (documents, ids, queries: docs/protocol.md gives each
+ * check's) and echoing them, so the suite judges both by one rule.
  *
  * LangChain.js's VectorStore is async only: the sync path answers
  * `{ not_implemented }` and each scenario runs on the async path through
@@ -24,17 +25,10 @@
  */
 
 import type { DocumentLike, VectorStoreLike } from "./langchain.js";
-import { type Observed, PathNotImplemented, errorText, jsonOf, observe } from "./interface-common.js";
+import { type Inputs, type Observed, PathNotImplemented, errorText, jsonOf, observe } from "./interface-common.js";
 
 /** The interface a VectorStoreAdapter declares in hello. */
 export const LANGCHAIN_INTERFACE = "langchain.vectorstore";
-
-/** Ids the scenarios give: UUIDs, as the Python scenarios' (every store accepts them). */
-export const GIVEN = [1, 2, 3].map((n) => `7c9e6679-7425-40de-944b-e07fc1f90a${String(n).padStart(2, "0")}`);
-/** Ids no scenario adds. */
-export const MISSING = [1, 2, 3].map((n) => `7c9e6679-7425-40de-944b-e07fc1f90b${String(n).padStart(2, "0")}`);
-/** The ids LangChain's standard tests give, as the Python scenarios' STRING_IDS. */
-export const STRING_IDS = ["1", "2"];
 
 /** The part of a VectorStore the scenarios call, beyond what the adapter calls. */
 export interface InterfaceVectorStore extends VectorStoreLike {
@@ -123,113 +117,123 @@ export class VectorStoreCalls {
   }
 }
 
-/** A document of the scenarios, `{ id: n }` and `extra` its metadata. */
-function documentOf(content: string, n: number, id?: string, extra: Record<string, unknown> = {}): DocumentLike {
-  const doc: DocumentLike = { pageContent: content, metadata: { id: n, ...extra } };
-  if (id !== undefined) doc.id = id;
-  return doc;
+/** The Documents of the inputs' documents (`{ id, page_content, metadata }`). */
+function documentsOf(values: Inputs[]): DocumentLike[] {
+  return values.map((v) => {
+    const doc: DocumentLike = { pageContent: v.page_content, metadata: { ...(v.metadata ?? {}) } };
+    if (v.id !== null && v.id !== undefined) doc.id = v.id;
+    return doc;
+  });
 }
 
 const notRun = { error: "not run: add_documents failed" };
 
-/** The scenarios by check id, each the Python scenario of that name. */
-export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls) => Promise<Record<string, unknown>>> = {
+/** The scenarios by check id, each the Python scenario of that name, run with the suite's inputs. */
+export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls, i: Inputs) => Promise<Record<string, unknown>>> = {
   /** test_vectorstore_is_empty: a fresh store finds nothing. */
-  "interface.langchain.empty_store": async (c) => ({ search: await c.search("foo", 1) }),
+  "interface.langchain.empty_store": async (c, i) => ({ queries: i.queries, search: await c.search(i.queries.search, 1) }),
 
   /** test_add_documents: ids made, the documents found with them, the input left as it was. */
-  "interface.langchain.add_documents": async (c) => {
-    const given = [documentOf("foo", 1), documentOf("bar", 2)];
+  "interface.langchain.add_documents": async (c, i) => {
+    const given = documentsOf(i.given);
     const before = docs(given);
     const ids = await c.add(given, undefined, "judged");
-    return { given: before, ids, input_after: docs(given), search: await c.search("bar", 2) };
+    return { given: before, ids, input_after: docs(given), search: await c.search(i.queries.search, 2) };
   },
 
   /** test_deleting_documents and test_deleting_bulk_documents. */
-  "interface.langchain.delete": async (c) => {
-    const given = [documentOf("foo", 1), documentOf("bar", 2), documentOf("baz", 3)];
-    const out: Record<string, unknown> = { given: docs(given), given_ids: GIVEN, ids: await c.add(given, GIVEN, "given") };
-    out.delete_one = await c.delete(GIVEN.slice(0, 1));
-    out.after_one = await c.search("foo", 3);
-    out.delete_bulk = await c.delete(GIVEN.slice(1));
-    out.after_bulk = await c.search("foo", 3);
+  "interface.langchain.delete": async (c, i) => {
+    const given = documentsOf(i.given);
+    const ids: string[] = i.given_ids;
+    const out: Record<string, unknown> = { given: i.given, given_ids: ids, ids: await c.add(given, ids, "given") };
+    out.delete_one = await c.delete(ids.slice(0, 1));
+    out.after_one = await c.search(i.queries.after_one, 3);
+    out.delete_bulk = await c.delete(ids.slice(1));
+    out.after_bulk = await c.search(i.queries.after_bulk, 3);
     return out;
   },
 
   /** test_delete_missing_content: deleting ids the store does not hold. */
-  "interface.langchain.delete_missing": async (c) => ({
-    missing_ids: MISSING,
-    delete_one: await c.delete(MISSING.slice(0, 1)),
-    delete_many: await c.delete(MISSING),
-  }),
+  "interface.langchain.delete_missing": async (c, i) => {
+    const missing: string[] = i.missing_ids;
+    return { missing_ids: missing, delete_one: await c.delete(missing.slice(0, 1)), delete_many: await c.delete(missing) };
+  },
 
-  /** test_add_documents_with_ids_is_idempotent and test_add_documents_by_id_with_mutation. */
-  "interface.langchain.upsert": async (c) => {
-    const given = [documentOf("foo", 1), documentOf("bar", 2)];
-    const replacement = [documentOf("new foo", 1, undefined, { some_other_field: "foo" })];
-    const out: Record<string, unknown> = { given: docs(given), given_ids: GIVEN.slice(0, 2), replacement: docs(replacement) };
-    out.first = await c.add(given, GIVEN.slice(0, 2), "judged");
-    out.second = await c.add(given, GIVEN.slice(0, 2), "judged");
-    out.after_twice = await c.search("bar", 3);
-    out.third = await c.add(replacement, GIVEN.slice(0, 1), "judged");
-    out.after_replace = await c.search("new foo", 3);
+  /** test_add_documents_with_ids_is_idempotent and test_add_documents_by_id_with_mutation: the replacement over the first id. */
+  "interface.langchain.upsert": async (c, i) => {
+    const given = documentsOf(i.given);
+    const ids: string[] = i.given_ids;
+    const replacement = documentsOf(i.replacement);
+    const out: Record<string, unknown> = { given: i.given, given_ids: ids, replacement: i.replacement };
+    out.first = await c.add(given, ids, "judged");
+    out.second = await c.add(given, ids, "judged");
+    out.after_twice = await c.search(i.queries.after_twice, 3);
+    out.third = await c.add(replacement, ids.slice(0, 1), "judged");
+    out.after_replace = await c.search(i.queries.after_replace, 3);
     return out;
   },
 
   /** test_get_by_ids and test_get_by_ids_missing, with missing and repeated ids among present ones. */
-  "interface.langchain.get_by_ids": async (c) => {
-    const given = [documentOf("foo", 1), documentOf("bar", 2)];
-    const out: Record<string, unknown> = { given: docs(given), given_ids: GIVEN.slice(0, 2), missing_ids: MISSING };
-    out.ids = await c.add(given, GIVEN.slice(0, 2), "given");
-    out.get = await c.get(GIVEN.slice(0, 2));
-    out.missing = await c.get(MISSING);
-    const mixed = [GIVEN[1]!, MISSING[0]!, GIVEN[0]!, GIVEN[1]!];
-    out.mixed_ids = mixed;
-    out.mixed = await c.get(mixed);
+  "interface.langchain.get_by_ids": async (c, i) => {
+    const given = documentsOf(i.given);
+    const ids: string[] = i.given_ids;
+    const out: Record<string, unknown> = { given: i.given, given_ids: ids, missing_ids: i.missing_ids };
+    out.ids = await c.add(given, ids, "given");
+    out.get = await c.get(ids);
+    out.missing = await c.get(i.missing_ids);
+    out.mixed_ids = i.mixed_ids;
+    out.mixed = await c.get(i.mixed_ids);
     return out;
   },
 
   /** test_add_documents_documents: ids made when none is given, and getByIds of them. */
-  "interface.langchain.generated_ids": async (c) => {
-    const given = [documentOf("foo", 1), documentOf("bar", 2)];
+  "interface.langchain.generated_ids": async (c, i) => {
+    const given = documentsOf(i.given);
     const ids = await c.add(given, undefined, "judged");
-    return { given: docs(given), ids, get: "ok" in ids ? await c.get(ids.ok as string[]) : notRun };
+    return { given: i.given, ids, get: "ok" in ids ? await c.get(ids.ok as string[]) : notRun };
   },
 
   /** test_add_documents_with_existing_ids: a Document's id used, one made for a document without, in one batch. */
-  "interface.langchain.document_ids": async (c) => {
-    const given = [documentOf("foo", 1, GIVEN[0]), documentOf("bar", 2)];
+  "interface.langchain.document_ids": async (c, i) => {
+    const given = documentsOf(i.given);
     const ids = await c.add(given, undefined, "judged");
-    return { given: docs(given), ids, get: "ok" in ids ? await c.get(ids.ok as string[]) : notRun };
+    return { given: i.given, ids, get: "ok" in ids ? await c.get(ids.ok as string[]) : notRun };
   },
 
-  /** The standard tests' own ids, "1" and "2": kept, read back by getByIds, the search and after delete. */
-  "interface.langchain.string_ids": async (c) => {
-    const given = [documentOf("foo", 1), documentOf("bar", 2)];
-    const out: Record<string, unknown> = { given: docs(given), given_ids: STRING_IDS, ids: await c.add(given, STRING_IDS, "given") };
-    out.get = await c.get(STRING_IDS);
-    out.search = await c.search("bar", 2);
-    out.delete = await c.delete(STRING_IDS.slice(0, 1));
-    out.after_delete = await c.search("foo", 2);
+  /** The standard tests' kind of ids, plain strings ("7", "42"): kept, read back by getByIds, the search and after delete. */
+  "interface.langchain.string_ids": async (c, i) => {
+    const given = documentsOf(i.given);
+    const ids: string[] = i.given_ids;
+    const out: Record<string, unknown> = { given: i.given, given_ids: ids, ids: await c.add(given, ids, "given") };
+    out.get = await c.get(ids);
+    out.search = await c.search(i.queries.search, 2);
+    out.delete = await c.delete(ids.slice(0, 1));
+    out.after_delete = await c.search(i.queries.after_delete, 2);
     return out;
   },
 
   /** similaritySearch and similaritySearchWithScore agree. */
-  "interface.langchain.search_with_score": async (c) => {
-    const given = ["foo", "bar", "baz", "foo bar"].map((t, i) => documentOf(t, i + 1));
-    const out: Record<string, unknown> = { given: docs(given), ids: await c.add(given, undefined, "unread") };
-    out.search = await c.search("foo", 4);
-    out.scored = await c.searchWithScore("foo", 4);
+  "interface.langchain.search_with_score": async (c, i) => {
+    const given = documentsOf(i.given);
+    const out: Record<string, unknown> = { given: i.given, ids: await c.add(given, undefined, "unread") };
+    out.search = await c.search(i.queries.search, 4);
+    out.scored = await c.searchWithScore(i.queries.scored, 4);
     return out;
   },
 };
 
 /**
- * The observation of `check`'s scenario on `store` (fresh and empty):
+ * The observation of `check`'s scenario on `store` (fresh and empty),
+ * run with the suite's `inputs`:
  * `{ not_implemented }` for the sync path, which LangChain.js has not,
  * and for a path the store lacks a method of. An unknown check is a
  * `backend` DriverError naming the known ones.
  */
-export function langchainScenario(store: InterfaceVectorStore, check: string, useAsync: boolean): Promise<Record<string, unknown>> {
-  return observe(LANGCHAIN_SCENARIOS, LANGCHAIN_INTERFACE, check, useAsync, SYNC, () => new VectorStoreCalls(store));
+export function langchainScenario(
+  store: InterfaceVectorStore,
+  check: string,
+  useAsync: boolean,
+  inputs: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  return observe(LANGCHAIN_SCENARIOS, LANGCHAIN_INTERFACE, check, useAsync, inputs, SYNC, () => new VectorStoreCalls(store));
 }

@@ -305,8 +305,8 @@ export class VectorStoreAdapter implements Store {
    * through the store's own methods: the adapter's catalog, mapping and
    * filters take no part.
    */
-  async interface(check: string, useAsync: boolean): Promise<Record<string, unknown>> {
-    return langchainScenario((await this.db()) as InterfaceVectorStore, check, useAsync);
+  async interface(check: string, useAsync: boolean, inputs: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return langchainScenario((await this.db()) as InterfaceVectorStore, check, useAsync, inputs);
   }
 
   private written(namespace: string, key: string): Written | undefined {

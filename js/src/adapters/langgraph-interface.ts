@@ -2,8 +2,10 @@
  * The scenarios of the interface family for a LangGraph.js `BaseStore`
  * (docs/protocol.md, "The interface op"; docs/adapters.md, "The interface
  * family"), the same as the Python adapter's
- * (`tinymemory.adapters.langgraph_interface`), with the same ops, so the
- * suite judges both by one rule.
+ * (`tinymemory.adapters.langgraph_interface`), with the same ops, run
+ * with the inputs the suite sends (namespaces, keys, values:
+ * docs/protocol.md gives each check's) and echoing them, so the suite
+ * judges both by one rule.
  *
  * LangGraph.js's `batch` returns a Promise: it is the async path (Python's
  * `abatch`); the sync path, which LangGraph.js has not, answers
@@ -16,7 +18,7 @@
  */
 
 import type { BaseStoreLike, ItemLike } from "./langgraph.js";
-import { type Observed, errorText, jsonOf, observe } from "./interface-common.js";
+import { type Inputs, type Observed, errorText, jsonOf, observe } from "./interface-common.js";
 
 /** The interface a LangGraphStore declares in hello. */
 export const LANGGRAPH_INTERFACE = "langgraph.basestore";
@@ -75,55 +77,56 @@ export class BatchCalls {
   }
 }
 
-/** The namespaces of list_namespaces' docstring example. */
-export const EXAMPLE_NAMESPACES = [["a", "b", "c"], ["a", "b", "d", "e"], ["a", "b", "d", "i"], ["a", "b", "f"], ["a", "c", "f"]];
-
 /** Past the resolution of every clock a store reads (SQLite's CURRENT_TIMESTAMP counts whole seconds), as the Python scenario waits. */
 const UPDATE_AFTER_MS = 1100;
 
-/** The scenarios by check id, each the Python scenario of that name. */
-export const LANGGRAPH_SCENARIOS: Record<string, (b: BatchCalls) => Promise<Record<string, unknown>>> = {
+/** The scenarios by check id, each the Python scenario of that name, run with the suite's inputs. */
+export const LANGGRAPH_SCENARIOS: Record<string, (b: BatchCalls, i: Inputs) => Promise<Record<string, unknown>>> = {
   /** An update keeps createdAt and moves updatedAt. */
-  "interface.langgraph.item_timestamps": async (b) => {
-    const out: Record<string, unknown> = { first_put: await b.put(["docs"], "k", { v: 1 }) };
-    out.first = await b.get(["docs"], "k");
+  "interface.langgraph.item_timestamps": async (b, i) => {
+    const [first, second] = i.values;
+    const out: Record<string, unknown> = { namespace: i.namespace, key: i.key, values: i.values };
+    out.first_put = await b.put(i.namespace, i.key, first);
+    out.first = await b.get(i.namespace, i.key);
     await new Promise((resolve) => setTimeout(resolve, UPDATE_AFTER_MS));
-    out.second_put = await b.put(["docs"], "k", { v: 2 });
-    out.second = await b.get(["docs"], "k");
+    out.second_put = await b.put(i.namespace, i.key, second);
+    out.second = await b.get(i.namespace, i.key);
     return out;
   },
 
   /** A PutOperation with value null deletes the item. */
-  "interface.langgraph.put_none_deletes": async (b) => {
-    const out: Record<string, unknown> = { put: await b.put(["docs"], "k", { v: 1 }), delete: await b.put(["docs"], "k", null) };
-    out.get = await b.get(["docs"], "k");
-    out.search = await b.search(["docs"], 10, 0);
+  "interface.langgraph.put_none_deletes": async (b, i) => {
+    const out: Record<string, unknown> = { namespace: i.namespace, key: i.key, value: i.value };
+    out.put = await b.put(i.namespace, i.key, i.value);
+    out.delete = await b.put(i.namespace, i.key, null);
+    out.get = await b.get(i.namespace, i.key);
+    out.search = await b.search(i.namespace, 10, 0);
     return out;
   },
 
-  /** listNamespaces with a prefix and maxDepth (the docstring's example), a suffix, and a maxDepth alone. */
-  "interface.langgraph.list_namespaces": async (b) => {
-    const out: Record<string, unknown> = { namespaces: EXAMPLE_NAMESPACES };
+  /** listNamespaces with a prefix and maxDepth (the docstring's example, its labels the suite's words), a suffix, and a maxDepth alone. */
+  "interface.langgraph.list_namespaces": async (b, i) => {
+    const namespaces: string[][] = i.namespaces;
+    const out: Record<string, unknown> = { namespaces, with_prefix: i.with_prefix, with_suffix: i.with_suffix };
     const puts = [];
-    for (const ns of EXAMPLE_NAMESPACES) puts.push(await b.put(ns, "k", { v: 1 }));
+    for (const ns of namespaces) puts.push(await b.put(ns, "k", { v: 1 }));
     out.puts = puts;
-    out.prefix_depth = await b.namespaces({ prefix: ["a", "b"], maxDepth: 3 });
-    out.suffix = await b.namespaces({ suffix: ["f"] });
+    out.prefix_depth = await b.namespaces({ prefix: i.with_prefix, maxDepth: 3 });
+    out.suffix = await b.namespaces({ suffix: i.with_suffix });
     out.depth = await b.namespaces({ maxDepth: 2 });
     return out;
   },
 
   /** search with a namespace prefix, paged by limit and offset. */
-  "interface.langgraph.search_paging": async (b) => {
-    const spaces = [["docs", "a"], ["docs", "a"], ["docs", "a"], ["docs", "b"], ["docs", "b"]];
-    const inside = spaces.map((ns, i) => [ns, `k${i}`] as [string[], string]);
-    const outside: [string[], string] = [["other"], "k9"];
+  "interface.langgraph.search_paging": async (b, i) => {
+    const inside: [string[], string][] = i.inside;
+    const outside: [string[], string] = i.outside;
     const puts = [];
-    for (const [i, [ns, key]] of inside.entries()) puts.push(await b.put(ns, key, { n: i }));
-    puts.push(await b.put(outside[0], outside[1], { n: 9 }));
+    for (const [n, [ns, key]] of inside.entries()) puts.push(await b.put(ns, key, { n }));
+    puts.push(await b.put(outside[0], outside[1], { n: inside.length }));
     const pages = [];
-    for (const offset of [0, 2, 4]) pages.push(await b.search(["docs"], 2, offset));
-    return { inside, outside, puts, pages, whole: await b.search(["docs"], 10, 0) };
+    for (const offset of [0, 2, 4]) pages.push(await b.search(i.prefix, 2, offset));
+    return { prefix: i.prefix, inside, outside, puts, pages, whole: await b.search(i.prefix, 10, 0) };
   },
 };
 
@@ -132,6 +135,11 @@ export const LANGGRAPH_SCENARIOS: Record<string, (b: BatchCalls) => Promise<Reco
  * `{ not_implemented }` for the sync path, which LangGraph.js has not.
  * An unknown check is a `backend` DriverError naming the known ones.
  */
-export function langgraphScenario(store: BaseStoreLike, check: string, useAsync: boolean): Promise<Record<string, unknown>> {
-  return observe(LANGGRAPH_SCENARIOS, LANGGRAPH_INTERFACE, check, useAsync, SYNC, () => new BatchCalls(store));
+export function langgraphScenario(
+  store: BaseStoreLike,
+  check: string,
+  useAsync: boolean,
+  inputs: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  return observe(LANGGRAPH_SCENARIOS, LANGGRAPH_INTERFACE, check, useAsync, inputs, SYNC, () => new BatchCalls(store));
 }

@@ -205,11 +205,11 @@ export class LangGraphStore implements Store {
    * The observation of the interface family's scenario `check`
    * (langgraph-interface.ts) on the engine the suite has just reset. With
    * one engine instance rather than a factory, `reset` empties only the
-   * adapter's own namespaces, not the scenarios' (["docs"], ["a", "b",
-   * "c"], ...): the scenario is not run, and says so, rather than judged on
+   * adapter's own namespaces, not the scenarios' (the suite's words):
+   * the scenario is not run, and says so, rather than judged on
    * a store holding an earlier check's items.
    */
-  async interface(check: string, useAsync: boolean): Promise<Record<string, unknown>> {
+  async interface(check: string, useAsync: boolean, inputs: Record<string, unknown>): Promise<Record<string, unknown>> {
     if (typeof this.source !== "function" && useAsync && Object.hasOwn(LANGGRAPH_SCENARIOS, check)) {
       return {
         not_implemented:
@@ -217,7 +217,7 @@ export class LangGraphStore implements Store {
           "give it a function making a fresh store to run the interface family",
       };
     }
-    return langgraphScenario(await this.db(), check, useAsync);
+    return langgraphScenario(await this.db(), check, useAsync, inputs);
   }
 
   async store(e: NewEntry): Promise<void> {

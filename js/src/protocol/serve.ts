@@ -121,7 +121,18 @@ async function dispatch(store: Store, r: Record<string, any>, options: ServeOpti
       break;
     case "interface":
       if (interfaceOf(store) !== null) {
-        const observed = await store.interface!(r.check, r.async === true);
+        const inputs = r.inputs;
+        // The suite chooses every scenario's inputs and judges the answer
+        // against them: a scenario run on inputs of the adapter's own
+        // would be judged against nothing it was sent.
+        if (inputs === null || typeof inputs !== "object" || Array.isArray(inputs)) {
+          throw new DriverError(
+            "backend",
+            `the interface request for ${JSON.stringify(r.check)} carries no \`inputs\` object (docs/protocol.md, "The interface op": ` +
+              "the suite sends the inputs of every scenario; this adapter needs a suite of its release)",
+          );
+        }
+        const observed = await store.interface!(r.check, r.async === true, inputs as Record<string, unknown>);
         if (observed === null || typeof observed !== "object" || Array.isArray(observed)) {
           throw new DriverError("backend", `the interface scenario of ${JSON.stringify(r.check)} observed ${Array.isArray(observed) ? "an array" : String(observed)}, not an object`);
         }

@@ -163,7 +163,7 @@ export type Request =
   | ({ id: number; op: "store_many" } & StoreManyRequest)
   | ({ id: number; op: "export_page" } & ExportPageRequest)
   | ({ id: number; op: "import" } & ImportRequest)
-  | { id: number; op: "interface"; check: string; async: boolean };
+  | { id: number; op: "interface"; check: string; async: boolean; inputs?: unknown };
 
 /** An answer line: a result or an error, for the request's `id`. */
 export type Answer = { id: number | null; result: unknown } | { id: number | null; error: WireError };
@@ -204,7 +204,7 @@ export interface Store {
    * the interface's async methods when `useAsync`, on the store the suite
    * has just reset: an object, judged by the suite.
    */
-  interface?(check: string, useAsync: boolean): Awaitable<Record<string, unknown>>;
+  interface?(check: string, useAsync: boolean, inputs: Record<string, unknown>): Awaitable<Record<string, unknown>>;
   /** Empty the store (before every check). */
   reset(): Awaitable<void>;
   /** Upsert on (namespace, key), stamped with the time of the call. */

@@ -513,16 +513,23 @@ class VectorStoreAdapter(tp.Store):
 
     # -- the interface family -------------------------------------------
 
-    def interface(self, check, use_async):
+    def interface(self, check, use_async, inputs):
         """The observation of `check`'s scenario of the interface family,
         run with LangChain's own API on the current store, which the suite
-        has just reset (tinymemory.adapters.langchain_interface); through
-        the async methods when `use_async`."""
+        has just reset, with the `inputs` the suite sent
+        (tinymemory.adapters.langchain_interface); through the async
+        methods when `use_async`."""
         from . import langchain_interface
 
         self._written = True
         return langchain_interface.run(
-            self._engine, check, use_async is True, self._loop, has_sync=self._has_sync, has_async=self._has_async
+            self._engine,
+            check,
+            use_async is True,
+            inputs,
+            self._loop,
+            has_sync=self._has_sync,
+            has_async=self._has_async,
         )
 
     # -- the contract ----------------------------------------------------

@@ -11,25 +11,19 @@ the rule its check states (quoted from LangChain's standard tests,
 ``langchain_tests.integration_tests.VectorStoreIntegrationTests``, and the
 ``VectorStore`` docstrings).
 
-A document is observed as ``{"id", "page_content", "metadata"}``; a call
-as ``{"ok": value}`` or ``{"error": "Type: message"}``.
+The suite chooses every input (docs/protocol.md gives each check's): the
+documents (``given``, ``replacement``, each ``{"id", "page_content",
+"metadata"}``), the ids (``given_ids``, ``missing_ids``, ``mixed_ids``) and
+the query of each search (``queries``, by the name of the step it feeds).
+A scenario runs exactly those and echoes them, so an observation shows
+what it ran with. A document is observed in the same form; a call as
+``{"ok": value}`` or ``{"error": "Type: message"}``.
 """
 
 import asyncio
 import json
 
 INTERFACE = "langchain.vectorstore"
-
-# Ids the scenarios give: UUIDs, the form every store accepts (Qdrant and
-# PGVectorStore take nothing else), where the standard tests use "1", "2"
-# (STRING_IDS, which the string_ids scenario alone gives).
-GIVEN = [f"7c9e6679-7425-40de-944b-e07fc1f90a{n:02d}" for n in range(1, 4)]
-# Ids no scenario adds.
-MISSING = [f"7c9e6679-7425-40de-944b-e07fc1f90b{n:02d}" for n in range(1, 4)]
-# The ids LangChain's standard tests give (test_deleting_documents,
-# test_get_by_ids, ...): plain strings, which one scenario holds a store to.
-STRING_IDS = ["1", "2"]
-
 
 def _json(value):
     """`value` as JSON can carry it: what JSON cannot hold is shown by repr."""
@@ -85,108 +79,112 @@ class _Calls:
         return r if "error" in r else {"ok": _json(r["ok"])}
 
 
-def _document(content, n, id=None, **extra):
+def _documents(values):
+    """The Documents of the inputs' documents."""
     from langchain_core.documents import Document
 
-    return Document(id=id, page_content=content, metadata={"id": n, **extra})
+    return [Document(id=v.get("id"), page_content=v["page_content"], metadata=dict(v.get("metadata") or {})) for v in values]
 
 
-def empty_store(calls):
+def empty_store(calls, inputs):
     """test_vectorstore_is_empty: a fresh store finds nothing."""
-    return {"search": calls.search("foo", 1)}
+    return {"queries": inputs["queries"], "search": calls.search(inputs["queries"]["search"], 1)}
 
 
-def add_documents(calls):
+def add_documents(calls, inputs):
     """test_add_documents: ids made for documents without any, the
     documents found with them, the input left as it was."""
-    given = [_document("foo", 1), _document("bar", 2)]
+    given = _documents(inputs["given"])
     before = _docs(given)
     ids = calls.add(given)
-    return {"given": before, "ids": ids, "input_after": _docs(given), "search": calls.search("bar", 2)}
+    search = calls.search(inputs["queries"]["search"], 2)
+    return {"given": before, "ids": ids, "input_after": _docs(given), "search": search}
 
 
-def delete(calls):
+def delete(calls, inputs):
     """test_deleting_documents and test_deleting_bulk_documents."""
-    given = [_document("foo", 1), _document("bar", 2), _document("baz", 3)]
-    out = {"given": _docs(given), "given_ids": GIVEN, "ids": calls.add(given, ids=GIVEN)}
-    out["delete_one"] = calls.delete(GIVEN[:1])
-    out["after_one"] = calls.search("foo", 3)
-    out["delete_bulk"] = calls.delete(GIVEN[1:])
-    out["after_bulk"] = calls.search("foo", 3)
+    given, ids, queries = _documents(inputs["given"]), inputs["given_ids"], inputs["queries"]
+    out = {"given": inputs["given"], "given_ids": ids, "ids": calls.add(given, ids=ids)}
+    out["delete_one"] = calls.delete(ids[:1])
+    out["after_one"] = calls.search(queries["after_one"], 3)
+    out["delete_bulk"] = calls.delete(ids[1:])
+    out["after_bulk"] = calls.search(queries["after_bulk"], 3)
     return out
 
 
-def delete_missing(calls):
+def delete_missing(calls, inputs):
     """test_delete_missing_content: deleting ids the store does not hold."""
-    return {"missing_ids": MISSING, "delete_one": calls.delete(MISSING[:1]), "delete_many": calls.delete(MISSING)}
+    missing = inputs["missing_ids"]
+    return {"missing_ids": missing, "delete_one": calls.delete(missing[:1]), "delete_many": calls.delete(missing)}
 
 
-def upsert(calls):
+def upsert(calls, inputs):
     """test_add_documents_with_ids_is_idempotent and
-    test_add_documents_by_id_with_mutation."""
-    given = [_document("foo", 1), _document("bar", 2)]
-    replacement = [_document("new foo", 1, some_other_field="foo")]
-    out = {"given": _docs(given), "given_ids": GIVEN[:2], "replacement": _docs(replacement)}
-    out["first"] = calls.add(given, ids=GIVEN[:2])
-    out["second"] = calls.add(given, ids=GIVEN[:2])
-    out["after_twice"] = calls.search("bar", 3)
-    out["third"] = calls.add(replacement, ids=GIVEN[:1])
-    out["after_replace"] = calls.search("new foo", 3)
+    test_add_documents_by_id_with_mutation: the replacement over the first
+    id."""
+    given, ids, queries = _documents(inputs["given"]), inputs["given_ids"], inputs["queries"]
+    replacement = _documents(inputs["replacement"])
+    out = {"given": inputs["given"], "given_ids": ids, "replacement": inputs["replacement"]}
+    out["first"] = calls.add(given, ids=ids)
+    out["second"] = calls.add(given, ids=ids)
+    out["after_twice"] = calls.search(queries["after_twice"], 3)
+    out["third"] = calls.add(replacement, ids=ids[:1])
+    out["after_replace"] = calls.search(queries["after_replace"], 3)
     return out
 
 
-def get_by_ids(calls):
+def get_by_ids(calls, inputs):
     """test_get_by_ids and test_get_by_ids_missing, with missing and
     repeated ids among present ones."""
-    given = [_document("foo", 1), _document("bar", 2)]
-    out = {"given": _docs(given), "given_ids": GIVEN[:2], "missing_ids": MISSING}
-    out["ids"] = calls.add(given, ids=GIVEN[:2])
-    out["get"] = calls.get(GIVEN[:2])
-    out["missing"] = calls.get(MISSING)
-    out["mixed_ids"] = [GIVEN[1], MISSING[0], GIVEN[0], GIVEN[1]]
-    out["mixed"] = calls.get(out["mixed_ids"])
+    given, ids = _documents(inputs["given"]), inputs["given_ids"]
+    out = {"given": inputs["given"], "given_ids": ids, "missing_ids": inputs["missing_ids"]}
+    out["ids"] = calls.add(given, ids=ids)
+    out["get"] = calls.get(ids)
+    out["missing"] = calls.get(inputs["missing_ids"])
+    out["mixed_ids"] = inputs["mixed_ids"]
+    out["mixed"] = calls.get(inputs["mixed_ids"])
     return out
 
 
-def generated_ids(calls):
+def generated_ids(calls, inputs):
     """test_add_documents_documents: ids made when none is given, and
     get_by_ids of them."""
-    given = [_document("foo", 1), _document("bar", 2)]
+    given = _documents(inputs["given"])
     ids = calls.add(given)
-    out = {"given": _docs(given), "ids": ids}
+    out = {"given": inputs["given"], "ids": ids}
     out["get"] = calls.get(ids["ok"]) if "ok" in ids else {"error": "not run: add_documents failed"}
     return out
 
 
-def document_ids(calls):
+def document_ids(calls, inputs):
     """test_add_documents_with_existing_ids: the id of a Document is used,
     one is made for a document without, in one batch."""
-    given = [_document("foo", 1, id=GIVEN[0]), _document("bar", 2)]
+    given = _documents(inputs["given"])
     ids = calls.add(given)
-    out = {"given": _docs(given), "ids": ids}
+    out = {"given": inputs["given"], "ids": ids}
     out["get"] = calls.get(ids["ok"]) if "ok" in ids else {"error": "not run: add_documents failed"}
     return out
 
 
-def string_ids(calls):
+def string_ids(calls, inputs):
     """test_deleting_documents, test_get_by_ids and the others with their
-    own ids, "1" and "2": add_documents keeps them, get_by_ids, the search
-    and delete use them."""
-    given = [_document("foo", 1), _document("bar", 2)]
-    out = {"given": _docs(given), "given_ids": STRING_IDS, "ids": calls.add(given, ids=STRING_IDS)}
-    out["get"] = calls.get(STRING_IDS)
-    out["search"] = calls.search("bar", 2)
-    out["delete"] = calls.delete(STRING_IDS[:1])
-    out["after_delete"] = calls.search("foo", 2)
+    kind of ids, plain strings ("7", "42"): add_documents keeps them,
+    get_by_ids, the search and delete use them."""
+    given, ids, queries = _documents(inputs["given"]), inputs["given_ids"], inputs["queries"]
+    out = {"given": inputs["given"], "given_ids": ids, "ids": calls.add(given, ids=ids)}
+    out["get"] = calls.get(ids)
+    out["search"] = calls.search(queries["search"], 2)
+    out["delete"] = calls.delete(ids[:1])
+    out["after_delete"] = calls.search(queries["after_delete"], 2)
     return out
 
 
-def search_with_score(calls):
+def search_with_score(calls, inputs):
     """similarity_search and similarity_search_with_score agree."""
-    given = [_document(t, n) for n, t in enumerate(["foo", "bar", "baz", "foo bar"], 1)]
-    out = {"given": _docs(given), "ids": calls.add(given)}
-    out["search"] = calls.search("foo", 4)
-    out["scored"] = calls.search_with_score("foo", 4)
+    given, queries = _documents(inputs["given"]), inputs["queries"]
+    out = {"given": inputs["given"], "ids": calls.add(given)}
+    out["search"] = calls.search(queries["search"], 4)
+    out["scored"] = calls.search_with_score(queries["scored"], 4)
     return out
 
 
@@ -204,9 +202,11 @@ SCENARIOS = {
 }
 
 
-def run(store, check, use_async, loop=None, has_sync=True, has_async=True):
-    """The observation of `check`'s scenario on `store` (fresh and empty),
-    through the async methods when `use_async`. A check this module has no
+def run(store, check, use_async, inputs, loop=None, has_sync=True, has_async=True):
+    """The observation of `check`'s scenario on `store` (fresh and empty)
+    with the `inputs` the suite sent, through the async methods when
+    `use_async`. An input the scenario needs and `inputs` lacks is a
+    "backend" DriverError naming it. A check this module has no
     scenario for (a suite of a later release may know more) is a "backend"
     DriverError naming the ones it knows. `loop` runs the async calls (a
     new one, closed after, when None).
@@ -230,7 +230,9 @@ def run(store, check, use_async, loop=None, has_sync=True, has_async=True):
     if own:
         loop = asyncio.new_event_loop()
     try:
-        return scenario(_Calls(store, use_async, loop))
+        return scenario(_Calls(store, use_async, loop), inputs)
+    except KeyError as e:
+        raise tp.DriverError("backend", f"the inputs of {check!r} lack {e} (docs/protocol.md, \"The interface op\")") from None
     finally:
         if own:
             loop.close()

@@ -197,17 +197,17 @@ class LangGraphStore(tp.Store):
             return self._loop.run_until_complete(self._engine.abatch(ops))
         return self._engine.batch(ops)
 
-    def interface(self, check, use_async):
+    def interface(self, check, use_async, inputs):
         """The observation of `check`'s scenario of the interface family,
         run through ``batch`` (``abatch`` when `use_async`) on the current
-        store, which the suite has just reset
-        (tinymemory.adapters.langgraph_interface)."""
+        store, which the suite has just reset, with the `inputs` the suite
+        sent (tinymemory.adapters.langgraph_interface)."""
         from . import langgraph_interface
 
         if self._engine is None:
             raise tp.DriverError("backend", "the adapter was closed")
         self._written = True
-        return langgraph_interface.run(self._engine, check, use_async is True, self._loop)
+        return langgraph_interface.run(self._engine, check, use_async is True, inputs, self._loop)
 
     # -- values ----------------------------------------------------------
 

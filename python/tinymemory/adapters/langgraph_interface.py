@@ -8,6 +8,8 @@ async path) with LangGraph's own ops (``PutOp``, ``GetOp``, ``SearchOp``,
 what ``langgraph.store.base`` documents. An item is observed as
 ``{"namespace", "key", "value", "created_at", "updated_at"}``, the times as
 seconds since the epoch; a call as ``{"ok": value}`` or ``{"error": ...}``.
+The suite chooses every input (namespaces, keys, values: docs/protocol.md
+gives each check's); a scenario runs exactly those and echoes them.
 A store that raises NotImplementedError on the path asked (SqliteStore's
 ``abatch``) answers ``{"not_implemented": "..."}``: that path is skipped.
 """
@@ -84,49 +86,49 @@ class _Batch:
         return self.one(ListNamespacesOp(tuple(conditions) or None, max_depth, 100, 0))
 
 
-def item_timestamps(b):
+def item_timestamps(b, inputs):
     """An update keeps created_at and moves updated_at."""
-    out = {"first_put": b.put(["docs"], "k", {"v": 1})}
-    out["first"] = b.get(["docs"], "k")
+    ns, key, (first, second) = inputs["namespace"], inputs["key"], inputs["values"]
+    out = {"namespace": ns, "key": key, "values": [first, second], "first_put": b.put(ns, key, first)}
+    out["first"] = b.get(ns, key)
     # Past the resolution of every clock the stores read (SQLite's
     # CURRENT_TIMESTAMP counts whole seconds).
     time.sleep(1.1)
-    out["second_put"] = b.put(["docs"], "k", {"v": 2})
-    out["second"] = b.get(["docs"], "k")
+    out["second_put"] = b.put(ns, key, second)
+    out["second"] = b.get(ns, key)
     return out
 
 
-def put_none_deletes(b):
+def put_none_deletes(b, inputs):
     """A PutOp with value None deletes the item."""
-    out = {"put": b.put(["docs"], "k", {"v": 1}), "delete": b.put(["docs"], "k", None)}
-    out["get"] = b.get(["docs"], "k")
-    out["search"] = b.search(["docs"], 10, 0)
+    ns, key = inputs["namespace"], inputs["key"]
+    out = {"namespace": ns, "key": key, "value": inputs["value"]}
+    out["put"] = b.put(ns, key, inputs["value"])
+    out["delete"] = b.put(ns, key, None)
+    out["get"] = b.get(ns, key)
+    out["search"] = b.search(ns, 10, 0)
     return out
 
 
-# The namespaces of list_namespaces' docstring example.
-EXAMPLE_NAMESPACES = [["a", "b", "c"], ["a", "b", "d", "e"], ["a", "b", "d", "i"], ["a", "b", "f"], ["a", "c", "f"]]
-
-
-def list_namespaces(b):
+def list_namespaces(b, inputs):
     """list_namespaces with a prefix and max_depth (the docstring's
-    example), a suffix, and a max_depth alone."""
-    out = {"namespaces": EXAMPLE_NAMESPACES}
-    out["puts"] = [b.put(ns, "k", {"v": 1}) for ns in EXAMPLE_NAMESPACES]
-    out["prefix_depth"] = b.namespaces(prefix=["a", "b"], max_depth=3)
-    out["suffix"] = b.namespaces(suffix=["f"])
+    example, its labels the suite's words), a suffix, and a max_depth
+    alone."""
+    out = {"namespaces": inputs["namespaces"], "with_prefix": inputs["with_prefix"], "with_suffix": inputs["with_suffix"]}
+    out["puts"] = [b.put(ns, "k", {"v": 1}) for ns in inputs["namespaces"]]
+    out["prefix_depth"] = b.namespaces(prefix=inputs["with_prefix"], max_depth=3)
+    out["suffix"] = b.namespaces(suffix=inputs["with_suffix"])
     out["depth"] = b.namespaces(max_depth=2)
     return out
 
 
-def search_paging(b):
+def search_paging(b, inputs):
     """search with a namespace prefix, paged by limit and offset."""
-    inside = [["docs", "a"]] * 3 + [["docs", "b"]] * 2
-    out = {"inside": [[ns, f"k{i}"] for i, ns in enumerate(inside)], "outside": [["other"], "k9"]}
-    out["puts"] = [b.put(ns, key, {"n": i}) for i, (ns, key) in enumerate(out["inside"])]
-    out["puts"].append(b.put(*out["outside"], {"n": 9}))
-    out["pages"] = [b.search(["docs"], 2, offset) for offset in (0, 2, 4)]
-    out["whole"] = b.search(["docs"], 10, 0)
+    out = {"prefix": inputs["prefix"], "inside": inputs["inside"], "outside": inputs["outside"]}
+    out["puts"] = [b.put(ns, key, {"n": i}) for i, (ns, key) in enumerate(inputs["inside"])]
+    out["puts"].append(b.put(*inputs["outside"], {"n": len(inputs["inside"])}))
+    out["pages"] = [b.search(inputs["prefix"], 2, offset) for offset in (0, 2, 4)]
+    out["whole"] = b.search(inputs["prefix"], 10, 0)
     return out
 
 
@@ -138,11 +140,12 @@ SCENARIOS = {
 }
 
 
-def run(store, check, use_async, loop=None):
-    """The observation of `check`'s scenario on `store` (fresh and empty),
-    through ``abatch`` when `use_async` (on `loop`, or a new one closed
-    after). An unknown check is a "backend" DriverError naming the known
-    ones."""
+def run(store, check, use_async, inputs, loop=None):
+    """The observation of `check`'s scenario on `store` (fresh and empty)
+    with the `inputs` the suite sent, through ``abatch`` when `use_async`
+    (on `loop`, or a new one closed after). An unknown check, or inputs
+    lacking one the scenario needs, is a "backend" DriverError naming
+    it."""
     from .. import protocol as tp
 
     scenario = SCENARIOS.get(check)
@@ -152,7 +155,9 @@ def run(store, check, use_async, loop=None):
     if own:
         loop = asyncio.new_event_loop()
     try:
-        return scenario(_Batch(store, use_async, loop))
+        return scenario(_Batch(store, use_async, loop), inputs)
+    except KeyError as e:
+        raise tp.DriverError("backend", f"the inputs of {check!r} lack {e} (docs/protocol.md, \"The interface op\")") from None
     except NotImplemented_ as e:
         return {"not_implemented": str(e)}
     finally:

@@ -10,8 +10,11 @@
 //! answers [`MemoryError::Unsupported`](tinymemory_api::MemoryError) and the
 //! check is skipped naming why.
 
+mod draw;
 mod langchain;
 mod langgraph;
+#[cfg(test)]
+mod observing;
 
 pub(crate) use langchain::{
     add_documents, delete, delete_missing, document_ids, empty_store, generated_ids, get_by_ids,
@@ -36,8 +39,24 @@ pub(crate) const NOT_SERVED: &str =
 /// what the store did.
 type Verdict = Result<(), String>;
 
+/// A check's judge: the inputs the suite sent, then the observation.
+type Judge = fn(&Value, &Value) -> Verdict;
+
+/// The framework interface a module's checks are of, and its two paths
+/// as a message names them (sync, then async).
+struct Served {
+    /// As a driver declares it (`langchain.vectorstore`).
+    interface: &'static str,
+    /// The sync path and the async one.
+    paths: [&'static str; 2],
+}
+
 /// Runs `check`'s scenario of `interface` on two fresh stores, sync then
-/// async, and fails with every path whose observation `judge` refuses. A
+/// async, with the inputs `inputs` draws from the run's seed (the same
+/// on both paths), and fails with every path whose observation `judge`
+/// refuses given those inputs. An observation echoing an input (a field
+/// named as one of the inputs') must echo what was sent: another value
+/// means the adapter ran other inputs. A
 /// path the store does not implement (`{"not_implemented": ..}`: a
 /// LangGraph `SqliteStore` has no `abatch`) is not judged; with neither
 /// path implemented the check is skipped, and the skip holds back the
@@ -45,11 +64,13 @@ type Verdict = Result<(), String>;
 /// not serve, [`NOT_SERVED`], leaves the family out).
 async fn judged(
     ctx: &CheckContext,
-    interface: &str,
+    served: &Served,
     check: &str,
-    paths: [&str; 2],
-    judge: fn(&Value) -> Verdict,
+    inputs: fn(&mut draw::Draw) -> Value,
+    judge: Judge,
 ) -> Step {
+    let (interface, paths) = (served.interface, served.paths);
+    let inputs = inputs(&mut draw::Draw::new(ctx.config.seed, check));
     let mut failures = Vec::new();
     let mut unimplemented = Vec::new();
     for (use_async, path) in [(false, paths[0]), (true, paths[1])] {
@@ -58,6 +79,7 @@ async fn judged(
             interface,
             check,
             use_async,
+            inputs: &inputs,
         };
         let text = match d.interface(&scenario).await {
             Ok(text) => text,
@@ -79,7 +101,7 @@ async fn judged(
             unimplemented.push(format!("{path}: {}", json(why)));
             continue;
         }
-        if let Err(why) = judge(&observed) {
+        if let Err(why) = echoed(&inputs, &observed).and_then(|()| judge(&inputs, &observed)) {
             failures.push(format!("through {path}: {why}"));
         }
     }
@@ -100,6 +122,26 @@ async fn judged(
     }
 }
 
+/// Every input the observation echoes is the one sent: an adapter that
+/// reports other inputs ran the scenario on them, and its results say
+/// nothing of the inputs the suite judges by.
+fn echoed(inputs: &Value, observed: &Value) -> Verdict {
+    for (name, sent) in inputs.as_object().into_iter().flatten() {
+        match observed.get(name) {
+            Some(echo) if echo != sent => {
+                return Err(format!(
+                    "the adapter ran other inputs than the suite sent: its `{name}` is {} where \
+                     the request's inputs give {} (docs/protocol.md, \"The interface op\")",
+                    json(echo),
+                    json(sent)
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// The value of call `name` of an observation (`{"ok": value}`), or the
 /// rule's failure naming what the call raised.
 fn ok<'a>(observed: &'a Value, name: &str, call: &str) -> Result<&'a Value, String> {
@@ -118,7 +160,7 @@ fn ok<'a>(observed: &'a Value, name: &str, call: &str) -> Result<&'a Value, Stri
     }
 }
 
-/// A value the observation must hold (the inputs it records).
+/// A value the observation must hold (a list of calls' results).
 fn field<'a>(observed: &'a Value, name: &str) -> Result<&'a Value, String> {
     observed.get(name).ok_or_else(|| {
         format!(

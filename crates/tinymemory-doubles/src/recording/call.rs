@@ -84,6 +84,8 @@ pub enum Call {
         check: String,
         /// Through the interface's async methods.
         use_async: bool,
+        /// The inputs the suite chose for the scenario.
+        inputs: serde_json::Value,
     },
 }
 
@@ -144,10 +146,12 @@ impl From<&tinymemory_api::Call<'_>> for Call {
                 interface,
                 check,
                 use_async,
+                inputs,
             } => Self::Interface {
                 interface: interface.to_owned(),
                 check: check.to_owned(),
                 use_async,
+                inputs: inputs.clone(),
             },
         }
     }
@@ -202,10 +206,12 @@ impl Call {
                 interface,
                 check,
                 use_async,
+                inputs,
             } => Borrowed::Interface {
                 interface,
                 check,
                 use_async: *use_async,
+                inputs,
             },
         }
     }

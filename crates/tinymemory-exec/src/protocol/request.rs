@@ -119,6 +119,9 @@ pub enum Request {
         /// `true`: through the interface's async methods.
         #[serde(rename = "async")]
         use_async: bool,
+        /// The scenario's inputs, chosen by the suite (a JSON object whose
+        /// fields the check names: docs/protocol.md, "The interface op").
+        inputs: serde_json::Value,
     },
 }
 
@@ -182,10 +185,14 @@ impl From<Call<'_>> for Request {
                 records: records.to_vec(),
             },
             Call::Interface {
-                check, use_async, ..
+                check,
+                use_async,
+                inputs,
+                ..
             } => Self::Interface {
                 check: check.to_owned(),
                 use_async,
+                inputs: inputs.clone(),
             },
         }
     }
@@ -240,7 +247,9 @@ impl Request {
             } => parts.push(format!("namespace {namespace:?}")),
             Self::StoreMany { entries } => parts.push(format!("{} entries", entries.len())),
             Self::Import { records } => parts.push(format!("{} records", records.len())),
-            Self::Interface { check, use_async } => {
+            Self::Interface {
+                check, use_async, ..
+            } => {
                 parts.push(format!("check {check:?}"));
                 if *use_async {
                     parts.push("async".to_owned());
@@ -420,12 +429,13 @@ mod tests {
                 id: 3,
                 request: Request::from(Call::Interface {
                     interface: "langchain.vectorstore",
-                    check: "interface.langchain.document_id",
+                    check: "interface.langchain.delete_missing",
                     use_async: false,
+                    inputs: &serde_json::json!({"missing_ids": ["m"]}),
                 })
             }
             .to_line(),
-            r#"{"id":3,"op":"interface","check":"interface.langchain.document_id","async":false}"#
+            r#"{"id":3,"op":"interface","check":"interface.langchain.delete_missing","async":false,"inputs":{"missing_ids":["m"]}}"#
         );
         for method in tinymemory_api::Method::ALL {
             let call = match method {
@@ -466,6 +476,7 @@ mod tests {
                     interface: "langchain.vectorstore",
                     check: "interface.langchain.document_id",
                     use_async: true,
+                    inputs: &serde_json::Value::Null,
                 },
             };
             assert_eq!(

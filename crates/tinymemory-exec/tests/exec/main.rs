@@ -5,6 +5,7 @@
 
 mod ahead;
 mod examples;
+mod interface_inputs;
 mod misbehaving;
 mod optional;
 mod processes;

@@ -211,6 +211,7 @@ fn the_interface_request_and_its_answer_match_their_schemas_only() {
         request: Request::Interface {
             check: "interface.langchain.delete_missing".to_owned(),
             use_async: true,
+            inputs: serde_json::json!({"missing_ids": ["7c9e6679-7425-40de-944b-e07fc1f90b01"]}),
         },
     }
     .to_line();

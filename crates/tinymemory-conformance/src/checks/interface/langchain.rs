@@ -9,7 +9,8 @@
 
 use serde_json::Value;
 
-use super::{field, json, judged, ok, shown, Verdict};
+use super::draw::Draw;
+use super::{field, json, judged, ok, shown, Served, Verdict};
 use crate::failure::Step;
 use crate::CheckContext;
 
@@ -22,9 +23,11 @@ const PATHS: [&str; 2] = [
     "the async methods (aadd_documents, asimilarity_search, aget_by_ids, adelete)",
 ];
 
-async fn run(ctx: &CheckContext, check: &str, judge: fn(&Value) -> Verdict) -> Step {
-    judged(ctx, INTERFACE, check, PATHS, judge).await
-}
+/// This module's interface and paths, as [`judged`] takes them.
+const SERVED: Served = Served {
+    interface: INTERFACE,
+    paths: PATHS,
+};
 
 /// The documents of an observed list, or why it is not one.
 fn documents<'a>(value: &'a Value, what: &str) -> Result<&'a [Value], String> {
@@ -34,7 +37,7 @@ fn documents<'a>(value: &'a Value, what: &str) -> Result<&'a [Value], String> {
         .ok_or_else(|| format!("{what} returned {}, not a list of documents", json(value)))
 }
 
-/// `given` (an observed input document) with `id`: what the store must
+/// `given` (a document sent) with `id`: what the store must
 /// return for it.
 fn with_id(given: &Value, id: &Value) -> Value {
     let mut want = given.clone();
@@ -165,22 +168,55 @@ fn ids<'a>(observed: &'a Value, name: &str, n: usize) -> Result<&'a [Value], Str
     Ok(list)
 }
 
-fn given(observed: &Value) -> Result<&[Value], String> {
-    documents(field(observed, "given")?, "the scenario")
+/// A document of the scenarios as the inputs carry it (and as the
+/// observation shows a document): `{"id", "page_content", "metadata"}`,
+/// with `n` its metadata's `id`.
+fn document(content: &str, n: u64, id: Option<&str>) -> Value {
+    serde_json::json!({"id": id, "page_content": content, "metadata": {"id": n}})
+}
+
+/// `n` documents of distinct words, numbered from 1.
+fn documents_of(d: &mut Draw, n: u64) -> Vec<Value> {
+    (1..=n).map(|i| document(&d.word(), i, None)).collect()
+}
+
+/// The text of the `i`th document sent.
+fn text(inputs: &Value, i: usize) -> &Value {
+    &inputs["given"][i]["page_content"]
+}
+
+/// The sent documents.
+fn given(inputs: &Value) -> &[Value] {
+    inputs["given"].as_array().map_or(&[], Vec::as_slice)
+}
+
+/// `similarity_search(query, k=k)` of the query sent for step `step`, as
+/// a message names it.
+fn search(inputs: &Value, step: &str, k: usize) -> String {
+    format!(
+        "similarity_search({}, k={k})",
+        json(&inputs["queries"][step])
+    )
 }
 
 /// `test_vectorstore_is_empty`, `test_vectorstore_still_empty`:
 /// `assert vectorstore.similarity_search("foo", k=1) == []` on the store
 /// the fixture gives, "an empty vector store for each test".
 pub(crate) async fn empty_store(ctx: CheckContext) -> Step {
-    run(&ctx, "interface.langchain.empty_store", |o| {
-        same(
-            "similarity_search(\"foo\", k=1) on a fresh store",
-            ok(o, "search", "similarity_search")?,
-            &[],
-            true,
-        )
-    })
+    judged(
+        &ctx,
+        &SERVED,
+        "interface.langchain.empty_store",
+        |d| serde_json::json!({"queries": {"search": d.word()}}),
+        |inputs, o| {
+            same(
+                &format!("{} on a fresh store", search(inputs, "search", 1)),
+                ok(o, "search", "similarity_search")?,
+                &[],
+                true,
+            )
+        },
+    )
     .await
 }
 
@@ -190,26 +226,41 @@ pub(crate) async fn empty_store(ctx: CheckContext) -> Step {
 /// document object when adding it to the vector store (e.g., by adding an
 /// ID)".
 pub(crate) async fn add_documents(ctx: CheckContext) -> Step {
-    run(&ctx, "interface.langchain.add_documents", |o| {
-        let given = given(o)?;
-        let ids = ids(o, "ids", 2)?;
-        let after = field(o, "input_after")?;
-        if after.as_array().map(Vec::as_slice) != Some(given) {
-            return Err(format!(
-                "add_documents changed the documents it was given: {} before, {} after; \
-                 \"We do not mutate the original document object when adding it to the vector \
-                 store (e.g., by adding an ID)\"",
-                json(&Value::Array(given.to_vec())),
-                json(after)
-            ));
-        }
-        same(
-            "similarity_search(\"bar\", k=2) after add_documents([foo, bar])",
-            ok(o, "search", "similarity_search")?,
-            &[with_id(&given[1], &ids[1]), with_id(&given[0], &ids[0])],
-            true,
-        )
-    })
+    judged(
+        &ctx,
+        &SERVED,
+        "interface.langchain.add_documents",
+        |d| {
+            let given = documents_of(d, 2);
+            let query = given[1]["page_content"].clone();
+            serde_json::json!({"given": given, "queries": {"search": query}})
+        },
+        |inputs, o| {
+            let given = given(inputs);
+            let ids = ids(o, "ids", 2)?;
+            let after = field(o, "input_after")?;
+            if after.as_array().map(Vec::as_slice) != Some(given) {
+                return Err(format!(
+                    "add_documents changed the documents it was given: {} before, {} after; \
+                     \"We do not mutate the original document object when adding it to the \
+                     vector store (e.g., by adding an ID)\"",
+                    json(&Value::Array(given.to_vec())),
+                    json(after)
+                ));
+            }
+            same(
+                &format!(
+                    "{} after add_documents([{}, {}])",
+                    search(inputs, "search", 2),
+                    json(text(inputs, 0)),
+                    json(text(inputs, 1))
+                ),
+                ok(o, "search", "similarity_search")?,
+                &[with_id(&given[1], &ids[1]), with_id(&given[0], &ids[0])],
+                true,
+            )
+        },
+    )
     .await
 }
 
@@ -218,36 +269,60 @@ pub(crate) async fn add_documents(ctx: CheckContext) -> Step {
 /// `delete` correctly removes documents", "`delete` correctly removes
 /// multiple documents when given a list of IDs".
 pub(crate) async fn delete(ctx: CheckContext) -> Step {
-    run(&ctx, "interface.langchain.delete", |o| {
-        let given = given(o)?;
-        let given_ids = field(o, "given_ids")?;
-        let returned = ok(o, "ids", "add_documents(documents, ids=[..])")?;
-        if returned != given_ids {
-            return Err(format!(
-                "add_documents(documents, ids={}) returned {}: the ids passed must be the \
-                 documents' ids",
-                json(given_ids),
-                json(returned)
-            ));
-        }
-        ok(o, "delete_one", "delete([id of foo])")?;
-        same(
-            "similarity_search(\"foo\", k=3) after delete([id of foo])",
-            ok(o, "after_one", "similarity_search")?,
-            &[
-                with_id(&given[1], &given_ids[1]),
-                with_id(&given[2], &given_ids[2]),
-            ],
-            false,
-        )?;
-        ok(o, "delete_bulk", "delete([id of bar, id of baz])")?;
-        same(
-            "similarity_search(\"foo\", k=3) after delete([id of bar, id of baz])",
-            ok(o, "after_bulk", "similarity_search")?,
-            &[],
-            true,
-        )
-    })
+    judged(
+        &ctx,
+        &SERVED,
+        "interface.langchain.delete",
+        |d| {
+            let given = documents_of(d, 3);
+            let query = given[0]["page_content"].clone();
+            serde_json::json!({"given": given, "given_ids": d.uuids(3),
+                "queries": {"after_one": query, "after_bulk": query}})
+        },
+        |inputs, o| {
+            let given = given(inputs);
+            let given_ids = &inputs["given_ids"];
+            let returned = ok(o, "ids", "add_documents(documents, ids=[..])")?;
+            if returned != given_ids {
+                return Err(format!(
+                    "add_documents(documents, ids={}) returned {}: the ids passed must be the \
+                     documents' ids",
+                    json(given_ids),
+                    json(returned)
+                ));
+            }
+            ok(o, "delete_one", "delete([id of the first])")?;
+            same(
+                &format!(
+                    "{} after delete([id of {}])",
+                    search(inputs, "after_one", 3),
+                    json(text(inputs, 0))
+                ),
+                ok(o, "after_one", "similarity_search")?,
+                &[
+                    with_id(&given[1], &given_ids[1]),
+                    with_id(&given[2], &given_ids[2]),
+                ],
+                false,
+            )?;
+            ok(
+                o,
+                "delete_bulk",
+                "delete([id of the second, id of the third])",
+            )?;
+            same(
+                &format!(
+                    "{} after delete([id of {}, id of {}])",
+                    search(inputs, "after_bulk", 3),
+                    json(text(inputs, 1)),
+                    json(text(inputs, 2))
+                ),
+                ok(o, "after_bulk", "similarity_search")?,
+                &[],
+                true,
+            )
+        },
+    )
     .await
 }
 
@@ -255,18 +330,24 @@ pub(crate) async fn delete(ctx: CheckContext) -> Step {
 /// raise an exception" (`delete(["1"])`, `delete(["1", "2", "3"])` on an
 /// empty store).
 pub(crate) async fn delete_missing(ctx: CheckContext) -> Step {
-    run(&ctx, "interface.langchain.delete_missing", |o| {
-        let rule = "\"Deleting missing content should not raise an exception\"";
-        ok(o, "delete_one", "delete of one id the store does not hold")
+    judged(
+        &ctx,
+        &SERVED,
+        "interface.langchain.delete_missing",
+        |d| serde_json::json!({"missing_ids": d.uuids(3)}),
+        |_, o| {
+            let rule = "\"Deleting missing content should not raise an exception\"";
+            ok(o, "delete_one", "delete of one id the store does not hold")
+                .map_err(|e| format!("{e}; {rule}"))?;
+            ok(
+                o,
+                "delete_many",
+                "delete of three ids the store does not hold",
+            )
             .map_err(|e| format!("{e}; {rule}"))?;
-        ok(
-            o,
-            "delete_many",
-            "delete of three ids the store does not hold",
-        )
-        .map_err(|e| format!("{e}; {rule}"))?;
-        Ok(())
-    })
+            Ok(())
+        },
+    )
     .await
 }
 
@@ -277,36 +358,62 @@ pub(crate) async fn delete_missing(ctx: CheckContext) -> Step {
 /// vector store, the content is updated rather than duplicated" (its
 /// metadata replaced, `some_other_field` included).
 pub(crate) async fn upsert(ctx: CheckContext) -> Step {
-    run(&ctx, "interface.langchain.upsert", |o| {
-        let given = given(o)?;
-        let given_ids = field(o, "given_ids")?;
-        let replacement = documents(field(o, "replacement")?, "the scenario")?;
-        ok(o, "first", "add_documents")?;
-        ok(
-            o,
-            "second",
-            "add_documents of the same documents and ids again",
-        )?;
-        same(
-            "similarity_search(\"bar\", k=3) after adding [foo, bar] twice with the same ids",
-            ok(o, "after_twice", "similarity_search")?,
-            &[
-                with_id(&given[1], &given_ids[1]),
-                with_id(&given[0], &given_ids[0]),
-            ],
-            true,
-        )?;
-        ok(o, "third", "add_documents over the id of foo")?;
-        same(
-            "similarity_search(\"new foo\", k=3) after add_documents([new foo], ids=[id of foo])",
-            ok(o, "after_replace", "similarity_search")?,
-            &[
-                with_id(&replacement[0], &given_ids[0]),
-                with_id(&given[1], &given_ids[1]),
-            ],
-            true,
-        )
-    })
+    judged(
+        &ctx,
+        &SERVED,
+        "interface.langchain.upsert",
+        |d| {
+            let given = documents_of(d, 2);
+            let (new, other) = (d.word(), d.word());
+            let content = format!("{new} {}", given[0]["page_content"].as_str().unwrap_or(""));
+            let replacement = serde_json::json!({"id": null, "page_content": content,
+                "metadata": {"id": 1, "some_other_field": other}});
+            let after_twice = given[1]["page_content"].clone();
+            serde_json::json!({"given": given, "given_ids": d.uuids(2),
+                "replacement": [replacement],
+                "queries": {"after_twice": after_twice, "after_replace": content}})
+        },
+        |inputs, o| {
+            let given = given(inputs);
+            let given_ids = &inputs["given_ids"];
+            let replacement = &inputs["replacement"][0];
+            ok(o, "first", "add_documents")?;
+            ok(
+                o,
+                "second",
+                "add_documents of the same documents and ids again",
+            )?;
+            same(
+                &format!(
+                    "{} after adding [{}, {}] twice with the same ids",
+                    search(inputs, "after_twice", 3),
+                    json(text(inputs, 0)),
+                    json(text(inputs, 1))
+                ),
+                ok(o, "after_twice", "similarity_search")?,
+                &[
+                    with_id(&given[1], &given_ids[1]),
+                    with_id(&given[0], &given_ids[0]),
+                ],
+                true,
+            )?;
+            ok(o, "third", "add_documents over the id of the first")?;
+            same(
+                &format!(
+                    "{} after add_documents([{}], ids=[id of {}])",
+                    search(inputs, "after_replace", 3),
+                    json(&replacement["page_content"]),
+                    json(text(inputs, 0))
+                ),
+                ok(o, "after_replace", "similarity_search")?,
+                &[
+                    with_id(replacement, &given_ids[0]),
+                    with_id(&given[1], &given_ids[1]),
+                ],
+                true,
+            )
+        },
+    )
     .await
 }
 
@@ -318,50 +425,61 @@ pub(crate) async fn upsert(ctx: CheckContext) -> Step {
 /// documents matches the order of the input IDs. [..] This method should
 /// **NOT** raise exceptions if no documents are found for some IDs."
 pub(crate) async fn get_by_ids(ctx: CheckContext) -> Step {
-    run(&ctx, "interface.langchain.get_by_ids", |o| {
-        let given = given(o)?;
-        let given_ids = field(o, "given_ids")?;
-        ok(o, "ids", "add_documents")?;
-        let want = [
-            with_id(&given[0], &given_ids[0]),
-            with_id(&given[1], &given_ids[1]),
-        ];
-        same(
-            "get_by_ids of the two ids added",
-            ok(o, "get", "get_by_ids")?,
-            &want,
-            false,
-        )?;
-        same(
-            "get_by_ids of three ids never added",
-            ok(o, "missing", "get_by_ids of three ids never added")?,
-            &[],
-            true,
-        )?;
-        // The docstring answers repeated and missing ids with fewer
-        // documents, not an exception.
-        let mixed = ok(o, "mixed", "get_by_ids of [bar, missing, foo, bar]").map_err(|e| {
-            format!(
-                "{e}; the get_by_ids docstring: \"Fewer documents may be returned than requested \
-                 if some IDs are not found or if there are duplicated IDs\""
-            )
-        })?;
-        let docs = documents(mixed, "get_by_ids of [bar, missing, foo, bar]")?;
-        // A repeated id may come back once or twice: one of each present
-        // id, compared whole, and nothing else.
-        let mut unique: Vec<Value> = Vec::new();
-        for d in docs {
-            if !unique.contains(d) {
-                unique.push(d.clone());
+    judged(
+        &ctx,
+        &SERVED,
+        "interface.langchain.get_by_ids",
+        |d| {
+            let (given_ids, missing_ids) = (d.uuids(2), d.uuids(3));
+            let mixed = [&given_ids[1], &missing_ids[0], &given_ids[0], &given_ids[1]];
+            serde_json::json!({"given": documents_of(d, 2), "given_ids": given_ids,
+                "missing_ids": missing_ids, "mixed_ids": mixed})
+        },
+        |inputs, o| {
+            let given = given(inputs);
+            let given_ids = &inputs["given_ids"];
+            ok(o, "ids", "add_documents")?;
+            let want = [
+                with_id(&given[0], &given_ids[0]),
+                with_id(&given[1], &given_ids[1]),
+            ];
+            same(
+                "get_by_ids of the two ids added",
+                ok(o, "get", "get_by_ids")?,
+                &want,
+                false,
+            )?;
+            same(
+                "get_by_ids of three ids never added",
+                ok(o, "missing", "get_by_ids of three ids never added")?,
+                &[],
+                true,
+            )?;
+            // The docstring answers repeated and missing ids with fewer
+            // documents, not an exception.
+            let mixed = ok(o, "mixed", "get_by_ids of [bar, missing, foo, bar]").map_err(|e| {
+                format!(
+                    "{e}; the get_by_ids docstring: \"Fewer documents may be returned than \
+                         requested if some IDs are not found or if there are duplicated IDs\""
+                )
+            })?;
+            let docs = documents(mixed, "get_by_ids of [bar, missing, foo, bar]")?;
+            // A repeated id may come back once or twice: one of each
+            // present id, compared whole, and nothing else.
+            let mut unique: Vec<Value> = Vec::new();
+            for d in docs {
+                if !unique.contains(d) {
+                    unique.push(d.clone());
+                }
             }
-        }
-        same(
-            "get_by_ids of [bar, missing, foo, bar] (its distinct documents)",
-            &Value::Array(unique),
-            &want,
-            false,
-        )
-    })
+            same(
+                "get_by_ids of [bar, missing, foo, bar] (its distinct documents)",
+                &Value::Array(unique),
+                &want,
+                false,
+            )
+        },
+    )
     .await
 }
 
@@ -369,16 +487,22 @@ pub(crate) async fn get_by_ids(ctx: CheckContext) -> Step {
 /// correctly generate string IDs if none are provided", and `get_by_ids`
 /// of them returns the documents with those ids.
 pub(crate) async fn generated_ids(ctx: CheckContext) -> Step {
-    run(&ctx, "interface.langchain.generated_ids", |o| {
-        let given = given(o)?;
-        let ids = ids(o, "ids", 2)?;
-        same(
-            "get_by_ids of the ids add_documents made",
-            ok(o, "get", "get_by_ids")?,
-            &[with_id(&given[0], &ids[0]), with_id(&given[1], &ids[1])],
-            false,
-        )
-    })
+    judged(
+        &ctx,
+        &SERVED,
+        "interface.langchain.generated_ids",
+        |d| serde_json::json!({"given": documents_of(d, 2)}),
+        |inputs, o| {
+            let given = given(inputs);
+            let ids = ids(o, "ids", 2)?;
+            same(
+                "get_by_ids of the ids add_documents made",
+                ok(o, "get", "get_by_ids")?,
+                &[with_id(&given[0], &ids[0]), with_id(&given[1], &ids[1])],
+                false,
+            )
+        },
+    )
     .await
 }
 
@@ -387,24 +511,35 @@ pub(crate) async fn generated_ids(ctx: CheckContext) -> Step {
 /// documents include IDs and others don't string IDs are generated for
 /// the latter."
 pub(crate) async fn document_ids(ctx: CheckContext) -> Step {
-    run(&ctx, "interface.langchain.document_ids", |o| {
-        let given = given(o)?;
-        let ids = ids(o, "ids", 2)?;
-        if ids[0] != given[0]["id"] {
-            return Err(format!(
-                "add_documents of [Document(id={}, ..), Document(id=None, ..)] returned ids {}: \
-                 \"IDs specified in the `Document.id` field are assigned when adding documents\"",
-                json(&given[0]["id"]),
-                json(&Value::Array(ids.to_vec()))
-            ));
-        }
-        same(
-            "get_by_ids of the ids of a batch mixing a Document.id and none",
-            ok(o, "get", "get_by_ids")?,
-            &[with_id(&given[0], &ids[0]), with_id(&given[1], &ids[1])],
-            false,
-        )
-    })
+    judged(
+        &ctx,
+        &SERVED,
+        "interface.langchain.document_ids",
+        |d| {
+            let id = d.uuid();
+            serde_json::json!({"given": [document(&d.word(), 1, Some(&id)),
+                document(&d.word(), 2, None)]})
+        },
+        |inputs, o| {
+            let given = given(inputs);
+            let ids = ids(o, "ids", 2)?;
+            if ids[0] != given[0]["id"] {
+                return Err(format!(
+                    "add_documents of [Document(id={}, ..), Document(id=None, ..)] returned ids \
+                     {}: \"IDs specified in the `Document.id` field are assigned when adding \
+                     documents\"",
+                    json(&given[0]["id"]),
+                    json(&Value::Array(ids.to_vec()))
+                ));
+            }
+            same(
+                "get_by_ids of the ids of a batch mixing a Document.id and none",
+                ok(o, "get", "get_by_ids")?,
+                &[with_id(&given[0], &ids[0]), with_id(&given[1], &ids[1])],
+                false,
+            )
+        },
+    )
     .await
 }
 
@@ -417,59 +552,65 @@ const STRING_IDS_RULE: &str = "LangChain's standard tests give ids that are plai
 /// `test_deleting_documents`, `test_deleting_bulk_documents`,
 /// `test_add_documents_with_ids_is_idempotent`,
 /// `test_add_documents_by_id_with_mutation` and `test_get_by_ids`, with
-/// their ids: `add_documents(documents, ids=["1", "2"])` returns `["1",
-/// "2"]`, and the documents come back with them from `get_by_ids`,
+/// their kind of ids: `add_documents(documents, ids=["1", "2"])` returns
+/// `["1", "2"]`, and the documents come back with them from `get_by_ids`,
 /// `similarity_search` (`Document(page_content="bar", metadata={"id":
-/// 2}, id="2")`) and after `delete(["1"])`. The other scenarios give
+/// 2}, id="2")`) and after `delete(["1"])`. The suite sends two such ids
+/// of a number from 1 to 99 (`"7"`, `"42"`). The other scenarios give
 /// UUIDs, the form every store takes; this one holds a store to the ids
 /// LangChain's own tests give it. (Ids missing from the store are
 /// `get_by_ids`' and `delete_missing`'s: a store raising for one fails
 /// those, not this.)
 pub(crate) async fn string_ids(ctx: CheckContext) -> Step {
-    run(&ctx, "interface.langchain.string_ids", |o| {
-        let given = given(o)?;
-        let given_ids = field(o, "given_ids")?;
-        let add = format!("add_documents(documents, ids={})", json(given_ids));
-        let returned = ok(o, "ids", &add).map_err(|e| format!("{e}; {STRING_IDS_RULE}"))?;
-        if returned != given_ids {
-            return Err(format!(
-                "{add} returned {}: the ids passed must be the documents' ids; {STRING_IDS_RULE}",
-                json(returned)
-            ));
-        }
-        let [foo_given, bar_given] = given else {
-            return Err(format!(
-                "the observation gives {} documents where the scenario adds 2 (the adapter's \
-                 scenario is not this suite's: docs/protocol.md, \"The interface op\")",
-                given.len()
-            ));
-        };
-        let (first, second) = (
-            with_id(foo_given, &given_ids[0]),
-            with_id(bar_given, &given_ids[1]),
-        );
-        let get = format!("get_by_ids({})", json(given_ids));
-        same(
-            &get,
-            ok(o, "get", &get)?,
-            &[first.clone(), second.clone()],
-            false,
-        )?;
-        same(
-            "similarity_search(\"bar\", k=2)",
-            ok(o, "search", "similarity_search")?,
-            &[second.clone(), first],
-            true,
-        )?;
-        let delete = format!("delete([{}])", json(&given_ids[0]));
-        ok(o, "delete", &delete)?;
-        same(
-            &format!("similarity_search(\"foo\", k=2) after {delete}"),
-            ok(o, "after_delete", "similarity_search")?,
-            &[second],
-            true,
-        )
-    })
+    judged(
+        &ctx,
+        &SERVED,
+        "interface.langchain.string_ids",
+        |d| {
+            let given = documents_of(d, 2);
+            let queries = serde_json::json!({"search": given[1]["page_content"],
+                "after_delete": given[0]["page_content"]});
+            serde_json::json!({"given": given, "given_ids": d.small_ids(2), "queries": queries})
+        },
+        |inputs, o| {
+            let given = given(inputs);
+            let given_ids = &inputs["given_ids"];
+            let add = format!("add_documents(documents, ids={})", json(given_ids));
+            let returned = ok(o, "ids", &add).map_err(|e| format!("{e}; {STRING_IDS_RULE}"))?;
+            if returned != given_ids {
+                return Err(format!(
+                    "{add} returned {}: the ids passed must be the documents' ids; \
+                     {STRING_IDS_RULE}",
+                    json(returned)
+                ));
+            }
+            let (first, second) = (
+                with_id(&given[0], &given_ids[0]),
+                with_id(&given[1], &given_ids[1]),
+            );
+            let get = format!("get_by_ids({})", json(given_ids));
+            same(
+                &get,
+                ok(o, "get", &get)?,
+                &[first.clone(), second.clone()],
+                false,
+            )?;
+            same(
+                &search(inputs, "search", 2),
+                ok(o, "search", "similarity_search")?,
+                &[second.clone(), first],
+                true,
+            )?;
+            let delete = format!("delete([{}])", json(&given_ids[0]));
+            ok(o, "delete", &delete)?;
+            same(
+                &format!("{} after {delete}", search(inputs, "after_delete", 2)),
+                ok(o, "after_delete", "similarity_search")?,
+                &[second],
+                true,
+            )
+        },
+    )
     .await
 }
 
@@ -479,76 +620,67 @@ pub(crate) async fn string_ids(ctx: CheckContext) -> Step {
 /// with their scores; a store whose two paths differ (another `k`, a
 /// filter or threshold on one) answers the same question two ways.
 pub(crate) async fn search_with_score(ctx: CheckContext) -> Step {
-    run(&ctx, "interface.langchain.search_with_score", |o| {
-        ok(o, "ids", "add_documents")?;
-        let plain = ok(o, "search", "similarity_search(\"foo\", k=4)")?;
-        let scored = ok(o, "scored", "similarity_search_with_score(\"foo\", k=4)")?;
-        if plain != scored {
-            return Err(format!(
-                "similarity_search(\"foo\", k=4) returned {} but similarity_search_with_score \
-                 returned {}",
-                shown(&plain.to_string()),
-                shown(&scored.to_string())
-            ));
-        }
-        documents(plain, "similarity_search")?;
-        Ok(())
-    })
+    judged(
+        &ctx,
+        &SERVED,
+        "interface.langchain.search_with_score",
+        |d| {
+            let words = [d.word(), d.word(), d.word()];
+            let both = format!("{} {}", words[0], words[1]);
+            let given: Vec<Value> = words
+                .iter()
+                .chain([&both])
+                .zip(1..)
+                .map(|(w, n)| document(w, n, None))
+                .collect();
+            serde_json::json!({"given": given,
+                "queries": {"search": words[0], "scored": words[0]}})
+        },
+        |inputs, o| {
+            ok(o, "ids", "add_documents")?;
+            let query = json(&inputs["queries"]["search"]);
+            let plain = ok(o, "search", &format!("similarity_search({query}, k=4)"))?;
+            let scored = ok(
+                o,
+                "scored",
+                &format!("similarity_search_with_score({query}, k=4)"),
+            )?;
+            if plain != scored {
+                return Err(format!(
+                    "similarity_search({query}, k=4) returned {} but \
+                     similarity_search_with_score returned {}",
+                    shown(&plain.to_string()),
+                    shown(&scored.to_string())
+                ));
+            }
+            documents(plain, "similarity_search")?;
+            Ok(())
+        },
+    )
     .await
 }
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use serde_json::json;
-    use tinymemory_api::interface::Scenario;
-    use tinymemory_api::{FnFactory, MemoryError, MemoryProvider, RecallProfile};
     use tinymemory_reference::ReferenceDriver;
 
+    use super::super::observing;
     use super::*;
-    use crate::{CheckContext, Outcome, Registry, RunConfig};
-
-    /// The reference driver, answering every interface scenario with
-    /// `sync` or `async` (an observation, as an adapter answers it).
-    struct Observing {
-        inner: ReferenceDriver,
-        sync: Value,
-        r#async: Value,
-    }
-
-    tinymemory_api::delegate_provider! {
-        impl MemoryProvider for Observing {
-            forward(inner): driver_id, store, get, forget, list, namespaces, recall, store_many,
-                export_page, import;
-
-            async fn interface(&self, scenario: &Scenario<'_>) -> Result<String, MemoryError> {
-                assert_eq!(scenario.interface, INTERFACE);
-                let observed = if scenario.use_async { &self.r#async } else { &self.sync };
-                Ok(observed.to_string())
-            }
-        }
-    }
+    use crate::Outcome;
 
     fn outcome(
         id: &str,
-        open: impl Fn() -> Box<dyn MemoryProvider> + Send + Sync + 'static,
-    ) -> Outcome {
-        let check = Registry::standard()
-            .checks()
-            .iter()
-            .find(|c| c.id == id)
-            .copied()
-            .unwrap();
-        let ctx = CheckContext {
-            factory: Arc::new(FnFactory::new("observing", move || Ok(open()))),
-            corpus: None,
-            config: RunConfig::default(),
-            profile: RecallProfile::Semantic,
-        };
-        tokio::runtime::Runtime::new()
-            .unwrap()
-            .block_on((check.run)(ctx))
+        answer: impl Fn(&Value, bool) -> Value + Send + Sync + 'static,
+    ) -> (Outcome, Vec<Value>) {
+        observing::outcome(INTERFACE, id, answer)
+    }
+
+    fn failure(outcome: Outcome) -> String {
+        match outcome {
+            Outcome::Fail(f) => f.message,
+            other => panic!("expected a failure, got {other:?}"),
+        }
     }
 
     #[test]
@@ -567,8 +699,8 @@ mod tests {
 
     #[test]
     fn a_driver_serving_no_interface_skips_the_check() {
-        let outcome = outcome("interface.langchain.delete_missing", || {
-            Box::new(ReferenceDriver::new())
+        let outcome = observing::run_check("interface.langchain.delete_missing", || {
+            Ok(Box::new(ReferenceDriver::new()) as Box<dyn tinymemory_api::MemoryProvider>)
         });
         assert_eq!(outcome, Outcome::Skip(super::super::NOT_SERVED.to_owned()));
     }
@@ -578,215 +710,248 @@ mod tests {
     /// family: the level would be FULL with the interface never checked.
     #[test]
     fn a_declared_interface_implementing_neither_path_is_skipped_holding_the_family_back() {
-        let nothing = json!({"not_implemented": "NotImplementedError: "});
-        let run = move || {
-            Box::new(Observing {
-                inner: ReferenceDriver::new(),
-                sync: nothing.clone(),
-                r#async: nothing.clone(),
-            }) as Box<dyn MemoryProvider>
-        };
+        let (outcome, _) = outcome(
+            "interface.langchain.empty_store",
+            |_, _| json!({"not_implemented": "NotImplementedError: "}),
+        );
         // The skip's reason is not NOT_SERVED, so it keeps the interface
         // family from passing (report::conformance's test of that).
-        match outcome("interface.langchain.empty_store", run) {
-            Outcome::Skip(reason) => assert_eq!(
-                reason,
-                format!(
-                    "the store implements neither path of its scenario: {p0}: \"NotImplementedError: \"; \
-                     {p1}: \"NotImplementedError: \"",
-                    p0 = PATHS[0],
-                    p1 = PATHS[1]
-                )
-            ),
-            other => panic!("expected a skip, got {other:?}"),
-        }
+        assert_eq!(
+            outcome,
+            Outcome::Skip(format!(
+                "the store implements neither path of its scenario: {p0}: \"NotImplementedError: \"; \
+                 {p1}: \"NotImplementedError: \"",
+                p0 = PATHS[0],
+                p1 = PATHS[1]
+            ))
+        );
     }
 
     #[test]
     fn a_delete_raising_on_a_missing_id_fails_through_the_path_that_raised() {
-        let clean =
-            json!({"missing_ids": ["m"], "delete_one": {"ok": null}, "delete_many": {"ok": null}});
-        let raising = json!({"missing_ids": ["m"], "delete_one": {"error": "ValueError: no m"},
-            "delete_many": {"ok": null}});
-        let observed = move || {
-            Box::new(Observing {
-                inner: ReferenceDriver::new(),
-                sync: clean.clone(),
-                r#async: raising.clone(),
-            }) as Box<dyn MemoryProvider>
-        };
-        match outcome("interface.langchain.delete_missing", observed) {
-            Outcome::Fail(f) => assert_eq!(
-                f.message,
-                format!(
-                    "through {}: delete of one id the store does not hold raised ValueError: no m; \
-                     \"Deleting missing content should not raise an exception\"",
-                    PATHS[1]
-                )
-            ),
-            other => panic!("expected a failure, got {other:?}"),
-        }
+        let (outcome, _) = outcome("interface.langchain.delete_missing", |inputs, r#async| {
+            let one = if r#async {
+                json!({"error": "ValueError: no m"})
+            } else {
+                json!({"ok": null})
+            };
+            json!({"missing_ids": inputs["missing_ids"], "delete_one": one,
+                "delete_many": {"ok": null}})
+        });
+        assert_eq!(
+            failure(outcome),
+            format!(
+                "through {}: delete of one id the store does not hold raised ValueError: no m; \
+                 \"Deleting missing content should not raise an exception\"",
+                PATHS[1]
+            )
+        );
+    }
+
+    /// The documents sent, each with the id at the same place in `ids`.
+    fn stored(inputs: &Value, ids: &Value) -> Vec<Value> {
+        given(inputs)
+            .iter()
+            .zip(ids.as_array().unwrap())
+            .map(|(d, id)| with_id(d, id))
+            .collect()
     }
 
     #[test]
     fn get_by_ids_raising_on_repeated_ids_is_named_with_the_docstring() {
-        let given = json!([{"id": null, "page_content": "foo", "metadata": {"id": 1}},
-            {"id": null, "page_content": "bar", "metadata": {"id": 2}}]);
-        let docs = json!([{"id": "A", "page_content": "foo", "metadata": {"id": 1}},
-            {"id": "B", "page_content": "bar", "metadata": {"id": 2}}]);
-        let observed = json!({"given": given, "given_ids": ["A", "B"], "ids": {"ok": ["A", "B"]},
-            "get": {"ok": docs}, "missing": {"ok": []},
-            "mixed": {"error": "DuplicateIDError: Expected IDs to be unique"}});
-        let run = move || {
-            Box::new(Observing {
-                inner: ReferenceDriver::new(),
-                sync: observed.clone(),
-                r#async: observed.clone(),
-            }) as Box<dyn MemoryProvider>
-        };
-        let Outcome::Fail(f) = outcome("interface.langchain.get_by_ids", run) else {
-            panic!("expected a failure");
-        };
+        let (outcome, _) = outcome("interface.langchain.get_by_ids", |inputs, _| {
+            json!({"ids": {"ok": inputs["given_ids"]},
+                "get": {"ok": stored(inputs, &inputs["given_ids"])}, "missing": {"ok": []},
+                "mixed": {"error": "DuplicateIDError: Expected IDs to be unique"}})
+        });
         let why = "get_by_ids of [bar, missing, foo, bar] raised DuplicateIDError: Expected IDs to be \
                    unique; the get_by_ids docstring: \"Fewer documents may be returned than requested \
                    if some IDs are not found or if there are duplicated IDs\"";
         assert_eq!(
-            f.message,
+            failure(outcome),
             format!("through {}: {why}; through {}: {why}", PATHS[0], PATHS[1])
         );
     }
 
-    /// The observation of `interface.langchain.string_ids` with `ids` the
-    /// answer of its add_documents: the store's documents as a faithful
-    /// store returns them.
-    fn string_ids_observed(ids: Value) -> Value {
-        let (one, two) = (
-            json!({"id": "1", "page_content": "foo", "metadata": {"id": 1}}),
-            json!({"id": "2", "page_content": "bar", "metadata": {"id": 2}}),
-        );
-        json!({"given": [{"id": null, "page_content": "foo", "metadata": {"id": 1}},
-                {"id": null, "page_content": "bar", "metadata": {"id": 2}}],
-            "given_ids": ["1", "2"], "ids": ids, "get": {"ok": [two, one]},
-            "search": {"ok": [two, one]}, "delete": {"ok": null}, "after_delete": {"ok": [two]}})
-    }
-
-    fn string_ids_outcome(sync: Value, r#async: Value) -> Outcome {
-        outcome("interface.langchain.string_ids", move || {
-            Box::new(Observing {
-                inner: ReferenceDriver::new(),
-                sync: sync.clone(),
-                r#async: r#async.clone(),
-            }) as Box<dyn MemoryProvider>
-        })
+    /// The observation of `interface.langchain.string_ids` a faithful
+    /// store gives for `inputs`, its add_documents answering `ids`.
+    fn string_ids_observed(inputs: &Value, ids: Value) -> Value {
+        let docs = stored(inputs, &inputs["given_ids"]);
+        let (one, two) = (docs[0].clone(), docs[1].clone());
+        json!({"given": inputs["given"], "given_ids": inputs["given_ids"], "ids": ids,
+            "get": {"ok": [two, one]}, "search": {"ok": [two, one]}, "delete": {"ok": null},
+            "after_delete": {"ok": [two]}})
     }
 
     #[test]
     fn plain_string_ids_kept_and_read_back_pass() {
-        let faithful = string_ids_observed(json!({"ok": ["1", "2"]}));
-        assert_eq!(
-            string_ids_outcome(faithful.clone(), faithful),
-            Outcome::Pass
-        );
+        let (outcome, sent) = outcome("interface.langchain.string_ids", |inputs, _| {
+            string_ids_observed(inputs, json!({"ok": inputs["given_ids"]}))
+        });
+        assert_eq!(outcome, Outcome::Pass);
+        // Both paths are sent the same seeded ids: plain numbers.
+        assert_eq!(sent.len(), 2);
+        assert_eq!(sent[0], sent[1]);
+        for id in sent[0]["given_ids"].as_array().unwrap() {
+            assert!((1..=99).contains(&id.as_str().unwrap().parse::<u32>().unwrap()));
+        }
     }
 
     /// Qdrant (langchain-qdrant 1.1.0) refuses every id that is not a
     /// UUID, where LangChain's standard tests give "1" and "2".
     #[test]
     fn an_add_refusing_ids_that_are_not_uuids_fails_quoting_the_standard_tests() {
-        let faithful = string_ids_observed(json!({"ok": ["1", "2"]}));
-        let refused = json!({"given": faithful["given"], "given_ids": ["1", "2"],
-            "ids": {"error": "ValueError: Point id 1 is not a valid UUID"},
-            "get": {"ok": []}, "search": {"ok": []}, "delete": {"error": "ValueError: Point id 1 is not a valid UUID"},
-            "after_delete": {"ok": []}});
-        let Outcome::Fail(f) = string_ids_outcome(faithful, refused) else {
-            panic!("expected a failure");
-        };
+        let (outcome, sent) = outcome("interface.langchain.string_ids", |inputs, r#async| {
+            if r#async {
+                json!({"ids": {"error": "ValueError: Point id is not a valid UUID"}})
+            } else {
+                string_ids_observed(inputs, json!({"ok": inputs["given_ids"]}))
+            }
+        });
         assert_eq!(
-            f.message,
+            failure(outcome),
             format!(
-                "through {}: add_documents(documents, ids=[\"1\",\"2\"]) raised ValueError: Point id \
-                 1 is not a valid UUID; LangChain's standard tests give ids that are plain strings \
-                 (`add_documents(documents, ids=[\"1\", \"2\"])`, then `assert ids == [\"1\", \"2\"]`, \
-                 test_deleting_documents), as VectorStore.add_documents types them (`ids: list[str]`)",
-                PATHS[1]
+                "through {}: add_documents(documents, ids={}) raised ValueError: Point id \
+                 is not a valid UUID; {STRING_IDS_RULE}",
+                PATHS[1],
+                json(&sent[1]["given_ids"])
             )
         );
     }
 
     #[test]
     fn ids_passed_replaced_by_the_stores_own_fail_through_both_paths() {
-        let mut own = string_ids_observed(json!({"ok": ["a1", "a2"]}));
-        own["get"] = json!({"ok": []});
-        let Outcome::Fail(f) = string_ids_outcome(own.clone(), own) else {
-            panic!("expected a failure");
-        };
-        let why = "add_documents(documents, ids=[\"1\",\"2\"]) returned [\"a1\",\"a2\"]: the ids passed \
-                   must be the documents' ids; LangChain's standard tests give ids that are plain strings \
-                   (`add_documents(documents, ids=[\"1\", \"2\"])`, then `assert ids == [\"1\", \"2\"]`, \
-                   test_deleting_documents), as VectorStore.add_documents types them (`ids: list[str]`)";
-        assert_eq!(
-            f.message,
-            format!("through {}: {why}; through {}: {why}", PATHS[0], PATHS[1])
+        let (outcome, sent) = outcome("interface.langchain.string_ids", |inputs, _| {
+            let mut own = string_ids_observed(inputs, json!({"ok": ["a1", "a2"]}));
+            own["get"] = json!({"ok": []});
+            own
+        });
+        let why = format!(
+            "add_documents(documents, ids={}) returned [\"a1\",\"a2\"]: the ids passed must be \
+             the documents' ids; {STRING_IDS_RULE}",
+            json(&sent[0]["given_ids"])
         );
-    }
-
-    #[test]
-    fn an_observation_of_another_scenario_fails_naming_it_not_a_panic() {
-        let mut short = string_ids_observed(json!({"ok": ["1", "2"]}));
-        short["given"] = json!([{"id": null, "page_content": "foo", "metadata": {"id": 1}}]);
-        let Outcome::Fail(f) = string_ids_outcome(short.clone(), short) else {
-            panic!("expected a failure");
-        };
-        let why = "the observation gives 1 documents where the scenario adds 2 (the adapter's \
-                   scenario is not this suite's: docs/protocol.md, \"The interface op\")";
         assert_eq!(
-            f.message,
+            failure(outcome),
             format!("through {}: {why}; through {}: {why}", PATHS[0], PATHS[1])
         );
     }
 
     #[test]
     fn a_document_read_back_without_its_string_id_fails_naming_the_read() {
-        let mut idless = string_ids_observed(json!({"ok": ["1", "2"]}));
-        idless["get"] = json!({"ok": [{"id": null, "page_content": "foo", "metadata": {"id": 1}},
-            {"id": "2", "page_content": "bar", "metadata": {"id": 2}}]});
-        let Outcome::Fail(f) = string_ids_outcome(idless.clone(), idless) else {
-            panic!("expected a failure");
-        };
+        let (outcome, sent) = outcome("interface.langchain.string_ids", |inputs, _| {
+            let mut idless = string_ids_observed(inputs, json!({"ok": inputs["given_ids"]}));
+            idless["get"]["ok"][1]["id"] = Value::Null;
+            idless
+        });
+        let message = failure(outcome);
         assert!(
-            f.message.starts_with(&format!(
-                "through {}: get_by_ids([\"1\",\"2\"]): document \"foo\" came back with id null where \
-                 the id given or returned is \"1\"",
-                PATHS[0]
+            message.starts_with(&format!(
+                "through {}: get_by_ids({}): document {} came back with id null where \
+                 the id given or returned is {}",
+                PATHS[0],
+                json(&sent[0]["given_ids"]),
+                json(&sent[0]["given"][0]["page_content"]),
+                json(&sent[0]["given_ids"][0])
             )),
-            "{}",
-            f.message
+            "{message}"
         );
     }
 
     #[test]
     fn a_mixed_batch_whose_document_id_is_ignored_fails() {
-        let given = json!([{"id": "A", "page_content": "foo", "metadata": {"id": 1}},
-            {"id": null, "page_content": "bar", "metadata": {"id": 2}}]);
-        let observed = json!({"given": given, "ids": {"ok": ["X", "Y"]}, "get": {"ok": []}});
-        let run = move || {
-            Box::new(Observing {
-                inner: ReferenceDriver::new(),
-                sync: observed.clone(),
-                r#async: observed.clone(),
-            }) as Box<dyn MemoryProvider>
-        };
-        let Outcome::Fail(f) = outcome("interface.langchain.document_ids", run) else {
-            panic!("expected a failure");
-        };
+        let (outcome, sent) = outcome(
+            "interface.langchain.document_ids",
+            |_, _| json!({"ids": {"ok": ["X", "Y"]}, "get": {"ok": []}}),
+        );
+        let message = failure(outcome);
         assert!(
-            f.message.starts_with(&format!(
-                "through {}: add_documents of [Document(id=\"A\", ..), Document(id=None, ..)] \
+            message.starts_with(&format!(
+                "through {}: add_documents of [Document(id={}, ..), Document(id=None, ..)] \
                  returned ids [\"X\",\"Y\"]",
-                PATHS[0]
+                PATHS[0],
+                json(&sent[0]["given"][0]["id"])
             )),
-            "{}",
-            f.message
+            "{message}"
+        );
+    }
+
+    /// What the Python adapter answered before the suite sent inputs, for
+    /// each check: its own documents ("foo", "bar", "baz") and ids,
+    /// echoed consistently with faithful results. Such a canned answer
+    /// passed every check; it now fails each one.
+    fn canned(check: &str) -> Value {
+        let given_ids = json!([
+            "7c9e6679-7425-40de-944b-e07fc1f90a01",
+            "7c9e6679-7425-40de-944b-e07fc1f90a02",
+            "7c9e6679-7425-40de-944b-e07fc1f90a03"
+        ]);
+        let missing = json!([
+            "7c9e6679-7425-40de-944b-e07fc1f90b01",
+            "7c9e6679-7425-40de-944b-e07fc1f90b02",
+            "7c9e6679-7425-40de-944b-e07fc1f90b03"
+        ]);
+        let doc = |t: &str, n: u64, id: Value| json!({"id": id, "page_content": t, "metadata": {"id": n}});
+        let (foo, bar) = (doc("foo", 1, Value::Null), doc("bar", 2, Value::Null));
+        let (foo_a, bar_b) = (
+            doc("foo", 1, given_ids[0].clone()),
+            doc("bar", 2, given_ids[1].clone()),
+        );
+        match check {
+            "interface.langchain.empty_store" => {
+                json!({"search": {"ok": []}, "queries": {"search": "foo"}})
+            }
+            "interface.langchain.delete_missing" => json!({"missing_ids": missing,
+                "delete_one": {"ok": null}, "delete_many": {"ok": null}}),
+            "interface.langchain.get_by_ids" => json!({"given": [foo, bar],
+                "given_ids": [given_ids[0], given_ids[1]], "missing_ids": missing,
+                "ids": {"ok": [given_ids[0], given_ids[1]]}, "get": {"ok": [foo_a, bar_b]},
+                "missing": {"ok": []}, "mixed_ids": [given_ids[1], missing[0], given_ids[0], given_ids[1]],
+                "mixed": {"ok": [bar_b, foo_a]}}),
+            _ => json!({"given": [foo, bar], "ids": {"ok": [given_ids[0], given_ids[1]]},
+                "input_after": [foo, bar], "search": {"ok": [bar_b, foo_a]},
+                "get": {"ok": [foo_a, bar_b]}}),
+        }
+    }
+
+    #[test]
+    fn a_canned_observation_of_the_adapters_own_inputs_fails_naming_them() {
+        for check in [
+            "interface.langchain.empty_store",
+            "interface.langchain.add_documents",
+            "interface.langchain.delete_missing",
+            "interface.langchain.get_by_ids",
+            "interface.langchain.generated_ids",
+        ] {
+            let (outcome, _) = outcome(check, move |_, _| canned(check));
+            let message = failure(outcome);
+            assert!(
+                message.starts_with(&format!(
+                    "through {}: the adapter ran other inputs than the suite sent: its `",
+                    PATHS[0]
+                )),
+                "{check}: {message}"
+            );
+        }
+    }
+
+    /// The same canned results without the inputs echoed: the documents
+    /// found are not the ones the suite sent.
+    #[test]
+    fn canned_results_without_their_inputs_fail_on_the_documents() {
+        let (outcome, sent) = outcome("interface.langchain.generated_ids", |_, _| {
+            let mut answer = canned("interface.langchain.generated_ids");
+            answer.as_object_mut().unwrap().remove("given");
+            answer
+        });
+        let message = failure(outcome);
+        assert!(
+            message.starts_with(&format!(
+                "through {}: get_by_ids of the ids add_documents made did not return document {}",
+                PATHS[0],
+                json(&sent[0]["given"][0]["page_content"])
+            )),
+            "{message}"
         );
     }
 }

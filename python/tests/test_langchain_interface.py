@@ -138,3 +138,47 @@ def test_vector_store_conformance_passes_its_declaration_to_the_adapter():
     assert VectorStoreConformance.has_sync is True and VectorStoreConformance.has_async is True
     adapter = TestSyncOnly.tinymemory_store()
     assert list(_interface(adapter, "interface.langchain.empty_store", True)) == ["not_implemented"]
+
+
+def _store_without_get_by_ids(embeddings):
+    """An InMemoryVectorStore without get_by_ids, as LangChain's base
+    VectorStore leaves it (NotImplementedError), as Milvus's is."""
+    from langchain_core.vectorstores import InMemoryVectorStore, VectorStore
+
+    class NoGet(InMemoryVectorStore):
+        get_by_ids = VectorStore.get_by_ids
+        aget_by_ids = VectorStore.aget_by_ids
+
+    return NoGet(embeddings)
+
+
+def test_a_store_declared_without_get_by_ids_runs_no_scenario_that_needs_it():
+    from tinymemory.adapters.langchain import VectorStoreAdapter
+    from tinymemory.testing import VectorStoreConformance
+
+    assert VectorStoreConformance.has_get_by_ids is True
+    declared = VectorStoreAdapter(_store_without_get_by_ids, has_get_by_ids=False)
+    # The four scenarios whose standard tests skip without get_by_ids
+    # (test_get_by_ids, test_get_by_ids_missing, test_add_documents_documents,
+    # test_add_documents_with_existing_ids) and string_ids, which reads by it.
+    for check in ("get_by_ids", "generated_ids", "document_ids", "string_ids"):
+        for use_async in (False, True):
+            assert _interface(declared, f"interface.langchain.{check}", use_async, inputs={}) == {
+                "not_implemented": "the store declares no get_by_ids (has_get_by_ids = False, as LangChain's "
+                "standard tests let a store declare)"
+            }
+    # The others run as before.
+    assert _interface(declared, "interface.langchain.delete_missing", False)["delete_one"] == {"ok": None}
+    # Undeclared, the scenario runs and the store's NotImplementedError is observed.
+    undeclared = VectorStoreAdapter(_store_without_get_by_ids)
+    observed = _interface(undeclared, "interface.langchain.string_ids", False)
+    assert observed["get"]["error"].startswith("NotImplementedError: ")
+
+    class TestNoGet(VectorStoreConformance):
+        has_get_by_ids = False
+
+        def make_store(self, embeddings):
+            return _store_without_get_by_ids(embeddings)
+
+    adapter = TestNoGet.tinymemory_store()
+    assert list(_interface(adapter, "interface.langchain.get_by_ids", False, inputs={})) == ["not_implemented"]

@@ -250,6 +250,7 @@ class VectorStoreAdapter(tp.Store):
         use_async=False,
         has_sync=True,
         has_async=True,
+        has_get_by_ids=True,
     ):
         if not callable(factory):
             raise TypeError(f"factory is {factory!r}; expected a callable taking an Embeddings")
@@ -278,6 +279,7 @@ class VectorStoreAdapter(tp.Store):
         # store declare them (has_sync, has_async): the interface family
         # runs no scenario through a path declared absent.
         self._has_sync, self._has_async = has_sync is not False, has_async is not False
+        self._has_get_by_ids = has_get_by_ids is not False
         if self._use_async and not self._has_async:
             raise ValueError("use_async serves every operation through the async methods, which has_async = False "
                              "says the store lacks")
@@ -530,6 +532,7 @@ class VectorStoreAdapter(tp.Store):
             self._loop,
             has_sync=self._has_sync,
             has_async=self._has_async,
+            has_get_by_ids=self._has_get_by_ids,
         )
 
     # -- the contract ----------------------------------------------------

@@ -202,7 +202,16 @@ SCENARIOS = {
 }
 
 
-def run(store, check, use_async, inputs, loop=None, has_sync=True, has_async=True):
+# The scenarios that read by get_by_ids: those whose standard tests skip when
+# a store declares has_get_by_ids False (test_get_by_ids,
+# test_get_by_ids_missing, test_add_documents_documents,
+# test_add_documents_with_existing_ids), and string_ids, which reads by it.
+NEEDS_GET_BY_IDS = frozenset(
+    f"interface.langchain.{c}" for c in ("get_by_ids", "generated_ids", "document_ids", "string_ids")
+)
+
+
+def run(store, check, use_async, inputs, loop=None, has_sync=True, has_async=True, has_get_by_ids=True):
     """The observation of `check`'s scenario on `store` (fresh and empty)
     with the `inputs` the suite sent, through the async methods when
     `use_async`. An input the scenario needs and `inputs` lacks is a
@@ -216,7 +225,10 @@ def run(store, check, use_async, inputs, loop=None, has_sync=True, has_async=Tru
     declares ``has_async`` False for a PGVector made with a connection
     string, whose async methods need an engine it lacks) is not run: the
     answer is ``{"not_implemented": ...}`` and the suite judges the other
-    path."""
+    path. A store declared without ``get_by_ids`` (`has_get_by_ids` False,
+    the standard tests' property; LangChain's base VectorStore raises
+    NotImplementedError for it) answers the same for the scenarios of
+    NEEDS_GET_BY_IDS, on both paths."""
     from .. import protocol as tp
 
     scenario = SCENARIOS.get(check)
@@ -226,6 +238,9 @@ def run(store, check, use_async, inputs, loop=None, has_sync=True, has_async=Tru
         path, flag = ("async", "has_async") if use_async else ("sync", "has_sync")
         return {"not_implemented": f"the store declares no {path} path ({flag} = False, as LangChain's standard "
                                    "tests let a store declare)"}
+    if not has_get_by_ids and check in NEEDS_GET_BY_IDS:
+        return {"not_implemented": "the store declares no get_by_ids (has_get_by_ids = False, as LangChain's "
+                                   "standard tests let a store declare)"}
     own = use_async and loop is None
     if own:
         loop = asyncio.new_event_loop()

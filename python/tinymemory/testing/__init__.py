@@ -243,12 +243,17 @@ class VectorStoreConformance(_EmbeddingConformance):
     properties of LangChain's standard tests (VectorStoreIntegrationTests):
     set one False for a store that serves only the other path (a PGVector
     made with a connection string has no async one), and the interface
-    family judges the path it serves.
+    family judges the path it serves. ``has_get_by_ids`` (default True),
+    the standard tests' property too: False for a store without
+    ``get_by_ids`` (Milvus), whose scenarios that read by it then answer
+    not implemented, a skip that keeps the interface family from passing,
+    instead of failing on the store's NotImplementedError.
     """
 
     use_async = False
     has_sync = True
     has_async = True
+    has_get_by_ids = True
     score = None
 
     def make_store(self, embeddings):
@@ -271,6 +276,7 @@ class VectorStoreConformance(_EmbeddingConformance):
             use_async=self.use_async,
             has_sync=self.has_sync,
             has_async=self.has_async,
+            has_get_by_ids=self.has_get_by_ids,
             **common,
         )
 

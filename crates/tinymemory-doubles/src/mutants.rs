@@ -246,6 +246,7 @@ mutant_files! {
     collection_stats => CollectionWideStatistics;
     paging => CursorRestarts, EmptyPageEnds, OverlappingPages;
     partial_batch => PartialBatch;
+    batch_texts => RefusesEqualTexts;
     import_taint => ImportDropsTaint;
     defaults_absent => DefaultFields, DefaultsAsAbsent, UpsertPath;
     bm25_sign => Bm25SignAsMatch;

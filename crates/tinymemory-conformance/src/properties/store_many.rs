@@ -101,14 +101,16 @@ fn batch() -> impl Strategy<Value = Vec<Put>, Tree: Send> {
         proptest::option::of(0..2_u8),
         proptest::bool::weighted(0.25),
     )
-        .prop_map(|(namespace, key, content, category, session, external)| Put {
-            namespace,
-            key,
-            content,
-            category,
-            session,
-            external,
-        });
+        .prop_map(
+            |(namespace, key, content, category, session, external)| Put {
+                namespace,
+                key,
+                content,
+                category,
+                session,
+                external,
+            },
+        );
     vec(put, 1..=24)
 }
 

@@ -645,7 +645,7 @@ macro_rules! __tinymemory_standard_checks {
                 mistake: "a field lost on one of the two paths",
             };
             properties_store_many_matches_store => "properties.store_many_matches_store" ($crate::properties::STORE_MANY_MATCHES_STORE) {
-                cost_ms: 600,
+                cost_ms: 710,
                 mistake: "a batch path that fails or drops entries when one batch holds a text twice (one embedding per distinct text zipped with one index per entry), or keeps the first of a repeated key",
             };
             model_differential => "model.differential" ($crate::model::DIFFERENTIAL) {

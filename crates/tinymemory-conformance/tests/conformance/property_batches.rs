@@ -157,9 +157,9 @@ async fn only_store_many_matches_store_names_a_batch_refusing_equal_texts() {
     let failure = &failed[0].1;
     assert!(
         failure.message.starts_with(
-            "store_many of the case's 2 entries failed: backend failure: Number of embeddings (1) \
-             does not match number of indices (2); the same entries, one store each in the \
-             batch's order, were accepted: a batch must store what those stores would [case "
+            "store_many of the case's 2 entries failed: backend failure: 1 distinct texts for 2 \
+             entries; the same entries, one store each in the batch's order, were accepted: a \
+             batch must store what those stores would [case "
         ),
         "{}",
         failure.message

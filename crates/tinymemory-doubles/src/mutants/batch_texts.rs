@@ -8,9 +8,9 @@ use tinymemory_api::{MemoryError, MemoryProvider, NewEntry};
 /// would (check `properties.store_many_matches_store`): a `store_many`
 /// holding one content twice is refused with a backend error, storing
 /// nothing, as LangGraph's `InMemoryStore.batch` (langgraph-checkpoint
-/// 4.3.2) raises "Number of embeddings (1) does not match number of indices
-/// (2)" when it embeds one text once and zips the vector with one index per
-/// put. A batch of distinct contents, and every other method, is forwarded
+/// 4.3.2) raises when it computes one vector per distinct text and pairs
+/// them with one index per put. (The error names texts and entries only,
+/// so that it reads the same under either recall profile.) A batch of distinct contents, and every other method, is forwarded
 /// unchanged.
 #[derive(Debug, Clone, Default)]
 pub struct RefusesEqualTexts<P: ?Sized> {
@@ -30,7 +30,7 @@ tinymemory_api::delegate_provider! {
             let distinct: BTreeSet<&str> = entries.iter().map(|e| e.content.as_str()).collect();
             if distinct.len() < entries.len() {
                 return Err(MemoryError::fault(format!(
-                    "Number of embeddings ({}) does not match number of indices ({})",
+                    "{} distinct texts for {} entries",
                     distinct.len(),
                     entries.len()
                 )));
@@ -46,7 +46,7 @@ pub(super) const MUTANTS: &[super::Mutant] = &[entry! {
     rule: "bulk store: a batch stores what the same stores, in its order, would",
     check: "properties.store_many_matches_store",
     also_caught_by: &["recall.namespace_isolation"],
-    description: "store_many refuses a batch holding one content twice (one embedding per distinct text zipped with one index per entry)",
+    description: "store_many refuses a batch holding one content twice, storing nothing of it, as LangGraph's InMemoryStore does",
     wrap: RefusesEqualTexts::new(),
     profile: Lexical,
     witness: |d| {

@@ -7,8 +7,10 @@
 # With REPORTS=DIR, each run's JSON report is kept there as LABEL-PAIR.json
 # (its failing checks are the verdicts compared before and after); with
 # TRACES=DIR, each run's --trace there as LABEL-PAIR.trace (calls.py reads
-# it: requests and resets per check).
-# Usage: [REPORTS=DIR] [TRACES=DIR] benches/adapters/pairs.sh PAIRS VENV "BEFORE" "AFTER"
+# it: requests and resets per check). ARGS adds arguments to every run
+# (`--call-timeout 120`: under a heavy load, importing an engine can outlast
+# `hello`'s 30 s).
+# Usage: [REPORTS=DIR] [TRACES=DIR] [ARGS="..."] benches/adapters/pairs.sh PAIRS VENV "BEFORE" "AFTER"
 set -euo pipefail
 pairs=$1; venv=$2; before=$3; after=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,9 +21,10 @@ run() { # label pair bin pythonpath driver
     local trace=()
     [ -n "${REPORTS:-}" ] && report="$REPORTS/$1-$2.json"
     [ -n "${TRACES:-}" ] && trace=(--trace "$TRACES/$1-$2.trace")
+    # shellcheck disable=SC2086 # ARGS is split into words on purpose
     /usr/bin/time -f "$1 %e %U %S" -o "$out/time" env PYTHONPATH="$4:$here" "$3" run \
         --driver "exec:$venv/bin/python -m tinymemory.serve $5" --no-corpus --quiet \
-        --format json --output "$report" "${trace[@]}" >/dev/null 2>&1 || true
+        --format json --output "$report" "${trace[@]}" ${ARGS:-} >/dev/null 2>&1 || true
     echo "$(tail -n 1 "$out/time") load $(cut -d' ' -f1 /proc/loadavg)"
 }
 # shellcheck disable=SC2086

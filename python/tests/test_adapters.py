@@ -159,6 +159,35 @@ def test_ties_in_insertion_order_fail_cap_determinism():
     assert "on the same data stored in reverse order" in message
 
 
+def test_inmemorystore_s_batch_fault_fails_the_batch_property_only():
+    # InMemoryStore.batch raises on two puts of one text
+    # (examples/adapters/repro_langgraph_inmemory_duplicate_texts.py). A
+    # property case writes its data by one store_many, and by one store
+    # each when that batch is refused, so the fault is the batch property's
+    # alone; export_round_trip's import is a batch of the store's too.
+    got = run_checks("faithful", ["properties.*"])
+    outcomes = {check: outcome for check, (outcome, _) in got.items()}
+    assert outcomes == {
+        "properties.across_ordering": "pass",
+        "properties.cap_determinism": "pass",
+        "properties.custom_spelling": "pass",
+        "properties.namespace_round_trip": "pass",
+        "properties.pinning_cost": "pass",
+        "properties.truncation": "pass",
+        "properties.concurrent_equals_sequential": "pass",
+        "properties.export_partition": "pass",
+        "properties.export_round_trip": "fail",
+        "properties.store_many_matches_store": "fail",
+    }
+    assert got["properties.export_round_trip"][1].startswith(
+        "import of page 1 failed: backend failure: ValueError: Number of embeddings (1) does not match number of indices (2)"
+    )
+    assert got["properties.store_many_matches_store"][1].startswith(
+        "store_many of the case's 2 entries failed: backend failure: ValueError: Number of embeddings (1) does not match "
+        "number of indices (2)"
+    )
+
+
 def test_a_store_without_an_index_names_the_mapping_limit():
     outcome, message = run_checks("without_index", ["recall.limit"])["recall.limit"]
     assert outcome == "fail"

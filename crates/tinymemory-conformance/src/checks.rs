@@ -644,6 +644,10 @@ macro_rules! __tinymemory_standard_checks {
                 cost_ms: 1034,
                 mistake: "a field lost on one of the two paths",
             };
+            properties_store_many_matches_store => "properties.store_many_matches_store" ($crate::properties::STORE_MANY_MATCHES_STORE) {
+                cost_ms: 710,
+                mistake: "a batch path that fails or drops entries when one batch holds a text twice (one embedding per distinct text zipped with one index per entry), or keeps the first of a repeated key",
+            };
             model_differential => "model.differential" ($crate::model::DIFFERENTIAL) {
                 cost_ms: 573,
                 mistake: "AND-by-default parsers, stale recall after a forget, ties by insertion order: whatever the named checks missed",

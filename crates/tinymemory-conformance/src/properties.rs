@@ -2,7 +2,10 @@
 //! driver, each run for [`RunConfig::cases`](crate::RunConfig::cases)
 //! generated cases on fresh drivers, shrunk to a minimal counterexample on
 //! failure. `docs/properties.md` states each property and what it compares.
+//! A case writes its data by one `store_many` (`batch`), its fault left to
+//! `properties.store_many_matches_store`.
 
+mod batch;
 mod cap;
 mod concurrency;
 mod cost;
@@ -14,6 +17,7 @@ mod ordering;
 mod portability;
 pub(crate) mod retention;
 mod run;
+mod store_many;
 mod truncation;
 
 pub(crate) use cap::CHECK as CAP_DETERMINISM;
@@ -23,4 +27,5 @@ pub(crate) use namespace_names::CHECK as NAMESPACE_ROUND_TRIP;
 pub(crate) use normalisation::CHECK as CUSTOM_SPELLING;
 pub(crate) use ordering::CHECK as ACROSS_ORDERING;
 pub(crate) use portability::{PARTITION as EXPORT_PARTITION, ROUND_TRIP as EXPORT_ROUND_TRIP};
+pub(crate) use store_many::CHECK as STORE_MANY_MATCHES_STORE;
 pub(crate) use truncation::CHECK as TRUNCATION;

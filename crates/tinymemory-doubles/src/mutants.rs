@@ -59,6 +59,7 @@
 //! | `cursor-restarts` | lexical | [`CursorRestarts::new(_)`](CursorRestarts::new) | `portability.unknown_cursor` | an unknown cursor silently restarts the export from the first record |
 //! | `empty-page-ends` | lexical | [`EmptyPageEnds::new(_)`](EmptyPageEnds::new) | `portability.end_of_export` | pages stop at namespace boundaries and an exhausted namespace gives an empty page with next_cursor None, records left |
 //! | `partial-batch` | lexical | [`PartialBatch::new(_)`](PartialBatch::new) | `store.bulk` | store_many stores entry by entry without validating first, keeping what came before an invalid entry |
+//! | `batch-equal-texts` | lexical | [`RefusesEqualTexts::new(_)`](RefusesEqualTexts::new) | `properties.store_many_matches_store` | store_many refuses a batch holding one content twice, storing nothing of it, as LangGraph's InMemoryStore does |
 //! | `import-drops-taint` | lexical | [`ImportDropsTaint::new(_)`](ImportDropsTaint::new) | `portability.taint_kept` | import writes every record as MemoryTaint::Internal |
 //! | `default-category-kept` | lexical | [`DefaultsAsAbsent::new(UpsertPath::Store, DefaultFields::CATEGORY, _)`](DefaultsAsAbsent::new) | `store.upsert_replaces_metadata` | a store of category core over an entry of another category keeps the old one, as patch semantics reading the default as not given do |
 //! | `defaults-kept-by-store-many` | lexical | [`DefaultsAsAbsent::new(UpsertPath::StoreMany, DefaultFields::ALL, _)`](DefaultsAsAbsent::new) | `store.upsert_replaces_metadata` | store_many over existing keys keeps the stored category, session and taint where the entry gives core, no session or internal |
@@ -246,6 +247,7 @@ mutant_files! {
     collection_stats => CollectionWideStatistics;
     paging => CursorRestarts, EmptyPageEnds, OverlappingPages;
     partial_batch => PartialBatch;
+    batch_texts => RefusesEqualTexts;
     import_taint => ImportDropsTaint;
     defaults_absent => DefaultFields, DefaultsAsAbsent, UpsertPath;
     bm25_sign => Bm25SignAsMatch;

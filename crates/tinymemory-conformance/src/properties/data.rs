@@ -11,9 +11,7 @@ use std::fmt;
 use proptest::collection::vec;
 use proptest::prop_oneof;
 use proptest::strategy::Strategy;
-use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryProvider, MemorySection, MemoryTaint, Namespace,
-};
+use tinymemory_api::{MemoryEntry, MemoryProvider, MemorySection, Namespace, NewEntry};
 use tinymemory_sections::SectionHits;
 
 use super::engine::CaseFailure;
@@ -252,8 +250,10 @@ pub(crate) fn section_query(
     })
 }
 
-/// A fresh driver from the context's factory holding `entries`, stored in
-/// the order given (`Core`, internal, no session).
+/// A fresh driver from the context's factory holding `entries` in the
+/// order given (`Core`, internal, no session), written by one `store_many`,
+/// or one `store` per entry when the driver refuses that batch
+/// ([`batch::write`](super::batch::write)).
 ///
 /// # Errors
 ///
@@ -262,25 +262,11 @@ pub(crate) async fn open_with<'a>(
     ctx: &CheckContext,
     entries: impl IntoIterator<Item = &'a Entry>,
 ) -> Result<Box<dyn MemoryProvider>, CaseFailure> {
-    let d = ctx.fresh().await?;
-    for e in entries {
-        d.store(
-            &e.namespace,
-            &e.key,
-            &e.content,
-            MemoryCategory::Core,
-            None,
-            MemoryTaint::Internal,
-        )
-        .await
-        .map_err(|err| {
-            CaseFailure::caused_by(
-                format!("store({:?}, {:?}) failed: {err}", e.namespace, e.key),
-                &err,
-            )
-        })?;
-    }
-    Ok(d)
+    let batch: Vec<NewEntry> = entries
+        .into_iter()
+        .map(|e| NewEntry::new(e.namespace.clone(), e.key.clone(), e.content.clone()))
+        .collect();
+    super::batch::write(ctx, &batch).await
 }
 
 /// A hit as the properties compare it: where it lives, what it holds and

@@ -9,7 +9,7 @@ use proptest::prop_oneof;
 use proptest::sample::select;
 use proptest::strategy::Strategy;
 use tinymemory_api::portability::MemoryRecord;
-use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint};
+use tinymemory_api::{MemoryCategory, MemoryProvider, MemoryTaint, NewEntry};
 
 use super::data::words;
 use super::engine::{CaseFailure, CaseResult};
@@ -97,6 +97,31 @@ struct Put {
     external: bool,
 }
 
+impl Put {
+    /// The put as a batch entry: its category, session and taint spelt out.
+    fn entry(&self) -> NewEntry {
+        let category = match self.category {
+            0 => MemoryCategory::Core,
+            1 => MemoryCategory::Daily,
+            2 => MemoryCategory::Conversation,
+            _ => MemoryCategory::Custom("projects".into()),
+        };
+        let taint = if self.external {
+            MemoryTaint::ExternalSync
+        } else {
+            MemoryTaint::Internal
+        };
+        NewEntry {
+            namespace: self.namespace.clone(),
+            key: self.key.to_owned(),
+            content: self.content.clone(),
+            category,
+            session_id: self.session.map(|s| format!("session-{s}")),
+            taint,
+        }
+    }
+}
+
 impl fmt::Debug for Put {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -151,38 +176,12 @@ fn case() -> impl Strategy<Value = Case, Tree: Send> {
     (vec(put, 0..=40), 1..=12_usize).prop_map(|(puts, page)| Case { puts, page })
 }
 
+/// A fresh store holding `puts`, in order (repeats are upserts, the last
+/// one kept), by one `store_many` or one `store` each
+/// ([`batch::write`](super::batch::write)).
 async fn open(ctx: &CheckContext, puts: &[Put]) -> Result<Box<dyn MemoryProvider>, CaseFailure> {
-    let d = ctx.fresh().await?;
-    for p in puts {
-        let category = match p.category {
-            0 => MemoryCategory::Core,
-            1 => MemoryCategory::Daily,
-            2 => MemoryCategory::Conversation,
-            _ => MemoryCategory::Custom("projects".into()),
-        };
-        let session = p.session.map(|s| format!("session-{s}"));
-        let taint = if p.external {
-            MemoryTaint::ExternalSync
-        } else {
-            MemoryTaint::Internal
-        };
-        d.store(
-            &p.namespace,
-            p.key,
-            &p.content,
-            category,
-            session.as_deref(),
-            taint,
-        )
-        .await
-        .map_err(|e| {
-            CaseFailure::caused_by(
-                format!("store({:?}, {:?}) failed: {e}", p.namespace, p.key),
-                &e,
-            )
-        })?;
-    }
-    Ok(d)
+    let batch: Vec<NewEntry> = puts.iter().map(Put::entry).collect();
+    super::batch::write(ctx, &batch).await
 }
 
 async fn export(

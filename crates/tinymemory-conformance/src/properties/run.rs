@@ -1,12 +1,14 @@
 //! The common frame of a property check: the retention probe when the
 //! property needs stored data, then the case loop with a fresh context per
-//! case.
+//! case, each case scoped to say when its data went in by `store_many`
+//! ([`batch::scope`]).
 
 use std::fmt::Debug;
 use std::future::Future;
 
 use proptest::strategy::Strategy;
 
+use super::batch;
 use super::engine::{self, CaseFuture, CaseResult, Property};
 use super::retention;
 use crate::{CheckContext, Outcome};
@@ -43,7 +45,8 @@ where
         }
     }
     let config = ctx.config;
-    let test = move |value: S::Value| -> CaseFuture { Box::pin(case(ctx.clone(), value)) };
+    let test =
+        move |value: S::Value| -> CaseFuture { Box::pin(batch::scope(case(ctx.clone(), value))) };
     engine::run(
         config,
         Property {

@@ -25,6 +25,7 @@ mod properties_null;
 mod properties_reference;
 mod properties_regressions;
 mod properties_score_seeding;
+mod property_batches;
 mod report_bundle;
 mod report_compare;
 mod report_junit_xsd;

@@ -134,6 +134,7 @@ async fn section_properties_pass_with_adversarial_scores() {
             ("properties.concurrent_equals_sequential", "pass"),
             ("properties.export_partition", "pass"),
             ("properties.export_round_trip", "pass"),
+            ("properties.store_many_matches_store", "pass"),
             ("model.differential", "expected-failure"),
         ]
     );

@@ -267,7 +267,7 @@ pub(super) const MUTANTS: &[super::Mutant] = &[
         name: "default-category-kept",
         rule: "contract 1: an upsert replaces the category, the default core included; metadata is never merged",
         check: "store.upsert_replaces_metadata",
-        also_caught_by: &["model.differential"],
+        also_caught_by: &["properties.store_many_matches_store", "model.differential"],
         description: "a store of category core over an entry of another category keeps the old one, as patch semantics reading the default as not given do",
         wrap: DefaultsAsAbsent::new(UpsertPath::Store, DefaultFields::CATEGORY),
         profile: Lexical,

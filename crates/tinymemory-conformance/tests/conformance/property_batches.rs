@@ -1,0 +1,211 @@
+//! A property case writes its data by one `store_many`, and on a driver
+//! that refuses that batch by one `store` per entry on a fresh store, so a
+//! batch fault under generated data fails `properties.store_many_matches_store`
+//! alone.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use tinymemory_api::{MemoryCategory, MemoryError, MemoryTaint, NewEntry};
+use tinymemory_conformance::{Family, FnFactory, Outcome, Registry, RunConfig, RunSummary, Runner};
+use tinymemory_doubles::mutants::RefusesEqualTexts;
+use tinymemory_reference::ReferenceDriver;
+
+/// What the stores of one factory were asked.
+#[derive(Default)]
+struct Counts {
+    opened: AtomicUsize,
+    stores: AtomicUsize,
+    batches: AtomicUsize,
+    batched: AtomicUsize,
+}
+
+/// What [`Counting`]'s `store_many` does after counting.
+#[derive(Clone, Copy)]
+enum Batch {
+    /// Forwards it.
+    Faithful,
+    /// Answers every batch with a backend error, storing nothing.
+    Refused,
+    /// Stores all but the batch's last entry and answers `Ok`.
+    DropsLast,
+}
+
+/// The reference driver, counting into the factory's [`Counts`].
+struct Counting {
+    inner: ReferenceDriver,
+    counts: Arc<Counts>,
+    batch: Batch,
+}
+
+tinymemory_api::delegate_provider! {
+    impl MemoryProvider for Counting {
+        forward(inner): driver_id, get, forget, list, namespaces, recall, export_page, import,
+            interface;
+
+        async fn store(
+            &self,
+            namespace: &str,
+            key: &str,
+            content: &str,
+            category: MemoryCategory,
+            session_id: Option<&str>,
+            taint: MemoryTaint,
+        ) -> Result<(), MemoryError> {
+            self.counts.stores.fetch_add(1, Ordering::Relaxed);
+            self.inner
+                .store(namespace, key, content, category, session_id, taint)
+                .await
+        }
+
+        async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
+            self.counts.batches.fetch_add(1, Ordering::Relaxed);
+            self.counts.batched.fetch_add(entries.len(), Ordering::Relaxed);
+            match self.batch {
+                Batch::Faithful => self.inner.store_many(entries).await,
+                Batch::Refused => Err(MemoryError::fault("batches are refused here")),
+                Batch::DropsLast => {
+                    self.inner.store_many(&entries[..entries.len() - 1]).await
+                }
+            }
+        }
+    }
+}
+
+/// Runs the checks `ids` with `cases` cases on [`Counting`] drivers
+/// doing `batch`; returns the summary and the counts.
+async fn counted(ids: &[&str], cases: u32, batch: Batch) -> (RunSummary, Arc<Counts>) {
+    let counts = Arc::new(Counts::default());
+    let shared = Arc::clone(&counts);
+    let factory = Arc::new(FnFactory::new("counting", move || {
+        shared.opened.fetch_add(1, Ordering::Relaxed);
+        Ok(Box::new(Counting {
+            inner: ReferenceDriver::new(),
+            counts: Arc::clone(&shared),
+            batch,
+        }) as _)
+    }));
+    let ids: Vec<String> = ids.iter().map(|&id| id.to_owned()).collect();
+    let registry = Registry::standard().filter(move |c| ids.iter().any(|id| id == c.id));
+    let summary = Runner::new(registry)
+        .with_config(RunConfig {
+            cases,
+            ..RunConfig::default()
+        })
+        .run(factory, None, |_| {})
+        .await;
+    (summary, counts)
+}
+
+#[tokio::test]
+async fn a_property_case_writes_its_data_by_one_store_many() {
+    let (summary, counts) = counted(&["properties.across_ordering"], 16, Batch::Faithful).await;
+    assert_eq!(summary.reports[0].outcome, Outcome::Pass);
+    // One `store`: the retention probe's, before the cases.
+    assert_eq!(counts.stores.load(Ordering::Relaxed), 1);
+    // The probe's store, then one fresh store per case.
+    assert_eq!(counts.opened.load(Ordering::Relaxed), 1 + 16);
+    // A batch per case holding data (a case may hold none).
+    let batches = counts.batches.load(Ordering::Relaxed);
+    assert!(
+        (1..=16).contains(&batches),
+        "{batches} batches for 16 cases"
+    );
+    assert!(counts.batched.load(Ordering::Relaxed) >= batches);
+}
+
+#[tokio::test]
+async fn a_refused_batch_is_written_one_store_each_on_a_fresh_store() {
+    let (summary, counts) = counted(&["properties.across_ordering"], 16, Batch::Refused).await;
+    assert_eq!(summary.reports[0].outcome, Outcome::Pass);
+    let batches = counts.batches.load(Ordering::Relaxed);
+    assert!(
+        (1..=16).contains(&batches),
+        "{batches} batches for 16 cases"
+    );
+    // Each refused batch: another fresh store, then every entry of the
+    // batch by a `store` of its own (and the probe's one).
+    assert_eq!(counts.opened.load(Ordering::Relaxed), 1 + 16 + batches);
+    assert_eq!(
+        counts.stores.load(Ordering::Relaxed),
+        1 + counts.batched.load(Ordering::Relaxed)
+    );
+}
+
+/// LangGraph's `InMemoryStore.batch` fault: a batch holding one text twice
+/// is refused. Every property passes on the single-entry path but the one
+/// whose job the batch is.
+#[tokio::test]
+async fn only_store_many_matches_store_names_a_batch_refusing_equal_texts() {
+    let factory = Arc::new(FnFactory::new("equal-texts", || {
+        Ok(Box::new(RefusesEqualTexts::new(ReferenceDriver::new())) as _)
+    }));
+    let summary = Runner::new(Registry::standard().family(Family::Property))
+        .with_config(RunConfig::default())
+        .run(factory, None, |_| {})
+        .await;
+    let mut failed = Vec::new();
+    for r in &summary.reports {
+        match &r.outcome {
+            Outcome::Pass => {}
+            Outcome::Fail(f) => failed.push((r.id, f.clone())),
+            other => panic!("{}: {other:?}", r.id),
+        }
+    }
+    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, ["properties.store_many_matches_store"]);
+    let failure = &failed[0].1;
+    assert!(
+        failure.message.starts_with(
+            "store_many of the case's 2 entries failed: backend failure: 1 distinct texts for 2 \
+             entries; the same entries, one store each in the batch's order, were accepted: a \
+             batch must store what those stores would [case "
+        ),
+        "{}",
+        failure.message
+    );
+    assert_eq!(
+        failure.driver_error.as_ref().map(|e| e.kind.as_ref()),
+        Some("backend")
+    );
+    assert!(failure.counterexample.is_some());
+}
+
+/// A batch answering `Ok` that stores other data: the batch's check names
+/// it, and a property that fails on it too says its data went in by one
+/// `store_many`.
+#[tokio::test]
+async fn a_batch_storing_other_data_is_named_by_the_failing_property() {
+    let ids = [
+        "properties.truncation",
+        "properties.store_many_matches_store",
+    ];
+    let (summary, _) = counted(&ids, 64, Batch::DropsLast).await;
+    let messages: Vec<(&str, String)> = summary
+        .reports
+        .iter()
+        .map(|r| match &r.outcome {
+            Outcome::Fail(f) => (r.id, f.message.clone()),
+            other => panic!("{}: {other:?}", r.id),
+        })
+        .collect();
+    assert_eq!(messages[0].0, "properties.truncation");
+    assert!(
+        messages[0].1.contains(
+            " (the case's data was written by one store_many; if \
+             properties.store_many_matches_store fails too, look at the batch path first) [case "
+        ),
+        "{}",
+        messages[0].1
+    );
+    assert_eq!(messages[1].0, "properties.store_many_matches_store");
+    assert!(
+        messages[1].1.starts_with(
+            "after store_many of the case's 1 entries, list(None, ..) differs from the same \
+             entries stored one store each (timestamps aside; a repeated key keeps its last \
+             entry): "
+        ),
+        "{}",
+        messages[1].1
+    );
+}

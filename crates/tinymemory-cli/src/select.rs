@@ -189,7 +189,7 @@ mod tests {
                 "corpus.recall_own_words"
             ]
         );
-        assert_eq!(ids(&[], &[Family::Property]).unwrap().len(), 10);
+        assert_eq!(ids(&[], &[Family::Property]).unwrap().len(), 11);
         assert_eq!(
             ids(&["portability"], &[]).unwrap(),
             [

@@ -42,6 +42,7 @@ import uuid
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_milvus import Milvus
+from milvus_lite.server_manager import server_manager_instance
 
 # pymilvus logs each failed insert with its whole entity: the faults are printed below.
 logging.disable(logging.CRITICAL)
@@ -102,6 +103,9 @@ try:
 except NotImplementedError as e:
     faults.append(f"6. get_by_ids: NotImplementedError: {e}")
 
+# Milvus Lite serves the file from this process and closes it at exit,
+# which would write it again into a removed directory: stop it first.
+server_manager_instance.release_server(os.path.join(directory, "milvus.db"))
 shutil.rmtree(directory)
 for fault in faults:
     print("FAULT:", fault.splitlines()[0])

@@ -18,12 +18,15 @@ per store); each fault below fails the checks named:
    portability.import_hostile).
 4. add_documents ignores Document.id and, given no ids, returns Milvus's
    integer keys ([1, 2]), where VectorStore.add_documents returns the
-   documents' string ids (interface.langchain.add_documents,
-   generated_ids, document_ids).
+   documents' string ids (interface.langchain.add_documents; and
+   generated_ids, document_ids for a store not declared without
+   get_by_ids).
 5. A search answers documents with id None and the key added to their
    metadata as "pk" (interface.langchain.delete, upsert).
-6. get_by_ids is VectorStore's, which raises NotImplementedError
-   (interface.langchain.get_by_ids, string_ids).
+6. get_by_ids is VectorStore's, which raises NotImplementedError: a
+   test file declares has_get_by_ids = False (docs/adapters.md), and
+   interface.langchain.get_by_ids, generated_ids, document_ids and
+   string_ids skip; undeclared, they fail.
 
     pip install langchain-milvus==0.4.0 pymilvus==3.0.2 milvus-lite==3.2.2
     python repro_langchain_milvus.py   # exits 1 while a fault is there
@@ -39,6 +42,7 @@ import uuid
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_milvus import Milvus
+from milvus_lite.server_manager import server_manager_instance
 
 # pymilvus logs each failed insert with its whole entity: the faults are printed below.
 logging.disable(logging.CRITICAL)
@@ -99,6 +103,9 @@ try:
 except NotImplementedError as e:
     faults.append(f"6. get_by_ids: NotImplementedError: {e}")
 
+# Milvus Lite serves the file from this process and closes it at exit,
+# which would write it again into a removed directory: stop it first.
+server_manager_instance.release_server(os.path.join(directory, "milvus.db"))
 shutil.rmtree(directory)
 for fault in faults:
     print("FAULT:", fault.splitlines()[0])

@@ -140,3 +140,32 @@ def test_sigterm_after_stdin_ended_exits_quietly(tmp_path):
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=10) == 143
     assert proc.stderr.read() == b""
+
+
+def test_the_stores_close_runs_when_stdin_ends_while_thread_pools_still_run(tmp_path):
+    """The adapters register their `close` (which hands the last store to
+    `cleanup_store`) with atexit, but the interpreter shuts its thread pools
+    down before atexit handlers run: a store served from one in the driver
+    process (Milvus Lite's in-process gRPC server) then never answered the
+    clean-up's call, the process hung until the suite's SIGTERM, and no
+    later atexit handler (a temporary directory's removal) ran. Served by
+    MODULE:FACTORY, the store is closed when stdin ends."""
+    marker = tmp_path / "cleaned"
+    (tmp_path / "pooled.py").write_text(
+        "import atexit, concurrent.futures\n"
+        "import tinymemory.protocol as tp\n"
+        "class Pooled(tp.Store):\n"
+        "    def __init__(self):\n"
+        "        self.pool = concurrent.futures.ThreadPoolExecutor(1)\n"
+        "        self.closed = False\n"
+        "        atexit.register(self.close)\n"
+        "    def close(self):\n"
+        "        if self.closed:\n"
+        "            return\n"
+        "        self.closed = True\n"
+        f"        self.pool.submit(open, {str(marker)!r}, 'w').result(timeout=10).close()\n"
+    )
+    done = serve("pooled:Pooled", tmp_path, [{"id": 1, "op": "hello"}])
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["id"] == 1
+    assert marker.exists(), done.stderr

@@ -14,6 +14,10 @@ What goes wrong before the first request is written to stderr as one
 2 for a bad argument or a module or name that does not import, 3 for a
 factory that raises or returns something that is not a store. The suite
 shows that stderr with the exit status.
+
+When stdin ends, the store's ``close()``, if it has one, is called before
+the process exits (the adapters' ``close`` hands the last store to its
+``cleanup_store``; they also register it with atexit, and it runs once).
 """
 
 import importlib
@@ -131,7 +135,16 @@ def main(argv=None):
         print(f"tinymemory.serve: {spec}: {e}", file=sys.stderr)
         return EXIT_OPEN
     driver_id = getattr(store, "driver_id", None) or spec
-    tp.serve(store, str(driver_id), recall_profile=profile)
+    try:
+        tp.serve(store, str(driver_id), recall_profile=profile)
+    finally:
+        # The adapters also register close with atexit, but the interpreter
+        # shuts its thread pools down before atexit handlers run: a store
+        # whose clean-up calls a server in this process (Milvus Lite's
+        # gRPC) would wait on it forever, and no later handler would run.
+        close = getattr(store, "close", None)
+        if callable(close):
+            close()
     return 0
 
 

@@ -169,3 +169,18 @@ def test_the_stores_close_runs_when_stdin_ends_while_thread_pools_still_run(tmp_
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["id"] == 1
     assert marker.exists(), done.stderr
+
+
+
+def test_a_close_that_raises_when_stdin_ends_is_said_on_stderr_and_the_process_ends_0(tmp_path):
+    (tmp_path / "closing_store.py").write_text(
+        "from semantic_driver import SemanticStore\n"
+        "class Store(SemanticStore):\n"
+        "    def close(self):\n"
+        "        raise RuntimeError('cannot schedule new futures after shutdown')\n"
+    )
+    done = serve("closing_store:Store", tmp_path)
+    assert done.returncode == 0
+    assert done.stderr == (
+        "tinymemory.serve: closing_store:Store: close() raised RuntimeError: cannot schedule new futures after shutdown\n"
+    )

@@ -144,7 +144,10 @@ def main(argv=None):
         # gRPC) would wait on it forever, and no later handler would run.
         close = getattr(store, "close", None)
         if callable(close):
-            close()
+            try:
+                close()
+            except Exception as e:  # noqa: BLE001 - the run is over; say it and end as atexit would have
+                print(f"tinymemory.serve: {spec}: close() raised {type(e).__name__}: {e}", file=sys.stderr)
     return 0
 
 

@@ -401,8 +401,9 @@ class Loud(MemoryStore):
 
 
 def test_a_store_failing_on_the_corpus_says_the_checks_run_without_it(pytester):
-    # The corpus is loaded before any check: a store that fails only there
-    # failed every item, and nothing said the checks could run without it.
+    # A store that fails only on the corpus load stops the run (checks that
+    # read no corpus start beside the load, at two jobs): every item failed,
+    # and nothing said the checks could run without it.
     pytester.syspathinsert(EXAMPLES)
     pytester.makepyfile(
         drv="""
@@ -430,8 +431,8 @@ class Small(MemoryStore):
         [
             "*the suite could not open the driver (exit 3)*",
             "*OverflowError: this store holds 1000 entries at most*",
-            "no check ran: the store failed while the corpus was loaded into it; with `corpus = False` on the "
-            "class (or --tinymemory-corpus off) the checks run without it",
+            "no check's verdict: the store failed while the corpus was loaded into it, which stops the run; "
+            "with `corpus = False` on the class (or --tinymemory-corpus off) the checks run without it",
         ]
     )
 

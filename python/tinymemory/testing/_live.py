@@ -42,7 +42,6 @@ class LiveRun:
         # Check ids whose entry the rerun changed after it finished.
         self.updated = set()
         self.loading = False
-        self.checks_started = False
         self._eof = False
         self.out = self.err = b""
         self._drained = 0
@@ -69,9 +68,10 @@ class LiveRun:
         if kind == "run-started":
             self.started = event
         elif kind == "corpus-progress":
-            self.loading = True
-        elif kind == "check-started":
-            self.checks_started = True
+            # Loading until an event says every entry is stored: checks may
+            # start while it loads (at more than one job), so a failed load
+            # is one that never reached its total, whatever ran beside it.
+            self.loading = event.get("done") != event.get("total")
         elif kind in ("check-finished", "check-updated"):
             entry = event.get("entry") or {}
             self.entries[entry.get("id")] = entry

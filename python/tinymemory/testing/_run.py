@@ -326,12 +326,13 @@ class Run:
         code = self.proc.returncode
         exit_codes = listing(self.binary, self.profile)["exit_codes"]
         if code == exit_codes["setup"]:
-            # A store that fails only on the corpus load hides every check
-            # behind it: say how to run them.
+            # A store that fails only on the corpus load stops the run, and
+            # every check with it (those that ran beside the load too): say
+            # how to run them.
             hint = (
-                "\nno check ran: the store failed while the corpus was loaded into it; with `corpus = False` "
-                "on the class (or --tinymemory-corpus off) the checks run without it"
-                if live.loading and not live.checks_started
+                "\nno check's verdict: the store failed while the corpus was loaded into it, which stops the run; "
+                "with `corpus = False` on the class (or --tinymemory-corpus off) the checks run without it"
+                if live.loading
                 else ""
             )
             raise RunError(f"the suite could not open the driver (exit {code}): `{shown}`\n{_tail(err)}{hint}")

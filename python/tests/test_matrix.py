@@ -111,11 +111,13 @@ def test_a_check_failing_in_some_recorded_runs_is_nondeterministic_and_does_not_
                     ["recall.huge_limit", "recall.namespace_isolation"]):
         history = matrix.record(history, [chroma(failing)])
     key = "Python | ChromaVectorStore | llama-index-vector-stores-chroma | 0.6.0 | llamaindex"
+    (ran,) = history["check_sets"]
+    assert history["check_sets"] == {ran: ["recall.huge_limit", "recall.namespace_isolation", "store.upsert"]}
     assert history["rows"] == {
         key: [
-            ["recall.huge_limit", "recall.namespace_isolation"],
-            ["recall.huge_limit"],
-            ["recall.huge_limit", "recall.namespace_isolation"],
+            {"failed": ["recall.huge_limit", "recall.namespace_isolation"], "checks": ran},
+            {"failed": ["recall.huge_limit"], "checks": ran},
+            {"failed": ["recall.huge_limit", "recall.namespace_isolation"], "checks": ran},
         ]
     }
     expected = (
@@ -149,7 +151,7 @@ def test_record_keeps_the_last_runs_and_check_reads_the_history(tmp_path, capsys
     recorded = json.loads(runs.read_text())["rows"]
     (only,) = recorded.values()
     assert len(only) == matrix.KEEP_RUNS
-    assert only[-1] == ["recall.huge_limit", "recall.namespace_isolation"]
+    assert only[-1]["failed"] == ["recall.huge_limit", "recall.namespace_isolation"]
     out = tmp_path / "compatibility.md"
     assert matrix.main(["--output", str(out), "--history", str(runs), paths[0]]) == 0
     assert "`recall.namespace_isolation` (1 of 10)" in out.read_text()
@@ -186,3 +188,47 @@ def test_a_report_failing_on_the_set_up_is_refused(tmp_path, capsys):
             "where it has the cores it needs\n"
         )
     assert not (tmp_path / "runs.json").exists()
+
+
+def test_a_check_new_since_the_recorded_runs_is_counted_only_in_the_runs_that_had_it():
+    # Two runs recorded before `store.new_check` existed, then one run that
+    # has it and fails it: a store failing a new check every time it runs
+    # is failing, not "nondeterministic, 1 of 3".
+    history = {"rows": {}}
+    for _ in range(2):
+        history = matrix.record(history, [chroma(["recall.huge_limit"])])
+    newer = chroma(["recall.huge_limit"])
+    newer["checks"].append({"id": "store.new_check", "outcome": "fail", "message": "store.new_check failed"})
+    history = matrix.record(history, [newer])
+    text = matrix.render([newer], history=history)
+    assert row_line(text, "ChromaVectorStore") == (
+        "| ChromaVectorStore | llama-index-vector-stores-chroma | 0.6.0 | Python | llamaindex | semantic | off "
+        "| PARTIAL (sections) | `recall.huge_limit`, `store.new_check` | none |"
+    )
+    # A run that had it and passed it makes it nondeterministic: 1 of the 2
+    # runs that ran it, not of the 4 recorded.
+    passing = chroma(["recall.huge_limit"])
+    passing["checks"].append({"id": "store.new_check", "outcome": "pass", "message": None})
+    history = matrix.record(history, [passing])
+    assert "`store.new_check` (1 of 2)" in row_line(matrix.render([passing], history=history), "ChromaVectorStore")
+
+
+def test_a_skipped_check_is_not_counted_as_run():
+    history = {"rows": {}}
+    skipped = chroma(["recall.huge_limit"])
+    skipped["checks"].append({"id": "store.new_check", "outcome": "skip", "message": "not served"})
+    failing = chroma(["recall.huge_limit"])
+    failing["checks"].append({"id": "store.new_check", "outcome": "fail", "message": "store.new_check failed"})
+    for r in (skipped, failing):
+        history = matrix.record(history, [r])
+    assert matrix.nondeterministic(matrix.row_of(failing), history) == {}
+
+
+def test_runs_recorded_before_check_sets_count_only_for_the_checks_they_failed():
+    # The first history format kept failing ids only: such a run is known to
+    # have run the checks it failed, and nothing is known of the others.
+    key = "Python | ChromaVectorStore | llama-index-vector-stores-chroma | 0.6.0 | llamaindex"
+    history = {"rows": {key: [["recall.huge_limit", "recall.namespace_isolation"], ["recall.huge_limit"]]}}
+    now = chroma(["recall.huge_limit", "store.upsert"])
+    history = matrix.record(history, [now])
+    assert matrix.nondeterministic(matrix.row_of(now), history) == {"recall.namespace_isolation": (1, 2)}

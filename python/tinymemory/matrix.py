@@ -29,11 +29,14 @@ that failed because a driver process did not answer ``hello`` in time:
 the run's set-up, which no row of the matrix may show.
 
 Nondeterministic faults. ``--history FILE`` (docs/compatibility-runs.json)
-holds, for each row (language, engine, package, version, adapter), the
-failing checks of its last runs, at most KEEP_RUNS; ``--record FILE`` adds
+holds, for each row (language, engine, package, version, adapter), its
+last runs, at most KEEP_RUNS: each run's failing checks and the checks it
+ran (passed or failed; a skipped check did not run), the latter as the id
+of a set in ``check_sets``, which most runs share; ``--record FILE`` adds
 the runs of the reports given to it. A check that failed in some but not
-all of a row's recorded runs is nondeterministic: the table shows it in a
-column of its own as "k of n" (failed in k of the n recorded runs), never
+all of the recorded runs that ran it is nondeterministic: the table shows
+it in a column of its own as "k of n" (failed in k of the n recorded runs
+that ran it, so a check added since older runs counts only the newer), never
 among the failing checks, whether or not it failed in the run being
 rendered, and the level counts its family as failing. So a store whose
 fault comes and goes does not flap the staleness check, and a check that
@@ -42,11 +45,14 @@ fails now and in no recorded run, or that failed in every recorded run and
 passes now, changes the table: record the run (``--record``) and
 regenerate. The history changes only when a run is recorded (by hand, or
 by the weekly workflow), so the rendered table is a function of the
-committed files and the reports.
+committed files and the reports. A run recorded in the first format (a
+list of failing ids, no check set) is known to have run the checks it
+failed and counts for those only.
 """
 
 import argparse
 import difflib
+import hashlib
 import json
 import re
 import sys
@@ -75,9 +81,10 @@ docs/compatibility-runs.json); its family counts as failing.
 
 KEEP_RUNS = 10
 HISTORY_NOTE = (
-    "The failing checks of the last runs of each row of docs/compatibility.md, newest last, "
-    "written by python -m tinymemory.matrix --record; a check failing in some of a row's runs "
-    "but not all is shown as nondeterministic (k of n)."
+    "The last runs of each row of docs/compatibility.md, newest last, written by python -m "
+    "tinymemory.matrix --record: each run's failing checks and the set of checks it ran (an id of "
+    "check_sets); a check failing in some but not all of the runs that ran it is shown as "
+    "nondeterministic (k of n)."
 )
 _ID = re.compile(r"^(?P<package>[^\s=]+)==(?P<version>\S+) (?P<what>.+?)(?: via tinymemory\.adapters\.(?P<adapter>.+))?$")
 FAILING = ("fail", "timeout", "expected-failure", "unexpectedly-passing")
@@ -181,44 +188,87 @@ def row_of(report):
 
 
 def read_history(path):
-    """The history at `path` ({"note", "rows": {key: [[check id, ...], ...]}});
-    an empty one when the file does not exist. ReportError when it is not one."""
+    """The history at `path` ({"note", "check_sets": {id: [check id, ...]},
+    "rows": {key: [run, ...]}}, a run {"failed": [...], "checks": set id}
+    or, first format, [failed check id, ...]); an empty one when the file
+    does not exist. ReportError when it is not one."""
     try:
         with open(path, encoding="utf-8") as f:
             history = json.load(f)
     except FileNotFoundError:
-        return {"note": HISTORY_NOTE, "rows": {}}
+        return {"note": HISTORY_NOTE, "check_sets": {}, "rows": {}}
     except (OSError, ValueError) as e:
         raise ReportError(f"{path}: not a matrix history ({type(e).__name__}: {e})") from None
     rows = history.get("rows") if isinstance(history, dict) else None
-    if not isinstance(rows, dict) or not all(
-        isinstance(runs, list) and all(isinstance(r, list) for r in runs) for runs in rows.values()
+    sets = history.get("check_sets", {}) if isinstance(history, dict) else None
+    if (
+        not isinstance(rows, dict)
+        or not isinstance(sets, dict)
+        or not all(isinstance(runs, list) and all(_is_run(r, sets) for r in runs) for runs in rows.values())
     ):
-        raise ReportError(f"{path}: not a matrix history (expected {{\"rows\": {{ROW: [[CHECK, ...], ...]}}}})")
+        raise ReportError(
+            f"{path}: not a matrix history (expected {{\"check_sets\": {{ID: [CHECK, ...]}}, \"rows\": {{ROW: "
+            f"[{{\"failed\": [CHECK, ...], \"checks\": ID}}, ...]}}}})"
+        )
     return history
+
+
+def _is_run(run, sets):
+    if isinstance(run, list):
+        return True
+    return isinstance(run, dict) and isinstance(run.get("failed"), list) and run.get("checks") in sets
+
+
+def _ran(report):
+    """The sorted ids of the checks `report` ran: passed or failed."""
+    return sorted(c["id"] for c in report["checks"] if c.get("outcome") == "pass" or c.get("outcome") in FAILING)
+
+
+def _set_id(checks):
+    return hashlib.sha256("\n".join(checks).encode()).hexdigest()[:12]
+
+
+def _run_of(run, sets):
+    """(failed ids, ids it ran) of a recorded run; a first-format run ran
+    the checks it failed, as far as is known."""
+    if isinstance(run, list):
+        return set(run), set(run)
+    return set(run["failed"]), set(sets[run["checks"]])
 
 
 def record(history, reports):
     """`history` with one run more for the row of each of `reports`: its
-    failing check ids, the last KEEP_RUNS runs kept."""
+    failing check ids and the set of those it ran, the last KEEP_RUNS runs
+    kept and the check sets no kept run names dropped."""
     rows = dict(history.get("rows", {}))
+    sets = dict(history.get("check_sets", {}))
     for report in reports:
         row = row_of(report)
+        ran = _ran(report)
+        sets.setdefault(_set_id(ran), ran)
         runs = list(rows.get(row_key(row), []))
-        runs.append(sorted(f[0] for f in row["failures"]))
+        runs.append({"failed": sorted(f[0] for f in row["failures"]), "checks": _set_id(ran)})
         rows[row_key(row)] = runs[-KEEP_RUNS:]
-    return {"note": HISTORY_NOTE, "rows": {k: rows[k] for k in sorted(rows)}}
+    named = {r["checks"] for runs in rows.values() for r in runs if isinstance(r, dict)}
+    return {
+        "note": HISTORY_NOTE,
+        "check_sets": {k: sets[k] for k in sorted(named)},
+        "rows": {k: rows[k] for k in sorted(rows)},
+    }
 
 
 def nondeterministic(row, history):
     """{check id: (k, n)} of the checks that failed in k of the n recorded
-    runs of `row`, 0 < k < n."""
-    runs = (history or {}).get("rows", {}).get(row_key(row), [])
-    counts = {}
-    for run in runs:
-        for check in set(run):
-            counts[check] = counts.get(check, 0) + 1
-    return {check: (k, len(runs)) for check, k in counts.items() if k < len(runs)}
+    runs of `row` that ran them, 0 < k < n."""
+    sets = (history or {}).get("check_sets", {})
+    runs = [_run_of(r, sets) for r in (history or {}).get("rows", {}).get(row_key(row), [])]
+    failed, ran = {}, {}
+    for failing, checks in runs:
+        for check in checks:
+            ran[check] = ran.get(check, 0) + 1
+        for check in failing:
+            failed[check] = failed.get(check, 0) + 1
+    return {check: (k, ran[check]) for check, k in failed.items() if k < ran[check]}
 
 
 def settled(row, history):

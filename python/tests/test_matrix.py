@@ -226,9 +226,16 @@ def test_a_skipped_check_is_not_counted_as_run():
 
 def test_runs_recorded_before_check_sets_count_only_for_the_checks_they_failed():
     # The first history format kept failing ids only: such a run is known to
-    # have run the checks it failed, and nothing is known of the others.
+    # have run the checks it failed and those an earlier run failed (they
+    # existed by then); nothing is known of the others.
     key = "Python | ChromaVectorStore | llama-index-vector-stores-chroma | 0.6.0 | llamaindex"
-    history = {"rows": {key: [["recall.huge_limit", "recall.namespace_isolation"], ["recall.huge_limit"]]}}
+    history = {"rows": {key: [["recall.huge_limit"], ["recall.huge_limit", "recall.namespace_isolation"],
+                              ["recall.huge_limit"], ["store.upsert"]]}}
     now = chroma(["recall.huge_limit", "store.upsert"])
     history = matrix.record(history, [now])
-    assert matrix.nondeterministic(matrix.row_of(now), history) == {"recall.namespace_isolation": (1, 2)}
+    assert matrix.nondeterministic(matrix.row_of(now), history) == {
+        # runs 2, 3, 4 and now ran it (not run 1: unknown), failed in run 2
+        "recall.namespace_isolation": (1, 4),
+        # every run ran it, failed in all but run 4
+        "recall.huge_limit": (4, 5),
+    }

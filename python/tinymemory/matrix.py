@@ -47,7 +47,8 @@ regenerate. The history changes only when a run is recorded (by hand, or
 by the weekly workflow), so the rendered table is a function of the
 committed files and the reports. A run recorded in the first format (a
 list of failing ids, no check set) is known to have run the checks it
-failed and counts for those only.
+failed, and for those an earlier run of its row failed, and counts for
+those only.
 """
 
 import argparse
@@ -228,12 +229,19 @@ def _set_id(checks):
     return hashlib.sha256("\n".join(checks).encode()).hexdigest()[:12]
 
 
-def _run_of(run, sets):
-    """(failed ids, ids it ran) of a recorded run; a first-format run ran
-    the checks it failed, as far as is known."""
-    if isinstance(run, list):
-        return set(run), set(run)
-    return set(run["failed"]), set(sets[run["checks"]])
+def _runs_of(runs, sets):
+    """[(failed ids, ids it ran)] of a row's recorded runs, oldest first. A
+    first-format run names no check set: it ran the checks it failed and
+    those an earlier run of the row failed (a check, once it exists, stays
+    in the registry), as far as is known."""
+    out, existed = [], set()
+    for run in runs:
+        if isinstance(run, list):
+            existed |= set(run)
+            out.append((set(run), set(existed)))
+        else:
+            out.append((set(run["failed"]), set(sets[run["checks"]])))
+    return out
 
 
 def record(history, reports):
@@ -261,7 +269,7 @@ def nondeterministic(row, history):
     """{check id: (k, n)} of the checks that failed in k of the n recorded
     runs of `row` that ran them, 0 < k < n."""
     sets = (history or {}).get("check_sets", {})
-    runs = [_run_of(r, sets) for r in (history or {}).get("rows", {}).get(row_key(row), [])]
+    runs = _runs_of((history or {}).get("rows", {}).get(row_key(row), []), sets)
     failed, ran = {}, {}
     for failing, checks in runs:
         for check in checks:

@@ -121,7 +121,7 @@ fn an_odd_working_directory_is_quoted_with_its_controls_escaped() {
     let dir = root.path().join(name);
     std::fs::create_dir(&dir).unwrap();
     let driver = python_driver("crates/tinymemory-cli/tests/drivers/plan_drift_driver.py");
-    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let out = crate::support::bin::command()
         .args([
             "run",
             "--driver",

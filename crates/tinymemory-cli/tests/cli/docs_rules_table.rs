@@ -2,10 +2,8 @@
 //! docs/validate-python-driver.md has it after its install-and-pytest
 //! opening: one row per check of `list`, in run order.
 
-use std::process::Command;
-
 fn listed_ids() -> Vec<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let out = crate::support::bin::command()
         .arg("list")
         .output()
         .expect("the binary runs");

@@ -260,7 +260,7 @@ fn a_signal_ends_a_run_whose_output_reader_is_gone() {
     use std::io::BufRead as _;
     use std::process::Stdio;
     for (signal, code) in [("TERM", 143), ("INT", 130)] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        let mut child = crate::support::bin::command()
             .args([
                 "run",
                 "--driver",
@@ -446,7 +446,7 @@ fn driver_processes(dir: &Path, args: &[&str]) -> (usize, usize) {
     );
     let mut all = vec!["run", "--driver", &driver, "--cases", "4", "--quiet"];
     all.extend_from_slice(args);
-    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let out = crate::support::bin::command()
         .args(&all)
         .env("COUNT_LOG", &log)
         .output()
@@ -543,7 +543,7 @@ fn run_in(
     stdout: std::process::Stdio,
     stderr: std::process::Stdio,
 ) -> std::process::ExitStatus {
-    Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    crate::support::bin::command()
         .args(args)
         .current_dir(dir)
         .env_remove("NO_COLOR")
@@ -755,7 +755,7 @@ fn a_shard_with_an_outcome_or_family_run_never_writes_is_refused() {
 #[test]
 fn sighup_ends_a_run_as_sigterm_does() {
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let mut child = crate::support::bin::command()
         .args([
             "run",
             "--driver",

@@ -143,7 +143,7 @@ fn a_signal_while_the_driver_processes_start_leaves_none_of_them() {
             ("TERM", 15, 143)
         };
         let (reader, writer) = full_pipe();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        let mut child = crate::support::bin::command()
             .args(["run", "--driver", &driver, "--no-corpus", "--jobs", "8"])
             .arg("--quiet")
             .stdin(Stdio::null())
@@ -182,7 +182,7 @@ fn stop_on_stdin_eof_ends_the_run_and_its_drivers_when_the_pipe_closes() {
         pids.display(),
         repo("examples/python/memory_driver.py").display()
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let mut child = crate::support::bin::command()
         .args([
             "run",
             "--driver",

@@ -98,7 +98,7 @@ fn in_a_log_a_long_check_is_named_every_few_seconds() {
         repo("crates/tinymemory-cli/tests/drivers/slow_driver.py").display(),
         repo("examples/python/memory_driver.py").display()
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let out = crate::support::bin::command()
         .args([
             "run",
             "--driver",
@@ -121,7 +121,7 @@ fn in_a_log_a_long_check_is_named_every_few_seconds() {
         "{stderr}"
     );
     assert!(!stdout.contains("checks: "), "{stdout}");
-    let quiet = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let quiet = crate::support::bin::command()
         .args([
             "run",
             "--driver",

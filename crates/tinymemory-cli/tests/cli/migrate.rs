@@ -582,7 +582,7 @@ fn an_interrupted_migration_says_the_target_may_hold_a_partial_copy() {
     drop(d);
     // One record per page: one transaction (and fsync) per record, long
     // enough to be interrupted.
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let child = crate::support::bin::command()
         .args(["migrate", "--from", &sqlite(&a), "--to", &sqlite(&b)])
         .args(["--page-size", "1", "--quiet"])
         .stdout(std::process::Stdio::piped())

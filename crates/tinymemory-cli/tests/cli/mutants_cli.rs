@@ -1,12 +1,10 @@
 //! `tinymemory-conformance mutants`: the self-test table, as a user sees it.
 
-use std::process::Command;
-
 use tinymemory_api::RecallProfile;
 use tinymemory_conformance::Registry;
 
 fn mutants() -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let out = crate::support::bin::command()
         .arg("mutants")
         .output()
         .expect("the binary runs");

@@ -392,7 +392,7 @@ fn the_companions_of_a_symlinked_store_lie_beside_its_target() {
 /// `run ARGS` in `dir`, so an `exec:` command's words name files
 /// relative to it as a user's would.
 fn run_in(dir: &Path, args: &[&str]) -> support::bin::Ran {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let out = crate::support::bin::command()
         .current_dir(dir)
         .args(args)
         .env_remove("NO_COLOR")
@@ -458,7 +458,7 @@ fn other_spellings_of_a_database_in_an_exec_command_are_its_files() {
 
 /// `run ARGS` in `dir` with the environment `env` added.
 fn run_env_in(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> support::bin::Ran {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"));
+    let mut command = crate::support::bin::command();
     command
         .current_dir(dir)
         .args(args)

@@ -1,13 +1,11 @@
 //! Failed checks sharing one driver error are grouped in the summary.
 
-use std::process::Command;
-
 use tinymemory_api::RecallProfile;
 use tinymemory_conformance::{Family, Registry};
 
 #[test]
 fn one_query_parser_error_is_named_once_for_the_checks_it_fails() {
-    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let out = crate::support::bin::command()
         .args([
             "run",
             "--driver",
@@ -51,7 +49,7 @@ fn one_query_parser_error_is_named_once_for_the_checks_it_fails() {
 
 #[test]
 fn a_passing_run_prints_no_group() {
-    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let out = crate::support::bin::command()
         .args([
             "run",
             "--driver",
@@ -70,7 +68,7 @@ fn a_passing_run_prints_no_group() {
 /// data: a program reads them rather than the console's line.
 #[test]
 fn the_json_report_carries_the_groups_and_each_driver_error() {
-    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let out = crate::support::bin::command()
         .args([
             "run",
             "--driver",

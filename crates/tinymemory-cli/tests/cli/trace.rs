@@ -5,7 +5,7 @@ use std::process::Command;
 use serde_json::Value;
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let out = crate::support::bin::command()
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .output()
@@ -125,7 +125,7 @@ fn tinymemory_trace_names_the_file_for_exec_drivers_and_is_ignored_for_others() 
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("env-trace.jsonl");
     let run_with_env = |driver: &str| {
-        Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        crate::support::bin::command()
             .args([
                 "run",
                 "--driver",

@@ -280,7 +280,7 @@ fn an_existing_sqlite_store_with_entries_is_not_overwritten_without_overwrite() 
 fn sigterm_and_sigint_remove_the_temporary_directories() {
     for (signal, code) in [("TERM", 143), ("INT", 130)] {
         let tmp = scratch();
-        let child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+        let child = crate::support::bin::command()
             .args([
                 "run",
                 "--driver",
@@ -367,7 +367,7 @@ fn replay_never_runs_an_exec_command_read_from_a_bundle() {
 
 #[test]
 fn mutants_treats_a_closed_stdout_as_fine() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let mut child = crate::support::bin::command()
         .arg("mutants")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -379,7 +379,7 @@ fn mutants_treats_a_closed_stdout_as_fine() {
     assert!(!stderr.contains("Broken pipe"), "{stderr}");
     // The exit code still tells the self-test's outcome: the same as with
     // stdout open.
-    let open = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let open = crate::support::bin::command()
         .arg("mutants")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -681,7 +681,7 @@ fn an_interrupted_run_prints_no_failure_of_the_processes_it_stopped() {
         "exec:python3 {}/../../examples/python/memory_driver.py",
         env!("CARGO_MANIFEST_DIR")
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let mut child = crate::support::bin::command()
         .args(["run", "--driver", &driver, "--no-corpus", "--jobs", "4"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -739,7 +739,7 @@ fn an_interrupted_last_check_writes_no_report_and_exits_130() {
          {dir}/../../examples/python/memory_driver.py",
         dir = env!("CARGO_MANIFEST_DIR")
     );
-    let child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let child = crate::support::bin::command()
         .args([
             "run",
             "--driver",
@@ -946,7 +946,7 @@ fn an_output_fifo_without_a_reader_is_named_while_the_run_waits() {
         .status()
         .unwrap()
         .success());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tinymemory-conformance"))
+    let mut child = crate::support::bin::command()
         .args([
             "run",
             "--driver",

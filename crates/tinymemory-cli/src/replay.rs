@@ -20,6 +20,16 @@ pub(crate) fn main(args: &ReplayArgs) -> CliResult {
     let bundle = files::read_bundle(&args.bundle)?;
     let registry = Registry::standard();
     let reads_corpus = registry_family(&registry, &bundle, &args.bundle)? == Family::Corpus;
+    if bundle.cases == 0 {
+        // `run --cases 0` is refused; a replay of no case would report
+        // "not run" as if the driver had been judged.
+        return Err(CliError::Usage(format!(
+            "{}: the bundle's cases is 0, and a run has at least 1 case per property check \
+             (`run --cases` takes 1 or more); the bundle was edited or written by another tool, \
+             so it is not replayed",
+            args.bundle.display()
+        )));
+    }
     let spec = match (&args.driver, &bundle.driver_spec) {
         (Some(spec), _) => spec.clone(),
         (None, Some(recorded)) => match DriverSpec::parse(recorded) {
@@ -69,6 +79,9 @@ async fn replay(
     let opened = driver::open_with(spec, exec).map_err(|e| not_opened(&e))?;
     driver::probe(&opened).await.map_err(|e| not_opened(&e))?;
     console.line(&header(bundle, spec));
+    if let Some(note) = version_note(bundle) {
+        console.line(&note);
+    }
     // Only a corpus check reads the corpus; loading it for any other would
     // only cost time. The registry says which checks those are, not the
     // bundle's family field (checked against it, but a file's word).
@@ -109,6 +122,22 @@ async fn replay(
             exit::SUCCESS
         },
     )
+}
+
+/// The note a replay prints when another tool or version recorded the
+/// bundle: a check's meaning and the cases a seed draws may change between
+/// versions, so a pass is not proof that the recorded fault is gone.
+fn version_note(bundle: &Bundle) -> Option<String> {
+    let this = env!("CARGO_PKG_VERSION");
+    (bundle.tool != "tinymemory-conformance" || bundle.tool_version != this).then(|| {
+        format!(
+            "note: the bundle was recorded by {} {} and this is {this}: a check's meaning and its \
+             cases may change between versions, so a pass here may not mean the recorded fault \
+             is fixed",
+            shown(&bundle.tool),
+            shown(&bundle.tool_version)
+        )
+    })
 }
 
 /// Refuses a replay of a corpus check over another corpus than its bundle

@@ -583,3 +583,62 @@ fn a_corpus_check_bundle_replayed_over_another_corpus_is_refused() {
     assert_eq!(same.code, 1, "{}", same.dump());
     assert_eq!(same.last_line(), "reproduced: the check fails as recorded");
 }
+
+#[test]
+fn a_bundle_of_zero_cases_is_refused_as_run_refuses_them() {
+    let dir = scratch();
+    let path = edited(dir.path(), |b| b["cases"] = 0.into());
+    let ran = run(&[
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--driver".as_ref(),
+        "reference".as_ref(),
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(ran.stdout, "", "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: {}: the bundle's cases is 0, and a run has at least 1 case per property \
+             check (`run --cases` takes 1 or more); the bundle was edited or written by another \
+             tool, so it is not replayed\n",
+            path.display()
+        )
+    );
+}
+
+#[test]
+fn a_bundle_of_another_version_says_its_verdict_may_differ() {
+    let dir = scratch();
+    let path = edited(dir.path(), |b| b["tool_version"] = "0.0.9".into());
+    let ran = run(&[
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--driver".as_ref(),
+        "reference".as_ref(),
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+    assert_eq!(
+        ran.stdout.lines().nth(1),
+        Some(
+            format!(
+                "note: the bundle was recorded by tinymemory-conformance 0.0.9 and this is {}: \
+                 a check's meaning and its cases may change between versions, so a pass here \
+                 may not mean the recorded fault is fixed",
+                env!("CARGO_PKG_VERSION")
+            )
+            .as_str()
+        ),
+        "{}",
+        ran.dump()
+    );
+    // The same version says nothing more.
+    let same = edited(dir.path(), |_| {});
+    let ran = run(&[
+        "replay".as_ref(),
+        same.as_os_str(),
+        "--driver".as_ref(),
+        "reference".as_ref(),
+    ]);
+    assert!(!ran.stdout.contains("note: "), "{}", ran.dump());
+}

@@ -162,9 +162,10 @@ def test_ties_in_insertion_order_fail_cap_determinism():
 def test_inmemorystore_s_batch_fault_fails_the_batch_property_only():
     # InMemoryStore.batch raises on two puts of one text
     # (examples/adapters/repro_langgraph_inmemory_duplicate_texts.py). A
-    # property case writes its data by one store_many, and by one store
-    # each when that batch is refused, so the fault is the batch property's
-    # alone; export_round_trip's import is a batch of the store's too.
+    # property case writes its data by store_many (a repeated key starting
+    # a new batch), and by one store each when a batch is refused, so the
+    # fault is the batch property's alone; export_round_trip's import is a
+    # batch of the store's too.
     got = run_checks("faithful", ["properties.*"])
     outcomes = {check: outcome for check, (outcome, _) in got.items()}
     assert outcomes == {

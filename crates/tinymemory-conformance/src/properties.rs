@@ -2,7 +2,8 @@
 //! driver, each run for [`RunConfig::cases`](crate::RunConfig::cases)
 //! generated cases on fresh drivers, shrunk to a minimal counterexample on
 //! failure. `docs/properties.md` states each property and what it compares.
-//! A case writes its data by one `store_many` (`batch`), its fault left to
+//! A case writes its data by one `store_many` per run of entries without a
+//! repeated `(namespace, key)` (`batch`), its fault left to
 //! `properties.store_many_matches_store`.
 
 mod batch;

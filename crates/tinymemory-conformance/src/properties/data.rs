@@ -251,9 +251,9 @@ pub(crate) fn section_query(
 }
 
 /// A fresh driver from the context's factory holding `entries` in the
-/// order given (`Core`, internal, no session), written by one `store_many`,
-/// or one `store` per entry when the driver refuses that batch
-/// ([`batch::write`](super::batch::write)).
+/// order given (`Core`, internal, no session), written by one `store_many`
+/// per run without a repeated `(namespace, key)`, or one `store` per entry
+/// when the driver refuses a batch ([`batch::write`](super::batch::write)).
 ///
 /// # Errors
 ///

@@ -177,8 +177,9 @@ fn case() -> impl Strategy<Value = Case, Tree: Send> {
 }
 
 /// A fresh store holding `puts`, in order (repeats are upserts, the last
-/// one kept), by one `store_many` or one `store` each
-/// ([`batch::write`](super::batch::write)).
+/// one kept), by one `store_many` per run without a repeated `(namespace,
+/// key)`, so that each repeat is written over a stored entry, or one
+/// `store` each ([`batch::write`](super::batch::write)).
 async fn open(ctx: &CheckContext, puts: &[Put]) -> Result<Box<dyn MemoryProvider>, CaseFailure> {
     let batch: Vec<NewEntry> = puts.iter().map(Put::entry).collect();
     super::batch::write(ctx, &batch).await

@@ -2,10 +2,12 @@
 //! `store_many` are held exactly as the same entries written by one
 //! `store` each.
 //!
-//! Every other property writes its case's data by one `store_many` and
-//! falls back to one `store` per entry when the batch is refused
-//! ([`super::batch`]), so a batch fault under generated data is named
-//! here, and here only.
+//! Every other property writes its case's data by `store_many`, a repeated
+//! `(namespace, key)` starting a new batch, and falls back to one `store`
+//! per entry when a batch is refused ([`super::batch`]), so a batch fault
+//! under generated data is named here, and here only. Here a batch keeps
+//! its repeated keys: an upsert within one batch is what this property
+//! judges.
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -7,19 +7,46 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use tinymemory_api::{MemoryError, NewEntry};
 use tinymemory_conformance::{FnFactory, Outcome, Registry, RunConfig, Runner};
 use tinymemory_doubles::{CallLog, Recording};
 use tinymemory_reference::ReferenceDriver;
 
-/// Runs the check `id` with `cases` cases on recorded reference drivers;
-/// returns the stores it opened and its requests by method.
-async fn requests(id: &'static str, cases: u32) -> (usize, BTreeMap<String, usize>) {
+/// The reference driver refusing every `store_many` with a backend error.
+struct RefusesBatches(ReferenceDriver);
+
+tinymemory_api::delegate_provider! {
+    impl MemoryProvider for RefusesBatches {
+        forward(0): driver_id, store, get, forget, list, namespaces, recall, export_page, import,
+            interface;
+
+        async fn store_many(&self, _entries: &[NewEntry]) -> Result<(), MemoryError> {
+            Err(MemoryError::fault("batches are refused here"))
+        }
+    }
+}
+
+/// Runs the check `id` with `cases` cases on recorded reference drivers
+/// (refusing every batch when `refuse`); returns its outcome, the stores
+/// it opened and its requests by method.
+async fn run_recorded(
+    id: &'static str,
+    cases: u32,
+    refuse: bool,
+) -> (Outcome, usize, BTreeMap<String, usize>) {
     let log = CallLog::new();
     let opened = Arc::new(AtomicUsize::new(0));
     let (shared, count) = (log.clone(), Arc::clone(&opened));
     let factory = Arc::new(FnFactory::new("recorded", move || {
         count.fetch_add(1, Ordering::Relaxed);
-        Ok(Box::new(Recording::new(ReferenceDriver::new(), shared.clone())) as _)
+        Ok(if refuse {
+            Box::new(Recording::new(
+                RefusesBatches(ReferenceDriver::new()),
+                shared.clone(),
+            )) as _
+        } else {
+            Box::new(Recording::new(ReferenceDriver::new(), shared.clone())) as _
+        })
     }));
     let registry = Registry::standard().filter(move |c| c.id == id);
     let summary = Runner::new(registry)
@@ -29,12 +56,22 @@ async fn requests(id: &'static str, cases: u32) -> (usize, BTreeMap<String, usiz
         })
         .run(factory, None, |_| {})
         .await;
-    assert_eq!(summary.reports[0].outcome, Outcome::Pass, "{id}");
     let mut by_method = BTreeMap::new();
     for method in log.methods() {
         *by_method.entry(format!("{method:?}")).or_default() += 1;
     }
-    (opened.load(Ordering::Relaxed), by_method)
+    (
+        summary.reports[0].outcome.clone(),
+        opened.load(Ordering::Relaxed),
+        by_method,
+    )
+}
+
+/// [`run_recorded`] of a check that passes, without the outcome.
+async fn requests(id: &'static str, cases: u32) -> (usize, BTreeMap<String, usize>) {
+    let (outcome, opened, by_method) = run_recorded(id, cases, false).await;
+    assert_eq!(outcome, Outcome::Pass, "{id}");
+    (opened, by_method)
 }
 
 fn counts(pairs: &[(&str, usize)]) -> BTreeMap<String, usize> {
@@ -64,4 +101,42 @@ async fn custom_spelling_asks_each_read_once_per_state_and_every_recall_twice() 
             ("Store", 81),
         ])
     );
+}
+
+/// `recall.namespace_isolation` writes its tenants and each round of
+/// entries elsewhere by one `store_many` (it compares only after a whole
+/// round); the upserts elsewhere stay one `store` each.
+#[tokio::test]
+async fn namespace_isolation_writes_its_set_up_by_one_batch_per_round() {
+    let (opened, by_method) = requests("recall.namespace_isolation", 1).await;
+    assert_eq!(opened, 1);
+    // Before: store 146 (20 tenants, 84 elsewhere in three rounds, 42
+    // upserts) and the bulk's one store_many.
+    assert_eq!(
+        by_method,
+        counts(&[
+            ("Forget", 84),
+            ("Recall", 98),
+            ("Store", 42),
+            ("StoreMany", 1 + 3 + 1),
+        ])
+    );
+}
+
+/// A refused set-up batch is written one `store` each: the check goes on
+/// to its bulk round (a batch it needs, which it fails on), having stored
+/// every tenant and every round's entry, and says nothing of a batch path
+/// it did not use.
+#[tokio::test]
+async fn namespace_isolation_writes_a_refused_set_up_one_store_each() {
+    let (outcome, _, by_method) = run_recorded("recall.namespace_isolation", 1, true).await;
+    let Outcome::Fail(failure) = outcome else {
+        panic!("{outcome:?}");
+    };
+    assert_eq!(
+        failure.message,
+        "unexpected driver error: backend failure: batches are refused here"
+    );
+    assert_eq!(by_method.get("Store"), Some(&(20 + 84)));
+    assert_eq!(by_method.get("StoreMany"), Some(&(1 + 3 + 1)));
 }

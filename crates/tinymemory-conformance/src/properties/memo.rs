@@ -1,15 +1,22 @@
 //! [`Memo`]: a case's reads of unchanged data asked of the driver once.
 //!
-//! `properties.custom_spelling` reads everything through two spellings of
-//! one section, and the section API resolves both to the same namespaces,
-//! so each read through the second spelling is the request the first one
-//! sent, on the same data. Through an adapter each is a round trip and an
-//! engine call (docs/benchmarks.md, "Requests a check needs"). `get`,
-//! `list` and `namespaces()` answer from the data alone (contract
-//! sentences 1, 3 and 8), so a repeated one is answered here until the
-//! next write; a recall is always forwarded, since a recall that answers
-//! otherwise on unchanged data (`jittered-scores`) is a fault the
-//! comparison of the two spellings must still see.
+//! Through an adapter each request is a round trip and an engine call
+//! (docs/benchmarks.md, "Requests a check needs"). `get`, `list` and
+//! `namespaces()` answer from the data alone (contract sentences 1, 3 and
+//! 8), so a repeated one is answered here until the next write. A recall
+//! is always forwarded: a recall that answers otherwise on unchanged data
+//! (`jittered-scores`) is a fault the properties that repeat one must
+//! still see.
+//!
+//! - `properties.custom_spelling` reads everything through two spellings
+//!   of one section, which the section API resolves to the same
+//!   namespaces: each read through the second spelling was the request the
+//!   first had sent, on the same data.
+//! - `properties.cap_determinism` asks one section recall again and again
+//!   on a store it no longer writes, each through a new shuffle of
+//!   `namespaces()` ([`ShuffledNamespaces`](tinymemory_doubles::ShuffledNamespaces)
+//!   over the memo): the order changes on every call, the driver is asked
+//!   once.
 
 use std::collections::HashMap;
 use std::sync::Mutex;

@@ -140,3 +140,26 @@ async fn namespace_isolation_writes_a_refused_set_up_one_store_each() {
     assert_eq!(by_method.get("Store"), Some(&(20 + 84)));
     assert_eq!(by_method.get("StoreMany"), Some(&(1 + 3 + 1)));
 }
+
+/// `properties.cap_determinism` asks each store's `namespaces()` once (the
+/// data does not change after the writes; each repetition still sees
+/// another shuffle of it) and each limit once; every recall is sent.
+#[tokio::test]
+async fn cap_determinism_asks_namespaces_once_per_store() {
+    let (opened, by_method) = requests("properties.cap_determinism", 16).await;
+    // The retention probe's store, then two per case.
+    assert_eq!(opened, 1 + 2 * 16);
+    // Before: namespaces 126 (one per section recall) and recall 270 (a
+    // generated limit of 2 was asked twice).
+    assert_eq!(
+        by_method,
+        counts(&[
+            // The retention probe's.
+            ("Get", 1),
+            ("Namespaces", 32),
+            ("Recall", 216),
+            ("Store", 1),
+            ("StoreMany", 32),
+        ])
+    );
+}

@@ -17,6 +17,9 @@
 //!   `namespaces()` ([`ShuffledNamespaces`](tinymemory_doubles::ShuffledNamespaces)
 //!   over the memo): the order changes on every call, the driver is asked
 //!   once.
+//! - `properties.truncation` compares the section recalls' visit with the
+//!   namespaces it lists first, on the same data: the driver is asked
+//!   `namespaces()` once for the three.
 
 use std::collections::HashMap;
 use std::sync::Mutex;

@@ -163,3 +163,22 @@ async fn cap_determinism_asks_namespaces_once_per_store() {
         ])
     );
 }
+
+/// `properties.truncation` lists the namespaces, then makes two section
+/// recalls on the same data: `namespaces()` is asked once per case.
+#[tokio::test]
+async fn truncation_asks_namespaces_once_per_case() {
+    let (opened, by_method) = requests("properties.truncation", 16).await;
+    assert_eq!(opened, 1 + 16);
+    // Before: namespaces 48, three per case.
+    assert_eq!(
+        by_method,
+        counts(&[
+            ("Get", 1),
+            ("Namespaces", 16),
+            ("Recall", 57),
+            ("Store", 1),
+            ("StoreMany", 16),
+        ])
+    );
+}

@@ -18,6 +18,7 @@ mod recall;
 mod reindex;
 mod section_faults;
 mod sections;
+mod setup;
 mod store;
 mod support;
 

@@ -12,6 +12,7 @@ mod concurrency;
 mod cost;
 pub(crate) mod data;
 pub(crate) mod engine;
+mod memo;
 mod namespace_names;
 mod normalisation;
 mod ordering;

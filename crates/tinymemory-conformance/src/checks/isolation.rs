@@ -12,6 +12,7 @@
 use tinymemory_api::{MemoryProvider, NewEntry, RecallOptions, RecallProfile};
 
 use super::ranking::{fingerprint, shown_in};
+use super::setup::{noted, store_batch};
 use super::support::{fresh, put};
 use crate::failure::{ensure, Step};
 use crate::noise;
@@ -78,6 +79,15 @@ fn competitors(round: usize) -> Vec<(String, String, String)> {
 }
 
 pub(crate) async fn namespace_isolation(ctx: CheckContext) -> Step {
+    let mut batched = false;
+    let step = isolation(ctx, &mut batched).await;
+    noted(step, batched)
+}
+
+/// The check's body; `batched` says whether any of its set-up data went
+/// in by an accepted `store_many` (the tenants and each round elsewhere
+/// are one batch each: the check compares only after a whole round).
+async fn isolation(ctx: CheckContext, batched: &mut bool) -> Step {
     let d = fresh(&ctx).await?;
     // Two pinned namespaces: a sectioned one, and `global` through
     // `namespace: None`, each with the same entries.
@@ -88,18 +98,20 @@ pub(crate) async fn namespace_isolation(ctx: CheckContext) -> Step {
         ),
         ("global", RecallOptions::default()),
     ];
-    for (ns, _) in &pinned {
-        for (key, text) in TENANT {
-            put(d.as_ref(), ns, key, text).await?;
-        }
-    }
+    let tenants: Vec<NewEntry> = pinned
+        .iter()
+        .flat_map(|(ns, _)| TENANT.map(|(key, text)| NewEntry::new(*ns, key, text)))
+        .collect();
+    *batched |= store_batch(d.as_ref(), &tenants).await?;
     let before = answers(d.as_ref(), &pinned).await?;
     let mut written: Vec<(String, String)> = Vec::new();
     for round in 0..3 {
-        for (ns, key, text) in competitors(round) {
-            put(d.as_ref(), &ns, &key, &text).await?;
-            written.push((ns, key));
-        }
+        let round: Vec<NewEntry> = competitors(round)
+            .into_iter()
+            .map(|(ns, key, text)| NewEntry::new(ns, key, text))
+            .collect();
+        *batched |= store_batch(d.as_ref(), &round).await?;
+        written.extend(round.into_iter().map(|e| (e.namespace, e.key)));
         let what = format!(
             "after storing {} entries in other namespaces",
             written.len()

@@ -8,6 +8,7 @@ use tinymemory_sections::Sections;
 
 use super::data::{dataset, open_with, section_query, Across, Dataset, Hit, SectionQuery};
 use super::engine::{CaseFailure, CaseResult};
+use super::memo::Memo;
 use super::run::{property, require_eq, Needs};
 use crate::noise;
 use crate::{Check, CheckContext, Family, Profiles, ScoreNoise};
@@ -114,11 +115,23 @@ async fn case(ctx: CheckContext, (data, q, shuffle_a, shuffle_b): Input) -> Case
     // other order, and dropping an entry while shrinking keeps that true.
     let order: Vec<_> = data.entries.iter().rev().cloned().collect();
     let second_store = open_with(&ctx, &order).await?;
-    let shuffled_a = ShuffledNamespaces::new(first_store.as_ref(), shuffle_a);
-    let shuffled_b = ShuffledNamespaces::new(second_store.as_ref(), shuffle_b);
-    // The generated limit, and the small limits that cut ties most often.
-    let mut limits = vec![q.limit, 1, 2];
-    limits.dedup();
+    // The data does not change after the writes: each store's
+    // `namespaces()` is asked once and shuffled anew on every call, so each
+    // repetition still sees another order; every recall is sent.
+    let (memo_a, memo_b) = (
+        Memo::new(first_store.as_ref()),
+        Memo::new(second_store.as_ref()),
+    );
+    let shuffled_a = ShuffledNamespaces::new(&memo_a, shuffle_a);
+    let shuffled_b = ShuffledNamespaces::new(&memo_b, shuffle_b);
+    // The generated limit, and the small limits that cut ties most often,
+    // each once (a generated 2 was asked twice).
+    let mut limits = vec![q.limit];
+    for small in [1, 2] {
+        if !limits.contains(&small) {
+            limits.push(small);
+        }
+    }
     for limit in limits {
         let q = SectionQuery { limit, ..q.clone() };
         let first = across(&shuffled_a, &q).await?;

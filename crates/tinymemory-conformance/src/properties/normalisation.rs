@@ -7,12 +7,14 @@ use proptest::collection::vec;
 use proptest::prelude::any;
 use proptest::strategy::Strategy;
 use tinymemory_api::{
-    MemoryCategory, MemoryEntry, MemoryError, MemorySection, MemoryTaint, RecallOptions,
+    MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemorySection, MemoryTaint,
+    RecallOptions,
 };
 use tinymemory_sections::{SectionScope, SectionView, Sections};
 
 use super::data::{hits, open_with, query, words, Across, Hit};
 use super::engine::{CaseFailure, CaseResult};
+use super::memo::Memo;
 use super::run::{property, require, require_eq, Needs};
 use crate::{Check, CheckContext, Family, Profiles};
 
@@ -170,7 +172,10 @@ async fn compare_reads(
 
 async fn case(ctx: CheckContext, input: Input) -> CaseResult {
     let d = open_with(&ctx, []).await?;
-    let sections = Sections::new(d.as_ref());
+    // Both spellings' reads reach the driver as the same requests: each
+    // distinct one is asked once per state of the data (recalls always).
+    let d = Memo::new(d.as_ref());
+    let sections = Sections::new(&d);
     let prefix = input.section.prefix().to_owned();
     let known = sections.section(&input.section);
     let custom = sections.section(&MemorySection::Custom(prefix.clone()));

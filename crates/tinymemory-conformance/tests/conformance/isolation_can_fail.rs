@@ -51,7 +51,9 @@ async fn collection_wide_bm25_statistics_fail_it_naming_the_recall_and_the_write
          storing 12 entries in other namespaces: a pinned recall must return the same hits with \
          the same scores (bit for bit, or within the summation noise of docs/profiles.md, \
          \"Score noise\") whatever other namespaces hold (contract sentence 11; statistics \
-         such as bm25's document frequency and average length must be per namespace)"
+         such as bm25's document frequency and average length must be per namespace) \
+         (the check's set-up data was written by store_many; if \
+         properties.store_many_matches_store fails too, look at the batch path first)"
     );
 }
 
@@ -160,6 +162,8 @@ async fn a_tie_order_moved_by_writes_elsewhere_is_named_as_such() {
          insertion or segment order). Break ties by the entries' own data (key ascending is the \
          simple rule: docs/profiles.md, \"equal scores in an order independent of insertion \
          order\"), so a pinned recall returns the same hits whatever other namespaces hold \
-         (contract sentence 11)"
+         (contract sentence 11) \
+         (the check's set-up data was written by store_many; if \
+         properties.store_many_matches_store fails too, look at the batch path first)"
     );
 }

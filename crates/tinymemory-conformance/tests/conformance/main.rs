@@ -10,6 +10,7 @@ mod support {
 }
 
 mod blind_spots_can_fail;
+mod check_requests;
 mod corpus_batches;
 mod corpus_on_reference;
 mod crate_stack;

@@ -297,6 +297,46 @@ def test_the_langgraph_adapter_declares_its_interface_and_skips_a_path_the_store
     assert answer["not_implemented"].startswith("NotImplementedError: The SqliteStore does not support async methods")
 
 
+def test_the_sync_path_of_an_async_batched_store_runs_beside_its_event_loop():
+    # AsyncPostgresStore (an AsyncBatchedBaseStore) made on the adapter's
+    # loop: its batch hands abatch to that loop and waits for it, as a
+    # sync node does from LangGraph's worker threads. Called on the loop's
+    # own thread while the loop is stopped, it waited forever, and the
+    # interface family's sync path reported the driver as hung.
+    import threading
+
+    from langgraph.store.base.batch import AsyncBatchedBaseStore
+    from langgraph.store.memory import InMemoryStore
+
+    from tinymemory.adapters.langgraph import LangGraphStore
+
+    class AsyncOnly(AsyncBatchedBaseStore):
+        def __init__(self):
+            super().__init__()
+            self.inner = InMemoryStore()
+
+        async def abatch(self, ops):
+            return self.inner.batch(ops)
+
+    async def make():
+        return AsyncOnly()
+
+    graph = LangGraphStore(make, use_async=True)
+    inputs = {"namespace": ["meadow"], "key": "lantern", "value": {"v": 41}}
+    request = {"id": 2, "op": "interface", "check": "interface.langgraph.put_none_deletes", "async": False,
+               "inputs": inputs}
+    answers = []
+    # A guard against the hang, not a measure of speed: the daemon thread
+    # is left behind when the call never returns.
+    caller = threading.Thread(target=lambda: answers.append(tp.handle(graph, graph.driver_id, request)), daemon=True)
+    caller.start()
+    caller.join(60)
+    assert answers, "the sync path of an AsyncBatchedBaseStore never returned"
+    assert answers[0]["result"] == {
+        **inputs, "put": {"ok": None}, "delete": {"ok": None}, "get": {"ok": None}, "search": {"ok": []},
+    }
+
+
 def test_the_conformance_classes_pass_independent_stores_to_their_adapters():
     from tinymemory.testing import LangGraphStoreConformance, VectorStoreConformance
 

@@ -49,7 +49,7 @@ class _Batch:
             if self.use_async:
                 (result,) = self.loop.run_until_complete(self.store.abatch([op]))
             else:
-                (result,) = self.store.batch([op])
+                (result,) = self._batch([op])
         except NotImplementedError as e:
             # A store of one path only (SqliteStore has no abatch): the
             # scenario is not run on the other, and says so.
@@ -59,6 +59,18 @@ class _Batch:
         if isinstance(result, list):
             return {"ok": [observed_item(r) if hasattr(r, "key") else list(r) for r in result]}
         return {"ok": observed_item(result) if hasattr(result, "key") or result is None else result}
+
+    def _batch(self, ops):
+        """``batch`` of `ops`, from a worker thread while `loop` runs for an
+        ``AsyncBatchedBaseStore`` made on it (AsyncPostgresStore): its
+        ``batch`` hands ``abatch`` to that loop and waits, as from
+        LangGraph's threads of sync nodes, so on the loop's own thread,
+        the loop stopped, it would wait forever."""
+        from langgraph.store.base.batch import AsyncBatchedBaseStore
+
+        if self.loop is None or self.loop.is_running() or not isinstance(self.store, AsyncBatchedBaseStore):
+            return self.store.batch(ops)
+        return self.loop.run_until_complete(asyncio.to_thread(self.store.batch, ops))
 
     def put(self, namespace, key, value):
         from langgraph.store.base import PutOp

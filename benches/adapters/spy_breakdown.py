@@ -167,7 +167,12 @@ def main(spy_dir, rate=100):
     for pid, process in processes:
         parts = ", ".join(f"{k} {n / rate:.1f} s" for k, n in process.most_common())
         print(f"  process {pid}: {sum(process.values()) / rate:.1f} s: {parts}")
-    show("by layer (the innermost a sample is in):", main_thread)
+    grouped = collections.Counter()
+    for name, n in main_thread.items():
+        grouped[name if name.startswith("chromadb") else name.split(":")[0]] += n
+    show("by layer (the innermost a sample is in):", grouped)
+    show("the adapter's own code, by function:", collections.Counter(
+        {k: v for k, v in main_thread.items() if k.startswith("adapter")}))
     busy = total - main_thread["idle: waiting for the next request"] - main_thread["start-up"]
     print(f"handling requests: {busy / rate:.1f} s")
     show("by request (every layer under the adapter's method), % of all samples:", by_op)

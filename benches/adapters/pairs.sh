@@ -3,7 +3,9 @@
 # (docs/benchmarks.md, "Through the adapters"): BEFORE and AFTER are each
 # "BINARY PYTHONPATH MODULE:FACTORY" (a commit's binary, its python/ tree,
 # the driver); PAIRS pairs, the order swapped every pair. Prints per run:
-# label, wall s, user s, sys s (the binary and its driver processes), load.
+# label, wall s, user s, sys s (the binary and its driver processes), and
+# the load average (1-minute) sampled every 10 s during the run: its mean
+# and range.
 # With REPORTS=DIR, each run's JSON report is kept there as LABEL-PAIR.json
 # (its failing checks are the verdicts compared before and after); with
 # TRACES=DIR, each run's --trace there as LABEL-PAIR.trace (calls.py reads
@@ -21,11 +23,16 @@ run() { # label pair bin pythonpath driver
     local trace=()
     [ -n "${REPORTS:-}" ] && report="$REPORTS/$1-$2.json"
     [ -n "${TRACES:-}" ] && trace=(--trace "$TRACES/$1-$2.trace")
+    (while :; do cut -d' ' -f1 /proc/loadavg; sleep 10; done) >"$out/load" &
+    local sampler=$!
     # shellcheck disable=SC2086 # ARGS is split into words on purpose
     /usr/bin/time -f "$1 %e %U %S" -o "$out/time" env PYTHONPATH="$4:$here" "$3" run \
         --driver "exec:$venv/bin/python -m tinymemory.serve $5" --no-corpus --quiet \
         --format json --output "$report" "${trace[@]}" ${ARGS:-} >/dev/null 2>&1 || true
-    echo "$(tail -n 1 "$out/time") load $(cut -d' ' -f1 /proc/loadavg)"
+    kill "$sampler"
+    wait "$sampler" 2>/dev/null || true
+    echo "$(tail -n 1 "$out/time") load $(awk '{ s += $1; if (NR == 1 || $1 < lo) lo = $1; if ($1 > hi) hi = $1 }
+        END { printf "%.1f (%.1f-%.1f)", s / NR, lo, hi }' "$out/load")"
 }
 # shellcheck disable=SC2086
 for i in $(seq 1 "$pairs"); do

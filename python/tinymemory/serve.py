@@ -20,6 +20,7 @@ the process exits (the adapters' ``close`` hands the last store to its
 ``cleanup_store``; they also register it with atexit, and it runs once).
 """
 
+import gc
 import importlib
 import os
 import sys
@@ -135,6 +136,12 @@ def main(argv=None):
         print(f"tinymemory.serve: {spec}: {e}", file=sys.stderr)
         return EXIT_OPEN
     driver_id = getattr(store, "driver_id", None) or spec
+    # What the start-up made (an engine's modules, classes and schemas:
+    # millions of objects for chromadb and LangChain) lives as long as the
+    # process; frozen, no collection walks it again. The interpreter's own
+    # collections at exit walked it for 2 s of each Chroma driver process
+    # under load (docs/benchmarks.md, "Chroma's driver process, sampled").
+    gc.freeze()
     try:
         tp.serve(store, str(driver_id), recall_profile=profile)
     finally:

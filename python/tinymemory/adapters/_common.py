@@ -104,6 +104,19 @@ def finite_score(score):
 FIELDS = ("content", "category", "session_id", "taint")
 
 
+def _holding(name, path):
+    """(name, version) of installed distribution `name` when its files
+    hold `path` (a real path), else None."""
+    try:
+        dist = _metadata.distribution(name)
+    except _metadata.PackageNotFoundError:
+        return None
+    for f in dist.files or ():
+        if os.path.realpath(str(dist.locate_file(f))) == path:
+            return dist.metadata["Name"], dist.version
+    return None
+
+
 def _distribution_of(module_name):
     """The installed distribution (name, version) holding module
     `module_name`, or None. A namespace package such as ``langgraph`` is
@@ -112,17 +125,23 @@ def _distribution_of(module_name):
     module = sys.modules.get(module_name)
     path = getattr(module, "__file__", None)
     top = module_name.split(".")[0]
-    candidates = _metadata.packages_distributions().get(top, [])
     if path is not None:
         path = os.path.realpath(path)
+        # The distribution named as the top-level package (langchain_chroma
+        # is langchain-chroma's) is tried first, by its own file list:
+        # packages_distributions() reads every installed distribution's,
+        # 0.7 s of each driver process's start-up in a venv of the
+        # adapters' engines (docs/benchmarks.md, "Chroma's driver process,
+        # sampled").
+        found = _holding(top, path)
+        if found is not None:
+            return found
+    candidates = _metadata.packages_distributions().get(top, [])
+    if path is not None:
         for name in candidates:
-            try:
-                dist = _metadata.distribution(name)
-            except _metadata.PackageNotFoundError:
-                continue
-            for f in dist.files or ():
-                if os.path.realpath(str(dist.locate_file(f))) == path:
-                    return dist.metadata["Name"], dist.version
+            found = _holding(name, path)
+            if found is not None:
+                return found
     if len(candidates) == 1:
         try:
             return candidates[0], _metadata.version(candidates[0])

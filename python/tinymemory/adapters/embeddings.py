@@ -29,9 +29,11 @@ empty text is the bias alone. Cosine similarities are therefore in (0, 1]
 vectors is ``2 - 2 * cosine``, in [0, 2).
 """
 
+import collections
 import functools
 import hashlib
 import math
+import threading
 
 from .. import protocol as tp
 
@@ -57,6 +59,49 @@ def _bucket(feature, dims):
     digest = hashlib.blake2b(feature.encode("utf-8", "surrogatepass"), digest_size=8).digest()
     value = int.from_bytes(digest, "little")
     return 1 + (value >> 1) % (dims - 1), (1.0 if value & 1 else -1.0)
+
+
+# The vectors of the texts embedded last, by (text, dims): a run embeds
+# about 20,000 texts of which 1,200 differ (the same queries and contents
+# in every property case), and the embedding was the largest of the
+# adapter's own shares of a Chroma driver process's time (docs/benchmarks.md,
+# "Chroma's driver process, sampled"). Bounded by texts and by characters,
+# so one huge content is not kept beside thousands of others.
+CACHE_TEXTS = 4096
+CACHE_CHARS = 1 << 22
+
+
+class _Remembered:
+    """A least-recently-used map from (text, dims) to a vector (a tuple),
+    holding at most CACHE_TEXTS texts of CACHE_CHARS characters in all."""
+
+    def __init__(self, texts=CACHE_TEXTS, chars=CACHE_CHARS):
+        self._vectors = collections.OrderedDict()
+        self._texts, self._chars, self._held = texts, chars, 0
+        # An Embeddings may be called from a framework's worker threads.
+        self._lock = threading.Lock()
+
+    def get(self, text, dims):
+        with self._lock:
+            vector = self._vectors.get((text, dims))
+            if vector is not None:
+                self._vectors.move_to_end((text, dims))
+            return vector
+
+    def put(self, text, dims, vector):
+        if len(text) > self._chars:
+            return
+        with self._lock:
+            if (text, dims) in self._vectors:
+                return
+            self._vectors[(text, dims)] = vector
+            self._held += len(text)
+            while len(self._vectors) > self._texts or self._held > self._chars:
+                (old, _), _ = self._vectors.popitem(last=False)
+                self._held -= len(old)
+
+
+_remembered = _Remembered()
 
 
 def _features(text):
@@ -96,6 +141,14 @@ class HashedEmbedding:
         """The unit vector of `text` (a list of ``dims`` floats)."""
         if not isinstance(text, str):
             raise TypeError(f"HashedEmbedding embeds str, got {type(text).__name__}")
+        known = _remembered.get(text, self.dims)
+        if known is None:
+            known = self._embed(text)
+            _remembered.put(text, self.dims, known)
+        # A new list each time: a caller may change the one it gets.
+        return list(known)
+
+    def _embed(self, text):
         vector = [0.0] * self.dims
         vector[0] = BIAS
         for feature, weight in _features(text).items():
@@ -106,7 +159,7 @@ class HashedEmbedding:
             # Unreachable: dimension 0 holds BIAS and no feature lands
             # there. Kept as an assertion of the module's promise.
             raise AssertionError(f"HashedEmbedding produced a vector of norm {norm}")
-        return [x / norm for x in vector]
+        return tuple(x / norm for x in vector)
 
     def embed_documents(self, texts):
         """[embed_query(t) for t in texts]."""

@@ -15,6 +15,8 @@ mod langchain;
 mod langgraph;
 #[cfg(test)]
 mod observing;
+#[cfg(test)]
+mod ran_nothing;
 
 pub(crate) use langchain::{
     add_documents, delete, delete_missing, document_ids, empty_store, generated_ids, get_by_ids,

@@ -201,18 +201,42 @@ fn search(inputs: &Value, step: &str, k: usize) -> String {
 
 /// `test_vectorstore_is_empty`, `test_vectorstore_still_empty`:
 /// `assert vectorstore.similarity_search("foo", k=1) == []` on the store
-/// the fixture gives, "an empty vector store for each test".
+/// the fixture gives, "an empty vector store for each test". An empty
+/// answer is also what a store that ran nothing gives, so the scenario
+/// then adds the drawn document with the drawn id and searches for its
+/// text again: the store must find that document (`test_add_documents`'
+/// form of a found document), which only a store that stored it can.
 pub(crate) async fn empty_store(ctx: CheckContext) -> Step {
     judged(
         &ctx,
         &SERVED,
         "interface.langchain.empty_store",
-        |d| serde_json::json!({"queries": {"search": d.word()}}),
+        |d| {
+            let given = documents_of(d, 1);
+            let query = given[0]["page_content"].clone();
+            serde_json::json!({"given": given, "given_ids": d.uuids(1),
+                "queries": {"search": query, "after_add": query}})
+        },
         |inputs, o| {
             same(
                 &format!("{} on a fresh store", search(inputs, "search", 1)),
                 ok(o, "search", "similarity_search")?,
                 &[],
+                true,
+            )?;
+            let add = format!(
+                "add_documents(documents, ids={})",
+                json(&inputs["given_ids"])
+            );
+            ok(o, "ids", &add)?;
+            same(
+                &format!(
+                    "{} after {add} of {} on that store",
+                    search(inputs, "after_add", 1),
+                    json(text(inputs, 0))
+                ),
+                ok(o, "after_add", "similarity_search")?,
+                &[with_id(&given(inputs)[0], &inputs["given_ids"][0])],
                 true,
             )
         },
@@ -328,14 +352,24 @@ pub(crate) async fn delete(ctx: CheckContext) -> Step {
 
 /// `test_delete_missing_content`: "Deleting missing content should not
 /// raise an exception" (`delete(["1"])`, `delete(["1", "2", "3"])` on an
-/// empty store).
+/// empty store). A delete that answers without raising is also what a
+/// store that ran nothing gives, so the scenario then adds the drawn
+/// document with the drawn id, finds it by its text (what only a store
+/// that stored it can answer), deletes its id together with the missing
+/// ones, and searches again: the delete must not raise for the missing ids
+/// and must remove the present one (`test_deleting_documents`).
 pub(crate) async fn delete_missing(ctx: CheckContext) -> Step {
     judged(
         &ctx,
         &SERVED,
         "interface.langchain.delete_missing",
-        |d| serde_json::json!({"missing_ids": d.uuids(3)}),
-        |_, o| {
+        |d| {
+            let given = documents_of(d, 1);
+            let query = given[0]["page_content"].clone();
+            serde_json::json!({"missing_ids": d.uuids(3), "given": given,
+                "given_ids": d.uuids(1), "queries": {"before": query, "after": query}})
+        },
+        |inputs, o| {
             let rule = "\"Deleting missing content should not raise an exception\"";
             ok(o, "delete_one", "delete of one id the store does not hold")
                 .map_err(|e| format!("{e}; {rule}"))?;
@@ -345,7 +379,27 @@ pub(crate) async fn delete_missing(ctx: CheckContext) -> Step {
                 "delete of three ids the store does not hold",
             )
             .map_err(|e| format!("{e}; {rule}"))?;
-            Ok(())
+            let given_ids = &inputs["given_ids"];
+            let add = format!("add_documents(documents, ids={})", json(given_ids));
+            ok(o, "ids", &add)?;
+            let doc = with_id(&given(inputs)[0], &given_ids[0]);
+            same(
+                &format!("{} after {add}", search(inputs, "before", 1)),
+                ok(o, "before", "similarity_search")?,
+                std::slice::from_ref(&doc),
+                true,
+            )?;
+            let mixed = format!(
+                "delete of the id added and three ids the store does not hold ({})",
+                json(&given_ids[0])
+            );
+            ok(o, "delete_mixed", &mixed).map_err(|e| format!("{e}; {rule}"))?;
+            same(
+                &format!("{} after the {mixed}", search(inputs, "after", 1)),
+                ok(o, "after", "similarity_search")?,
+                &[],
+                true,
+            )
         },
     )
     .await
@@ -614,6 +668,43 @@ pub(crate) async fn string_ids(ctx: CheckContext) -> Step {
     .await
 }
 
+/// `got`, what `what` returned of a store holding exactly the documents
+/// `inputs` gives, searched with `k` as large as their number: each of
+/// them once, the one whose text is the query first. An empty or other
+/// answer shows the search did not read the store. A document's id is not
+/// compared (the scenario does not read the ids add_documents made).
+fn found_all(inputs: &Value, got: &Value, what: &str) -> Verdict {
+    let given = given(inputs);
+    let query = &inputs["queries"]["search"];
+    let what = format!(
+        "{what} of a store holding only the {} documents added",
+        given.len()
+    );
+    let docs = documents(got, &what)?;
+    if let Some(first) = docs.first() {
+        if first.get("page_content") != Some(query) {
+            return Err(format!(
+                "{what} returned {} first, not the document whose text is the query: {}",
+                json(first.get("page_content").unwrap_or(&Value::Null)),
+                json(got)
+            ));
+        }
+    }
+    // Each found document as sent, with the id it came back with.
+    let want: Vec<Value> = given
+        .iter()
+        .map(|d| {
+            let id = docs
+                .iter()
+                .find(|g| g.get("page_content") == d.get("page_content"))
+                .and_then(|g| g.get("id"))
+                .unwrap_or(&Value::Null);
+            with_id(d, id)
+        })
+        .collect();
+    same(&what, got, &want, false)
+}
+
 /// `similarity_search` and `similarity_search_with_score` of one query
 /// return the same documents in the same order: both "Return docs most
 /// similar to query" (`langchain_core.vectorstores.base`), the second
@@ -653,8 +744,7 @@ pub(crate) async fn search_with_score(ctx: CheckContext) -> Step {
                     shown(&scored.to_string())
                 ));
             }
-            documents(plain, "similarity_search")?;
-            Ok(())
+            found_all(inputs, plain, &format!("similarity_search({query}, k=4)"))
         },
     )
     .await
@@ -727,6 +817,111 @@ mod tests {
         );
     }
 
+    /// The observation of `interface.langchain.delete_missing` a faithful
+    /// store gives for `inputs`.
+    fn delete_missing_observed(inputs: &Value) -> Value {
+        let doc = with_id(&inputs["given"][0], &inputs["given_ids"][0]);
+        json!({"missing_ids": inputs["missing_ids"], "delete_one": {"ok": null},
+            "delete_many": {"ok": null}, "ids": {"ok": inputs["given_ids"]},
+            "before": {"ok": [doc]}, "delete_mixed": {"ok": null}, "after": {"ok": []}})
+    }
+
+    #[test]
+    fn a_faithful_delete_missing_passes_and_one_keeping_the_present_id_fails() {
+        let (got, _) = outcome("interface.langchain.delete_missing", |inputs, _| {
+            delete_missing_observed(inputs)
+        });
+        assert_eq!(got, Outcome::Pass);
+        let (got, sent) = outcome("interface.langchain.delete_missing", |inputs, _| {
+            let mut kept = delete_missing_observed(inputs);
+            kept["after"] = kept["before"].clone();
+            kept
+        });
+        let inputs = &sent[0];
+        let why = format!(
+            "similarity_search({q}, k=1) after the delete of the id added and three ids the \
+             store does not hold ({id}) returned 1 documents where 0 are expected: [{doc}]",
+            q = json(&inputs["given"][0]["page_content"]),
+            id = json(&inputs["given_ids"][0]),
+            doc = json(&with_id(&inputs["given"][0], &inputs["given_ids"][0]))
+        );
+        assert_eq!(
+            failure(got),
+            format!("through {}: {why}; through {}: {why}", PATHS[0], PATHS[1])
+        );
+    }
+
+    /// The observation of `interface.langchain.empty_store` a faithful
+    /// store gives for `inputs`.
+    fn empty_store_observed(inputs: &Value) -> Value {
+        let doc = with_id(&inputs["given"][0], &inputs["given_ids"][0]);
+        json!({"queries": inputs["queries"], "search": {"ok": []},
+            "ids": {"ok": inputs["given_ids"]}, "after_add": {"ok": [doc]}})
+    }
+
+    #[test]
+    fn a_faithful_empty_store_passes_and_one_finding_nothing_after_the_add_fails() {
+        let (got, _) = outcome("interface.langchain.empty_store", |inputs, _| {
+            empty_store_observed(inputs)
+        });
+        assert_eq!(got, Outcome::Pass);
+        let (got, sent) = outcome("interface.langchain.empty_store", |inputs, _| {
+            let mut blind = empty_store_observed(inputs);
+            blind["after_add"] = json!({"ok": []});
+            blind
+        });
+        let inputs = &sent[0];
+        let why = format!(
+            "similarity_search({q}, k=1) after add_documents(documents, ids={ids}) of {q} on \
+             that store returned 0 documents where 1 are expected: []",
+            q = json(&inputs["given"][0]["page_content"]),
+            ids = json(&inputs["given_ids"]),
+        );
+        assert_eq!(
+            failure(got),
+            format!("through {}: {why}; through {}: {why}", PATHS[0], PATHS[1])
+        );
+    }
+
+    /// The observation of `interface.langchain.search_with_score` a
+    /// faithful store gives for `inputs`: the documents, the query's
+    /// first, with ids of its own.
+    fn search_with_score_observed(inputs: &Value) -> Value {
+        let given = given(inputs);
+        let found: Vec<Value> = [0, 3, 1, 2]
+            .into_iter()
+            .map(|i| with_id(&given[i], &json!(format!("id{i}"))))
+            .collect();
+        json!({"given": given, "ids": {"ok": ["id0", "id1", "id2", "id3"]},
+            "search": {"ok": found}, "scored": {"ok": found}})
+    }
+
+    #[test]
+    fn a_faithful_search_with_score_passes_and_a_search_not_finding_the_query_first_fails() {
+        let (got, _) = outcome("interface.langchain.search_with_score", |inputs, _| {
+            search_with_score_observed(inputs)
+        });
+        assert_eq!(got, Outcome::Pass);
+        let (got, sent) = outcome("interface.langchain.search_with_score", |inputs, _| {
+            let mut other = search_with_score_observed(inputs);
+            other["search"]["ok"].as_array_mut().unwrap().swap(0, 2);
+            other["scored"] = other["search"].clone();
+            other
+        });
+        let inputs = &sent[0];
+        let message = failure(got);
+        assert!(
+            message.starts_with(&format!(
+                "through {}: similarity_search({q}, k=4) of a store holding only the 4 documents \
+                 added returned {w} first, not the document whose text is the query: ",
+                PATHS[0],
+                q = json(&inputs["queries"]["search"]),
+                w = json(&inputs["given"][1]["page_content"]),
+            )),
+            "{message}"
+        );
+    }
+
     #[test]
     fn a_delete_raising_on_a_missing_id_fails_through_the_path_that_raised() {
         let (outcome, _) = outcome("interface.langchain.delete_missing", |inputs, r#async| {
@@ -735,8 +930,9 @@ mod tests {
             } else {
                 json!({"ok": null})
             };
-            json!({"missing_ids": inputs["missing_ids"], "delete_one": one,
-                "delete_many": {"ok": null}})
+            let mut faithful = delete_missing_observed(inputs);
+            faithful["delete_one"] = one;
+            faithful
         });
         assert_eq!(
             failure(outcome),

@@ -31,8 +31,12 @@ enum Call {
     Reads(usize),
 }
 
+/// A check: its interface, its id, and the calls its observation holds,
+/// by name.
+type Row = (&'static str, &'static str, &'static [(&'static str, Call)]);
+
 /// Every interface check and the calls its observation holds, by name.
-const CHECKS: [(&str, &str, &[(&str, Call)]); 14] = {
+const CHECKS: [Row; 14] = {
     use Call::{Ids, Read, Reads, Write, Writes};
     const LC: &str = tinymemory_api::interface::LANGCHAIN_VECTORSTORE;
     const LG: &str = tinymemory_api::interface::LANGGRAPH_BASESTORE;

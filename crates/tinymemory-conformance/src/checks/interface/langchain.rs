@@ -818,6 +818,24 @@ mod tests {
         );
     }
 
+    /// Check `id` passes the observation `faithful` makes of the inputs
+    /// sent, and fails it once `broken` has changed it: the failure's
+    /// message and the inputs sent.
+    fn passes_until_broken(
+        id: &str,
+        faithful: fn(&Value) -> Value,
+        broken: fn(&mut Value),
+    ) -> (String, Value) {
+        let (got, _) = outcome(id, move |inputs, _| faithful(inputs));
+        assert_eq!(got, Outcome::Pass, "{id}");
+        let (got, sent) = outcome(id, move |inputs, _| {
+            let mut observed = faithful(inputs);
+            broken(&mut observed);
+            observed
+        });
+        (failure(got), sent[0].clone())
+    }
+
     /// The observation of `interface.langchain.delete_missing` a faithful
     /// store gives for `inputs`.
     fn delete_missing_observed(inputs: &Value) -> Value {
@@ -829,16 +847,11 @@ mod tests {
 
     #[test]
     fn a_faithful_delete_missing_passes_and_one_keeping_the_present_id_fails() {
-        let (got, _) = outcome("interface.langchain.delete_missing", |inputs, _| {
-            delete_missing_observed(inputs)
-        });
-        assert_eq!(got, Outcome::Pass);
-        let (got, sent) = outcome("interface.langchain.delete_missing", |inputs, _| {
-            let mut kept = delete_missing_observed(inputs);
-            kept["after"] = kept["before"].clone();
-            kept
-        });
-        let inputs = &sent[0];
+        let (message, inputs) = passes_until_broken(
+            "interface.langchain.delete_missing",
+            delete_missing_observed,
+            |kept| kept["after"] = kept["before"].clone(),
+        );
         let why = format!(
             "similarity_search({q}, k=1) after the delete of the id added and three ids the \
              store does not hold ({id}) returned 1 documents where 0 are expected: [{doc}]",
@@ -847,7 +860,7 @@ mod tests {
             doc = json(&with_id(&inputs["given"][0], &inputs["given_ids"][0]))
         );
         assert_eq!(
-            failure(got),
+            message,
             format!("through {}: {why}; through {}: {why}", PATHS[0], PATHS[1])
         );
     }
@@ -862,16 +875,11 @@ mod tests {
 
     #[test]
     fn a_faithful_empty_store_passes_and_one_finding_nothing_after_the_add_fails() {
-        let (got, _) = outcome("interface.langchain.empty_store", |inputs, _| {
-            empty_store_observed(inputs)
-        });
-        assert_eq!(got, Outcome::Pass);
-        let (got, sent) = outcome("interface.langchain.empty_store", |inputs, _| {
-            let mut blind = empty_store_observed(inputs);
-            blind["after_add"] = json!({"ok": []});
-            blind
-        });
-        let inputs = &sent[0];
+        let (message, inputs) = passes_until_broken(
+            "interface.langchain.empty_store",
+            empty_store_observed,
+            |blind| blind["after_add"] = json!({"ok": []}),
+        );
         let why = format!(
             "similarity_search({q}, k=1) after add_documents(documents, ids={ids}) of {q} on \
              that store returned 0 documents where 1 are expected: []",
@@ -879,7 +887,7 @@ mod tests {
             ids = json(&inputs["given_ids"]),
         );
         assert_eq!(
-            failure(got),
+            message,
             format!("through {}: {why}; through {}: {why}", PATHS[0], PATHS[1])
         );
     }
@@ -899,18 +907,14 @@ mod tests {
 
     #[test]
     fn a_faithful_search_with_score_passes_and_a_search_not_finding_the_query_first_fails() {
-        let (got, _) = outcome("interface.langchain.search_with_score", |inputs, _| {
-            search_with_score_observed(inputs)
-        });
-        assert_eq!(got, Outcome::Pass);
-        let (got, sent) = outcome("interface.langchain.search_with_score", |inputs, _| {
-            let mut other = search_with_score_observed(inputs);
-            other["search"]["ok"].as_array_mut().unwrap().swap(0, 2);
-            other["scored"] = other["search"].clone();
-            other
-        });
-        let inputs = &sent[0];
-        let message = failure(got);
+        let (message, inputs) = passes_until_broken(
+            "interface.langchain.search_with_score",
+            search_with_score_observed,
+            |other| {
+                other["search"]["ok"].as_array_mut().unwrap().swap(0, 2);
+                other["scored"] = other["search"].clone();
+            },
+        );
         assert!(
             message.starts_with(&format!(
                 "through {}: similarity_search({q}, k=4) of a store holding only the 4 documents \

@@ -199,6 +199,27 @@ fn search(inputs: &Value, step: &str, k: usize) -> String {
     )
 }
 
+/// What `similarity_search(queries[step], k=k)` returned (the
+/// observation's `step`) is exactly `want` (in order when `ordered`), a
+/// message naming the search and `after`, what the scenario did before it.
+fn searched(
+    inputs: &Value,
+    o: &Value,
+    step: &str,
+    k: usize,
+    after: &str,
+    want: &[Value],
+    ordered: bool,
+) -> Verdict {
+    let what = format!("{} {after}", search(inputs, step, k));
+    same(
+        what.trim_end(),
+        ok(o, step, "similarity_search")?,
+        want,
+        ordered,
+    )
+}
+
 /// `test_vectorstore_is_empty`, `test_vectorstore_still_empty`:
 /// `assert vectorstore.similarity_search("foo", k=1) == []` on the store
 /// the fixture gives, "an empty vector store for each test". An empty
@@ -218,24 +239,18 @@ pub(crate) async fn empty_store(ctx: CheckContext) -> Step {
                 "queries": {"search": query, "after_add": query}})
         },
         |inputs, o| {
-            same(
-                &format!("{} on a fresh store", search(inputs, "search", 1)),
-                ok(o, "search", "similarity_search")?,
-                &[],
-                true,
-            )?;
+            searched(inputs, o, "search", 1, "on a fresh store", &[], true)?;
             let add = format!(
                 "add_documents(documents, ids={})",
                 json(&inputs["given_ids"])
             );
             ok(o, "ids", &add)?;
-            same(
-                &format!(
-                    "{} after {add} of {} on that store",
-                    search(inputs, "after_add", 1),
-                    json(text(inputs, 0))
-                ),
-                ok(o, "after_add", "similarity_search")?,
+            searched(
+                inputs,
+                o,
+                "after_add",
+                1,
+                &format!("after {add} of {} on that store", json(text(inputs, 0))),
                 &[with_id(&given(inputs)[0], &inputs["given_ids"][0])],
                 true,
             )
@@ -272,14 +287,16 @@ pub(crate) async fn add_documents(ctx: CheckContext) -> Step {
                     json(after)
                 ));
             }
-            same(
+            searched(
+                inputs,
+                o,
+                "search",
+                2,
                 &format!(
-                    "{} after add_documents([{}, {}])",
-                    search(inputs, "search", 2),
+                    "after add_documents([{}, {}])",
                     json(text(inputs, 0)),
                     json(text(inputs, 1))
                 ),
-                ok(o, "search", "similarity_search")?,
                 &[with_id(&given[1], &ids[1]), with_id(&given[0], &ids[0])],
                 true,
             )
@@ -316,13 +333,12 @@ pub(crate) async fn delete(ctx: CheckContext) -> Step {
                 ));
             }
             ok(o, "delete_one", "delete([id of the first])")?;
-            same(
-                &format!(
-                    "{} after delete([id of {}])",
-                    search(inputs, "after_one", 3),
-                    json(text(inputs, 0))
-                ),
-                ok(o, "after_one", "similarity_search")?,
+            searched(
+                inputs,
+                o,
+                "after_one",
+                3,
+                &format!("after delete([id of {}])", json(text(inputs, 0))),
                 &[
                     with_id(&given[1], &given_ids[1]),
                     with_id(&given[2], &given_ids[2]),
@@ -334,14 +350,16 @@ pub(crate) async fn delete(ctx: CheckContext) -> Step {
                 "delete_bulk",
                 "delete([id of the second, id of the third])",
             )?;
-            same(
+            searched(
+                inputs,
+                o,
+                "after_bulk",
+                3,
                 &format!(
-                    "{} after delete([id of {}, id of {}])",
-                    search(inputs, "after_bulk", 3),
+                    "after delete([id of {}, id of {}])",
                     json(text(inputs, 1)),
                     json(text(inputs, 2))
                 ),
-                ok(o, "after_bulk", "similarity_search")?,
                 &[],
                 true,
             )
@@ -383,9 +401,12 @@ pub(crate) async fn delete_missing(ctx: CheckContext) -> Step {
             let add = format!("add_documents(documents, ids={})", json(given_ids));
             ok(o, "ids", &add)?;
             let doc = with_id(&given(inputs)[0], &given_ids[0]);
-            same(
-                &format!("{} after {add}", search(inputs, "before", 1)),
-                ok(o, "before", "similarity_search")?,
+            searched(
+                inputs,
+                o,
+                "before",
+                1,
+                &format!("after {add}"),
                 std::slice::from_ref(&doc),
                 true,
             )?;
@@ -394,9 +415,12 @@ pub(crate) async fn delete_missing(ctx: CheckContext) -> Step {
                 json(&given_ids[0])
             );
             ok(o, "delete_mixed", &mixed).map_err(|e| format!("{e}; {rule}"))?;
-            same(
-                &format!("{} after the {mixed}", search(inputs, "after", 1)),
-                ok(o, "after", "similarity_search")?,
+            searched(
+                inputs,
+                o,
+                "after",
+                1,
+                &format!("after the {mixed}"),
                 &[],
                 true,
             )
@@ -437,14 +461,16 @@ pub(crate) async fn upsert(ctx: CheckContext) -> Step {
                 "second",
                 "add_documents of the same documents and ids again",
             )?;
-            same(
+            searched(
+                inputs,
+                o,
+                "after_twice",
+                3,
                 &format!(
-                    "{} after adding [{}, {}] twice with the same ids",
-                    search(inputs, "after_twice", 3),
+                    "after adding [{}, {}] twice with the same ids",
                     json(text(inputs, 0)),
                     json(text(inputs, 1))
                 ),
-                ok(o, "after_twice", "similarity_search")?,
                 &[
                     with_id(&given[1], &given_ids[1]),
                     with_id(&given[0], &given_ids[0]),
@@ -452,14 +478,16 @@ pub(crate) async fn upsert(ctx: CheckContext) -> Step {
                 true,
             )?;
             ok(o, "third", "add_documents over the id of the first")?;
-            same(
+            searched(
+                inputs,
+                o,
+                "after_replace",
+                3,
                 &format!(
-                    "{} after add_documents([{}], ids=[id of {}])",
-                    search(inputs, "after_replace", 3),
+                    "after add_documents([{}], ids=[id of {}])",
                     json(&replacement["page_content"]),
                     json(text(inputs, 0))
                 ),
-                ok(o, "after_replace", "similarity_search")?,
                 &[
                     with_id(replacement, &given_ids[0]),
                     with_id(&given[1], &given_ids[1]),
@@ -649,17 +677,15 @@ pub(crate) async fn string_ids(ctx: CheckContext) -> Step {
                 &[first.clone(), second.clone()],
                 false,
             )?;
-            same(
-                &search(inputs, "search", 2),
-                ok(o, "search", "similarity_search")?,
-                &[second.clone(), first],
-                true,
-            )?;
+            searched(inputs, o, "search", 2, "", &[second.clone(), first], true)?;
             let delete = format!("delete([{}])", json(&given_ids[0]));
             ok(o, "delete", &delete)?;
-            same(
-                &format!("{} after {delete}", search(inputs, "after_delete", 2)),
-                ok(o, "after_delete", "similarity_search")?,
+            searched(
+                inputs,
+                o,
+                "after_delete",
+                2,
+                &format!("after {delete}"),
                 &[second],
                 true,
             )

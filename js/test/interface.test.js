@@ -28,8 +28,13 @@ const embeddings = new HashedEmbeddings();
 const MISSING = ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a11", "3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a12"];
 const doc = (page_content, id) => ({ id: null, page_content, metadata: { id } });
 const INPUTS = {
-  "interface.langchain.delete_missing": { missing_ids: MISSING },
-  "interface.langchain.empty_store": { queries: { search: "meadow" } },
+  "interface.langchain.delete_missing": {
+    missing_ids: MISSING,
+    given: [doc("meadow", 1)],
+    given_ids: ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a01"],
+    queries: { before: "meadow", after: "meadow" },
+  },
+  "interface.langchain.empty_store": { given: [doc("meadow", 1)], given_ids: ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a01"], queries: { search: "meadow", after_add: "meadow" } },
   "interface.langchain.add_documents": { given: [doc("copper", 1), doc("violin", 2)], queries: { search: "violin" } },
   "interface.langchain.get_by_ids": {
     given: [doc("copper", 1), doc("violin", 2)],
@@ -52,7 +57,16 @@ test("the VectorStore adapter declares langchain.vectorstore and answers the op;
   assert.equal(hello.result.interface, "langchain.vectorstore");
   await chain.reset();
   const answer = await handle(chain, op("interface.langchain.delete_missing", true));
-  assert.deepEqual(answer.result, { missing_ids: MISSING, delete_one: { ok: null }, delete_many: { ok: null } });
+  const inputs = INPUTS["interface.langchain.delete_missing"];
+  assert.deepEqual(answer.result, {
+    ...inputs,
+    delete_one: { ok: null },
+    delete_many: { ok: null },
+    ids: { ok: inputs.given_ids },
+    before: { ok: [{ ...inputs.given[0], id: inputs.given_ids[0] }] },
+    delete_mixed: { ok: null },
+    after: { ok: [] },
+  });
   // The suite sends every scenario's inputs: a request without them is refused, naming the rule.
   const bare = await handle(chain, { id: 3, op: "interface", check: "interface.langchain.delete_missing", async: true });
   assert.deepEqual(bare.error, {
@@ -80,7 +94,10 @@ test("the sync path is not run: LangChain.js and LangGraph.js are async only", a
   await graph.reset();
   assert.match((await handle(graph, op("interface.langgraph.put_none_deletes", false))).result.not_implemented, /^LangGraph\.js's BaseStore has no sync batch/);
   const observed = (await handle(graph, op("interface.langgraph.put_none_deletes", true))).result;
-  assert.deepEqual(observed, {
+  const { before, ...after } = observed;
+  const { namespace, key, value } = before.ok;
+  assert.deepEqual({ namespace, key, value }, INPUTS["interface.langgraph.put_none_deletes"]);
+  assert.deepEqual(after, {
     ...INPUTS["interface.langgraph.put_none_deletes"],
     put: { ok: null },
     delete: { ok: null },
@@ -152,7 +169,15 @@ test("the faithful VectorStore double passes every LangChain check, on the async
 // Each fault of a real store and the checks it fails: its own, and where
 // the same fault breaks another scenario's promise too, that one.
 const VECTOR_FAULTS = {
-  placeholder: ["interface.langchain.empty_store", "interface.langchain.add_documents", "interface.langchain.delete", "interface.langchain.upsert", "interface.langchain.string_ids"],
+  placeholder: [
+    "interface.langchain.empty_store",
+    "interface.langchain.add_documents",
+    "interface.langchain.delete",
+    "interface.langchain.delete_missing",
+    "interface.langchain.upsert",
+    "interface.langchain.string_ids",
+    "interface.langchain.search_with_score",
+  ],
   mutates_input: ["interface.langchain.add_documents"],
   one_id_per_delete: ["interface.langchain.delete"],
   delete_missing_throws: ["interface.langchain.delete_missing"],

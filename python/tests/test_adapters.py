@@ -224,16 +224,22 @@ def test_the_vector_store_adapter_declares_its_interface_and_answers_the_op():
     hello = tp.handle(chain, chain.driver_id, {"id": 1, "op": "hello", "protocol": tp.PROTOCOL_VERSION})
     assert hello["result"]["interface"] == "langchain.vectorstore"
     missing = ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a11", "3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a12"]
+    given = [{"id": None, "page_content": "meadow", "metadata": {"id": 1}}]
+    ids = ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a01"]
+    inputs = {"missing_ids": missing, "given": given, "given_ids": ids,
+              "queries": {"before": "meadow", "after": "meadow"}}
     for use_async in (False, True):
         chain.reset()
         answer = tp.handle(
             chain, chain.driver_id,
             {"id": 2, "op": "interface", "check": "interface.langchain.delete_missing", "async": use_async,
-             "inputs": {"missing_ids": missing}},
+             "inputs": inputs},
         )
         assert answer == {
             "id": 2,
-            "result": {"missing_ids": missing, "delete_one": {"ok": None}, "delete_many": {"ok": None}},
+            "result": {**inputs, "delete_one": {"ok": None}, "delete_many": {"ok": None}, "ids": {"ok": ids},
+                       "before": {"ok": [dict(given[0], id=ids[0])]}, "delete_mixed": {"ok": None},
+                       "after": {"ok": []}},
         }
     unknown = tp.handle(
         chain, chain.driver_id, {"id": 3, "op": "interface", "check": "interface.nope", "async": False, "inputs": {}}
@@ -282,7 +288,10 @@ def test_the_langgraph_adapter_declares_its_interface_and_skips_a_path_the_store
     inputs = {"namespace": ["meadow"], "key": "lantern", "value": {"v": 41}}
     request = {"id": 2, "op": "interface", "check": "interface.langgraph.put_none_deletes", "async": True,
                "inputs": inputs}
-    assert tp.handle(graph, graph.driver_id, request)["result"] == {
+    result = tp.handle(graph, graph.driver_id, request)["result"]
+    before = result.pop("before")["ok"]
+    assert {k: before[k] for k in ("namespace", "key", "value")} == inputs
+    assert result == {
         **inputs, "put": {"ok": None}, "delete": {"ok": None}, "get": {"ok": None}, "search": {"ok": []},
     }
 

@@ -31,9 +31,16 @@ def _sync_only_store(embeddings):
 # Inputs as the suite sends them (docs/protocol.md, "The interface op").
 INPUTS = {
     "interface.langchain.delete_missing": {
-        "missing_ids": ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a11", "3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a12"]
+        "missing_ids": ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a11", "3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a12"],
+        "given": [{"id": None, "page_content": "meadow", "metadata": {"id": 1}}],
+        "given_ids": ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a01"],
+        "queries": {"before": "meadow", "after": "meadow"},
     },
-    "interface.langchain.empty_store": {"queries": {"search": "meadow"}},
+    "interface.langchain.empty_store": {
+        "given": [{"id": None, "page_content": "meadow", "metadata": {"id": 1}}],
+        "given_ids": ["3f0b1c9e-5d2a-4c1e-9b7a-0c8d6e4f2a01"],
+        "queries": {"search": "meadow", "after_add": "meadow"},
+    },
     "interface.langchain.string_ids": {
         "given": [
             {"id": None, "page_content": "copper", "metadata": {"id": 1}},
@@ -99,10 +106,16 @@ def test_a_path_the_store_declares_it_lacks_is_not_run():
         "tests let a store declare)"
     }
     sync = _interface(declared, "interface.langchain.delete_missing", False)
+    inputs = INPUTS["interface.langchain.delete_missing"]
+    found = {"id": inputs["given_ids"][0], "page_content": "meadow", "metadata": {"id": 1}}
     assert sync == {
-        "missing_ids": INPUTS["interface.langchain.delete_missing"]["missing_ids"],
+        **inputs,
         "delete_one": {"ok": None},
         "delete_many": {"ok": None},
+        "ids": {"ok": inputs["given_ids"]},
+        "before": {"ok": [found]},
+        "delete_mixed": {"ok": None},
+        "after": {"ok": []},
     }
     # Undeclared, the async path runs and its failure is observed.
     undeclared = VectorStoreAdapter(_sync_only_store)

@@ -92,6 +92,7 @@ mod tests {
                 driver_error: error.as_ref().map(DriverError::from),
                 notes: Vec::new(),
                 score_noise: None,
+                not_served: None,
             })
             .collect();
         report.shared_errors = SharedError::of(&report.checks);

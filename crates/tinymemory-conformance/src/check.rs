@@ -338,6 +338,15 @@ pub enum Outcome {
     Fail(Failure),
     /// The check could not run here; the message says why.
     Skip(String),
+    /// The check is of a framework interface the driver does not serve
+    /// (its hello declares none, or another): like a check of another
+    /// recall profile, it does not apply to the driver, so it neither
+    /// completes nor holds back its family (`report::Conformance::of`).
+    /// Reported as a skip whose [`message`](Outcome::message) says so,
+    /// marked `not_served` in the JSON report
+    /// ([`CheckEntry::not_served`](crate::report::CheckEntry::not_served)):
+    /// the fact is this variant, never the message's text.
+    NotServed,
     /// It failed, as the run declared it would (with a written reason).
     /// Not counted as a failure.
     ExpectedFailure {
@@ -377,7 +386,7 @@ impl Outcome {
             Self::Timeout(_) => "timeout",
             Self::Pass => "pass",
             Self::Fail(_) => "fail",
-            Self::Skip(_) => "skip",
+            Self::Skip(_) | Self::NotServed => "skip",
             Self::ExpectedFailure { .. } => "expected-failure",
             Self::UnexpectedPass { .. } => "unexpectedly-passing",
         }
@@ -400,6 +409,7 @@ impl Outcome {
             Self::Pass => None,
             Self::Fail(f) | Self::ExpectedFailure { failure: f, .. } => Some(&f.message),
             Self::Skip(m) | Self::UnexpectedPass { reason: m } | Self::Timeout(m) => Some(m),
+            Self::NotServed => Some(crate::checks::interface::NOT_SERVED),
         }
     }
 }

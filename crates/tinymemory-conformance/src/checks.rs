@@ -393,7 +393,7 @@ macro_rules! __tinymemory_standard_checks {
             };
             interface_langchain_empty_store => "interface.langchain.empty_store" [
                 Interface, BOTH,
-                "a fresh store's similarity_search finds nothing (LangChain's test_vectorstore_is_empty, test_vectorstore_still_empty)",
+                "a fresh store's similarity_search finds nothing (LangChain's test_vectorstore_is_empty, test_vectorstore_still_empty), and then finds the document added, with its id",
                 interface::empty_store
             ] {
                 cost_ms: 20,
@@ -417,7 +417,7 @@ macro_rules! __tinymemory_standard_checks {
             };
             interface_langchain_delete_missing => "interface.langchain.delete_missing" [
                 Interface, BOTH,
-                "delete of ids the store does not hold raises nothing (test_delete_missing_content)",
+                "delete of ids the store does not hold raises nothing (test_delete_missing_content), alone or beside the id of a document added, which it removes",
                 interface::delete_missing
             ] {
                 cost_ms: 20,
@@ -465,7 +465,7 @@ macro_rules! __tinymemory_standard_checks {
             };
             interface_langchain_search_with_score => "interface.langchain.search_with_score" [
                 Interface, BOTH,
-                "similarity_search and similarity_search_with_score of one query return the same documents in the same order",
+                "similarity_search and similarity_search_with_score of one query return the same documents in the same order: each document added, the query's first",
                 interface::search_with_score
             ] {
                 cost_ms: 20,
@@ -481,7 +481,7 @@ macro_rules! __tinymemory_standard_checks {
             };
             interface_langgraph_put_none_deletes => "interface.langgraph.put_none_deletes" [
                 Interface, BOTH,
-                "a PutOp with value None deletes the item: GetOp and SearchOp no longer find it",
+                "a PutOp with value None deletes the item GetOp read back after its put: GetOp and SearchOp no longer find it",
                 interface::put_none_deletes
             ] {
                 cost_ms: 20,

@@ -10,6 +10,9 @@ pub(crate) enum Stop {
     /// check helper returns a `Result<_, Stop>`.
     Fail(Box<Failure>),
     Skip(String),
+    /// [`Outcome::NotServed`]: the driver serves not the interface the
+    /// check is of.
+    NotServed,
 }
 
 impl Stop {
@@ -46,6 +49,7 @@ pub(crate) fn outcome(step: Step) -> Outcome {
         Ok(()) => Outcome::Pass,
         Err(Stop::Fail(f)) => Outcome::Fail(*f),
         Err(Stop::Skip(m)) => Outcome::Skip(m),
+        Err(Stop::NotServed) => Outcome::NotServed,
     }
 }
 

@@ -23,7 +23,9 @@ mod text;
 pub use build::{TOOL_NAME, TOOL_VERSION};
 pub use bundle::{Bundle, BUNDLE_SCHEMA_VERSION, MAX_DRIVER_NAME};
 pub use compare::{Compared, Comparison};
-pub use conformance::{Conformance, FamilyLevel, FamilyStatus, Level, NoiseFigure};
+pub use conformance::{
+    Conformance, FamilyLevel, FamilyStatus, Level, NoiseFigure, LEGACY_NOT_SERVED,
+};
 pub use corpus::{CorpusFacts, RunCorpus};
 pub use error::ReportError;
 pub use escape::visible;

@@ -34,7 +34,7 @@ impl fmt::Display for CheckReport {
         let label = match self.outcome {
             Outcome::Pass => "PASS",
             Outcome::Fail(_) => "FAIL",
-            Outcome::Skip(_) => "SKIP",
+            Outcome::Skip(_) | Outcome::NotServed => "SKIP",
             Outcome::ExpectedFailure { .. } => "XFAIL",
             Outcome::UnexpectedPass { .. } => "XPASS",
             Outcome::Timeout(_) => "TIMEOUT",

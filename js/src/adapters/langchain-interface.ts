@@ -14,8 +14,9 @@
  * "resolves to an array of document IDs or void, depending on
  * implementation" (@langchain/core's VectorStore), so a store resolving
  * to void cannot be held to the ids it makes or keeps (where the scenario
- * gave ids and judges the documents by them, `delete`, `get_by_ids` and
- * `string_ids`, the ids given stand for the ones used), nor to an upsert by id, which
+ * gave ids and judges the documents by them, `delete`, `delete_missing`,
+ * `empty_store`, `get_by_ids` and `string_ids`, the ids given stand for
+ * the ones used), nor to an upsert by id, which
  * LangChain.js states nowhere; VectorStore has no `getByIds`, so a store
  * without one is not asked; VectorStore's default `delete` throws "Not
  * implemented." (MemoryVectorStore keeps it).
@@ -126,12 +127,29 @@ function documentsOf(values: Inputs[]): DocumentLike[] {
   });
 }
 
+/**
+ * The Documents of the inputs' documents, each with the id at its place
+ * in `ids` as its own `id` too: LangChain.js's VectorStore leaves
+ * `addDocuments`' options to the store, and MemoryVectorStore keeps a
+ * Document's id but reads no `ids` option.
+ */
+function documentsWithIds(values: Inputs[], ids: string[]): DocumentLike[] {
+  return documentsOf(values).map((doc, i) => (ids[i] === undefined ? doc : { ...doc, id: ids[i] }));
+}
+
 const notRun = { error: "not run: add_documents failed" };
 
 /** The scenarios by check id, each the Python scenario of that name, run with the suite's inputs. */
 export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls, i: Inputs) => Promise<Record<string, unknown>>> = {
-  /** test_vectorstore_is_empty: a fresh store finds nothing. */
-  "interface.langchain.empty_store": async (c, i) => ({ queries: i.queries, search: await c.search(i.queries.search, 1) }),
+  /** test_vectorstore_is_empty: a fresh store finds nothing; then the document added with its id is found by its text. */
+  "interface.langchain.empty_store": async (c, i) => {
+    const ids: string[] = i.given_ids;
+    const out: Record<string, unknown> = { given: i.given, given_ids: ids, queries: i.queries };
+    out.search = await c.search(i.queries.search, 1);
+    out.ids = await c.add(documentsWithIds(i.given, ids), ids, "given");
+    out.after_add = await c.search(i.queries.after_add, 1);
+    return out;
+  },
 
   /** test_add_documents: ids made, the documents found with them, the input left as it was. */
   "interface.langchain.add_documents": async (c, i) => {
@@ -153,10 +171,18 @@ export const LANGCHAIN_SCENARIOS: Record<string, (c: VectorStoreCalls, i: Inputs
     return out;
   },
 
-  /** test_delete_missing_content: deleting ids the store does not hold. */
+  /** test_delete_missing_content: deleting ids the store does not hold; then a document added is found, deleted with the missing ids, and found no more. */
   "interface.langchain.delete_missing": async (c, i) => {
     const missing: string[] = i.missing_ids;
-    return { missing_ids: missing, delete_one: await c.delete(missing.slice(0, 1)), delete_many: await c.delete(missing) };
+    const ids: string[] = i.given_ids;
+    const out: Record<string, unknown> = { missing_ids: missing, given: i.given, given_ids: ids, queries: i.queries };
+    out.delete_one = await c.delete(missing.slice(0, 1));
+    out.delete_many = await c.delete(missing);
+    out.ids = await c.add(documentsWithIds(i.given, ids), ids, "given");
+    out.before = await c.search(i.queries.before, 1);
+    out.delete_mixed = await c.delete([...ids, ...missing]);
+    out.after = await c.search(i.queries.after, 1);
+    return out;
   },
 
   /** test_add_documents_with_ids_is_idempotent and test_add_documents_by_id_with_mutation: the replacement over the first id. */

@@ -94,10 +94,11 @@ export const LANGGRAPH_SCENARIOS: Record<string, (b: BatchCalls, i: Inputs) => P
     return out;
   },
 
-  /** A PutOperation with value null deletes the item. */
+  /** A PutOperation with value null deletes the item read back after its put. */
   "interface.langgraph.put_none_deletes": async (b, i) => {
     const out: Record<string, unknown> = { namespace: i.namespace, key: i.key, value: i.value };
     out.put = await b.put(i.namespace, i.key, i.value);
+    out.before = await b.get(i.namespace, i.key);
     out.delete = await b.put(i.namespace, i.key, null);
     out.get = await b.get(i.namespace, i.key);
     out.search = await b.search(i.namespace, 10, 0);

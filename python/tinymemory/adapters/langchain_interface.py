@@ -87,8 +87,15 @@ def _documents(values):
 
 
 def empty_store(calls, inputs):
-    """test_vectorstore_is_empty: a fresh store finds nothing."""
-    return {"queries": inputs["queries"], "search": calls.search(inputs["queries"]["search"], 1)}
+    """test_vectorstore_is_empty: a fresh store finds nothing; then the
+    document added with its id is found by its text (what only a store
+    that stored it can answer)."""
+    queries = inputs["queries"]
+    out = {"given": inputs["given"], "given_ids": inputs["given_ids"], "queries": queries}
+    out["search"] = calls.search(queries["search"], 1)
+    out["ids"] = calls.add(_documents(inputs["given"]), ids=inputs["given_ids"])
+    out["after_add"] = calls.search(queries["after_add"], 1)
+    return out
 
 
 def add_documents(calls, inputs):
@@ -113,9 +120,18 @@ def delete(calls, inputs):
 
 
 def delete_missing(calls, inputs):
-    """test_delete_missing_content: deleting ids the store does not hold."""
-    missing = inputs["missing_ids"]
-    return {"missing_ids": missing, "delete_one": calls.delete(missing[:1]), "delete_many": calls.delete(missing)}
+    """test_delete_missing_content: deleting ids the store does not hold;
+    then a document added is found, deleted with the missing ids, and
+    found no more."""
+    missing, ids, queries = inputs["missing_ids"], inputs["given_ids"], inputs["queries"]
+    out = {"missing_ids": missing, "given": inputs["given"], "given_ids": ids, "queries": queries}
+    out["delete_one"] = calls.delete(missing[:1])
+    out["delete_many"] = calls.delete(missing)
+    out["ids"] = calls.add(_documents(inputs["given"]), ids=ids)
+    out["before"] = calls.search(queries["before"], 1)
+    out["delete_mixed"] = calls.delete(ids + missing)
+    out["after"] = calls.search(queries["after"], 1)
+    return out
 
 
 def upsert(calls, inputs):

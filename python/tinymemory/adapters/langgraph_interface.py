@@ -112,10 +112,11 @@ def item_timestamps(b, inputs):
 
 
 def put_none_deletes(b, inputs):
-    """A PutOp with value None deletes the item."""
+    """A PutOp with value None deletes the item read back after its put."""
     ns, key = inputs["namespace"], inputs["key"]
     out = {"namespace": ns, "key": key, "value": inputs["value"]}
     out["put"] = b.put(ns, key, inputs["value"])
+    out["before"] = b.get(ns, key)
     out["delete"] = b.put(ns, key, None)
     out["get"] = b.get(ns, key)
     out["search"] = b.search(ns, 10, 0)

@@ -15,6 +15,8 @@ mod langchain;
 mod langgraph;
 #[cfg(test)]
 mod observing;
+#[cfg(test)]
+mod ran_nothing;
 
 pub(crate) use langchain::{
     add_documents, delete, delete_missing, document_ids, empty_store, generated_ids, get_by_ids,
@@ -29,9 +31,10 @@ use super::support;
 use crate::failure::{Step, Stop};
 use crate::CheckContext;
 
-/// Why an interface check is skipped: the driver's hello declares no
-/// interface, or another one (the driver's own words stay out, so a skip
-/// reads alike for every driver and profile).
+/// The message of [`Outcome::NotServed`](crate::Outcome::NotServed): the
+/// driver's hello declares no interface, or another one (the driver's own
+/// words stay out, so a skip reads alike for every driver and profile).
+/// Words only: whether a skip is this one is the outcome's variant.
 pub(crate) const NOT_SERVED: &str =
     "the driver serves no framework interface, or not this check's (its hello declares none or another)";
 
@@ -61,7 +64,7 @@ struct Served {
 /// LangGraph `SqliteStore` has no `abatch`) is not judged; with neither
 /// path implemented the check is skipped, and the skip holds back the
 /// interface family's level (only a skip for an interface the driver does
-/// not serve, [`NOT_SERVED`], leaves the family out).
+/// not serve, [`Stop::NotServed`], leaves the family out).
 async fn judged(
     ctx: &CheckContext,
     served: &Served,
@@ -83,7 +86,7 @@ async fn judged(
         };
         let text = match d.interface(&scenario).await {
             Ok(text) => text,
-            Err(e) if e.is_unsupported() => return Err(Stop::Skip(NOT_SERVED.to_owned())),
+            Err(e) if e.is_unsupported() => return Err(Stop::NotServed),
             Err(e) => {
                 return Err(Stop::caused_by(
                     format!("the scenario of {check} through {path} failed: {e}"),

@@ -256,7 +256,12 @@ impl Harness {
             .unwrap_or_else(|e| panic!("{e}"));
         match &report.outcome {
             Outcome::Pass => {}
-            Outcome::Skip(reason) => eprintln!("skipped {id}: {reason}"),
+            Outcome::Skip(_) | Outcome::NotServed => {
+                eprintln!(
+                    "skipped {id}: {}",
+                    report.outcome.message().unwrap_or_default()
+                );
+            }
             Outcome::ExpectedFailure { reason, failure } => {
                 eprintln!("{id} failed as expected ({reason}): {}", failure.message);
             }

@@ -145,6 +145,12 @@ impl From<&CheckReport> for CheckEntry {
                 f.counterexample.as_ref(),
             ),
             Outcome::Skip(why) => (OutcomeKind::Skip, Some(why.clone()), None, None),
+            Outcome::NotServed => (
+                OutcomeKind::Skip,
+                r.outcome.message().map(str::to_owned),
+                None,
+                None,
+            ),
             Outcome::Timeout(why) => (OutcomeKind::Timeout, Some(why.clone()), None, None),
             Outcome::ExpectedFailure { reason, failure } => (
                 OutcomeKind::ExpectedFailure,
@@ -171,6 +177,13 @@ impl From<&CheckReport> for CheckEntry {
             driver_error,
             notes,
             score_noise: r.score_noise.clone(),
+            // Written on every skip of a family that needs an interface,
+            // so a reader never falls back to the message.
+            not_served: match r.outcome {
+                Outcome::NotServed => Some(true),
+                Outcome::Skip(_) if r.family.needs_interface() => Some(false),
+                _ => None,
+            },
         }
     }
 }
@@ -200,5 +213,52 @@ pub(crate) fn duration(ms: f64) -> Duration {
         Duration::try_from_secs_f64(ms / 1000.0).unwrap_or_default()
     } else {
         Duration::ZERO
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::Family;
+
+    fn entry(family: Family, outcome: Outcome) -> CheckEntry {
+        CheckEntry::from(&CheckReport {
+            id: "x.y",
+            family,
+            description: "",
+            outcome,
+            duration: Duration::ZERO,
+            score_noise: None,
+        })
+    }
+
+    /// `not_served` is written on every skip of an interface check, so a
+    /// reader never goes by the message, and on no other entry.
+    #[test]
+    fn not_served_is_written_on_every_interface_skip_and_nowhere_else() {
+        let served_not = entry(Family::Interface, Outcome::NotServed);
+        assert_eq!(served_not.outcome, OutcomeKind::Skip);
+        assert_eq!(
+            served_not.message.as_deref(),
+            Some(crate::checks::interface::NOT_SERVED)
+        );
+        assert_eq!(served_not.not_served, Some(true));
+        let json = serde_json::to_value(&served_not).unwrap();
+        assert_eq!(json["not_served"], true);
+        let lacking = entry(Family::Interface, Outcome::Skip("neither path".into()));
+        assert_eq!(lacking.not_served, Some(false));
+        assert_eq!(serde_json::to_value(&lacking).unwrap()["not_served"], false);
+        for other in [
+            entry(Family::Corpus, Outcome::Skip("no corpus".into())),
+            entry(Family::Interface, Outcome::Pass),
+        ] {
+            assert_eq!(other.not_served, None);
+            assert!(serde_json::to_value(&other)
+                .unwrap()
+                .get("not_served")
+                .is_none());
+        }
     }
 }

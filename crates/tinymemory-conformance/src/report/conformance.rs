@@ -135,6 +135,14 @@ impl fmt::Display for NoiseFigure {
     }
 }
 
+/// The message builds before [`CheckEntry::not_served`] wrote on a skip
+/// of an interface check for a driver serving no framework interface, or
+/// another: a report without the field is read by it, as those builds
+/// read it. Frozen: the message of this build's skip may change, this may
+/// not.
+pub const LEGACY_NOT_SERVED: &str =
+    "the driver serves no framework interface, or not this check's (its hello declares none or another)";
+
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if
 fn is_false(b: &bool) -> bool {
     !*b
@@ -157,10 +165,7 @@ impl Conformance {
             // interface shows no such family at all). Skipped for any
             // other reason (the store lacks what its scenario needs), it
             // holds the family back as any skip does.
-            if check.outcome == OutcomeKind::Skip
-                && crate::Family::named(&check.family).is_some_and(crate::Family::needs_interface)
-                && check.message.as_deref() == Some(crate::checks::interface::NOT_SERVED)
-            {
+            if check.is_not_served() {
                 continue;
             }
             let status = match &check.outcome {
@@ -465,6 +470,54 @@ mod tests {
             };
             assert_eq!(statuses, expected, "{family}");
         }
+    }
+
+    /// The statuses of `checks` (JSON entries of interface skips beside a
+    /// passing contract check), as a report reads them.
+    fn statuses_of(checks: &[serde_json::Value]) -> Vec<(String, FamilyStatus)> {
+        let mut entries: Vec<CheckEntry> = vec![serde_json::from_value(serde_json::json!({
+            "id": "store.upsert", "family": "contract", "description": "", "outcome": "pass",
+            "duration_ms": 1.0, "message": null, "reason": null, "counterexample": null
+        }))
+        .unwrap()];
+        for check in checks {
+            let mut entry = serde_json::json!({"id": "interface.langchain.delete",
+                "family": "interface", "description": "", "outcome": "skip", "duration_ms": 1.0,
+                "reason": null, "counterexample": null});
+            for (k, v) in check.as_object().unwrap() {
+                entry[k] = v.clone();
+            }
+            entries.push(serde_json::from_value(entry).unwrap());
+        }
+        Conformance::of(&entries, RecallProfile::Lexical)
+            .families
+            .into_iter()
+            .map(|f| (f.family, f.status))
+            .collect()
+    }
+
+    /// Whether the driver serves the interface is the entry's typed
+    /// `not_served`, never its message: a skip of another cause whose
+    /// text reads as the not-served one holds the family back, and a
+    /// not-served skip whose message was reworded does not.
+    #[test]
+    fn not_served_is_read_from_the_typed_field_not_the_message() {
+        let pass = ("contract".to_owned(), FamilyStatus::Pass);
+        let incomplete = ("interface".to_owned(), FamilyStatus::Incomplete);
+        let reworded = serde_json::json!({"message": "no interface here", "not_served": true});
+        assert_eq!(statuses_of(&[reworded]), vec![pass.clone()]);
+        let alike = serde_json::json!({"message": crate::checks::interface::NOT_SERVED,
+            "not_served": false});
+        assert_eq!(
+            statuses_of(&[alike]),
+            vec![pass.clone(), incomplete.clone()]
+        );
+        // A report written before the field existed: its skip's message
+        // is the text those builds wrote, and reads as before.
+        let old = serde_json::json!({"message": LEGACY_NOT_SERVED});
+        assert_eq!(statuses_of(&[old]), vec![pass.clone()]);
+        let old_other = serde_json::json!({"message": "the store implements neither path .."});
+        assert_eq!(statuses_of(&[old_other]), vec![pass, incomplete]);
     }
 
     #[test]

@@ -369,9 +369,33 @@ pub struct CheckEntry {
     /// written before the field existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score_noise: Option<ScoreNoise>,
+    /// On a skip of a check whose family needs a framework interface
+    /// ([`Family::needs_interface`](crate::Family::needs_interface)):
+    /// `true` when the driver serves no interface or another
+    /// ([`Outcome::NotServed`](crate::Outcome::NotServed)), so the check
+    /// does not apply to it, `false` when it was skipped for another cause
+    /// (the store implements neither path of the scenario). Absent on every
+    /// other entry, and in reports written before the field existed, which
+    /// [`CheckEntry::is_not_served`] reads by their message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_served: Option<bool>,
 }
 
 impl CheckEntry {
+    /// `true` for a skip of a check of an interface the driver does not
+    /// serve: [`not_served`](Self::not_served) when the entry has it;
+    /// for an entry written before the field existed, a skip of a family
+    /// that needs an interface whose message is the one those builds
+    /// wrote ([`LEGACY_NOT_SERVED`](super::LEGACY_NOT_SERVED)).
+    #[must_use]
+    pub fn is_not_served(&self) -> bool {
+        self.outcome == OutcomeKind::Skip
+            && crate::Family::named(&self.family).is_some_and(crate::Family::needs_interface)
+            && self
+                .not_served
+                .unwrap_or_else(|| self.message.as_deref() == Some(super::LEGACY_NOT_SERVED))
+    }
+
     /// The message followed by the [`notes`](Self::notes), as the text,
     /// JUnit and Markdown reports show it: a trace span in brackets on
     /// the message's line, any other note on lines of its own
@@ -446,6 +470,7 @@ mod tests {
             driver_error: None,
             notes: Vec::new(),
             score_noise: None,
+            not_served: None,
         };
         assert_eq!(
             entry(read.clone()).text_line(false),

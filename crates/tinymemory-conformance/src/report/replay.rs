@@ -149,7 +149,7 @@ impl Bundle {
         };
         let verdict = match &report.outcome {
             Outcome::Pass | Outcome::ExpectedFailure { .. } => Verdict::Fixed,
-            Outcome::Skip(_) => Verdict::NotRun,
+            Outcome::Skip(_) | Outcome::NotServed => Verdict::NotRun,
             Outcome::Timeout(_) => Verdict::TimedOut,
             failed => {
                 let actual = match failed {

@@ -38,6 +38,7 @@ const CANNED: &str = r#"        import json
         fa, bb = dict(foo, id=g[0]), dict(bar, id=g[1])
         ns = [["a", "b", "c"], ["a", "b", "d", "e"], ["a", "b", "d", "i"], ["a", "b", "f"], ["a", "c", "f"]]
         return {
+            "interface.langchain.empty_store": {"queries": {"search": "foo", "after_add": "foo"}, "search": {"ok": []}},
             "interface.langchain.delete_missing": {"missing_ids": m, "delete_one": {"ok": None}, "delete_many": {"ok": None}},
             "interface.langchain.generated_ids": {"given": [foo, bar], "ids": {"ok": g}, "get": {"ok": [fa, bb]}},
             "interface.langchain.add_documents": {"given": [foo, bar], "ids": {"ok": g}, "input_after": [foo, bar], "search": {"ok": [bb, fa]}},
@@ -46,10 +47,10 @@ const CANNED: &str = r#"        import json
                 "suffix": {"ok": [["a", "b", "f"], ["a", "c", "f"]]}, "depth": {"ok": [["a", "b"], ["a", "c"]]}},
         }[check]"#;
 
-/// The checks the canned driver answers. Not `empty_store`: a fresh
-/// store finds nothing whatever the query, so `[]` is every store's right
-/// answer, canned or not.
-const CANNED_CHECKS: [&str; 4] = [
+/// The checks the canned driver answers (a store that ran nothing is
+/// the checks' own unit test: `ran_nothing`).
+const CANNED_CHECKS: [&str; 5] = [
+    "interface.langchain.empty_store",
     "interface.langchain.delete_missing",
     "interface.langchain.generated_ids",
     "interface.langchain.add_documents",

@@ -276,7 +276,10 @@ fn read(outcome: &Outcome, original: &Failure) -> Try {
         Outcome::Fail(f) if same_way(f, original) => Try::Fails,
         Outcome::Fail(f) => Try::Undecided(first_line(&f.message)),
         Outcome::Timeout(message) => Try::Undecided(first_line(message)),
-        Outcome::Skip(why) => Try::Undecided(format!("the check was skipped: {why}")),
+        Outcome::Skip(_) | Outcome::NotServed => Try::Undecided(format!(
+            "the check was skipped: {}",
+            outcome.message().unwrap_or_default()
+        )),
         other => Try::Undecided(format!("the check ended {other:?}")),
     }
 }

@@ -199,20 +199,59 @@ fn search(inputs: &Value, step: &str, k: usize) -> String {
     )
 }
 
+/// What `similarity_search(queries[step], k=k)` returned (the
+/// observation's `step`) is exactly `want` (in order when `ordered`), a
+/// message naming the search and `after`, what the scenario did before it.
+fn searched(
+    inputs: &Value,
+    o: &Value,
+    step: &str,
+    k: usize,
+    after: &str,
+    want: &[Value],
+    ordered: bool,
+) -> Verdict {
+    let what = format!("{} {after}", search(inputs, step, k));
+    same(
+        what.trim_end(),
+        ok(o, step, "similarity_search")?,
+        want,
+        ordered,
+    )
+}
+
 /// `test_vectorstore_is_empty`, `test_vectorstore_still_empty`:
 /// `assert vectorstore.similarity_search("foo", k=1) == []` on the store
-/// the fixture gives, "an empty vector store for each test".
+/// the fixture gives, "an empty vector store for each test". An empty
+/// answer is also what a store that ran nothing gives, so the scenario
+/// then adds the drawn document with the drawn id and searches for its
+/// text again: the store must find that document (`test_add_documents`'
+/// form of a found document), which only a store that stored it can.
 pub(crate) async fn empty_store(ctx: CheckContext) -> Step {
     judged(
         &ctx,
         &SERVED,
         "interface.langchain.empty_store",
-        |d| serde_json::json!({"queries": {"search": d.word()}}),
+        |d| {
+            let given = documents_of(d, 1);
+            let query = given[0]["page_content"].clone();
+            serde_json::json!({"given": given, "given_ids": d.uuids(1),
+                "queries": {"search": query, "after_add": query}})
+        },
         |inputs, o| {
-            same(
-                &format!("{} on a fresh store", search(inputs, "search", 1)),
-                ok(o, "search", "similarity_search")?,
-                &[],
+            searched(inputs, o, "search", 1, "on a fresh store", &[], true)?;
+            let add = format!(
+                "add_documents(documents, ids={})",
+                json(&inputs["given_ids"])
+            );
+            ok(o, "ids", &add)?;
+            searched(
+                inputs,
+                o,
+                "after_add",
+                1,
+                &format!("after {add} of {} on that store", json(text(inputs, 0))),
+                &[with_id(&given(inputs)[0], &inputs["given_ids"][0])],
                 true,
             )
         },
@@ -248,14 +287,16 @@ pub(crate) async fn add_documents(ctx: CheckContext) -> Step {
                     json(after)
                 ));
             }
-            same(
+            searched(
+                inputs,
+                o,
+                "search",
+                2,
                 &format!(
-                    "{} after add_documents([{}, {}])",
-                    search(inputs, "search", 2),
+                    "after add_documents([{}, {}])",
                     json(text(inputs, 0)),
                     json(text(inputs, 1))
                 ),
-                ok(o, "search", "similarity_search")?,
                 &[with_id(&given[1], &ids[1]), with_id(&given[0], &ids[0])],
                 true,
             )
@@ -292,13 +333,12 @@ pub(crate) async fn delete(ctx: CheckContext) -> Step {
                 ));
             }
             ok(o, "delete_one", "delete([id of the first])")?;
-            same(
-                &format!(
-                    "{} after delete([id of {}])",
-                    search(inputs, "after_one", 3),
-                    json(text(inputs, 0))
-                ),
-                ok(o, "after_one", "similarity_search")?,
+            searched(
+                inputs,
+                o,
+                "after_one",
+                3,
+                &format!("after delete([id of {}])", json(text(inputs, 0))),
                 &[
                     with_id(&given[1], &given_ids[1]),
                     with_id(&given[2], &given_ids[2]),
@@ -310,14 +350,16 @@ pub(crate) async fn delete(ctx: CheckContext) -> Step {
                 "delete_bulk",
                 "delete([id of the second, id of the third])",
             )?;
-            same(
+            searched(
+                inputs,
+                o,
+                "after_bulk",
+                3,
                 &format!(
-                    "{} after delete([id of {}, id of {}])",
-                    search(inputs, "after_bulk", 3),
+                    "after delete([id of {}, id of {}])",
                     json(text(inputs, 1)),
                     json(text(inputs, 2))
                 ),
-                ok(o, "after_bulk", "similarity_search")?,
                 &[],
                 true,
             )
@@ -328,14 +370,24 @@ pub(crate) async fn delete(ctx: CheckContext) -> Step {
 
 /// `test_delete_missing_content`: "Deleting missing content should not
 /// raise an exception" (`delete(["1"])`, `delete(["1", "2", "3"])` on an
-/// empty store).
+/// empty store). A delete that answers without raising is also what a
+/// store that ran nothing gives, so the scenario then adds the drawn
+/// document with the drawn id, finds it by its text (what only a store
+/// that stored it can answer), deletes its id together with the missing
+/// ones, and searches again: the delete must not raise for the missing ids
+/// and must remove the present one (`test_deleting_documents`).
 pub(crate) async fn delete_missing(ctx: CheckContext) -> Step {
     judged(
         &ctx,
         &SERVED,
         "interface.langchain.delete_missing",
-        |d| serde_json::json!({"missing_ids": d.uuids(3)}),
-        |_, o| {
+        |d| {
+            let given = documents_of(d, 1);
+            let query = given[0]["page_content"].clone();
+            serde_json::json!({"missing_ids": d.uuids(3), "given": given,
+                "given_ids": d.uuids(1), "queries": {"before": query, "after": query}})
+        },
+        |inputs, o| {
             let rule = "\"Deleting missing content should not raise an exception\"";
             ok(o, "delete_one", "delete of one id the store does not hold")
                 .map_err(|e| format!("{e}; {rule}"))?;
@@ -345,7 +397,33 @@ pub(crate) async fn delete_missing(ctx: CheckContext) -> Step {
                 "delete of three ids the store does not hold",
             )
             .map_err(|e| format!("{e}; {rule}"))?;
-            Ok(())
+            let given_ids = &inputs["given_ids"];
+            let add = format!("add_documents(documents, ids={})", json(given_ids));
+            ok(o, "ids", &add)?;
+            let doc = with_id(&given(inputs)[0], &given_ids[0]);
+            searched(
+                inputs,
+                o,
+                "before",
+                1,
+                &format!("after {add}"),
+                std::slice::from_ref(&doc),
+                true,
+            )?;
+            let mixed = format!(
+                "delete of the id added and three ids the store does not hold ({})",
+                json(&given_ids[0])
+            );
+            ok(o, "delete_mixed", &mixed).map_err(|e| format!("{e}; {rule}"))?;
+            searched(
+                inputs,
+                o,
+                "after",
+                1,
+                &format!("after the {mixed}"),
+                &[],
+                true,
+            )
         },
     )
     .await
@@ -383,14 +461,16 @@ pub(crate) async fn upsert(ctx: CheckContext) -> Step {
                 "second",
                 "add_documents of the same documents and ids again",
             )?;
-            same(
+            searched(
+                inputs,
+                o,
+                "after_twice",
+                3,
                 &format!(
-                    "{} after adding [{}, {}] twice with the same ids",
-                    search(inputs, "after_twice", 3),
+                    "after adding [{}, {}] twice with the same ids",
                     json(text(inputs, 0)),
                     json(text(inputs, 1))
                 ),
-                ok(o, "after_twice", "similarity_search")?,
                 &[
                     with_id(&given[1], &given_ids[1]),
                     with_id(&given[0], &given_ids[0]),
@@ -398,14 +478,16 @@ pub(crate) async fn upsert(ctx: CheckContext) -> Step {
                 true,
             )?;
             ok(o, "third", "add_documents over the id of the first")?;
-            same(
+            searched(
+                inputs,
+                o,
+                "after_replace",
+                3,
                 &format!(
-                    "{} after add_documents([{}], ids=[id of {}])",
-                    search(inputs, "after_replace", 3),
+                    "after add_documents([{}], ids=[id of {}])",
                     json(&replacement["page_content"]),
                     json(text(inputs, 0))
                 ),
-                ok(o, "after_replace", "similarity_search")?,
                 &[
                     with_id(replacement, &given_ids[0]),
                     with_id(&given[1], &given_ids[1]),
@@ -595,23 +677,58 @@ pub(crate) async fn string_ids(ctx: CheckContext) -> Step {
                 &[first.clone(), second.clone()],
                 false,
             )?;
-            same(
-                &search(inputs, "search", 2),
-                ok(o, "search", "similarity_search")?,
-                &[second.clone(), first],
-                true,
-            )?;
+            searched(inputs, o, "search", 2, "", &[second.clone(), first], true)?;
             let delete = format!("delete([{}])", json(&given_ids[0]));
             ok(o, "delete", &delete)?;
-            same(
-                &format!("{} after {delete}", search(inputs, "after_delete", 2)),
-                ok(o, "after_delete", "similarity_search")?,
+            searched(
+                inputs,
+                o,
+                "after_delete",
+                2,
+                &format!("after {delete}"),
                 &[second],
                 true,
             )
         },
     )
     .await
+}
+
+/// `got`, what `what` returned of a store holding exactly the documents
+/// `inputs` gives, searched with `k` as large as their number: each of
+/// them once, the one whose text is the query first. An empty or other
+/// answer shows the search did not read the store. A document's id is not
+/// compared (the scenario does not read the ids add_documents made).
+fn found_all(inputs: &Value, got: &Value, what: &str) -> Verdict {
+    let given = given(inputs);
+    let query = &inputs["queries"]["search"];
+    let what = format!(
+        "{what} of a store holding only the {} documents added",
+        given.len()
+    );
+    let docs = documents(got, &what)?;
+    if let Some(first) = docs.first() {
+        if first.get("page_content") != Some(query) {
+            return Err(format!(
+                "{what} returned {} first, not the document whose text is the query: {}",
+                json(first.get("page_content").unwrap_or(&Value::Null)),
+                json(got)
+            ));
+        }
+    }
+    // Each found document as sent, with the id it came back with.
+    let want: Vec<Value> = given
+        .iter()
+        .map(|d| {
+            let id = docs
+                .iter()
+                .find(|g| g.get("page_content") == d.get("page_content"))
+                .and_then(|g| g.get("id"))
+                .unwrap_or(&Value::Null);
+            with_id(d, id)
+        })
+        .collect();
+    same(&what, got, &want, false)
 }
 
 /// `similarity_search` and `similarity_search_with_score` of one query
@@ -653,8 +770,7 @@ pub(crate) async fn search_with_score(ctx: CheckContext) -> Step {
                     shown(&scored.to_string())
                 ));
             }
-            documents(plain, "similarity_search")?;
-            Ok(())
+            found_all(inputs, plain, &format!("similarity_search({query}, k=4)"))
         },
     )
     .await
@@ -702,7 +818,8 @@ mod tests {
         let outcome = observing::run_check("interface.langchain.delete_missing", || {
             Ok(Box::new(ReferenceDriver::new()) as Box<dyn tinymemory_api::MemoryProvider>)
         });
-        assert_eq!(outcome, Outcome::Skip(super::super::NOT_SERVED.to_owned()));
+        assert_eq!(outcome, Outcome::NotServed);
+        assert_eq!(outcome.message(), Some(super::super::NOT_SERVED));
     }
 
     /// A driver that declares the interface yet runs no scenario (every
@@ -714,7 +831,7 @@ mod tests {
             "interface.langchain.empty_store",
             |_, _| json!({"not_implemented": "NotImplementedError: "}),
         );
-        // The skip's reason is not NOT_SERVED, so it keeps the interface
+        // The skip is not Outcome::NotServed, so it keeps the interface
         // family from passing (report::conformance's test of that).
         assert_eq!(
             outcome,
@@ -727,6 +844,115 @@ mod tests {
         );
     }
 
+    /// Check `id` passes the observation `faithful` makes of the inputs
+    /// sent, and fails it once `broken` has changed it: the failure's
+    /// message and the inputs sent.
+    fn passes_until_broken(
+        id: &str,
+        faithful: fn(&Value) -> Value,
+        broken: fn(&mut Value),
+    ) -> (String, Value) {
+        let (got, _) = outcome(id, move |inputs, _| faithful(inputs));
+        assert_eq!(got, Outcome::Pass, "{id}");
+        let (got, sent) = outcome(id, move |inputs, _| {
+            let mut observed = faithful(inputs);
+            broken(&mut observed);
+            observed
+        });
+        (failure(got), sent[0].clone())
+    }
+
+    /// The observation of `interface.langchain.delete_missing` a faithful
+    /// store gives for `inputs`.
+    fn delete_missing_observed(inputs: &Value) -> Value {
+        let doc = with_id(&inputs["given"][0], &inputs["given_ids"][0]);
+        json!({"missing_ids": inputs["missing_ids"], "delete_one": {"ok": null},
+            "delete_many": {"ok": null}, "ids": {"ok": inputs["given_ids"]},
+            "before": {"ok": [doc]}, "delete_mixed": {"ok": null}, "after": {"ok": []}})
+    }
+
+    #[test]
+    fn a_faithful_delete_missing_passes_and_one_keeping_the_present_id_fails() {
+        let (message, inputs) = passes_until_broken(
+            "interface.langchain.delete_missing",
+            delete_missing_observed,
+            |kept| kept["after"] = kept["before"].clone(),
+        );
+        let why = format!(
+            "similarity_search({q}, k=1) after the delete of the id added and three ids the \
+             store does not hold ({id}) returned 1 documents where 0 are expected: [{doc}]",
+            q = json(&inputs["given"][0]["page_content"]),
+            id = json(&inputs["given_ids"][0]),
+            doc = json(&with_id(&inputs["given"][0], &inputs["given_ids"][0]))
+        );
+        assert_eq!(
+            message,
+            format!("through {}: {why}; through {}: {why}", PATHS[0], PATHS[1])
+        );
+    }
+
+    /// The observation of `interface.langchain.empty_store` a faithful
+    /// store gives for `inputs`.
+    fn empty_store_observed(inputs: &Value) -> Value {
+        let doc = with_id(&inputs["given"][0], &inputs["given_ids"][0]);
+        json!({"queries": inputs["queries"], "search": {"ok": []},
+            "ids": {"ok": inputs["given_ids"]}, "after_add": {"ok": [doc]}})
+    }
+
+    #[test]
+    fn a_faithful_empty_store_passes_and_one_finding_nothing_after_the_add_fails() {
+        let (message, inputs) = passes_until_broken(
+            "interface.langchain.empty_store",
+            empty_store_observed,
+            |blind| blind["after_add"] = json!({"ok": []}),
+        );
+        let why = format!(
+            "similarity_search({q}, k=1) after add_documents(documents, ids={ids}) of {q} on \
+             that store returned 0 documents where 1 are expected: []",
+            q = json(&inputs["given"][0]["page_content"]),
+            ids = json(&inputs["given_ids"]),
+        );
+        assert_eq!(
+            message,
+            format!("through {}: {why}; through {}: {why}", PATHS[0], PATHS[1])
+        );
+    }
+
+    /// The observation of `interface.langchain.search_with_score` a
+    /// faithful store gives for `inputs`: the documents, the query's
+    /// first, with ids of its own.
+    fn search_with_score_observed(inputs: &Value) -> Value {
+        let given = given(inputs);
+        let found: Vec<Value> = [0, 3, 1, 2]
+            .into_iter()
+            .map(|i| with_id(&given[i], &json!(format!("id{i}"))))
+            .collect();
+        json!({"given": given, "ids": {"ok": ["id0", "id1", "id2", "id3"]},
+            "search": {"ok": found}, "scored": {"ok": found}})
+    }
+
+    #[test]
+    fn a_faithful_search_with_score_passes_and_a_search_not_finding_the_query_first_fails() {
+        let (message, inputs) = passes_until_broken(
+            "interface.langchain.search_with_score",
+            search_with_score_observed,
+            |other| {
+                other["search"]["ok"].as_array_mut().unwrap().swap(0, 2);
+                other["scored"] = other["search"].clone();
+            },
+        );
+        assert!(
+            message.starts_with(&format!(
+                "through {}: similarity_search({q}, k=4) of a store holding only the 4 documents \
+                 added returned {w} first, not the document whose text is the query: ",
+                PATHS[0],
+                q = json(&inputs["queries"]["search"]),
+                w = json(&inputs["given"][1]["page_content"]),
+            )),
+            "{message}"
+        );
+    }
+
     #[test]
     fn a_delete_raising_on_a_missing_id_fails_through_the_path_that_raised() {
         let (outcome, _) = outcome("interface.langchain.delete_missing", |inputs, r#async| {
@@ -735,8 +961,9 @@ mod tests {
             } else {
                 json!({"ok": null})
             };
-            json!({"missing_ids": inputs["missing_ids"], "delete_one": one,
-                "delete_many": {"ok": null}})
+            let mut faithful = delete_missing_observed(inputs);
+            faithful["delete_one"] = one;
+            faithful
         });
         assert_eq!(
             failure(outcome),

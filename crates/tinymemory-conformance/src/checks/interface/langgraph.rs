@@ -100,7 +100,10 @@ pub(crate) async fn item_timestamps(ctx: CheckContext) -> Step {
 
 /// `PutOp.value`: "The data to store, or `None` to mark the item for
 /// deletion. [..] Setting this to `None` signals that the item should be
-/// deleted."
+/// deleted." An item found by neither a get nor a search is also what a
+/// store that ran nothing shows, so the scenario reads the item back
+/// between the put and the delete (as LangGraph's own store tests do,
+/// `test_basic_store_ops`): only a store that stored it returns its value.
 pub(crate) async fn put_none_deletes(ctx: CheckContext) -> Step {
     judged(
         &ctx,
@@ -110,8 +113,22 @@ pub(crate) async fn put_none_deletes(ctx: CheckContext) -> Step {
             serde_json::json!({"namespace": [d.word()], "key": d.word(),
                 "value": {"v": d.number(0)}})
         },
-        |_, o| {
+        |inputs, o| {
             ok(o, "put", "PutOp")?;
+            let before = ok(o, "before", "GetOp after the PutOp")?;
+            if before.get("value") != Some(&inputs["value"])
+                || before.get("key") != Some(&inputs["key"])
+                || before.get("namespace") != Some(&inputs["namespace"])
+            {
+                return Err(format!(
+                    "GetOp({}, {}) after a PutOp of {} returned {}: \"Retrieve a single item\", \
+                     the one just put",
+                    json(&inputs["namespace"]),
+                    json(&inputs["key"]),
+                    json(&inputs["value"]),
+                    json(before)
+                ));
+            }
             ok(o, "delete", "PutOp with value None")?;
             let got = ok(o, "get", "GetOp")?;
             let found = ok(o, "search", "SearchOp")?;
@@ -339,6 +356,50 @@ mod tests {
         let why = "an update moved created_at from 10.25 to 11.5 (seconds since the epoch): \
                    Item's \"created_at: Timestamp of item creation\" (SearchItem: \"When the item \
                    was first created\"), and put is \"Store or update an item\"";
+        assert_eq!(
+            f.message,
+            format!("through batch: {why}; through abatch: {why}")
+        );
+    }
+
+    /// The observation of put_none_deletes a faithful store gives for
+    /// `inputs`.
+    fn put_none_observed(inputs: &Value) -> Value {
+        let item = json!({"namespace": inputs["namespace"], "key": inputs["key"],
+            "value": inputs["value"], "created_at": 10.0, "updated_at": 10.0});
+        json!({"namespace": inputs["namespace"], "key": inputs["key"], "value": inputs["value"],
+            "put": {"ok": null}, "before": {"ok": item}, "delete": {"ok": null},
+            "get": {"ok": null}, "search": {"ok": []}})
+    }
+
+    #[test]
+    fn a_faithful_put_none_passes_and_one_that_never_stored_the_item_fails() {
+        assert_eq!(
+            outcome("interface.langgraph.put_none_deletes", |inputs, _| {
+                put_none_observed(inputs)
+            }),
+            Outcome::Pass
+        );
+        let (outcome, sent) = observing::outcome(
+            INTERFACE,
+            "interface.langgraph.put_none_deletes",
+            |inputs, _| {
+                let mut never = put_none_observed(inputs);
+                never["before"] = json!({"ok": null});
+                never
+            },
+        );
+        let Outcome::Fail(f) = outcome else {
+            panic!("expected a failure");
+        };
+        let inputs = &sent[0];
+        let why = format!(
+            "GetOp({}, {}) after a PutOp of {} returned null: \"Retrieve a single item\", the \
+             one just put",
+            json(&inputs["namespace"]),
+            json(&inputs["key"]),
+            json(&inputs["value"])
+        );
         assert_eq!(
             f.message,
             format!("through batch: {why}; through abatch: {why}")

@@ -68,7 +68,7 @@ pub(crate) async fn invalid_refused(ctx: CheckContext) -> Step {
             .await;
         refused("store", name, rule, stored)?;
         let batch = [
-            NewEntry::new(NS, "valid in the batch", "text"),
+            NewEntry::new(NS, "valid in the batch", "before the invalid key"),
             NewEntry::new(NS, key.as_str(), "text"),
         ];
         refused("store_many", name, rule, d.store_many(&batch).await)?;

@@ -222,6 +222,7 @@ class QdrantStore(tp.Store):
 
     def get(self, namespace, key):
         tp.validate_namespace(namespace)
+        tp.validate_key(key)
         name = _collection(namespace)
         if name not in self.names:
             return None
@@ -230,6 +231,7 @@ class QdrantStore(tp.Store):
 
     def forget(self, namespace, key):
         tp.validate_namespace(namespace)
+        tp.validate_key(key)
         if self.get(namespace, key) is None:
             return False
         name = _collection(namespace)

@@ -136,11 +136,13 @@ class TantivyStore(tp.Store):
 
     def get(self, namespace, key):
         tp.validate_namespace(namespace)
+        tp.validate_key(key)
         found = self._search(namespace, tantivy.Query.term_query(SCHEMA, "key", key))
         return found[0][1] if found else None
 
     def forget(self, namespace, key):
         tp.validate_namespace(namespace)
+        tp.validate_key(key)
         if self.get(namespace, key) is None:
             return False
         index = self.indexes[namespace]

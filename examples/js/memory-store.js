@@ -100,12 +100,14 @@ export default class MemoryStore {
 
   get({ namespace, key }) {
     validateNamespace(namespace);
+    validateKey(key);
     const found = this.spaces.get(namespace)?.get(key);
     return found ? { ...found } : null;
   }
 
   forget({ namespace, key }) {
     validateNamespace(namespace);
+    validateKey(key);
     const space = this.spaces.get(namespace);
     if (!space?.delete(key)) return false;
     if (space.size === 0) this.spaces.delete(namespace);

@@ -91,11 +91,13 @@ class MemoryStore(tp.Store):
 
     def get(self, namespace, key):
         tp.validate_namespace(namespace)
+        tp.validate_key(key)
         found = self.spaces.get(namespace, {}).get(key)
         return dict(found) if found else None
 
     def forget(self, namespace, key):
         tp.validate_namespace(namespace)
+        tp.validate_key(key)
         space = self.spaces.get(namespace, {})
         if key not in space:
             return False

@@ -216,6 +216,7 @@ class SqliteStore(tp.Store):
 
     def get(self, namespace, key):
         tp.validate_namespace(namespace)
+        tp.validate_key(key)
         row = self.db.execute(
             f"SELECT {COLUMNS} FROM entries e WHERE e.namespace = ? AND e.key = ?", (namespace, key)
         ).fetchone()
@@ -223,6 +224,7 @@ class SqliteStore(tp.Store):
 
     def forget(self, namespace, key):
         tp.validate_namespace(namespace)
+        tp.validate_key(key)
         with self._transaction():
             row = self.db.execute(
                 "DELETE FROM entries WHERE namespace = ? AND key = ? RETURNING id", (namespace, key)

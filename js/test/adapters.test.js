@@ -72,27 +72,32 @@ test("a LangChain recall asks the store for the limit (at most 2^53 - 1), not fo
   assert.deepEqual(asked, [10, Number.MAX_SAFE_INTEGER]);
 });
 
-// The keys the contract refuses (key.empty; key.too_long, over 1024 UTF-8
-// bytes, here 513 two-byte characters): get answers null and forget false
-// without asking the store, as the Rust drivers do; a key with NUL is the
+// The keys the contract refuses, with the rule each refusal names
+// (key.empty; key.too_long, over 1024 UTF-8 bytes, here also 513 two-byte
+// characters): get and forget refuse them as store does (contract sentence
+// 12, key.invalid_refused) without asking the store; a key with NUL is the
 // contract's and is asked for.
-const refusedKeys = ["", "k".repeat(1025), "\u00e9".repeat(513)];
+const refusedKeys = [
+  ["", "key.empty"],
+  ["k".repeat(1025), "key.too_long"],
+  ["\u00e9".repeat(513), "key.too_long"],
+];
 
-test("a LangChain get or forget of a key the contract refuses answers null and false without asking the store", async () => {
+test("a LangChain get or forget of a key the contract refuses is invalid, naming the rule, without asking the store", async () => {
   const engine = new DoubleVectorStore();
   const store = new VectorStoreAdapter(() => engine);
   await store.store(entry("global", "a\0b"));
   const before = engine.calls.length;
-  for (const key of refusedKeys) {
-    assert.equal(await store.get({ namespace: "global", key }), null);
-    assert.equal(await store.forget({ namespace: "global", key }), false);
+  for (const [key, rule] of refusedKeys) {
+    await assert.rejects(store.get({ namespace: "global", key }), { kind: "invalid", rule });
+    await assert.rejects(store.forget({ namespace: "global", key }), { kind: "invalid", rule });
   }
   assert.deepEqual(engine.calls.slice(before), []);
   assert.equal((await store.get({ namespace: "global", key: "a\0b" }))?.key, "a\0b");
   assert.equal(await store.forget({ namespace: "global", key: "a\0b" }), true);
 });
 
-test("a LangGraph get or forget of a key the contract refuses answers null and false without asking the store", async () => {
+test("a LangGraph get or forget of a key the contract refuses is invalid, naming the rule, without asking the store", async () => {
   const engine = new InMemoryStore();
   const asked = [];
   for (const op of ["get", "delete", "search", "batch"]) {
@@ -102,9 +107,9 @@ test("a LangGraph get or forget of a key the contract refuses answers null and f
   const store = new LangGraphStore(engine);
   await store.store(entry("global", "a\0b"));
   asked.length = 0;
-  for (const key of refusedKeys) {
-    assert.equal(await store.get({ namespace: "global", key }), null);
-    assert.equal(await store.forget({ namespace: "global", key }), false);
+  for (const [key, rule] of refusedKeys) {
+    await assert.rejects(store.get({ namespace: "global", key }), { kind: "invalid", rule });
+    await assert.rejects(store.forget({ namespace: "global", key }), { kind: "invalid", rule });
   }
   assert.deepEqual(asked, []);
   assert.equal((await store.get({ namespace: "global", key: "a\0b" }))?.key, "a\0b");
@@ -276,7 +281,7 @@ test("a store answering distances fails recall.ranking_higher_better, and passes
   // by (delete_missing finds the document it adds by similaritySearch);
   // those skips keep the interface family from passing.
   const report = JSON.parse(declared.stdout);
-  assert.deepEqual([report.counts.pass, report.counts.fail, report.counts.skip], [60, 0, 16]);
+  assert.deepEqual([report.counts.pass, report.counts.fail, report.counts.skip], [61, 0, 16]);
   assert.equal(report.conformance.level, "partial");
   assert.deepEqual(
     report.conformance.families.filter((f) => f.status === "pass").map((f) => f.family),

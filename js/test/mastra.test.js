@@ -29,17 +29,18 @@ test("each row of the encodings table is upserted under its document id and read
   for (const c of table.cases) assert.equal((await store.get({ namespace: c.namespace, key: c.key }))?.id, c.document_id);
 });
 
-test("a get or forget of a key the contract refuses answers null and false without asking the store", async () => {
-  // key.empty, key.too_long (1025 bytes; 513 two-byte characters): as the
-  // Rust drivers answer them. A key with NUL is the contract's.
+test("a get or forget of a key the contract refuses is invalid, naming the rule, without asking the store", async () => {
+  // key.empty, key.too_long (1025 bytes; 513 two-byte characters): refused
+  // as store refuses them (contract sentence 12, key.invalid_refused). A key
+  // with NUL is the contract's.
   const engine = new DoubleMastraVector();
   const store = new MastraVectorAdapter(() => engine);
   await store.reset();
   await store.store(entry("global", "a\0b"));
   const before = engine.calls.length;
-  for (const key of ["", "k".repeat(1025), "\u00e9".repeat(513)]) {
-    assert.equal(await store.get({ namespace: "global", key }), null);
-    assert.equal(await store.forget({ namespace: "global", key }), false);
+  for (const [key, rule] of [["", "key.empty"], ["k".repeat(1025), "key.too_long"], ["\u00e9".repeat(513), "key.too_long"]]) {
+    await assert.rejects(store.get({ namespace: "global", key }), { kind: "invalid", rule });
+    await assert.rejects(store.forget({ namespace: "global", key }), { kind: "invalid", rule });
   }
   assert.deepEqual(engine.calls.slice(before), []);
   assert.equal((await store.get({ namespace: "global", key: "a\0b" }))?.key, "a\0b");

@@ -424,6 +424,34 @@ def test_in_memory_vector_store_keeps_plain_string_ids():
     }
 
 
+# Keys the contract refuses, with the rule each refusal names (contract
+# sentence 12, key.invalid_refused).
+REFUSED_KEYS = [("", "key.empty"), ("k" * 1025, "key.too_long"), ("\u00e9" * 513, "key.too_long")]
+
+
+@pytest.mark.parametrize("framework", ["langgraph", "langchain"])
+def test_a_get_or_forget_of_a_key_the_contract_refuses_is_invalid_naming_the_rule(framework):
+    if framework == "langgraph":
+        from langgraph.store.memory import InMemoryStore
+
+        from tinymemory.adapters.langgraph import LangGraphStore
+
+        store = LangGraphStore(InMemoryStore)
+    else:
+        from langchain_core.vectorstores import InMemoryVectorStore
+
+        from tinymemory.adapters.langchain import VectorStoreAdapter
+
+        store = VectorStoreAdapter(InMemoryVectorStore)
+    store.store("global", "kept", "stored before", "core", None, "internal")
+    for key, rule in REFUSED_KEYS:
+        for method in (store.get, store.forget):
+            with pytest.raises(tp.DriverError) as e:
+                method("global", key)
+            assert (e.value.kind, e.value.rule) == ("invalid", rule), (method.__name__, len(key))
+    assert store.get("global", "kept")["content"] == "stored before"
+
+
 READS = ["store.upsert", "forget.idempotent", "list.filters", "namespaces.exact_counts", "recall.limit"]
 
 

@@ -82,3 +82,16 @@ def test_a_forget_whose_delete_raises_leaves_the_entry_listed():
         store.forget("learning:a", "k1")
     assert [e["key"] for e in store.list("learning:a", None, None)] == ["k1"]
     assert store.get("learning:a", "k1")["content"] == "the comet passed"
+
+
+def test_a_get_or_forget_of_a_key_the_contract_refuses_is_invalid_naming_the_rule():
+    # Contract sentence 12 (key.invalid_refused): 513 two-byte characters are
+    # 1,026 UTF-8 bytes, over the limit though fewer than 1,024 characters.
+    store = LlamaIndexAdapter(SimpleVectorStore)
+    store.store("global", "kept", "stored before", "core", None, "internal")
+    for key, rule in [("", "key.empty"), ("k" * 1025, "key.too_long"), ("\u00e9" * 513, "key.too_long")]:
+        for method in (store.get, store.forget):
+            with pytest.raises(tp.DriverError) as e:
+                method("global", key)
+            assert (e.value.kind, e.value.rule) == ("invalid", rule)
+    assert store.get("global", "kept")["content"] == "stored before"

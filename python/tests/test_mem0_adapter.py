@@ -155,3 +155,22 @@ def test_a_forget_whose_delete_raises_leaves_the_memory_readable():
     with pytest.raises(RuntimeError, match="connection reset"):
         store.forget("learning:a", "k1")
     assert store.get("learning:a", "k1")["content"] == "first"
+
+
+# Keys the contract refuses, with the rule each refusal names (contract
+# sentence 12, key.invalid_refused): 513 two-byte characters are 1,026 UTF-8
+# bytes, over the limit though fewer than 1,024 characters.
+REFUSED_KEYS = [("", "key.empty"), ("k" * 1025, "key.too_long"), ("\u00e9" * 513, "key.too_long")]
+
+
+@pytest.mark.parametrize("key, rule", REFUSED_KEYS, ids=["empty", "1025 bytes", "513 two-byte"])
+def test_a_get_or_forget_of_a_key_the_contract_refuses_is_invalid_and_mem0_is_not_asked(key, rule):
+    store, fake = adapter()
+    store.store("learning:a", "k1", "one", "note", None, "none")
+    asked = len(fake.calls)
+    for method in (store.get, store.forget):
+        with pytest.raises(tp.DriverError) as e:
+            method("learning:a", key)
+        assert (e.value.kind, e.value.rule) == ("invalid", rule)
+    assert fake.calls[asked:] == []
+    assert store.get("learning:a", "k1")["content"] == "one"

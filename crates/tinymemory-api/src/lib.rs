@@ -10,7 +10,7 @@
 //!   [`NamespaceSummary`] and [`RecallOptions`];
 //! - [`MemoryError`], the one error type every driver returns;
 //! - [`MemoryProvider`], the object-safe async trait, whose rustdoc states the
-//!   eleven contract sentences the conformance suite enforces and its three
+//!   twelve contract sentences the conformance suite enforces and its three
 //!   families (core, recall, portability);
 //! - [`batch`]: [`NewEntry`] and the bulk store's validation;
 //! - [`portability`]: export pages, cursors, records and import outcomes;

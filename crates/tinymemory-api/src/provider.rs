@@ -21,7 +21,7 @@ use crate::{
 ///
 /// # Contract
 ///
-/// Every implementation upholds these eleven sentences. Each is one named check
+/// Every implementation upholds these twelve sentences. Each is one named check
 /// of the conformance suite (`tinymemory-conformance list`), given after it.
 ///
 /// 1. `store` upserts on `(namespace, key)`: a second store replaces, never
@@ -61,6 +61,13 @@ use crate::{
 ///     results. Scores may differ by the noise of summing in another order
 ///     (their entries stored elsewhere in the engine's layout), within
 ///     2^-19 of max(1, |score|). (`recall.namespace_isolation`)
+/// 12. An invalid key ([`validate_key`](crate::validate_key): empty, or
+///     over [`MAX_KEY_LEN`](crate::MAX_KEY_LEN) UTF-8 bytes) is
+///     [`MemoryError::Invalid`] naming its rule on every method that takes
+///     a key: `store`, `store_many`, `get` and `forget` (`import` reports
+///     it as the record's failure). No store holds such a key, and a `get`
+///     or `forget` of one is refused as a `store` is, never answered as
+///     absent. (`key.invalid_refused`)
 ///
 /// # Families
 ///
@@ -104,7 +111,7 @@ pub trait MemoryProvider: Send + Sync {
     ///
     /// # Errors
     ///
-    /// [`MemoryError::Invalid`] for an invalid namespace; engine failures as
+    /// [`MemoryError::Invalid`] for an invalid namespace or key; engine failures as
     /// [`MemoryError::Unavailable`] or [`MemoryError::Backend`].
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError>;
 
@@ -112,7 +119,7 @@ pub trait MemoryProvider: Send + Sync {
     ///
     /// # Errors
     ///
-    /// [`MemoryError::Invalid`] for an invalid namespace; engine failures as
+    /// [`MemoryError::Invalid`] for an invalid namespace or key; engine failures as
     /// [`MemoryError::Unavailable`] or [`MemoryError::Backend`].
     async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError>;
 

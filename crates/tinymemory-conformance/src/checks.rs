@@ -9,6 +9,7 @@ mod forget;
 mod hostile;
 pub(crate) mod interface;
 mod isolation;
+mod key_rules;
 mod metadata;
 mod namespace_rules;
 mod namespaces;
@@ -136,6 +137,14 @@ macro_rules! __tinymemory_standard_checks {
             ] {
                 cost_ms: 3,
                 mistake: "a delete the searcher does not see until the next commit or refresh",
+            };
+            key_invalid_refused => "key.invalid_refused" [
+                Contract, BOTH,
+                "an invalid key (empty, over 1024 UTF-8 bytes) is MemoryError::Invalid naming the rule broken, on store, store_many, get and forget, and nothing is stored or forgotten",
+                key_rules::invalid_refused
+            ] {
+                cost_ms: 3,
+                mistake: "a get or forget that looks the key up without checking it, answering an empty or over-long key as absent (`None`, `false`) instead of refusing it as `store` does",
             };
             recall_whole_words => "recall.whole_words" [
                 Contract, LEXICAL,

@@ -2,12 +2,12 @@
 //!
 //! One table, shared by every driver: the conformance checks
 //! `store.hostile_text_round_trip`, `store.big_content_round_trip`,
-//! `recall.hostile_queries`, `namespace.invalid_refused` and
-//! `namespace.reserved_words` run it through
+//! `recall.hostile_queries`, `namespace.invalid_refused`,
+//! `key.invalid_refused` and `namespace.reserved_words` run it through
 //! the registry on every driver, and drivers' own tests (SQLite, PostgreSQL)
 //! import the same constants rather than copying them.
 
-use tinymemory_api::rules;
+use tinymemory_api::{rules, MAX_KEY_LEN};
 
 /// Text that is awkward for SQL, `LIKE`, full-text engines, terminals or
 /// UTF-8 handling, as `(name, value)`. Used as keys, contents and queries;
@@ -184,6 +184,27 @@ pub fn invalid_namespaces() -> Vec<(String, &'static str)> {
     ]
 }
 
+/// Keys the contract refuses ([`tinymemory_api::validate_key`]), as
+/// `(description, key, rule id its refusal must name)`. The limit is in
+/// UTF-8 bytes: 513 two-byte characters are 1,026 bytes, over it, though
+/// fewer than 1,024 characters.
+#[must_use]
+pub fn invalid_keys() -> Vec<(&'static str, String, &'static str)> {
+    vec![
+        ("the empty key", String::new(), rules::KEY_EMPTY),
+        (
+            "a key of 1,025 ASCII bytes",
+            "k".repeat(MAX_KEY_LEN + 1),
+            rules::KEY_TOO_LONG,
+        ),
+        (
+            "a key of 513 two-byte characters (1,026 bytes)",
+            "\u{e9}".repeat(513),
+            rules::KEY_TOO_LONG,
+        ),
+    ]
+}
+
 /// A little over 1 MiB of mixed one-to-four-byte UTF-8 with NULs, quotes
 /// and SQL metacharacters; the word `机` stands alone in it, so a recall of
 /// `机` finds it on every driver.
@@ -238,6 +259,9 @@ mod tests {
                 Some(rule),
                 "{ns:?}"
             );
+        }
+        for (name, key, rule) in invalid_keys() {
+            assert_eq!(validate_key(&key).unwrap_err().rule(), Some(rule), "{name}");
         }
         assert_eq!(big_content().len(), 1_048_606);
     }

@@ -33,7 +33,7 @@ use tinymemory_api::{
 /// refuses exactly what the reference driver refuses, with the same
 /// [`MemoryError::Invalid`] rule ids: an invalid namespace on every method
 /// (contract sentence 9, check `namespace.invalid_refused`), an invalid key
-/// on `store`, and a non-finite `min_score` on `recall`; `store_many`
+/// on every method that takes one (sentence 12, `key.invalid_refused`), and a non-finite `min_score` on `recall`; `store_many`
 /// refuses a batch holding an invalid entry, naming its index
 /// ([`validate_batch`]); `export_page` refuses a cursor that is not a
 /// keyset token ([`KeysetCursor::decode`], rule `export.cursor_unknown`:
@@ -83,13 +83,15 @@ impl MemoryProvider for NullDriver {
         Ok(())
     }
 
-    async fn get(&self, namespace: &str, _key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
+    async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
         Namespace::parse(namespace)?;
+        validate_key(key)?;
         Ok(None)
     }
 
-    async fn forget(&self, namespace: &str, _key: &str) -> Result<bool, MemoryError> {
+    async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
         Namespace::parse(namespace)?;
+        validate_key(key)?;
         Ok(false)
     }
 

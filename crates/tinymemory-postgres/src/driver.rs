@@ -339,6 +339,7 @@ impl MemoryProvider for PostgresDriver {
 
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
         Namespace::parse(namespace)?;
+        validate_key(key)?;
         let c = self.client("get an entry").await?;
         let result = ops::get(&c, &self.inner.sql, namespace, key).await;
         self.finish(c, result)
@@ -346,6 +347,7 @@ impl MemoryProvider for PostgresDriver {
 
     async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
         Namespace::parse(namespace)?;
+        validate_key(key)?;
         let c = self.client("forget an entry").await?;
         let result = ops::forget(&c, &self.inner.sql, namespace, key).await;
         self.finish(c, result)

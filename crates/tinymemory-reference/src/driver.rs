@@ -92,6 +92,7 @@ impl MemoryProvider for ReferenceDriver {
 
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
         Namespace::parse(namespace)?;
+        validate_key(key)?;
         Ok(self
             .lock()
             .get(&(namespace.to_owned(), key.to_owned()))
@@ -100,6 +101,7 @@ impl MemoryProvider for ReferenceDriver {
 
     async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
         Namespace::parse(namespace)?;
+        validate_key(key)?;
         Ok(self
             .lock()
             .remove(&(namespace.to_owned(), key.to_owned()))

@@ -354,6 +354,7 @@ impl MemoryProvider for SqliteDriver {
 
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
         Namespace::parse(namespace)?;
+        validate_key(key)?;
         let (ns, key) = (namespace.to_owned(), key.to_owned());
         self.read("get", move |conn| ops::get(conn, &ns, &key))
             .await
@@ -361,6 +362,7 @@ impl MemoryProvider for SqliteDriver {
 
     async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
         Namespace::parse(namespace)?;
+        validate_key(key)?;
         let (ns, key) = (namespace.to_owned(), key.to_owned());
         self.write("forget", move |conn| ops::forget(conn, &ns, &key))
             .await

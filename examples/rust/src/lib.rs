@@ -78,6 +78,7 @@ impl MemoryProvider for MyMemory {
 
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
         Namespace::parse(namespace)?;
+        validate_key(key)?;
         Ok(self
             .entries()
             .get(&(namespace.to_owned(), key.to_owned()))
@@ -86,6 +87,7 @@ impl MemoryProvider for MyMemory {
 
     async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
         Namespace::parse(namespace)?;
+        validate_key(key)?;
         Ok(self
             .entries()
             .remove(&(namespace.to_owned(), key.to_owned()))

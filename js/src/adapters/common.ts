@@ -4,7 +4,7 @@ import type { Entry, ExportPage, ImportAnswer, MemoryRecord } from "../protocol/
 import { DriverError } from "../protocol/errors.js";
 import { compareBytes, comparePositions, type Position } from "../protocol/order.js";
 import { pageAfter } from "../protocol/cursor.js";
-import { validateKey, validateRecord } from "../protocol/validate.js";
+import { validateRecord } from "../protocol/validate.js";
 import { importFailure, record } from "../protocol/wire.js";
 
 /** One export page over `entries` (every entry of the store, any order), keyset-paged. */
@@ -92,21 +92,4 @@ export const MAPPING_LIMIT = "mapping limit (docs/adapters.md)";
 /** A `backend` DriverError for what the mapping cannot serve, its message starting with MAPPING_LIMIT. */
 export function mappingLimit(message: string): DriverError {
   return new DriverError("backend", `${MAPPING_LIMIT}: ${message}`);
-}
-
-/**
- * True for a key the contract refuses (`validateKey` throws `key.empty` or
- * `key.too_long`). `store` refuses such a key, so no store holds it: `get`
- * answers null and `forget` false for it without asking the store, as the
- * Rust drivers do (they check keys on writes), and an engine never sees a
- * key it may choke on (an empty id, a query of over 1024 bytes).
- */
-export function unstorableKey(key: string): boolean {
-  try {
-    validateKey(key);
-    return false;
-  } catch (error) {
-    if (error instanceof DriverError) return true;
-    throw error;
-  }
 }

@@ -62,7 +62,7 @@ import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
 import { compareBytes, sortBytewise } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
-import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach, mappingLimit, unstorableKey } from "./common.js";
+import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach, mappingLimit } from "./common.js";
 import { type InterfaceVectorStore, LANGCHAIN_INTERFACE, langchainScenario } from "./langchain-interface.js";
 
 /** A Document as LangChain.js has it. */
@@ -462,13 +462,13 @@ export class VectorStoreAdapter implements Store {
 
   async get({ namespace, key }: KeyRequest): Promise<Entry | null> {
     validateNamespace(namespace);
-    if (unstorableKey(key)) return null;
+    validateKey(key);
     return this.lookup(namespace, key);
   }
 
   async forget({ namespace, key }: KeyRequest): Promise<boolean> {
     validateNamespace(namespace);
-    if (unstorableKey(key)) return false;
+    validateKey(key);
     const found = await this.lookup(namespace, key);
     if (found === null) return false;
     const written = this.written(namespace, key);

@@ -39,7 +39,7 @@ import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
 import { compareBytes } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
-import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach, unstorableKey } from "./common.js";
+import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach } from "./common.js";
 import { LANGGRAPH_INTERFACE, LANGGRAPH_SCENARIOS, langgraphScenario } from "./langgraph-interface.js";
 
 /** An item as a BaseStore returns it. */
@@ -236,14 +236,14 @@ export class LangGraphStore implements Store {
 
   async get({ namespace, key }: KeyRequest): Promise<Entry | null> {
     validateNamespace(namespace);
-    if (unstorableKey(key)) return null;
+    validateKey(key);
     const item = await (await this.db()).get(this.path(namespace), key);
     return item === null ? null : this.toEntry(item, namespace);
   }
 
   async forget({ namespace, key }: KeyRequest): Promise<boolean> {
     validateNamespace(namespace);
-    if (unstorableKey(key)) return false;
+    validateKey(key);
     const db = await this.db();
     if ((await db.get(this.path(namespace), key)) === null) return false;
     await db.delete(this.path(namespace), key);

@@ -54,7 +54,7 @@ import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
 import { compareBytes, sortBytewise } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
-import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach, mappingLimit, unstorableKey } from "./common.js";
+import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach, mappingLimit } from "./common.js";
 import { HashedEmbeddings } from "./embedding.js";
 import { documentId } from "./langchain.js";
 import { engineId } from "./engine-id.js";
@@ -287,13 +287,13 @@ export class MastraVectorAdapter implements Store {
 
   async get({ namespace, key }: KeyRequest): Promise<Entry | null> {
     validateNamespace(namespace);
-    if (unstorableKey(key)) return null;
+    validateKey(key);
     return this.lookup(namespace, key);
   }
 
   async forget({ namespace, key }: KeyRequest): Promise<boolean> {
     validateNamespace(namespace);
-    if (unstorableKey(key)) return false;
+    validateKey(key);
     const found = await this.lookup(namespace, key);
     if (found === null) return false;
     this.catalog.get(namespace)?.delete(key);

@@ -95,6 +95,7 @@ impl MemoryProvider for SpecModel {
 
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
         Namespace::parse(namespace)?;
+        validate_key(key)?;
         Ok(self
             .entries()
             .get(&(namespace.to_owned(), key.to_owned()))
@@ -103,6 +104,7 @@ impl MemoryProvider for SpecModel {
 
     async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
         Namespace::parse(namespace)?;
+        validate_key(key)?;
         Ok(self
             .entries()
             .remove(&(namespace.to_owned(), key.to_owned()))

@@ -46,7 +46,7 @@ pub(super) const MUTANTS: &[super::Mutant] = &[
         name: "partial-batch",
         rule: "bulk store: one invalid entry refuses the whole batch, nothing of it stored",
         check: "store.bulk",
-        also_caught_by: &[],
+        also_caught_by: &["key.invalid_refused"],
         description: "store_many stores entry by entry without validating first, keeping what came before an invalid entry",
         wrap: PartialBatch::new(),
         profile: Lexical,

@@ -20,6 +20,8 @@ suite run meets it; every other request is answered normally):
   panic WORD      recall of WORD raises a BaseException that is no Exception,
                   as a native engine's PanicException (pyo3) is
   no-rule         invalid errors come without a rule
+  key-unchecked   get and forget of a key the contract refuses (empty, over
+                  1024 UTF-8 bytes) answer null and false, as absent
   version         hello answers protocol version 2
   hello JSON      hello answers JSON (an object) as its result, such as
                   '{"protocol": 1, "driver": "d", "recall_profile": "vector"}'
@@ -93,6 +95,8 @@ for raw in sys.stdin:
             print("misbehave: reset failed: simulated", file=sys.stderr)
             sys.exit(5)
         out(tp.encode(tp.handle(store, "misbehave", r)))
+    elif mode == "key-unchecked" and op in ("get", "forget") and not 0 < len(r["key"].encode()) <= tp.MAX_KEY_LEN:
+        out(json.dumps({"id": r["id"], "result": None if op == "get" else False}))
     elif op == forced_op:
         out(json.dumps({"id": r["id"], "result": forced_result}))
     elif cued and mode == "hang":

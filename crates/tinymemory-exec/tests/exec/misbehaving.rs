@@ -406,3 +406,30 @@ async fn an_exit_fails_one_check_and_the_run_goes_on() {
         ],
     );
 }
+
+/// Contract sentence 12 over the protocol: the exec driver forwards a
+/// driver's `null` for a `get` of the empty key as it came, so
+/// `key.invalid_refused` fails the driver, naming what it answered.
+#[tokio::test]
+async fn a_driver_answering_an_invalid_key_as_absent_fails_key_invalid_refused() {
+    let command = misbehave("key-unchecked", None);
+    let d = ExecDriver::spawn(&command, short_timeout())
+        .await
+        .expect("the driver starts");
+    assert_eq!(d.get("global", "").await, Ok(None));
+    assert_eq!(d.forget("global", &"k".repeat(1025)).await, Ok(false));
+    let factory = ExecFactory::connect(command, short_timeout())
+        .await
+        .expect("the driver starts");
+    let registry =
+        tinymemory_conformance::Registry::standard().filter(|c| c.id == "key.invalid_refused");
+    let summary = tinymemory_conformance::Runner::new(registry)
+        .run(std::sync::Arc::new(factory), None, |_| {})
+        .await;
+    assert_eq!(
+        failures(&summary),
+        "key.invalid_refused: get with the empty key returned Ok(None), expected \
+         MemoryError::Invalid with rule key.empty: a key no store can hold is refused by every \
+         method that takes a key, as an invalid namespace is, not answered as absent"
+    );
+}

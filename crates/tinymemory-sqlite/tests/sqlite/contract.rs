@@ -710,7 +710,7 @@ async fn forget_is_idempotent_and_complete() {
 }
 
 #[tokio::test]
-async fn keys_are_validated_on_store() {
+async fn keys_are_validated_on_every_method() {
     for f in fixtures() {
         let d = &f.driver;
         let e = d
@@ -745,9 +745,17 @@ async fn keys_are_validated_on_store() {
             "{}",
             f.name
         );
-        // Reads with an odd key are not errors, just misses.
-        assert_eq!(d.get("global", "").await.unwrap(), None);
-        assert!(!d.forget("global", &long).await.unwrap());
+        // Contract sentence 12: refused on get and forget as on store.
+        let e = d.get("global", "").await.unwrap_err();
+        assert_eq!(e.rule(), Some(rules::KEY_EMPTY));
+        let e = d.forget("global", &long).await.unwrap_err();
+        assert_eq!(e.rule(), Some(rules::KEY_TOO_LONG));
+        assert_eq!(
+            d.list(None, None, None).await.unwrap().len(),
+            1,
+            "{}",
+            f.name
+        );
     }
 }
 

@@ -39,7 +39,8 @@ use crate::Check;
 ///   `(path::TO_A_CHECK)` for one declared whole in its own module (the
 ///   properties and the model);
 /// - `cost_ms` is the check's measured wall time, which balances
-///   `--shard` ([`cost`](crate::shard::cost) has how it is measured);
+///   `--shard` and orders a run's start at more than one job, costliest
+///   first ([`cost`](crate::shard::cost) has how it is measured);
 /// - `mistake` is the usual first-attempt mistake the check catches, and
 ///   the optional `semantic` what changes under the semantic profile: the
 ///   rules tables of docs/protocol.md and docs/validate-python-driver.md
@@ -60,7 +61,7 @@ macro_rules! __tinymemory_standard_checks {
                 "a second store at (namespace, key) replaces the first; category, session and taint are kept as given",
                 store::upsert
             ] {
-                cost_ms: 5,
+                cost_ms: 17,
                 mistake: "an append-only index (`add_document` without deleting the old one) keeps both versions",
             };
             recall_none_means_global => "recall.none_means_global" [
@@ -76,7 +77,7 @@ macro_rules! __tinymemory_standard_checks {
                 "every recall hit carries Some(the namespace it lives in)",
                 recall::hit_namespace
             ] {
-                cost_ms: 7,
+                cost_ms: 11,
                 mistake: "building hits from the stored document without its namespace field",
             };
             recall_scores_finite_higher_better => "recall.scores_finite_higher_better" [
@@ -84,7 +85,7 @@ macro_rules! __tinymemory_standard_checks {
                 "scores are finite, higher is better, and hits come best first",
                 recall::scores_finite_higher_better
             ] {
-                cost_ms: 12,
+                cost_ms: 2,
                 mistake: "a distance or FTS5's `rank` (lower is better) returned as the score; an AND-by-default query parser returning only entries holding every word",
                 semantic: "expects exactly the two entries holding a query word: replaced by `recall.ranking_higher_better`",
             };
@@ -93,7 +94,7 @@ macro_rules! __tinymemory_standard_checks {
                 "recall returns min(limit, entries of the namespace passing the category and session filters) hits when all hold the query word, and limit 0 returns Ok(empty)",
                 recall::limit
             ] {
-                cost_ms: 28,
+                cost_ms: 8,
                 mistake: "post-filtering top-k: the engine's best `limit` taken before the namespace, category or session filter, so too few come back; filling the limit group by group without counting the hits already taken; scores normalised over the answer",
             };
             recall_plain_text_query => "recall.plain_text_query" [
@@ -101,7 +102,7 @@ macro_rules! __tinymemory_standard_checks {
                 "queries are plain text: operators, quotes and punctuation never error or act as syntax",
                 recall::plain_text_query
             ] {
-                cost_ms: 34,
+                cost_ms: 46,
                 mistake: "the query handed to the engine's query parser (FTS5 `MATCH`, tantivy `QueryParser`, Whoosh): `\"` or `AND` is a syntax error; a query without a word (`\"`, `?!`) embedded to the zero vector, whose cosine is NaN (`0 / 0`) or which the engine refuses",
                 semantic: "a query without words may rank entries instead of finding none",
             };
@@ -119,7 +120,7 @@ macro_rules! __tinymemory_standard_checks {
                 "namespaces() lists every non-empty namespace once with its exact count",
                 namespaces::exact_counts
             ] {
-                cost_ms: 3,
+                cost_ms: 4,
                 mistake: "counting stores instead of entries (an upsert counted twice)",
             };
             namespace_invalid_refused => "namespace.invalid_refused" [
@@ -127,7 +128,7 @@ macro_rules! __tinymemory_standard_checks {
                 "an invalid namespace is MemoryError::Invalid naming the rule broken, on every method, and nothing is stored",
                 hostile::invalid_refused
             ] {
-                cost_ms: 3,
+                cost_ms: 1,
                 mistake: "sanitising the namespace (lowercasing, replacing characters) instead of refusing it",
             };
             forget_idempotent => "forget.idempotent" [
@@ -135,7 +136,7 @@ macro_rules! __tinymemory_standard_checks {
                 "forget returns true then false, and the entry is gone from get, list, namespaces and recall",
                 forget::idempotent
             ] {
-                cost_ms: 3,
+                cost_ms: 2,
                 mistake: "a delete the searcher does not see until the next commit or refresh",
             };
             key_invalid_refused => "key.invalid_refused" [
@@ -151,7 +152,7 @@ macro_rules! __tinymemory_standard_checks {
                 "a hit shares a whole word with the query: punctuation separates words, accents and combining marks belong to their words, and a word inside another is no match",
                 recall::whole_words
             ] {
-                cost_ms: 5,
+                cost_ms: 2,
                 mistake: "a tokenizer folding accents (`cafe` finds `café`) or splitting at combining marks (`ते` finds `नमस्ते`), a query quoted as one phrase (`alpha,beta`), `LIKE '%q%'` substring matching",
                 semantic: "asks which entries share a word with the query",
             };
@@ -160,7 +161,7 @@ macro_rules! __tinymemory_standard_checks {
                 "every word of an entry finds it, the commonest function words of each corpus language (the, is, not, be, de), numbers and one-character words included",
                 recall::common_words
             ] {
-                cost_ms: 31,
+                cost_ms: 75,
                 mistake: "a stop-word list (Lucene's, NLTK's, PostgreSQL's `english` configuration), a minimum token length of 2 or 3, or a tokenizer that drops numbers",
                 semantic: "asks only that the only entry of a namespace is returned for each of its words",
             };
@@ -177,7 +178,7 @@ macro_rules! __tinymemory_standard_checks {
                 "the same recall on unchanged data returns identical hits with identical score bits",
                 ranking::deterministic
             ] {
-                cost_ms: 25,
+                cost_ms: 24,
                 mistake: "approximate (HNSW) search or a float sum whose order changes between calls",
             };
             recall_self_retrieval => "recall.self_retrieval" [
@@ -185,7 +186,7 @@ macro_rules! __tinymemory_standard_checks {
                 "an entry's own content used as the query ranks that entry first in its namespace",
                 ranking::self_retrieval
             ] {
-                cost_ms: 14,
+                cost_ms: 12,
                 mistake: "a minimum token length or stop-word list that drops every word of a short entry",
             };
             recall_reindexed_on_upsert => "recall.reindexed_on_upsert" [
@@ -193,7 +194,7 @@ macro_rules! __tinymemory_standard_checks {
                 "after store, store_many or import over an existing key, recall ranks the entry by its new content: first on the new text, strictly below an entry holding the old text on that",
                 reindex::reindexed_on_upsert
             ] {
-                cost_ms: 13,
+                cost_ms: 12,
                 mistake: "a vector store that keeps the first embedding on an upsert (the payload updated, the vector not), or a full-text index whose old terms are never deleted",
                 semantic: "a lexical engine may return the upserted entry for its old text only below the entry still holding it (it shares no word); a semantic one ranks it below by similarity",
             };
@@ -202,7 +203,7 @@ macro_rules! __tinymemory_standard_checks {
                 "a recall pinned to a namespace returns the same hits with the same scores (up to summation noise) whatever is stored, upserted or forgotten in other namespaces",
                 isolation::namespace_isolation
             ] {
-                cost_ms: 952,
+                cost_ms: 1078,
                 mistake: "one full-text index for every namespace: FTS5's `bm25()`, Lucene's or tantivy's BM25 weigh a word by its frequency in the whole index, so a write in another namespace moves this one's scores (and, at the limit, its hits); ties broken by insertion or internal id, so a write elsewhere changes which tied entries the limit keeps (the message says when only a tie group differs)",
             };
             store_bulk => "store.bulk" [
@@ -210,7 +211,7 @@ macro_rules! __tinymemory_standard_checks {
                 "store_many stores a batch as the same stores would (a later entry of a key wins, the index included), stamps it with the time of the call, and refuses a batch with an invalid entry naming its rule, storing nothing of it",
                 bulk::store_many
             ] {
-                cost_ms: 8,
+                cost_ms: 5,
                 mistake: "a loop over `store` without a transaction or a validation pass first, so the entries before a bad one stay; a multi-row `INSERT` that keeps the first of a repeated key",
                 semantic: "the index check after the batch is lexical only (a semantic recall may return a replaced entry's key, never its old content)",
             };
@@ -219,7 +220,7 @@ macro_rules! __tinymemory_standard_checks {
                 "an upsert replaces category, session and taint, a session with none included, and writing the defaults (core, no session, internal) over other values through store or store_many replaces them: metadata is never merged",
                 metadata::upsert_replaces_metadata
             ] {
-                cost_ms: 13,
+                cost_ms: 5,
                 mistake: "an update that merges the old metadata into the new, or patch semantics that read a field equal to its default as \"not given\" and keep the old value",
             };
             store_timestamps => "store.timestamps" [
@@ -227,7 +228,7 @@ macro_rules! __tinymemory_standard_checks {
                 "an entry's timestamp is RFC 3339, within a minute of the store, never goes back on an upsert, and is the same from get, list and recall",
                 metadata::timestamps
             ] {
-                cost_ms: 17,
+                cost_ms: 20,
                 mistake: "local time without an offset, or epoch seconds",
             };
             namespaces_last_updated => "namespaces.last_updated" [
@@ -235,7 +236,7 @@ macro_rules! __tinymemory_standard_checks {
                 "namespaces() gives each namespace, when it gives last_updated, the newest timestamp of its entries by instant, after upserts and forgets, and after imports of other RFC 3339 spellings",
                 metadata::last_updated
             ] {
-                cost_ms: 72,
+                cost_ms: 61,
                 mistake: "the first write's time, or the oldest entry's; SQL `MAX(timestamp)` over the text, bytewise, which is time order only while every timestamp is spelt alike (`tinymemory.protocol.timestamp_key` orders them)",
             };
             store_distinct_identities => "store.distinct_identities" [
@@ -243,7 +244,7 @@ macro_rules! __tinymemory_standard_checks {
                 "(learning:a/b, c) and (learning:a, b/c) are two entries: an identity is never namespace and key joined by a separator",
                 metadata::distinct_identities
             ] {
-                cost_ms: 9,
+                cost_ms: 2,
                 mistake: "a document id made of namespace and key joined by a separator",
             };
             store_opens_empty => "store.opens_empty" [
@@ -251,7 +252,7 @@ macro_rules! __tinymemory_standard_checks {
                 "a store opened after another store of the driver is closed is empty and answers as new: get, list, namespaces and recall find nothing the earlier store held",
                 metadata::opens_empty
             ] {
-                cost_ms: 11,
+                cost_ms: 2,
                 mistake: "a query or page cache that reset does not clear: an exec driver's process serves store after store, so the next store answers with the last one's entries",
             };
             list_filters => "list.filters" [
@@ -259,7 +260,7 @@ macro_rules! __tinymemory_standard_checks {
                 "list keeps exactly the entries of the category and session asked, in one namespace or all",
                 metadata::list_filters
             ] {
-                cost_ms: 12,
+                cost_ms: 3,
                 mistake: "a filter inverted or ignored",
             };
             recall_filters => "recall.filters" [
@@ -267,7 +268,7 @@ macro_rules! __tinymemory_standard_checks {
                 "recall keeps exactly the entries of the category and session asked",
                 metadata::recall_filters
             ] {
-                cost_ms: 33,
+                cost_ms: 2,
                 mistake: "post-filtering top-k: the filter applied to the engine's best hits",
                 semantic: "every entry holds the query word, so both profiles return exactly the filtered entries",
             };
@@ -276,7 +277,7 @@ macro_rules! __tinymemory_standard_checks {
                 "a limit up to 2^64 - 1 is no error and returns every hit",
                 metadata::huge_limit
             ] {
-                cost_ms: 4,
+                cost_ms: 1,
                 mistake: "the limit passed to the engine as a signed 32- or 64-bit integer, or used to size a buffer",
             };
             store_hostile_text_round_trip => "store.hostile_text_round_trip" [
@@ -284,7 +285,7 @@ macro_rules! __tinymemory_standard_checks {
                 "keys and contents with SQL metacharacters, NUL, emoji, RTL and combining marks round-trip byte for byte",
                 hostile::text_round_trip
             ] {
-                cost_ms: 59,
+                cost_ms: 24,
                 mistake: "SQL built by string formatting; text normalised or cut at NUL on the way in",
             };
             store_big_content_round_trip => "store.big_content_round_trip" [
@@ -292,7 +293,7 @@ macro_rules! __tinymemory_standard_checks {
                 "a 1 MiB content with NULs and multibyte text round-trips byte for byte and is recalled",
                 hostile::big_content_round_trip
             ] {
-                cost_ms: 792,
+                cost_ms: 1188,
                 mistake: "a field size limit, or a tokenizer that does not index CJK characters",
             };
             recall_hostile_queries => "recall.hostile_queries" [
@@ -300,7 +301,7 @@ macro_rules! __tinymemory_standard_checks {
                 "every hostile text used as a query is Ok and finds only its own namespace",
                 hostile::hostile_queries
             ] {
-                cost_ms: 13,
+                cost_ms: 28,
                 mistake: "query parser syntax again (a tokenizer splitting at combining marks splits the query the same way, so `recall.whole_words` catches that)",
             };
             store_concurrent_writes => "store.concurrent_writes" [
@@ -308,7 +309,7 @@ macro_rules! __tinymemory_standard_checks {
                 "stores running at once through one driver (8 writers x 25 keys) are all kept: every key readable, counts exact",
                 concurrency::concurrent_writes
             ] {
-                cost_ms: 50,
+                cost_ms: 106,
                 mistake: "one writer shared without a lock (lost writes), or \"database is locked\"",
             };
             namespace_case_sensitive => "namespace.case_sensitive" [
@@ -316,7 +317,7 @@ macro_rules! __tinymemory_standard_checks {
                 "namespaces compare byte for byte: learning:Rust, learning:rust and learning:RUST are three namespaces",
                 namespace_rules::case_sensitive
             ] {
-                cost_ms: 13,
+                cost_ms: 15,
                 mistake: "a case-insensitive collation or a lowercasing analyzer on the namespace field",
             };
             namespace_no_wildcards => "namespace.no_wildcards" [
@@ -324,7 +325,7 @@ macro_rules! __tinymemory_standard_checks {
                 "a namespace argument matches only itself: _ and . in learning:a_b and learning:a.b are plain characters",
                 namespace_rules::no_wildcards
             ] {
-                cost_ms: 11,
+                cost_ms: 14,
                 mistake: "SQL `LIKE`, a glob or a regex as the namespace filter",
             };
             namespace_reserved_words => "namespace.reserved_words" [
@@ -332,7 +333,7 @@ macro_rules! __tinymemory_standard_checks {
                 "names that look reserved (engine names, default, global, public, system, null, true, none, SQL keywords, common table and collection names) are ordinary namespaces, first labels and keys",
                 namespace_rules::reserved_words
             ] {
-                cost_ms: 121,
+                cost_ms: 172,
                 mistake: "a namespace used as a table or collection name without quoting, or an engine that reserves its own name as a root label (one agent framework's store refuses `langgraph:...`)",
             };
             sections_custom_spelling => "sections.custom_spelling" [
@@ -340,7 +341,7 @@ macro_rules! __tinymemory_standard_checks {
                 "a known section spelled as Custom is the same section: writes land under its prefix",
                 sections::custom_spelling
             ] {
-                cost_ms: 17,
+                cost_ms: 12,
                 mistake: "namespaces normalised by the driver",
             };
             sections_invalid_section_refused => "sections.invalid_section_refused" [
@@ -348,7 +349,7 @@ macro_rules! __tinymemory_standard_checks {
                 "an unusable custom section errors on every call, the enumerating ones included",
                 sections::invalid_section_refused
             ] {
-                cost_ms: 8,
+                cost_ms: 1,
                 mistake: "invalid namespaces sanitised instead of refused",
             };
             sections_across_merge_order => "sections.across_merge_order" [
@@ -356,7 +357,7 @@ macro_rules! __tinymemory_standard_checks {
                 "across_section merges by score descending, ties by (namespace, key), min(limit, total) hits",
                 sections::across_merge_order
             ] {
-                cost_ms: 15,
+                cost_ms: 9,
                 mistake: "insertion-order ties: equal scores returned in insertion (document id) order instead of by key",
                 semantic: "the number of hits is taken from the driver's own pinned recalls, not from the entries holding \"comet\"",
             };
@@ -365,7 +366,7 @@ macro_rules! __tinymemory_standard_checks {
                 "the cap visits namespaces by count then name, and truncated means namespaces were skipped",
                 sections::cap_and_truncation
             ] {
-                cost_ms: 10,
+                cost_ms: 8,
                 mistake: "wrong counts from `namespaces()`",
             };
             sections_namespace_filter_conflict => "sections.namespace_filter_conflict" [
@@ -373,7 +374,7 @@ macro_rules! __tinymemory_standard_checks {
                 "across_section refuses opts.namespace with NAMESPACE_FILTER_CONFLICT",
                 sections::namespace_filter_conflict
             ] {
-                cost_ms: 2,
+                cost_ms: 3,
                 mistake: "none in the driver: the section API's own rule",
             };
             sections_namespaces_listed_once => "sections.namespaces_listed_once" [
@@ -381,7 +382,7 @@ macro_rules! __tinymemory_standard_checks {
                 "namespaces() lists a namespace mixing categories and sessions once, so across_section and scopes() see no driver fault",
                 section_faults::namespaces_listed_once
             ] {
-                cost_ms: 9,
+                cost_ms: 12,
                 mistake: "grouping by namespace and category",
             };
             sections_pinned_hits_only => "sections.pinned_hits_only" [
@@ -389,7 +390,7 @@ macro_rules! __tinymemory_standard_checks {
                 "a recall pinned to learning:rust answers from it alone (not learning:rust-async), so across_section sees no driver fault",
                 section_faults::pinned_hits_only
             ] {
-                cost_ms: 6,
+                cost_ms: 7,
                 mistake: "a prefix match on the namespace",
             };
             sections_view_recall_pinned => "sections.view_recall_pinned" [
@@ -397,7 +398,7 @@ macro_rules! __tinymemory_standard_checks {
                 "a section view's recall(scope, ..) searches <section>:<scope> only, never global",
                 metadata::view_recall_pinned
             ] {
-                cost_ms: 3,
+                cost_ms: 5,
                 mistake: "\"no namespace\" treated as every namespace",
             };
             interface_langchain_empty_store => "interface.langchain.empty_store" [
@@ -517,7 +518,7 @@ macro_rules! __tinymemory_standard_checks {
                 "after loading the corpus, namespaces() reports exactly the loaded entries per namespace",
                 corpus::namespace_counts
             ] {
-                cost_ms: 26,
+                cost_ms: 35,
                 mistake: "commit-per-write speed: a commit (or fsync) per store makes the 22,688-entry load take minutes",
             };
             corpus_recall_own_words => "corpus.recall_own_words" [
@@ -525,7 +526,7 @@ macro_rules! __tinymemory_standard_checks {
                 "in every corpus namespace, an entry is recalled by the longest word it contains",
                 corpus::recall_own_words
             ] {
-                cost_ms: 107,
+                cost_ms: 181,
                 mistake: "a minimum or maximum token length, or stemming (splitting at combining marks is `recall.whole_words`'s: here the query is split the same way)",
                 semantic: "replaced by `corpus.self_retrieval` (a pinned recall of one word returns every entry up to the limit, so it would prove nothing)",
             };
@@ -542,7 +543,7 @@ macro_rules! __tinymemory_standard_checks {
                 "export pages of 1, 2, 7, n - 1, n, n + 1 and 1000 records hold every entry of list(None, ..) exactly once, in (namespace, key) order, every field as listed",
                 portability::pages_partition
             ] {
-                cost_ms: 38,
+                cost_ms: 27,
                 mistake: "an offset cursor (`LIMIT ? OFFSET ?`) over an order that is not unique, or the engine's collation instead of bytes, so pages overlap or skip",
             };
             portability_end_of_export => "portability.end_of_export" [
@@ -550,7 +551,7 @@ macro_rules! __tinymemory_standard_checks {
                 "an empty store's export ends with no records, and an empty page is never the end while records remain: only next_cursor None ends an export",
                 portability::end_of_export
             ] {
-                cost_ms: 11,
+                cost_ms: 2,
                 mistake: "ending when a page is shorter than the limit, or returning `None` for a full page",
             };
             portability_page_limits => "portability.page_limits" [
@@ -558,7 +559,7 @@ macro_rules! __tinymemory_standard_checks {
                 "a limit of 0 returns no records and a cursor that keeps the place (at the start and mid-export); a limit of usize::MAX returns every record",
                 portability::page_limits
             ] {
-                cost_ms: 9,
+                cost_ms: 6,
                 mistake: "`limit + 1` overflowing, or a limit of 0 read as \"no limit\" or as the end",
             };
             portability_unknown_cursor => "portability.unknown_cursor" [
@@ -566,7 +567,7 @@ macro_rules! __tinymemory_standard_checks {
                 "a cursor that is not well-formed in the driver's format (garbled, truncated, edited) is MemoryError::Invalid with rule export.cursor_unknown, never a silent restart, and changes nothing",
                 portability::unknown_cursor
             ] {
-                cost_ms: 6,
+                cost_ms: 1,
                 mistake: "an unparsable cursor read as \"start from the beginning\"",
             };
             portability_cursor_stable => "portability.cursor_stable" [
@@ -574,7 +575,7 @@ macro_rules! __tinymemory_standard_checks {
                 "between pages, forgetting the entry a cursor stands on and storing, upserting or forgetting others: the export resumes after the cursor, and every entry present throughout comes exactly once",
                 portability::cursor_stable
             ] {
-                cost_ms: 9,
+                cost_ms: 10,
                 mistake: "a cursor that names a row id or an offset, lost when that row is forgotten or rows are inserted before it",
             };
             portability_round_trip => "portability.round_trip" [
@@ -582,7 +583,7 @@ macro_rules! __tinymemory_standard_checks {
                 "export, then import into a fresh store, gives the same list(None, ..) (every field but id) and namespaces(); imported entries are recalled; a second import changes nothing",
                 portability::round_trip
             ] {
-                cost_ms: 45,
+                cost_ms: 110,
                 mistake: "import through `store`, which stamps the time of the import instead of keeping the exported timestamp; rows written without the full-text index",
                 semantic: "export and import do not rank; it recalls each imported entry by its own text, which ranks it first under both profiles",
             };
@@ -591,7 +592,7 @@ macro_rules! __tinymemory_standard_checks {
                 "import keeps taint (ExternalSync stays ExternalSync, through an export too), category, session and the timestamp byte for byte; importing a key again replaces its taint, and the defaults (core, no session, internal) replace other values",
                 portability::taint_kept
             ] {
-                cost_ms: 7,
+                cost_ms: 4,
                 mistake: "a schema or wire format without the taint, read back as the default `internal`; an import with patch semantics keeping the stored category, session or taint where the record gives the default",
             };
             portability_import_hostile => "portability.import_hostile" [
@@ -599,7 +600,7 @@ macro_rules! __tinymemory_standard_checks {
                 "hostile keys and contents and a 1 MiB content are imported and read back and exported byte for byte",
                 portability::import_hostile
             ] {
-                cost_ms: 882,
+                cost_ms: 1177,
                 mistake: "a bulk path (COPY, multi-row INSERT, a JSON batch) that escapes or truncates what the one-row path keeps",
             };
             portability_import_failures => "portability.import_failures" [
@@ -607,7 +608,7 @@ macro_rules! __tinymemory_standard_checks {
                 "an import reports each invalid record (namespace, key, timestamp) with its index and rule, and writes exactly the valid ones",
                 portability::import_failures
             ] {
-                cost_ms: 13,
+                cost_ms: 7,
                 mistake: "one bad record failing the whole batch, or writing it anyway",
             };
             portability_store_after_import => "portability.store_after_import" [
@@ -615,51 +616,51 @@ macro_rules! __tinymemory_standard_checks {
                 "a store or store_many over a key an import wrote (stamped 2001) stamps the time of the store and gives content, category, session and taint anew, the same from get, list and recall",
                 portability::store_after_import
             ] {
-                cost_ms: 6,
+                cost_ms: 2,
                 mistake: "an upsert that updates the content but keeps the row's timestamp column, so an imported entry stays stamped with its import's time; an update with merge semantics keeping the imported session or timestamp field",
             };
             properties_across_ordering => "properties.across_ordering" ($crate::properties::ACROSS_ORDERING) {
-                cost_ms: 887,
+                cost_ms: 472,
                 mistake: "insertion-order ties",
             };
             properties_cap_determinism => "properties.cap_determinism" ($crate::properties::CAP_DETERMINISM) {
-                cost_ms: 1583,
+                cost_ms: 1389,
                 mistake: "insertion-order ties",
             };
             properties_custom_spelling => "properties.custom_spelling" ($crate::properties::CUSTOM_SPELLING) {
-                cost_ms: 1726,
+                cost_ms: 974,
                 mistake: "namespaces normalised by the driver",
             };
             properties_namespace_round_trip => "properties.namespace_round_trip" ($crate::properties::NAMESPACE_ROUND_TRIP) {
-                cost_ms: 632,
+                cost_ms: 272,
                 mistake: "a namespace rule of the driver's own, stricter or looser",
             };
             properties_pinning_cost => "properties.pinning_cost" ($crate::properties::PINNING_COST) {
-                cost_ms: 1146,
+                cost_ms: 712,
                 mistake: "a `namespaces()` that lists a namespace twice",
             };
             properties_truncation => "properties.truncation" ($crate::properties::TRUNCATION) {
-                cost_ms: 1222,
+                cost_ms: 866,
                 mistake: "wrong counts from `namespaces()`",
             };
             properties_concurrent_equals_sequential => "properties.concurrent_equals_sequential" ($crate::properties::CONCURRENCY) {
-                cost_ms: 1776,
+                cost_ms: 1248,
                 mistake: "a searcher or cursor shared by concurrent calls",
             };
             properties_export_partition => "properties.export_partition" ($crate::properties::EXPORT_PARTITION) {
-                cost_ms: 868,
+                cost_ms: 968,
                 mistake: "an upsert that moves an entry to the end of an insertion-ordered export",
             };
             properties_export_round_trip => "properties.export_round_trip" ($crate::properties::EXPORT_ROUND_TRIP) {
-                cost_ms: 1034,
+                cost_ms: 1243,
                 mistake: "a field lost on one of the two paths",
             };
             properties_store_many_matches_store => "properties.store_many_matches_store" ($crate::properties::STORE_MANY_MATCHES_STORE) {
-                cost_ms: 710,
+                cost_ms: 1120,
                 mistake: "a batch path that fails or drops entries when one batch holds a text twice (one embedding per distinct text zipped with one index per entry), or keeps the first of a repeated key",
             };
             model_differential => "model.differential" ($crate::model::DIFFERENTIAL) {
-                cost_ms: 573,
+                cost_ms: 1131,
                 mistake: "AND-by-default parsers, stale recall after a forget, ties by insertion order: whatever the named checks missed",
                 semantic: "recall and `across_section` answers compared against the namespace's pool instead of the model's word matches (docs/properties.md)",
             };

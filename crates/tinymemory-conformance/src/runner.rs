@@ -124,7 +124,10 @@ impl Runner {
     /// and messages, and the order of the reports (registry order) do not
     /// depend on `jobs`; only durations do, and `on_report` is called in
     /// registry order, each report once every check before it has
-    /// finished too. The `jobs` are slots: once every check has started, a
+    /// finished too. With more than one job the checks start costliest
+    /// first (descending [`cost`](crate::shard::cost), ties in registry
+    /// order), so the longest do not end the run alone; at one job, in
+    /// registry order. The `jobs` are slots: once every check has started, a
     /// property check runs more of its cases at once on the slots left
     /// free, each case on a fresh store, its verdict still that of the
     /// first failing case in case order. A property check's live case
@@ -272,10 +275,14 @@ impl Runner {
     ///   fails the load before any check meets it;
     /// - a check that reads the corpus ([`Family::reads_corpus`]) starts
     ///   only once the load has ended, and the checks after it start
-    ///   meanwhile, in registry order, as slots free up; once loaded, the
-    ///   checks passed over start first, in registry order, the first on
-    ///   the load's slot. A check of another family started during the
-    ///   load sees no corpus ([`CheckContext::corpus`] is `None`);
+    ///   meanwhile, as slots free up; once loaded, the first check left
+    ///   starts on the load's slot. A check of another family started
+    ///   during the load sees no corpus ([`CheckContext::corpus`] is
+    ///   `None`);
+    /// - the checks start costliest first (descending
+    ///   [`cost`](crate::shard::cost), ties in registry order), so that no
+    ///   long check is left to run alone at the end; at one job, in
+    ///   registry order, those passed over during the load first;
     /// - the reports, their order and what they say do not change:
     ///   `observer` is told of each report in registry order, as
     ///   [`Runner::run_observed`] does; only the order checks start in
@@ -344,7 +351,9 @@ impl Runner {
         let mut running = FuturesUnordered::new();
         let mut finished: BTreeMap<usize, CheckReport> = BTreeMap::new();
         let total = checks.len();
-        let mut order = StartOrder::new(checks.checks());
+        // Costliest first when checks run side by side; one job keeps
+        // registry order (`crate::start_order`).
+        let mut order = StartOrder::new(checks.checks(), jobs > 1);
         let mut waited: Option<OwnedSemaphorePermit> = None;
         loop {
             while open && order.peek(loaded).is_some() {

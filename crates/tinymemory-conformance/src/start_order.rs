@@ -1,72 +1,75 @@
 //! The order a run starts its checks in while a corpus may still be
 //! loading.
 //!
-//! Registry order, except that a check reading the corpus
-//! ([`Family::reads_corpus`](crate::Family::reads_corpus)) is passed over
-//! while the corpus loads and the checks after it start instead; once the
-//! corpus is loaded, the checks passed over start first, in registry
-//! order, before any check still to come. A run whose corpus is loaded
-//! before its first check starts in registry order, as before loads
-//! overlapped checks.
-
-use std::collections::VecDeque;
-use std::iter::{Enumerate, Peekable};
-use std::slice;
+//! The next check to start is the first, in the run's priority order, of
+//! those allowed to start: while the corpus loads, a check reading it
+//! ([`Family::reads_corpus`](crate::Family::reads_corpus)) is not, and the
+//! checks after it start instead; once it is loaded, every check is.
+//!
+//! The priority order is one of two:
+//!
+//! - **registry order**, at one job: the checks passed over during the
+//!   load come first once it ends (each comes before every check still to
+//!   come in the registry), and a run whose corpus is loaded before its
+//!   first check starts them in registry order, as before loads overlapped
+//!   checks. One job keeps it because a check then starts when the one
+//!   before it has finished: on a driver whose stores share one database
+//!   (one job whatever `--jobs` says) a later check meets what an earlier
+//!   one left in the registry's order, and a person reading the console
+//!   sees each line as its check ends, not held behind a costlier one;
+//! - **costliest first**, at more than one job: descending
+//!   [`cost`](crate::shard::cost) (the check's measured `cost_ms`), ties in
+//!   registry order: the longest-processing-time-first rule (Graham,
+//!   1969) that `--shard` partitions by, and that schedulers knowing a
+//!   task's duration use. A long check started last is the run's tail,
+//!   with the other slots idle beside it (a property check fans out only
+//!   its own cases); started first, the short checks fill in beside it.
+//!
+//! Only the order checks start in changes: a check's cases come from the
+//! run's seed and its id, and its report goes out in registry order.
 
 use crate::Check;
 
 /// The checks of a run still to start, with their positions.
 pub(crate) struct StartOrder<'a> {
-    next: Peekable<Enumerate<slice::Iter<'a, Check>>>,
-    /// Checks reading the corpus, passed over while it loads.
-    waiting: VecDeque<(usize, &'a Check)>,
+    /// The checks not yet started, in priority order.
+    left: Vec<(usize, &'a Check)>,
 }
 
 impl<'a> StartOrder<'a> {
-    /// Every check of `checks`, from the first.
-    pub(crate) fn new(checks: &'a [Check]) -> Self {
-        Self {
-            next: checks.iter().enumerate().peekable(),
-            waiting: VecDeque::new(),
+    /// Every check of `checks`, in registry order, or costliest first
+    /// when `costliest_first` (the module docs).
+    pub(crate) fn new(checks: &'a [Check], costliest_first: bool) -> Self {
+        let mut left: Vec<(usize, &'a Check)> = checks.iter().enumerate().collect();
+        if costliest_first {
+            // A stable sort: ties stay in registry order.
+            left.sort_by_key(|(_, check)| std::cmp::Reverse(crate::shard::cost(check.id)));
         }
+        Self { left }
     }
 
-    /// The check to start next, if one may start: with the corpus
-    /// `loaded`, the first check passed over, else the next one; while it
-    /// loads, the next check that does not read it (those that do are
-    /// passed over on the way).
+    /// Where in `left` the check to start next is: the first allowed to
+    /// start, every check once the corpus is `loaded`, else the first
+    /// that does not read it.
+    fn next(&self, loaded: bool) -> Option<usize> {
+        self.left
+            .iter()
+            .position(|(_, check)| loaded || !check.family.reads_corpus())
+    }
+
+    /// The check to start next, if one may start (the module docs).
     pub(crate) fn peek(&mut self, loaded: bool) -> Option<(usize, &'a Check)> {
-        if loaded {
-            return self
-                .waiting
-                .front()
-                .copied()
-                .or_else(|| self.next.peek().copied());
-        }
-        while let Some(&(position, check)) = self.next.peek() {
-            if !check.family.reads_corpus() {
-                return Some((position, check));
-            }
-            self.waiting.push_back((position, check));
-            self.next.next();
-        }
-        None
+        self.next(loaded).map(|i| self.left[i])
     }
 
     /// Takes the check [`StartOrder::peek`] names.
     pub(crate) fn pop(&mut self, loaded: bool) -> Option<(usize, &'a Check)> {
-        let first = self.peek(loaded)?;
-        if loaded && !self.waiting.is_empty() {
-            self.waiting.pop_front()
-        } else {
-            self.next.next();
-            Some(first)
-        }
+        self.next(loaded).map(|i| self.left.remove(i))
     }
 
     /// `true` when every check has started.
     pub(crate) fn is_empty(&mut self) -> bool {
-        self.waiting.is_empty() && self.next.peek().is_none()
+        self.left.is_empty()
     }
 }
 
@@ -107,7 +110,7 @@ mod tests {
             check("d", Family::Property),
             check("e", Family::Portability),
         ];
-        let mut order = StartOrder::new(&checks);
+        let mut order = StartOrder::new(&checks, false);
         assert_eq!(ids(&mut order, false, 2), [(0, "a"), (2, "b")]);
         assert_eq!(order.peek(true).map(|(p, _)| p), Some(1));
         assert_eq!(ids(&mut order, true, 2), [(1, "c1"), (3, "c2")]);
@@ -122,7 +125,7 @@ mod tests {
     #[test]
     fn nothing_starts_when_only_corpus_checks_are_left_during_the_load() {
         let checks = [check("c1", Family::Corpus), check("a", Family::Contract)];
-        let mut order = StartOrder::new(&checks);
+        let mut order = StartOrder::new(&checks, false);
         assert_eq!(ids(&mut order, false, 9), [(1, "a")]);
         assert_eq!(order.peek(false).map(|(p, _)| p), None);
         assert!(!order.is_empty());
@@ -138,7 +141,62 @@ mod tests {
             check("c1", Family::Corpus),
             check("b", Family::Sections),
         ];
-        let mut order = StartOrder::new(&checks);
+        let mut order = StartOrder::new(&checks, false);
         assert_eq!(ids(&mut order, true, 9), [(0, "a"), (1, "c1"), (2, "b")]);
+    }
+
+    /// More than one job: costliest first by the checks' measured cost
+    /// (`properties.concurrent_equals_sequential` above
+    /// `model.differential`, both far above `namespace.invalid_refused`),
+    /// ties (two ids of no standard check, the default cost) in registry
+    /// order.
+    #[test]
+    fn costliest_first_ties_in_registry_order() {
+        let checks = [
+            check("namespace.invalid_refused", Family::Contract),
+            check("mine.first", Family::Contract),
+            check("model.differential", Family::Property),
+            check("mine.second", Family::Contract),
+            check("properties.concurrent_equals_sequential", Family::Property),
+        ];
+        let mut order = StartOrder::new(&checks, true);
+        assert_eq!(
+            ids(&mut order, true, 9),
+            [
+                (4, "properties.concurrent_equals_sequential"),
+                (2, "model.differential"),
+                (1, "mine.first"),
+                (3, "mine.second"),
+                (0, "namespace.invalid_refused"),
+            ]
+        );
+        assert!(order.is_empty());
+    }
+
+    /// Costliest first during the load among the checks that read no
+    /// corpus; once loaded, a corpus check passed over takes its place by
+    /// cost among the rest, not ahead of them.
+    #[test]
+    fn costliest_first_passes_over_the_corpus_checks_while_it_loads() {
+        let checks = [
+            check("corpus.recall_own_words", Family::Corpus),
+            check("namespace.invalid_refused", Family::Contract),
+            check("model.differential", Family::Property),
+            check("properties.concurrent_equals_sequential", Family::Property),
+        ];
+        let mut order = StartOrder::new(&checks, true);
+        assert_eq!(
+            ids(&mut order, false, 1),
+            [(3, "properties.concurrent_equals_sequential")]
+        );
+        assert_eq!(
+            ids(&mut order, true, 9),
+            [
+                (2, "model.differential"),
+                (0, "corpus.recall_own_words"),
+                (1, "namespace.invalid_refused"),
+            ]
+        );
+        assert!(order.is_empty());
     }
 }

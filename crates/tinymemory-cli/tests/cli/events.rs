@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
+use tinymemory_conformance::shard::cost;
 
 use crate::support::bin::{repo, run, scratch};
 use crate::support::schema_check::Schemas;
@@ -243,7 +244,13 @@ fn checks_that_read_no_corpus_run_while_it_loads() {
             // The load holds the one job.
             assert!(first_check > load_end(&events), "{events:?}");
         } else {
-            assert_eq!(events[first_check]["id"], "store.upsert");
+            // Costliest first (`two_jobs_start_the_costliest_checks_first`).
+            let costliest = if cost("recall.limit") > cost("store.upsert") {
+                "recall.limit"
+            } else {
+                "store.upsert"
+            };
+            assert_eq!(events[first_check]["id"], costliest);
             assert!(first_check < load_end(&events), "{events:?}");
         }
         // The console (stdout beside a report on a file): the load's
@@ -258,6 +265,104 @@ fn checks_that_read_no_corpus_run_while_it_loads() {
         reports.push(timeless(&report));
     }
     assert_eq!(reports[0], reports[1]);
+}
+
+/// The ids of the checks in the order they started.
+fn started(events: &[Value]) -> Vec<String> {
+    events
+        .iter()
+        .filter(|e| e["event"] == "check-started")
+        .map(|e| e["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The console's lines without the checks' durations: `PASS  id
+/// (family, 1.2ms)` as `PASS  id (family)`.
+fn console_without_durations(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .map(|line| match (line.find(" ("), line.find(')')) {
+            (Some(open), Some(close))
+                if ["PASS ", "FAIL ", "SKIP "]
+                    .iter()
+                    .any(|k| line.starts_with(k)) =>
+            {
+                let family = line[open..close].split(',').next().unwrap_or_default();
+                format!("{}{family}{}", &line[..open], &line[close..])
+            }
+            _ => line.to_owned(),
+        })
+        .collect()
+}
+
+/// At two jobs the checks start costliest first (descending `cost_ms`,
+/// ties in registry order), at one job in registry order; the report
+/// (its order, verdicts, messages and a property's shrunk counterexample,
+/// which come from the seed and the check's id alone) and the console's
+/// text are the same either way, timings aside. `row-dependent-scores`
+/// fails `properties.cap_determinism`, so a counterexample is compared.
+#[test]
+fn two_jobs_start_the_costliest_checks_first() {
+    let selection = [
+        "namespace.invalid_refused",
+        "recall.limit",
+        "properties.cap_determinism",
+        "properties.export_round_trip",
+        "model.differential",
+    ];
+    let dir = scratch();
+    let mut runs = Vec::new();
+    for jobs in ["1", "2"] {
+        // One report path for both runs: the console names it.
+        let events = dir.path().join(format!("events-{jobs}.jsonl"));
+        let report = dir.path().join("report.json");
+        let mut args = vec![
+            "run",
+            "--driver",
+            "mutant:row-dependent-scores",
+            "--no-corpus",
+            "--jobs",
+            jobs,
+            "--format",
+            "json",
+            "--output",
+            report.to_str().unwrap(),
+            "--events",
+            events.to_str().unwrap(),
+        ];
+        for id in selection {
+            args.extend(["--check", id]);
+        }
+        let ran = run(&args);
+        assert_eq!(ran.code, 1, "{}", ran.dump());
+        let report = timeless(&report);
+        let failed: Vec<&str> = report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["outcome"] == "fail")
+            .map(|c| c["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(failed, ["properties.cap_determinism"], "{}", ran.dump());
+        runs.push((
+            started(&lines(&events)),
+            report,
+            console_without_durations(&ran.stdout),
+        ));
+    }
+    let registry: Vec<String> = runs[0].1["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(runs[0].0, registry, "one job: registry order");
+    let mut costliest_first = registry.clone();
+    costliest_first.sort_by_key(|id| std::cmp::Reverse(cost(id)));
+    assert_ne!(costliest_first, registry, "a selection whose order changes");
+    assert_eq!(runs[1].0, costliest_first, "two jobs: costliest first");
+    assert_eq!(runs[0].1, runs[1].1, "the reports, timings aside");
+    assert_eq!(runs[0].2, runs[1].2, "the console, durations aside");
 }
 
 /// `fd:N` writes to an inherited descriptor, here a pipe the shell opens;

@@ -48,7 +48,8 @@ pub(crate) enum Command {
     /// every check of the recall profile (the driver's, or `--profile`).
     /// Exit 0: all passed; 1: a check failed; 2: usage error;
     /// 3: the driver or corpus could not be opened; 4: every selected
-    /// check was skipped (`--all-skipped`).
+    /// check was skipped (`--all-skipped`); 5: the driver's environment is
+    /// broken (a missing module, a refused connection; `--keep-going`).
     Run(RunArgs),
     /// List every check: id, family, the recall profiles it applies to,
     /// description.
@@ -85,7 +86,8 @@ pub(crate) enum Command {
     /// into one report, in any format. Refused (exit 2, naming why) unless
     /// they are every shard of one run: the same seed, cases, driver,
     /// profile, selection and suite version, each shard once, each check
-    /// once. Exit 0: every check passed; 1: a check failed; 2: refused.
+    /// once. Exit 0: every check passed; 1: a check failed; 2: refused;
+    /// 4: every check was skipped (`--all-skipped`).
     Merge(MergeArgs),
 }
 
@@ -287,8 +289,8 @@ pub(crate) struct RunArgs {
     pub(crate) checks: Vec<CheckPattern>,
 
     /// Run only the checks of family NAME: `contract`, `sections`,
-    /// `corpus`, `portability` or `property`. Repeatable, and adds to
-    /// `--check`.
+    /// `portability`, `interface`, `corpus` or `property`. Repeatable, and
+    /// adds to `--check`.
     #[arg(long = "family", value_name = "NAME", value_parser = select::parse_family)]
     pub(crate) families: Vec<Family>,
 

@@ -61,13 +61,48 @@ pub(crate) async fn store_batch(
 }
 
 /// `step`, its failure message followed by [`WRITTEN_BY_BATCH`] when
-/// `batched` (some set-up data went in by an accepted `store_many`).
+/// `batched` (some set-up data went in by an accepted `store_many`) and the
+/// check judged an answer: a call that failed with a driver error is that
+/// call's fault, and the suffix would send the author to the batch path.
 pub(crate) fn noted(step: Step, batched: bool) -> Step {
     match step {
-        Err(Stop::Fail(mut failure)) if batched => {
+        Err(Stop::Fail(mut failure)) if batched && failure.driver_error.is_none() => {
             failure.message.push_str(WRITTEN_BY_BATCH);
             Err(Stop::Fail(failure))
         }
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tinymemory_api::MemoryError;
+
+    use super::*;
+    use crate::Failure;
+
+    fn message(step: Step) -> String {
+        match step {
+            Err(Stop::Fail(failure)) => failure.message,
+            _ => panic!("not a failure"),
+        }
+    }
+
+    #[test]
+    fn a_judgment_after_an_accepted_batch_names_the_batch_path() {
+        let step: Step = Err(Stop::fail(Failure::new("hits differ")));
+        assert_eq!(
+            message(noted(step, true)),
+            format!("hits differ{WRITTEN_BY_BATCH}")
+        );
+    }
+
+    #[test]
+    fn a_driver_error_is_its_call_s_not_the_batch_s() {
+        // A call that failed with an error is that call's fault: the
+        // suffix pointing at the batch would send the author the wrong way.
+        let e = MemoryError::unavailable("Connection refused");
+        let step: Step = Err(Stop::caused_by("store(\"a\", \"k\") failed", &e));
+        assert_eq!(message(noted(step, true)), "store(\"a\", \"k\") failed");
     }
 }

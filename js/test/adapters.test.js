@@ -250,6 +250,28 @@ test("a store without delete keeps replaced documents, which the function filter
   assert.deepEqual(await store.namespaces(), []);
 });
 
+test("a store without delete whose filter keeps replaced documents: a read answering one is a mapping limit, never the store's fault", async () => {
+  // LangChain.js's LanceDB (@langchain/community 1.1.29): VectorStore's
+  // default delete, and a search honouring no function filter.
+  const engine = new DoubleVectorStore({ noDelete: true });
+  const store = new VectorStoreAdapter(() => engine);
+  const id = documentId("global", "k");
+  const stale = (revision) =>
+    `mapping limit (docs/adapters.md): the store has no delete (VectorStore's default throws "Not implemented."), so a document ` +
+    `a write replaced or a forget removed stays in it, and its search answered one: document "${id}" of namespace "global", key "k", ` +
+    `revision ${revision}; only a filter dropping such documents (functionFilter, which isCurrent drives) serves a store without delete`;
+  await store.store(entry("global", "k", "comet"));
+  await store.store(entry("global", "k", "stone"));
+  assert.equal(engine.rows.length, 2);
+  await assert.rejects(store.get({ namespace: "global", key: "k" }), { name: "DriverError", kind: "backend", message: stale(1) });
+  const recall = { query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score: null };
+  await assert.rejects(store.recall(recall), { name: "DriverError", kind: "backend", message: stale(1) });
+  const other = new VectorStoreAdapter(() => new DoubleVectorStore({ noDelete: true }));
+  await other.store(entry("global", "k", "comet"));
+  assert.equal(await other.forget({ namespace: "global", key: "k" }), true);
+  await assert.rejects(other.get({ namespace: "global", key: "k" }), { name: "DriverError", kind: "backend", message: stale(1) });
+});
+
 // The suite's verdict on the doubles, through the binary.
 const binary = process.env.TINYMEMORY_CONFORMANCE_BIN;
 const serve = fileURLToPath(new URL("../bin/tinymemory-serve.js", import.meta.url));

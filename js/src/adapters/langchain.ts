@@ -259,7 +259,7 @@ export class VectorStoreAdapter implements Store {
   /** Namespace -> key -> the key's document; a namespace stays once written (its keys may all be forgotten). */
   private catalog = new Map<string, Map<string, Written>>();
   private revision = 0;
-  /** Set once the engine's delete threw "not implemented": replaced documents stay, filtered out by `functionFilter`. */
+  /** Set once the engine's delete threw "not implemented": replaced documents stay, filtered out by `functionFilter`; a search answering one is a mapping limit. */
   deleteUnsupported = false;
   /** What the store answers as the score (option `score`). */
   private readonly scoreKind: ScoreKind;
@@ -421,6 +421,18 @@ export class VectorStoreAdapter implements Store {
         throw mappingLimit(
           `the store answered document ${JSON.stringify(doc.id ?? null)} with metadata.${name} ${JSON.stringify(doc.metadata?.[name] ?? null)} ` +
             `to a search filtered on ${name} ${JSON.stringify(value)}: it ignored the filter; ${remedy}`,
+        );
+      }
+      // Without a delete the replaced and forgotten documents stay: a
+      // filter other than functionFilter lets them through, and answering
+      // one would blame the store for what the adapter could not remove.
+      const written = this.written(doc.metadata?.namespace, doc.metadata?.key);
+      if (this.deleteUnsupported && written?.revision !== doc.metadata?.revision) {
+        throw mappingLimit(
+          `the store has no delete (VectorStore's default throws "Not implemented."), so a document a write replaced or a forget removed stays in it, ` +
+            `and its search answered one: document ${JSON.stringify(doc.id ?? null)} of namespace ${JSON.stringify(doc.metadata?.namespace ?? null)}, ` +
+            `key ${JSON.stringify(doc.metadata?.key ?? null)}, revision ${JSON.stringify(doc.metadata?.revision ?? null)}; ` +
+            "only a filter dropping such documents (functionFilter, which isCurrent drives) serves a store without delete",
         );
       }
       return this.entryOf(doc, typeof score === "number" ? contractScore(this.scoreKind, score) : score);

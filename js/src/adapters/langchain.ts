@@ -403,9 +403,10 @@ export class VectorStoreAdapter implements Store {
    * `similaritySearchWithScore(query, k, filter of c)`, each document read
    * as an entry; a document outside `c` fails the read as a mapping limit
    * (the store ignored the filter), one without the entry fields as the
-   * store's fault.
+   * store's fault, and, when `scored` (a recall's), one whose score is not
+   * a number as the store's too.
    */
-  private async search(query: string, k: number, c: RecallConditions): Promise<Entry[]> {
+  private async search(query: string, k: number, c: RecallConditions, scored = false): Promise<Entry[]> {
     const db = await this.db();
     const found = await db.similaritySearchWithScore(query, k, this.filterOf(c, db));
     return found.map(([doc, score]) => {
@@ -435,7 +436,16 @@ export class VectorStoreAdapter implements Store {
             "only a filter dropping such documents (functionFilter, which isCurrent drives) serves a store without delete",
         );
       }
-      return this.entryOf(doc, typeof score === "number" ? contractScore(this.scoreKind, score) : score);
+      // A missing score must not pass as an unscored hit: it would keep
+      // the ranking checks from judging the store's ranking at all.
+      if (scored && typeof score !== "number") {
+        throw new DriverError(
+          "backend",
+          `the store's similaritySearchWithScore answered document ${JSON.stringify(doc.id ?? null)} with score ${score === undefined ? "undefined" : JSON.stringify(score)}, ` +
+            "not a number (LangChain.js's VectorStore answers [Document, number] pairs)",
+        );
+      }
+      return this.entryOf(doc, typeof score === "number" ? contractScore(this.scoreKind, score) : null);
     });
   }
 
@@ -538,7 +548,7 @@ export class VectorStoreAdapter implements Store {
     // k is the limit as the store can take it, never sized from the
     // catalog: a store refusing a huge k fails recall.huge_limit here as
     // it does through the Python adapters.
-    const hits = await bestWithTies(limit, ENGINE_MAX_LIMIT, (k) => this.search(query, k, conditions));
+    const hits = await bestWithTies(limit, ENGINE_MAX_LIMIT, (k) => this.search(query, k, conditions, true));
     return min_score === null ? hits : hits.filter((h) => h.score !== null && h.score >= min_score);
   }
 

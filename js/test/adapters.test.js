@@ -197,6 +197,25 @@ test("the default filter is an object, a function for a store of type memory, Li
   assert.deepEqual(mine, ["global"]);
 });
 
+test("HNSWLib's filter is a function (doc) => boolean: given an object, its native search aborts the process", async () => {
+  // HNSWLib (@langchain/community 1.1.29) calls the filter on each
+  // candidate inside hnswlib-node's searchKnn, where a TypeError ("filter
+  // is not a function") is a FATAL ERROR (SIGABRT), not an exception: the
+  // double calls it as HNSWLib does and throws where the process would die.
+  const engine = new DoubleVectorStore({ functionFilter: true });
+  engine._vectorstoreType = () => "hnswlib";
+  const seen = [];
+  const search = engine.similaritySearchWithScore.bind(engine);
+  engine.similaritySearchWithScore = (q, k, f) => (seen.push(typeof f), search(q, k, f));
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "k", "comet"));
+  await store.store(entry("other", "k", "comet"));
+  const hits = await store.recall({ query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score: null });
+  assert.deepEqual(hits.map((h) => [h.namespace, h.key]), [["global", "k"]]);
+  assert.equal((await store.get({ namespace: "other", key: "k" })).namespace, "other");
+  assert.deepEqual([...new Set(seen)], ["function"]);
+});
+
 test("Chroma's filter is one equality alone, several under $and (its where refuses an object of two fields)", async () => {
   const seen = [];
   const engine = new DoubleVectorStore();

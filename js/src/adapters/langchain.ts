@@ -29,8 +29,9 @@
  *   keeping what the read asks (`namespace`, and `key`, `category`,
  *   `session_id` when given) in the form the store documents: an object of
  *   metadata equalities (`objectFilter`: PGVectorStore's, and the
- *   default), for MemoryVectorStore (`_vectorstoreType()` "memory") a
- *   function `(doc) => boolean` (`functionFilter`), for LibSQLVectorStore
+ *   default), for MemoryVectorStore (`_vectorstoreType()` "memory") and
+ *   HNSWLib ("hnswlib") a function `(doc) => boolean` (`functionFilter`),
+ *   for LibSQLVectorStore
  *   ("libsql") `{ field: { operator: "=", value } }` (`libsqlFilter`), for
  *   Chroma ("chroma") `{ field: value }` or `{ $and: [...] }`
  *   (`chromaFilter`); option `filter` builds another.
@@ -141,8 +142,8 @@ export interface VectorStoreAdapterOptions {
   driverId?: string;
   /**
    * Builds the engine's filter from a read's conditions (default:
-   * `functionFilter` for a store whose `_vectorstoreType()` is "memory",
-   * `libsqlFilter` for "libsql", `chromaFilter` for "chroma", else
+   * `functionFilter` for a store whose `_vectorstoreType()` is "memory"
+   * or "hnswlib", `libsqlFilter` for "libsql", `chromaFilter` for "chroma", else
    * `objectFilter`).
    */
   filter?: (conditions: RecallConditions) => unknown;
@@ -209,7 +210,7 @@ export function functionFilter(c: RecallConditions): (doc: DocumentLike) => bool
 }
 
 /** The filter form of each store type (`_vectorstoreType()`) whose form is not `objectFilter`'s. */
-const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, libsql: libsqlFilter, chroma: chromaFilter };
+const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, hnswlib: functionFilter, libsql: libsqlFilter, chroma: chromaFilter };
 
 /**
  * Whether the store's `delete` can take `{ ids }`: its source names `ids`.

@@ -18,22 +18,26 @@ import { engineId } from "tinymemory-conformance";
 import { HashedEmbeddings } from "tinymemory-conformance/embedding";
 
 const embeddings = new HashedEmbeddings();
-const dirs = [];
-process.on("exit", () => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
-function freshDir() {
-  const dir = mkdtempSync(join(tmpdir(), "tinymemory-lancedb-"));
-  dirs.push(dir);
-  return dir;
-}
+// Each engine's directory, removed by the adapter's `cleanup` when a reset
+// replaces the engine or the driver ends (a process the suite stops by
+// signal never runs an "exit" handler).
+const dirs = new Map();
+const freshDir = () => mkdtempSync(join(tmpdir(), "tinymemory-lancedb-"));
+const remember = (engine, dir) => (dirs.set(engine, dir), engine);
+const cleanup = (engine) => {
+  rmSync(dirs.get(engine), { recursive: true, force: true });
+  dirs.delete(engine);
+};
 
 /** LanceDB as its docs make it: the table made by the first addDocuments, its schema inferred from those rows. */
 export default function makeStore() {
-  return new VectorStoreAdapter(() => new LanceDB(embeddings, { uri: freshDir(), tableName: "docs", mode: "create" }), {
-    driverId: engineId("@langchain/community", "LanceDB", "langchain.js"),
-    score: "distance",
-    independentStores: true,
-  });
+  return new VectorStoreAdapter(
+    () => {
+      const dir = freshDir();
+      return remember(new LanceDB(embeddings, { uri: dir, tableName: "docs", mode: "create" }), dir);
+    },
+    { driverId: engineId("@langchain/community", "LanceDB", "langchain.js"), score: "distance", independentStores: true, cleanup },
+  );
 }
 
 /**
@@ -45,7 +49,8 @@ export function schema() {
   return new VectorStoreAdapter(
     async () => {
       const text = (name) => new Field(name, new Utf8(), true);
-      const table = await (await connect(freshDir())).createEmptyTable(
+      const dir = freshDir();
+      const table = await (await connect(dir)).createEmptyTable(
         "docs",
         new Schema([
           new Field("vector", new FixedSizeList(embeddings.dimensions, new Field("item", new Float32(), true)), true),
@@ -53,8 +58,8 @@ export function schema() {
           new Field("revision", new Float64(), true),
         ]),
       );
-      return new LanceDB(embeddings, { table });
+      return remember(new LanceDB(embeddings, { table }), dir);
     },
-    { driverId: engineId("@langchain/community", "LanceDB (an explicit schema)", "langchain.js"), score: "distance", independentStores: true },
+    { driverId: engineId("@langchain/community", "LanceDB (an explicit schema)", "langchain.js"), score: "distance", independentStores: true, cleanup },
   );
 }

@@ -197,6 +197,25 @@ test("the default filter is an object, a function for a store of type memory, Li
   assert.deepEqual(mine, ["global"]);
 });
 
+test("HNSWLib's filter is a function (doc) => boolean: given an object, its native search aborts the process", async () => {
+  // HNSWLib (@langchain/community 1.1.29) calls the filter on each
+  // candidate inside hnswlib-node's searchKnn, where a TypeError ("filter
+  // is not a function") is a FATAL ERROR (SIGABRT), not an exception: the
+  // double calls it as HNSWLib does and throws where the process would die.
+  const engine = new DoubleVectorStore({ functionFilter: true });
+  engine._vectorstoreType = () => "hnswlib";
+  const seen = [];
+  const search = engine.similaritySearchWithScore.bind(engine);
+  engine.similaritySearchWithScore = (q, k, f) => (seen.push(typeof f), search(q, k, f));
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "k", "comet"));
+  await store.store(entry("other", "k", "comet"));
+  const hits = await store.recall({ query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score: null });
+  assert.deepEqual(hits.map((h) => [h.namespace, h.key]), [["global", "k"]]);
+  assert.equal((await store.get({ namespace: "other", key: "k" })).namespace, "other");
+  assert.deepEqual([...new Set(seen)], ["function"]);
+});
+
 test("Chroma's filter is one equality alone, several under $and (its where refuses an object of two fields)", async () => {
   const seen = [];
   const engine = new DoubleVectorStore();
@@ -248,6 +267,28 @@ test("a store without delete keeps replaced documents, which the function filter
   assert.equal(await store.forget({ namespace: "global", key: "k" }), true);
   assert.equal(await store.get({ namespace: "global", key: "k" }), null);
   assert.deepEqual(await store.namespaces(), []);
+});
+
+test("a store without delete whose filter keeps replaced documents: a read answering one is a mapping limit, never the store's fault", async () => {
+  // LangChain.js's LanceDB (@langchain/community 1.1.29): VectorStore's
+  // default delete, and a search honouring no function filter.
+  const engine = new DoubleVectorStore({ noDelete: true });
+  const store = new VectorStoreAdapter(() => engine);
+  const id = documentId("global", "k");
+  const stale = (revision) =>
+    `mapping limit (docs/adapters.md): the store has no delete (VectorStore's default throws "Not implemented."), so a document ` +
+    `a write replaced or a forget removed stays in it, and its search answered one: document "${id}" of namespace "global", key "k", ` +
+    `revision ${revision}; only a filter dropping such documents (functionFilter, which isCurrent drives) serves a store without delete`;
+  await store.store(entry("global", "k", "comet"));
+  await store.store(entry("global", "k", "stone"));
+  assert.equal(engine.rows.length, 2);
+  await assert.rejects(store.get({ namespace: "global", key: "k" }), { name: "DriverError", kind: "backend", message: stale(1) });
+  const recall = { query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score: null };
+  await assert.rejects(store.recall(recall), { name: "DriverError", kind: "backend", message: stale(1) });
+  const other = new VectorStoreAdapter(() => new DoubleVectorStore({ noDelete: true }));
+  await other.store(entry("global", "k", "comet"));
+  assert.equal(await other.forget({ namespace: "global", key: "k" }), true);
+  await assert.rejects(other.get({ namespace: "global", key: "k" }), { name: "DriverError", kind: "backend", message: stale(1) });
 });
 
 // The suite's verdict on the doubles, through the binary.
@@ -314,6 +355,28 @@ test("option score turns a distance or a rank into a higher-is-better score, ord
   // min_score compares the score the adapter answers.
   const kept = await far.recall({ query: "comet tail", limit: 5, namespace: null, category: null, session_id: null, min_score: byDistance[1].score });
   assert.deepEqual(kept.map((h) => h.key), ["a", "b", "c"]);
+});
+
+test("a store answering a hit without a numeric score fails the recall as the store's, never as an unscored hit", async () => {
+  // LangChain.js's LanceDB (@langchain/community 1.1.29) reads `item.score`,
+  // which @lancedb/lancedb 0.19.1 does not answer (its distance is
+  // `_distance`): every hit comes with score undefined. LibSQL's, over a
+  // zero vector, is null.
+  for (const answered of [undefined, null, "0.5"]) {
+    const engine = new DoubleVectorStore();
+    const search = engine.similaritySearchWithScore.bind(engine);
+    engine.similaritySearchWithScore = async (...args) => (await search(...args)).map(([doc]) => [doc, answered]);
+    const store = new VectorStoreAdapter(() => engine);
+    await store.store(entry("global", "a", "comet"));
+    const shown = answered === undefined ? "undefined" : JSON.stringify(answered);
+    const message =
+      `the store's similaritySearchWithScore answered document "${documentId("global", "a")}" with score ${shown}, not a number ` +
+      "(LangChain.js's VectorStore answers [Document, number] pairs)";
+    const recall = { query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score: null };
+    await assert.rejects(store.recall(recall), { name: "DriverError", kind: "backend", message });
+    // A lookup's search judges no score: it answers the entry unscored.
+    assert.equal((await store.get({ namespace: "global", key: "a" })).content, "comet");
+  }
 });
 
 test("option score must be similarity, distance or rank", () => {

@@ -29,8 +29,9 @@
  *   keeping what the read asks (`namespace`, and `key`, `category`,
  *   `session_id` when given) in the form the store documents: an object of
  *   metadata equalities (`objectFilter`: PGVectorStore's, and the
- *   default), for MemoryVectorStore (`_vectorstoreType()` "memory") a
- *   function `(doc) => boolean` (`functionFilter`), for LibSQLVectorStore
+ *   default), for MemoryVectorStore (`_vectorstoreType()` "memory") and
+ *   HNSWLib ("hnswlib") a function `(doc) => boolean` (`functionFilter`),
+ *   for LibSQLVectorStore
  *   ("libsql") `{ field: { operator: "=", value } }` (`libsqlFilter`), for
  *   Chroma ("chroma") `{ field: value }` or `{ $and: [...] }`
  *   (`chromaFilter`); option `filter` builds another.
@@ -141,8 +142,8 @@ export interface VectorStoreAdapterOptions {
   driverId?: string;
   /**
    * Builds the engine's filter from a read's conditions (default:
-   * `functionFilter` for a store whose `_vectorstoreType()` is "memory",
-   * `libsqlFilter` for "libsql", `chromaFilter` for "chroma", else
+   * `functionFilter` for a store whose `_vectorstoreType()` is "memory"
+   * or "hnswlib", `libsqlFilter` for "libsql", `chromaFilter` for "chroma", else
    * `objectFilter`).
    */
   filter?: (conditions: RecallConditions) => unknown;
@@ -209,7 +210,7 @@ export function functionFilter(c: RecallConditions): (doc: DocumentLike) => bool
 }
 
 /** The filter form of each store type (`_vectorstoreType()`) whose form is not `objectFilter`'s. */
-const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, libsql: libsqlFilter, chroma: chromaFilter };
+const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, hnswlib: functionFilter, libsql: libsqlFilter, chroma: chromaFilter };
 
 /**
  * Whether the store's `delete` can take `{ ids }`: its source names `ids`.
@@ -259,7 +260,7 @@ export class VectorStoreAdapter implements Store {
   /** Namespace -> key -> the key's document; a namespace stays once written (its keys may all be forgotten). */
   private catalog = new Map<string, Map<string, Written>>();
   private revision = 0;
-  /** Set once the engine's delete threw "not implemented": replaced documents stay, filtered out by `functionFilter`. */
+  /** Set once the engine's delete threw "not implemented": replaced documents stay, filtered out by `functionFilter`; a search answering one is a mapping limit. */
   deleteUnsupported = false;
   /** What the store answers as the score (option `score`). */
   private readonly scoreKind: ScoreKind;
@@ -403,9 +404,10 @@ export class VectorStoreAdapter implements Store {
    * `similaritySearchWithScore(query, k, filter of c)`, each document read
    * as an entry; a document outside `c` fails the read as a mapping limit
    * (the store ignored the filter), one without the entry fields as the
-   * store's fault.
+   * store's fault, and, when `scored` (a recall's), one whose score is not
+   * a number as the store's too.
    */
-  private async search(query: string, k: number, c: RecallConditions): Promise<Entry[]> {
+  private async search(query: string, k: number, c: RecallConditions, scored = false): Promise<Entry[]> {
     const db = await this.db();
     const found = await db.similaritySearchWithScore(query, k, this.filterOf(c, db));
     return found.map(([doc, score]) => {
@@ -423,7 +425,28 @@ export class VectorStoreAdapter implements Store {
             `to a search filtered on ${name} ${JSON.stringify(value)}: it ignored the filter; ${remedy}`,
         );
       }
-      return this.entryOf(doc, typeof score === "number" ? contractScore(this.scoreKind, score) : score);
+      // Without a delete the replaced and forgotten documents stay: a
+      // filter other than functionFilter lets them through, and answering
+      // one would blame the store for what the adapter could not remove.
+      const written = this.written(doc.metadata?.namespace, doc.metadata?.key);
+      if (this.deleteUnsupported && written?.revision !== doc.metadata?.revision) {
+        throw mappingLimit(
+          `the store has no delete (VectorStore's default throws "Not implemented."), so a document a write replaced or a forget removed stays in it, ` +
+            `and its search answered one: document ${JSON.stringify(doc.id ?? null)} of namespace ${JSON.stringify(doc.metadata?.namespace ?? null)}, ` +
+            `key ${JSON.stringify(doc.metadata?.key ?? null)}, revision ${JSON.stringify(doc.metadata?.revision ?? null)}; ` +
+            "only a filter dropping such documents (functionFilter, which isCurrent drives) serves a store without delete",
+        );
+      }
+      // A missing score must not pass as an unscored hit: it would keep
+      // the ranking checks from judging the store's ranking at all.
+      if (scored && typeof score !== "number") {
+        throw new DriverError(
+          "backend",
+          `the store's similaritySearchWithScore answered document ${JSON.stringify(doc.id ?? null)} with score ${score === undefined ? "undefined" : JSON.stringify(score)}, ` +
+            "not a number (LangChain.js's VectorStore answers [Document, number] pairs)",
+        );
+      }
+      return this.entryOf(doc, typeof score === "number" ? contractScore(this.scoreKind, score) : null);
     });
   }
 
@@ -526,7 +549,7 @@ export class VectorStoreAdapter implements Store {
     // k is the limit as the store can take it, never sized from the
     // catalog: a store refusing a huge k fails recall.huge_limit here as
     // it does through the Python adapters.
-    const hits = await bestWithTies(limit, ENGINE_MAX_LIMIT, (k) => this.search(query, k, conditions));
+    const hits = await bestWithTies(limit, ENGINE_MAX_LIMIT, (k) => this.search(query, k, conditions, true));
     return min_score === null ? hits : hits.filter((h) => h.score !== null && h.score >= min_score);
   }
 

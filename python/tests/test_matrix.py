@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from tinymemory import matrix
 
 
@@ -239,3 +241,30 @@ def test_runs_recorded_before_check_sets_count_only_for_the_checks_they_failed()
         # every run ran it, failed in all but run 4
         "recall.huge_limit": (4, 5),
     }
+
+
+@pytest.mark.parametrize(
+    "history",
+    [
+        # A run naming its check set by a list, not an id.
+        {"check_sets": {}, "rows": {"x": [{"failed": [], "checks": ["store.upsert"]}]}},
+        # A check set that is not a list of ids: a string would be read as
+        # its characters, a number not at all.
+        {"check_sets": {"s": "store.upsert"}, "rows": {"x": [{"failed": [], "checks": "s"}]}},
+        {"check_sets": {"s": 5}, "rows": {"x": [{"failed": [], "checks": "s"}]}},
+        {"check_sets": {"s": [["store.upsert"]]}, "rows": {"x": [{"failed": [], "checks": "s"}]}},
+        # A failing id that is not a string, in either format.
+        {"check_sets": {"s": []}, "rows": {"x": [{"failed": [["store.upsert"]], "checks": "s"}]}},
+        {"rows": {"x": [[{"id": "store.upsert"}]]}},
+        # A run failing a check its set says it did not run (k of n with
+        # k > n, or no n at all).
+        {"check_sets": {"s": []}, "rows": {"x": [{"failed": ["store.upsert"], "checks": "s"}]}},
+    ],
+)
+def test_a_history_of_malformed_runs_or_sets_exits_2(tmp_path, capsys, history):
+    runs = tmp_path / "runs.json"
+    runs.write_text(json.dumps(history))
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(chroma([])))
+    assert matrix.main(["--history", str(runs), str(p)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {runs}: not a matrix history")

@@ -205,6 +205,7 @@ def read_history(path):
     if (
         not isinstance(rows, dict)
         or not isinstance(sets, dict)
+        or not all(_is_ids(ids) for ids in sets.values())
         or not all(isinstance(runs, list) and all(_is_run(r, sets) for r in runs) for runs in rows.values())
     ):
         raise ReportError(
@@ -214,10 +215,22 @@ def read_history(path):
     return history
 
 
+def _is_ids(ids):
+    """`ids` is a list of check ids (strings): a string or a number would
+    be counted as its characters, or not at all."""
+    return isinstance(ids, list) and all(isinstance(i, str) for i in ids)
+
+
 def _is_run(run, sets):
+    """`run` is a first-format list of failed ids, or {"failed", "checks"}
+    naming a set of `sets` that holds every check it failed (a run that
+    failed a check it did not run would count k of n with k > n)."""
     if isinstance(run, list):
-        return True
-    return isinstance(run, dict) and isinstance(run.get("failed"), list) and run.get("checks") in sets
+        return _is_ids(run)
+    if not isinstance(run, dict) or not _is_ids(run.get("failed")):
+        return False
+    checks = run.get("checks")
+    return isinstance(checks, str) and checks in sets and set(run["failed"]) <= set(sets[checks])
 
 
 def _ran(report):

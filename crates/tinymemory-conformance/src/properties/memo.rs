@@ -38,6 +38,10 @@ type ListArgs = (Option<String>, Option<MemoryCategory>, Option<String>);
 /// an error is asked of the driver again.
 #[derive(Default)]
 struct Answers {
+    /// How many writes began or ended: an answer is kept only when none
+    /// did while the driver was reading it (a read that overlapped a write
+    /// may be the data before it).
+    writes: u64,
     namespaces: Option<Vec<NamespaceSummary>>,
     lists: HashMap<ListArgs, Vec<MemoryEntry>>,
     gets: HashMap<(String, String), Option<MemoryEntry>>,
@@ -45,8 +49,9 @@ struct Answers {
 
 /// A driver whose repeated `get`, `list` and `namespaces()` on unchanged
 /// data are answered from the first answer; every write (`store`,
-/// `store_many`, `forget`, `import`) forgets the answers, whatever it
-/// returned, and every other call is forwarded.
+/// `store_many`, `forget`, `import`) forgets the answers as it begins and
+/// as it ends, whatever it returned, and a read that overlapped a write is
+/// not kept; every other call is forwarded.
 pub(crate) struct Memo<'a> {
     inner: &'a dyn MemoryProvider,
     answers: Mutex<Answers>,
@@ -72,7 +77,35 @@ impl<'a> Memo<'a> {
 
     /// Forgets every kept answer: the data may have changed.
     fn written(&self) {
-        *self.answers() = Answers::default();
+        let mut answers = self.answers();
+        *answers = Answers {
+            writes: answers.writes + 1,
+            ..Answers::default()
+        };
+    }
+
+    /// `write` awaited, the kept answers forgotten as it begins and again
+    /// as it ends: a read answered while it was under way may be the data
+    /// before it, and is kept by neither side ([`Self::keep`]).
+    async fn writing<T>(&self, write: impl std::future::Future<Output = T>) -> T {
+        self.written();
+        let done = write.await;
+        self.written();
+        done
+    }
+
+    /// The writes begun or ended so far, read before asking the driver.
+    fn writes(&self) -> u64 {
+        self.answers().writes
+    }
+
+    /// `keep` applied to the kept answers unless a write began since
+    /// `before` ([`Self::writes`]).
+    fn keep(&self, before: u64, keep: impl FnOnce(&mut Answers)) {
+        let mut answers = self.answers();
+        if answers.writes == before {
+            keep(&mut answers);
+        }
     }
 }
 
@@ -91,10 +124,11 @@ impl MemoryProvider for Memo<'_> {
         session_id: Option<&str>,
         taint: MemoryTaint,
     ) -> Result<(), MemoryError> {
-        self.written();
-        self.inner
-            .store(namespace, key, content, category, session_id, taint)
-            .await
+        self.writing(
+            self.inner
+                .store(namespace, key, content, category, session_id, taint),
+        )
+        .await
     }
 
     async fn get(&self, namespace: &str, key: &str) -> Result<Option<MemoryEntry>, MemoryError> {
@@ -102,14 +136,16 @@ impl MemoryProvider for Memo<'_> {
         if let Some(kept) = self.answers().gets.get(&args) {
             return Ok(kept.clone());
         }
+        let before = self.writes();
         let answer = self.inner.get(namespace, key).await?;
-        self.answers().gets.insert(args, answer.clone());
+        self.keep(before, |kept| {
+            kept.gets.insert(args, answer.clone());
+        });
         Ok(answer)
     }
 
     async fn forget(&self, namespace: &str, key: &str) -> Result<bool, MemoryError> {
-        self.written();
-        self.inner.forget(namespace, key).await
+        self.writing(self.inner.forget(namespace, key)).await
     }
 
     async fn list(
@@ -126,8 +162,11 @@ impl MemoryProvider for Memo<'_> {
         if let Some(kept) = self.answers().lists.get(&args) {
             return Ok(kept.clone());
         }
+        let before = self.writes();
         let answer = self.inner.list(namespace, category, session_id).await?;
-        self.answers().lists.insert(args, answer.clone());
+        self.keep(before, |kept| {
+            kept.lists.insert(args, answer.clone());
+        });
         Ok(answer)
     }
 
@@ -135,8 +174,9 @@ impl MemoryProvider for Memo<'_> {
         if let Some(kept) = &self.answers().namespaces {
             return Ok(kept.clone());
         }
+        let before = self.writes();
         let answer = self.inner.namespaces().await?;
-        self.answers().namespaces = Some(answer.clone());
+        self.keep(before, |kept| kept.namespaces = Some(answer.clone()));
         Ok(answer)
     }
 
@@ -150,8 +190,7 @@ impl MemoryProvider for Memo<'_> {
     }
 
     async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
-        self.written();
-        self.inner.store_many(entries).await
+        self.writing(self.inner.store_many(entries)).await
     }
 
     async fn export_page(
@@ -163,11 +202,139 @@ impl MemoryProvider for Memo<'_> {
     }
 
     async fn import(&self, records: &[MemoryRecord]) -> Result<ImportOutcome, MemoryError> {
-        self.written();
-        self.inner.import(records).await
+        self.writing(self.inner.import(records)).await
     }
 
     async fn interface(&self, scenario: &Scenario<'_>) -> Result<String, MemoryError> {
         self.inner.interface(scenario).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use tinymemory_api::{MemoryCategory, MemoryEntry, MemoryError, MemoryProvider, MemoryTaint};
+    use tinymemory_reference::ReferenceDriver;
+    use tokio::sync::Notify;
+
+    use super::Memo;
+
+    /// The reference driver whose `get` reads the data, then waits for
+    /// `release` before answering: a write can land between the read and
+    /// the answer, as on a driver answering calls side by side.
+    struct SlowGet {
+        inner: ReferenceDriver,
+        read: Arc<Notify>,
+        release: Arc<Notify>,
+    }
+
+    tinymemory_api::delegate_provider! {
+        impl MemoryProvider for SlowGet {
+            forward(inner): driver_id, store, forget, list, namespaces, recall, store_many,
+                export_page, import, interface;
+
+            async fn get(
+                &self,
+                namespace: &str,
+                key: &str,
+            ) -> Result<Option<MemoryEntry>, MemoryError> {
+                let answer = self.inner.get(namespace, key).await;
+                self.read.notify_one();
+                self.release.notified().await;
+                answer
+            }
+        }
+    }
+
+    /// The reference driver whose `store` waits for `release` before it
+    /// writes: a read can be answered while the write is under way.
+    struct SlowStore {
+        inner: ReferenceDriver,
+        release: Arc<Notify>,
+    }
+
+    tinymemory_api::delegate_provider! {
+        impl MemoryProvider for SlowStore {
+            forward(inner): driver_id, get, forget, list, namespaces, recall, store_many,
+                export_page, import, interface;
+
+            async fn store(
+                &self,
+                namespace: &str,
+                key: &str,
+                content: &str,
+                category: MemoryCategory,
+                session_id: Option<&str>,
+                taint: MemoryTaint,
+            ) -> Result<(), MemoryError> {
+                self.release.notified().await;
+                self.inner.store(namespace, key, content, category, session_id, taint).await
+            }
+        }
+    }
+
+    async fn put(d: &dyn MemoryProvider, content: &str) {
+        d.store(
+            "a",
+            "k",
+            content,
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
+        .await
+        .unwrap();
+    }
+
+    /// A `get` answered before a write and returned after it is the data
+    /// before the write: the memo must not keep it for the reads after.
+    #[tokio::test]
+    async fn an_answer_read_before_a_write_is_not_kept_after_it() {
+        let (read, release) = (Arc::new(Notify::new()), Arc::new(Notify::new()));
+        let slow = SlowGet {
+            inner: ReferenceDriver::new(),
+            read: Arc::clone(&read),
+            release: Arc::clone(&release),
+        };
+        let memo = Memo::new(&slow);
+        put(&memo, "before").await;
+        let content = |e: Option<MemoryEntry>| e.map(|e| e.content);
+        let (stale, ()) = tokio::join!(memo.get("a", "k"), async {
+            read.notified().await;
+            put(&memo, "after").await;
+            release.notify_one();
+        });
+        assert_eq!(content(stale.unwrap()), Some("before".to_owned()));
+        // The next read is asked of the driver again (released ahead: a
+        // memo answering it itself does not wait).
+        release.notify_one();
+        let fresh = memo.get("a", "k").await;
+        assert_eq!(content(fresh.unwrap()), Some("after".to_owned()));
+    }
+
+    /// A `get` answered while a write is under way may be the data before
+    /// it: the memo must not keep it for the reads after the write.
+    #[tokio::test]
+    async fn an_answer_read_during_a_write_is_not_kept_after_it() {
+        let release = Arc::new(Notify::new());
+        let slow = SlowStore {
+            inner: ReferenceDriver::new(),
+            release: Arc::clone(&release),
+        };
+        let memo = Memo::new(&slow);
+        release.notify_one();
+        put(&memo, "before").await;
+        let content = |e: Option<MemoryEntry>| e.map(|e| e.content);
+        let ((), during) = tokio::join!(put(&memo, "after"), async {
+            let during = memo.get("a", "k").await;
+            release.notify_one();
+            during
+        });
+        assert_eq!(content(during.unwrap()), Some("before".to_owned()));
+        assert_eq!(
+            content(memo.get("a", "k").await.unwrap()),
+            Some("after".to_owned())
+        );
     }
 }

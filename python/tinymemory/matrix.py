@@ -205,7 +205,9 @@ def read_history(path):
     if (
         not isinstance(rows, dict)
         or not isinstance(sets, dict)
-        or not all(_is_ids(ids) for ids in sets.values())
+        # A set's id is its ids' hash (record): one under another id would
+        # be taken for the set a new run of that hash ran.
+        or not all(_is_ids(ids) and _set_id(ids) == set_id for set_id, ids in sets.items())
         or not all(isinstance(runs, list) and all(_is_run(r, sets) for r in runs) for runs in rows.values())
     ):
         raise ReportError(

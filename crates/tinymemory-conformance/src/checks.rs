@@ -147,6 +147,14 @@ macro_rules! __tinymemory_standard_checks {
                 cost_ms: 3,
                 mistake: "a get or forget that looks the key up without checking it, answering an empty or over-long key as absent (`None`, `false`) instead of refusing it as `store` does",
             };
+            key_limit_accepted => "key.limit_accepted" [
+                Contract, BOTH,
+                "a key of exactly 1024 UTF-8 bytes is valid whatever its characters (one to four bytes each): store, store_many, get, list and forget take it and give it back byte for byte",
+                key_rules::limit_accepted
+            ] {
+                cost_ms: 3,
+                mistake: "a limit compared with `>=`, or counted in characters or UTF-16 code units, or a column a byte short (`VARCHAR(1023)`, a terminator), refusing the longest valid keys",
+            };
             recall_whole_words => "recall.whole_words" [
                 Contract, LEXICAL,
                 "a hit shares a whole word with the query: punctuation separates words, accents and combining marks belong to their words, and a word inside another is no match",

@@ -205,6 +205,29 @@ pub fn invalid_keys() -> Vec<(&'static str, String, &'static str)> {
     ]
 }
 
+/// Keys of exactly [`MAX_KEY_LEN`] UTF-8 bytes, valid, as `(name, key)`:
+/// one of one-byte characters and one each of two-, three- and four-byte
+/// characters, so a limit counted in characters, UTF-16 code units or
+/// anything but UTF-8 bytes, or compared with `>=`, refuses one of them.
+#[must_use]
+pub fn limit_keys() -> Vec<(&'static str, String)> {
+    vec![
+        ("a key of 1,024 ASCII bytes", "k".repeat(MAX_KEY_LEN)),
+        (
+            "a key of 512 two-byte characters (1,024 bytes)",
+            "\u{e9}".repeat(MAX_KEY_LEN / 2),
+        ),
+        (
+            "a key of 341 three-byte characters and one ASCII (1,024 bytes)",
+            format!("{}k", "\u{673a}".repeat(MAX_KEY_LEN / 3)),
+        ),
+        (
+            "a key of 256 four-byte characters (1,024 bytes)",
+            "\u{1f980}".repeat(MAX_KEY_LEN / 4),
+        ),
+    ]
+}
+
 /// A little over 1 MiB of mixed one-to-four-byte UTF-8 with NULs, quotes
 /// and SQL metacharacters; the word `机` stands alone in it, so a recall of
 /// `机` finds it on every driver.

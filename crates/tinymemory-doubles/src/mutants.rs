@@ -42,6 +42,7 @@
 //! | `sanitizes-invalid-namespaces` | lexical | [`SanitizesNamespaces::new(_)`](SanitizesNamespaces::new) | `namespace.invalid_refused` | an invalid namespace is silently rewritten to a valid one instead of refused |
 //! | `forget-always-true` | lexical | [`ForgetAlwaysTrue::new(_)`](ForgetAlwaysTrue::new) | `forget.idempotent` | forget always returns true, even when nothing was there |
 //! | `invalid-key-answered-absent` | lexical | [`InvalidKeyAbsent::new(_)`](InvalidKeyAbsent::new) | `key.invalid_refused` | get and forget answer an empty or over-long key as absent (None, false) instead of refusing it |
+//! | `key-limit-off-by-one` | lexical | [`KeyLimitOffByOne::new(_)`](KeyLimitOffByOne::new) | `key.limit_accepted` | a key of exactly 1024 bytes is refused as key.too_long (the limit compared with >=) |
 //! | `stale-recall-after-forget` | lexical | [`StaleRecallAfterForget::new(_)`](StaleRecallAfterForget::new) | `forget.idempotent` | forget leaves the entry in the recall index, like a full-text table with no delete trigger |
 //! | `case-folds-namespaces` | lexical | [`CaseFoldsNamespaces::new(_)`](CaseFoldsNamespaces::new) | `namespace.case_sensitive` | every namespace is lowercased before use, like a case-insensitive collation |
 //! | `like-wildcards` | lexical | [`LikeWildcards::new(_)`](LikeWildcards::new) | `namespace.no_wildcards` | list filters with namespace LIKE ?, so learning:a_b also lists learning:axb |
@@ -240,6 +241,7 @@ mutant_files! {
     invalid_refused => sanitize_namespace, SanitizesNamespaces;
     forget => ForgetAlwaysTrue;
     key_unchecked => InvalidKeyAbsent;
+    key_limit => KeyLimitOffByOne;
     stale_recall => StaleRecallAfterForget;
     case_folds => CaseFoldsNamespaces;
     wildcards => like, LikeWildcards;

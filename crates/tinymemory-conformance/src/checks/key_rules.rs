@@ -1,6 +1,6 @@
 //! Contract sentence 12: a key the contract refuses is refused on every
 //! method that takes one, naming the rule, and nothing is stored or
-//! forgotten by the refused call.
+//! forgotten by the refused call; a key at the limit is not refused.
 
 use std::fmt::Debug;
 
@@ -8,7 +8,7 @@ use tinymemory_api::{MemoryCategory, MemoryError, MemoryProvider, MemoryTaint, N
 
 use super::support::{fresh, keys, put};
 use crate::failure::{ensure_eq, Step, Stop};
-use crate::hostile::invalid_keys;
+use crate::hostile::{invalid_keys, limit_keys};
 use crate::CheckContext;
 
 const NS: &str = "keys";
@@ -96,5 +96,87 @@ pub(crate) async fn invalid_refused(ctx: CheckContext) -> Step {
         summaries,
         "namespaces() as (namespace, count), before and after the refused calls"
     );
+    Ok(())
+}
+
+/// The namespace the keys at the limit are batch-written to: apart from
+/// [`NS`], so the batch adds entries rather than upserting (a duplicating
+/// upsert is `store.upsert`'s to find).
+const BATCH_NS: &str = "keys-batch";
+
+/// `get(namespace, key)` as `(key, content)`: what a store holding `key`
+/// must answer, byte for byte.
+async fn held(
+    d: &dyn MemoryProvider,
+    namespace: &str,
+    key: &str,
+) -> Result<Option<(String, String)>, Stop> {
+    Ok(d.get(namespace, key).await?.map(|e| (e.key, e.content)))
+}
+
+/// The keys of `list(namespace)`, which must be `want` (sorted).
+async fn listed(d: &dyn MemoryProvider, namespace: &str, want: &[&str]) -> Step {
+    let listed = d.list(Some(namespace), None, None).await?;
+    ensure_eq!(
+        keys(&listed),
+        want,
+        "the keys of list({namespace:?}) after writing each key at the limit there"
+    );
+    Ok(())
+}
+
+pub(crate) async fn limit_accepted(ctx: CheckContext) -> Step {
+    let d = fresh(&ctx).await?;
+    let limit = limit_keys();
+    let mut want: Vec<&str> = limit.iter().map(|(_, key)| key.as_str()).collect();
+    want.sort_unstable();
+    for (name, key) in &limit {
+        d.store(
+            NS,
+            key,
+            name,
+            MemoryCategory::Core,
+            None,
+            MemoryTaint::Internal,
+        )
+        .await
+        .map_err(|e| Stop::caused_by(format!("store with {name} (a valid key) failed: {e}"), &e))?;
+        ensure_eq!(
+            held(d.as_ref(), NS, key).await?,
+            Some((key.clone(), (*name).to_owned())),
+            "get with {name}, after its store"
+        );
+    }
+    listed(d.as_ref(), NS, &want).await?;
+    let batch: Vec<NewEntry> = limit
+        .iter()
+        .map(|(name, key)| NewEntry::new(BATCH_NS, key.as_str(), *name))
+        .collect();
+    d.store_many(&batch).await.map_err(|e| {
+        Stop::caused_by(
+            format!("store_many of the keys at the limit (valid keys) failed: {e}"),
+            &e,
+        )
+    })?;
+    listed(d.as_ref(), BATCH_NS, &want).await?;
+    for (name, key) in &limit {
+        ensure_eq!(
+            held(d.as_ref(), BATCH_NS, key).await?,
+            Some((key.clone(), (*name).to_owned())),
+            "get with {name}, after its store_many"
+        );
+        for namespace in [NS, BATCH_NS] {
+            ensure_eq!(
+                d.forget(namespace, key).await?,
+                true,
+                "forget({namespace:?}) with {name}, stored"
+            );
+            ensure_eq!(
+                held(d.as_ref(), namespace, key).await?,
+                None,
+                "get({namespace:?}) with {name}, after its forget"
+            );
+        }
+    }
     Ok(())
 }

@@ -11,9 +11,10 @@ use tinymemory_sqlite::SqliteDriver;
 
 /// The checks that run the hostile-input table, and the ones that match
 /// namespaces exactly (`_` is never a wildcard, case is kept).
-const HOSTILE_CHECKS: [&str; 7] = [
+const HOSTILE_CHECKS: [&str; 8] = [
     "namespace.invalid_refused",
     "key.invalid_refused",
+    "key.limit_accepted",
     "store.hostile_text_round_trip",
     "store.big_content_round_trip",
     "recall.hostile_queries",

@@ -341,7 +341,15 @@ def test_the_sync_path_of_an_async_batched_store_runs_beside_its_event_loop():
     caller.start()
     caller.join(60)
     assert answers, "the sync path of an AsyncBatchedBaseStore never returned"
-    assert answers[0]["result"] == {
+    result = dict(answers[0]["result"])
+    # The item read back between the put and the delete (its timestamps are
+    # the store's clock).
+    before = dict(result.pop("before")["ok"])
+    assert sorted(before) == ["created_at", "key", "namespace", "updated_at", "value"]
+    assert {k: before[k] for k in ("key", "namespace", "value")} == {
+        "key": "lantern", "namespace": ["meadow"], "value": {"v": 41},
+    }
+    assert result == {
         **inputs, "put": {"ok": None}, "delete": {"ok": None}, "get": {"ok": None}, "search": {"ok": []},
     }
 

@@ -6,7 +6,7 @@
 //! repeated `(namespace, key)` (`batch`), its fault left to
 //! `properties.store_many_matches_store`.
 
-mod batch;
+pub(crate) mod batch;
 mod cap;
 mod concurrency;
 mod cost;

@@ -40,23 +40,9 @@ pub(crate) async fn store_batch(
     if d.store_many(entries).await.is_ok() {
         return Ok(true);
     }
-    for e in entries {
-        d.store(
-            &e.namespace,
-            &e.key,
-            &e.content,
-            e.category.clone(),
-            e.session_id.as_deref(),
-            e.taint,
-        )
+    crate::properties::batch::store_one_each(d, entries)
         .await
-        .map_err(|err| {
-            Stop::caused_by(
-                format!("store({:?}, {:?}) failed: {err}", e.namespace, e.key),
-                &err,
-            )
-        })?;
-    }
+        .map_err(|(message, err)| Stop::caused_by(message, &err))?;
     Ok(false)
 }
 

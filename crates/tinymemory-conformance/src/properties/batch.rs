@@ -29,7 +29,7 @@ use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use tinymemory_api::{MemoryProvider, NewEntry};
+use tinymemory_api::{MemoryError, MemoryProvider, NewEntry};
 
 use super::engine::{CaseFailure, CaseResult};
 use crate::CheckContext;
@@ -143,6 +143,23 @@ pub(crate) async fn store_each(
     d: &dyn MemoryProvider,
     entries: &[NewEntry],
 ) -> Result<(), CaseFailure> {
+    store_one_each(d, entries)
+        .await
+        .map_err(|(message, err)| CaseFailure::caused_by(message, &err))
+}
+
+/// `entries` stored into `d` one `store` each, in order: the single-entry
+/// path a refused batch falls back to, for a property case
+/// ([`store_each`]) and a check's set-up (`checks::setup`) alike.
+///
+/// # Errors
+///
+/// The first `store` that failed: a message naming its namespace and key,
+/// and the driver's error.
+pub(crate) async fn store_one_each(
+    d: &dyn MemoryProvider,
+    entries: &[NewEntry],
+) -> Result<(), (String, MemoryError)> {
     for e in entries {
         d.store(
             &e.namespace,
@@ -154,9 +171,9 @@ pub(crate) async fn store_each(
         )
         .await
         .map_err(|err| {
-            CaseFailure::caused_by(
+            (
                 format!("store({:?}, {:?}) failed: {err}", e.namespace, e.key),
-                &err,
+                err,
             )
         })?;
     }

@@ -7,6 +7,9 @@ LangChain adapter, a collection per store, for the figures of docs/benchmarks.md
     IndependentStore    Store, declaring `independent_stores`: each driver process has
                         its own ephemeral client, so two processes are two stores (the
                         run's jobs, and its reruns' processes started ahead)
+    IndependentStoreWithoutClear
+                        StoreWithoutClear, declaring `independent_stores` (the before
+                        side of a pair of IndependentStore runs)
 """
 
 import uuid
@@ -39,3 +42,7 @@ def IndependentStore():
     return VectorStoreAdapter(
         factory, cleanup=cleanup, clear=lambda store: store.reset_collection(), independent_stores=True
     )
+
+
+def IndependentStoreWithoutClear():
+    return VectorStoreAdapter(factory, cleanup=cleanup, independent_stores=True)

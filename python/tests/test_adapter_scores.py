@@ -123,3 +123,20 @@ def test_the_mem0_adapter_refuses_a_score_that_is_not_a_finite_number(answered, 
         f"Mem0's search answered memory 'm1' with score {shown}, not a finite number (its search scores every "
         "memory it answers)",
     )
+
+
+def test_a_numpy_score_is_a_number():
+    # FAISS answers numpy.float32 scores, which are no float subclass.
+    np = pytest.importorskip("numpy")
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter
+
+    class Answers(InMemoryVectorStore):
+        def similarity_search_with_score(self, query, k=4, **kwargs):
+            return [(doc, np.float32(0.75)) for doc, _ in super().similarity_search_with_score(query, k, **kwargs)]
+
+    store = VectorStoreAdapter(Answers, score="similarity")
+    store.store("global", "a", "comet", "core", None, "internal")
+    hits = store.recall("comet", 5, None, None, None, 0.5)
+    assert [(h["key"], h["score"], type(h["score"])) for h in hits] == [("a", 0.75, float)]

@@ -9,7 +9,9 @@ import { checkedBinary, listChecks } from "tinymemory-conformance";
 
 /** What a failure of each cause says (a check failing for the store's fault, never a mapping limit). */
 const CAUSES = {
-  nan: /has score NaN: scores must be finite numbers/,
+  // The protocol library names a NaN hit the adapter passes on (the
+  // LangChain.js adapter's); the LangGraph.js adapter names it itself.
+  nan: /has score NaN: scores must be finite numbers|with score NaN, not a finite number/,
   nul: /unsupported Unicode escape sequence|invalid byte sequence for encoding "UTF8": 0x00/,
   stripped: /a 1048606 byte content did not come back byte for byte from get \(got 1014780 bytes\)/,
   prefix: /^(?![\s\S]*mapping limit)/,

@@ -48,6 +48,34 @@ test("the LangGraph adapter writes each row at its label, and reads it back", as
   for (const c of table.cases) assert.equal((await store.get({ namespace: c.namespace, key: c.key }))?.key, c.key);
 });
 
+test("a LangGraph recall hit whose score is neither absent nor a finite number fails as the store's", async () => {
+  // BaseStore's SearchItem.score is optional: without an index every hit
+  // is unscored, which the suite judges as such. A score that is there but
+  // not a finite number (a string, NaN) is the store's fault, never
+  // unscored (a string was) nor dropped by min_score (NaN was).
+  for (const [answered, shown] of [["0.5", '"0.5"'], [NaN, "NaN"], [-Infinity, "-Infinity"], [true, "true"]]) {
+    const engine = new InMemoryStore();
+    const search = engine.search.bind(engine);
+    engine.search = async (...args) => (await search(...args)).map((item) => ({ ...item, score: answered }));
+    const store = new LangGraphStore(engine);
+    await store.store(entry("global", "a", "comet"));
+    const message = `the store's search answered item "a" of namespace ["global"] with score ${shown}, not a finite number (a BaseStore's SearchItem.score is a number, or absent without an index)`;
+    for (const min_score of [null, 0.5]) {
+      const recall = { query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score };
+      await assert.rejects(store.recall(recall), { name: "DriverError", kind: "backend", message });
+    }
+  }
+  for (const answered of [undefined, null]) {
+    const engine = new InMemoryStore();
+    const search = engine.search.bind(engine);
+    engine.search = async (...args) => (await search(...args)).map((item) => ({ ...item, score: answered }));
+    const store = new LangGraphStore(engine);
+    await store.store(entry("global", "a", "comet"));
+    const hits = await store.recall({ query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score: null });
+    assert.deepEqual(hits.map((h) => [h.key, h.score]), [["a", null]]);
+  }
+});
+
 test("the LangChain adapter gives each row's document id, and reads it back", async () => {
   const engine = new DoubleVectorStore();
   const store = new VectorStoreAdapter(() => engine);

@@ -187,6 +187,7 @@ const VECTOR_FAULTS = {
   ignores_document_id: ["interface.langchain.document_ids"],
   uuid_ids_only: ["interface.langchain.string_ids"],
   scored_reversed: ["interface.langchain.search_with_score"],
+  delete_takes_no_ids: ["interface.langchain.delete", "interface.langchain.delete_missing", "interface.langchain.string_ids"],
 };
 
 for (const [fault, expected] of Object.entries(VECTOR_FAULTS)) {
@@ -205,6 +206,25 @@ test("the delete_missing fault's message quotes the store's error and LangChain'
       `Error: Some specified ids do not exist in the current store. Ids not found: ${messages["interface.langchain.delete_missing"].match(/Ids not found: ([0-9a-f-]{36});/)?.[1]}; ` +
       '"Deleting missing content should not raise an exception"',
   );
+});
+
+test("a store whose delete takes no ids fails the checks that delete, saying so, as LangChain's standard tests fail it", skipped, () => {
+  // VectorStoreIntegrationTests (langchain-tests 1.1.9) has no property
+  // that skips its delete tests (has_sync, has_async and has_get_by_ids
+  // only): test_deleting_documents calls delete(["1"]) and fails a store
+  // whose delete raises. HNSWLib's and Voy's take no ids.
+  const { messages } = family(doubles, "vectorStore", "delete_takes_no_ids", "interface.langchain.*");
+  const why =
+    "(the store's delete takes no ids: its source names no `ids` parameter (parameters: params), so delete({ ids }), " +
+    "the call of LangChain's standard tests test_deleting_documents and test_delete_missing_content, which no property skips, fails on it: the store's limit)";
+  assert.equal(
+    messages["interface.langchain.delete"],
+    "through the async methods (aadd_documents, asimilarity_search, aget_by_ids, adelete): delete([id of the first]) raised " +
+      `Error: Directory undefined does not contain a hnswlib.index file. ${why}`,
+  );
+  for (const check of ["interface.langchain.delete_missing", "interface.langchain.string_ids"]) {
+    assert.ok(messages[check].includes(`raised Error: Directory undefined does not contain a hnswlib.index file. ${why}`), messages[check]);
+  }
 });
 
 test("the uuid_ids_only fault's message quotes the store's error and the ids LangChain's standard tests give", skipped, () => {

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { MastraVectorAdapter, mastraFilter } from "../dist/adapters/mastra.js";
 import { engineId, packageVersion } from "../dist/adapters/engine-id.js";
 import { HashedEmbeddings } from "../dist/adapters/embedding.js";
+import { documentId } from "../dist/adapters/langchain.js";
 import { DoubleMastraVector } from "./doubles/mastra-vector.js";
 
 const table = JSON.parse(readFileSync(new URL("../../fixtures/adapter-encodings.json", import.meta.url), "utf8"));
@@ -122,6 +123,28 @@ test("recall asks the store for the limit (at most 2^53 - 1), not for the keys t
   assert.deepEqual(engine.calls.filter(([op]) => op === "query").map(([, , , topK]) => topK), [10, Number.MAX_SAFE_INTEGER]);
 });
 
+test("a recall hit whose score is not a finite number fails as the store's, never as an unscored hit", async () => {
+  // MastraVector's query answers { id, score: number, metadata }: a hit
+  // without one passed as unscored would keep recall.min_score and the
+  // ranking checks from judging the store at all (LangChain.js's LanceDB
+  // answers undefined; PgVector scores a zero query vector NaN).
+  for (const [answered, shown] of [[undefined, "undefined"], [null, "null"], ["0.5", '"0.5"'], [NaN, "NaN"], [Infinity, "Infinity"]]) {
+    const store = new MastraVectorAdapter(() => new DoubleMastraVector({ answers: () => answered }));
+    await store.reset();
+    await store.store(entry("global", "a", "comet"));
+    const message =
+      `the store's query answered vector "${documentId("global", "a")}" with score ${shown}, not a finite number ` +
+      "(MastraVector's query answers { id, score, metadata }, the score a number)";
+    for (const min_score of [null, 0.5, -1]) {
+      const recall = { query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score };
+      await assert.rejects(store.recall(recall), { name: "DriverError", kind: "backend", message });
+    }
+    // A lookup's query judges no score: it answers the entry unscored.
+    const got = await store.get({ namespace: "global", key: "a" });
+    assert.deepEqual([got.content, got.score], ["comet", null]);
+  }
+});
+
 test("forget deletes the id the store returned (a store making its own ids)", async () => {
   const engine = new DoubleMastraVector({ ownIds: true });
   const store = new MastraVectorAdapter(() => engine);
@@ -207,4 +230,14 @@ test("a store that never answers a zero vector fails LibSQLVector's three checks
   const failed = done.failed;
   assert.deepEqual(failed.map((c) => c.id), ["store.hostile_text_round_trip", "portability.round_trip", "portability.import_hostile"]);
   for (const c of failed) assert.match(c.message, /mapping limit \(docs\/adapters\.md\): the store's query filtered on namespace/);
+});
+
+test("a store answering hits without a score fails recall.min_score and the ranking checks as the store's", { skip: !binary && "TINYMEMORY_CONFORMANCE_BIN is unset" }, () => {
+  // Taken as unscored hits, the same store passed both (recall.min_score
+  // judges unscored hits by asking for none above a threshold).
+  const done = run("unscored");
+  assert.equal(done.status, 1, done.shown);
+  const failed = done.failed.map((c) => c.id);
+  for (const id of ["recall.min_score", "recall.ranking_higher_better", "recall.self_retrieval"]) assert.ok(failed.includes(id), `${id} is not among the failures ${failed.join(", ")}`);
+  for (const c of done.failed) assert.match(c.message, /the store's query answered vector \\?"[0-9a-f-]+\\?" with score undefined, not a finite number \(MastraVector's query answers/, c.id);
 });

@@ -65,6 +65,7 @@ import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
 import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach, mappingLimit } from "./common.js";
 import { type InterfaceVectorStore, LANGCHAIN_INTERFACE, langchainScenario } from "./langchain-interface.js";
+import { deletesByIds, parametersOf } from "./source.js";
 
 /** A Document as LangChain.js has it. */
 export interface DocumentLike {
@@ -213,17 +214,6 @@ export function functionFilter(c: RecallConditions): (doc: DocumentLike) => bool
 const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, hnswlib: functionFilter, libsql: libsqlFilter, chroma: chromaFilter };
 
 /**
- * Whether the store's `delete` can take `{ ids }`: its source names `ids`.
- * A delete that takes another parameter only (VoyVectorStore's
- * `deleteAll`) throws for a reason of its own, which the adapter must not
- * report as the store failing a delete it can do. A bound or native
- * `delete` names nothing, so its errors read as this mapping limit too.
- */
-function deletesByIds(db: VectorStoreLike): boolean {
-  return /\bids\b/.test(Function.prototype.toString.call(db.delete));
-}
-
-/**
  * The parameters of the store's `similaritySearchVectorWithScore` (the
  * search every VectorStore implements, which `similaritySearchWithScore`
  * hands the filter to) when it declares fewer than three, so takes no
@@ -233,11 +223,8 @@ function deletesByIds(db: VectorStoreLike): boolean {
 function filterlessParameters(db: VectorStoreLike): string[] | null {
   const search = db.similaritySearchVectorWithScore;
   if (typeof search !== "function") return null;
-  const source = Function.prototype.toString.call(search);
-  const list = source.slice(source.indexOf("(") + 1, source.indexOf(")"));
-  if (list.includes("...")) return null;
-  const names = list.split(",").map((p) => p.split("=")[0]!.trim()).filter((p) => p !== "");
-  return names.length < 3 ? names : null;
+  const names = parametersOf(search);
+  return names !== null && names.length < 3 ? names : null;
 }
 
 /** What the catalog holds of a key the adapter wrote: its document's id and the write's revision. */

@@ -24,7 +24,8 @@
  * - `recall` is `search([root, label(NS)], { query, filter, limit })`,
  *   the filter being `{ category, session_id }` as given, the score the
  *   engine's (an index with embeddings is needed: without one every hit is
- *   unscored), adjacent equal scores ordered by key (asking again for
+ *   unscored; a score there but not a finite number fails the recall as
+ *   the store's), adjacent equal scores ordered by key (asking again for
  *   twice as many when the hits tied at the limit may go on past it); `list` and `namespaces` are `search` without a query and
  *   `listNamespaces({ prefix: [root] })`; `forget` is `get` then `delete`;
  *   `store_many` is one `batch` of puts; export and import page over `list`.
@@ -34,6 +35,7 @@
  */
 
 import type { Entry, ExportPage, ExportPageRequest, ImportAnswer, ImportRequest, KeyRequest, ListRequest, MemoryRecord, NamespaceSummary, NewEntry, RecallRequest, Store, StoreManyRequest } from "../protocol/types.js";
+import { DriverError } from "../protocol/errors.js";
 import { GLOBAL_NAMESPACE, validateEntries, validateKey, validateMinScore, validateNamespace } from "../protocol/validate.js";
 import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
 import { compareBytes } from "../protocol/order.js";
@@ -41,6 +43,25 @@ import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
 import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach } from "./common.js";
 import { LANGGRAPH_INTERFACE, LANGGRAPH_SCENARIOS, langgraphScenario } from "./langgraph-interface.js";
+
+/**
+ * The score of a search's item: `null` when the store gives none
+ * (`undefined` or `null`: SearchItem.score is optional, and a store
+ * without an index ranks nothing), else the number it gave. One that is
+ * there but not a finite number (a string, NaN) fails as the store's:
+ * taken as unscored, or dropped by `min_score`, it would hide the fault.
+ */
+function scoreOf(item: ItemLike): number | null {
+  const score: unknown = item.score;
+  if (score === undefined || score === null) return null;
+  if (typeof score === "number" && Number.isFinite(score)) return score;
+  const shown = typeof score === "number" ? String(score) : JSON.stringify(score);
+  throw new DriverError(
+    "backend",
+    `the store's search answered item ${JSON.stringify(item.key)} of namespace ${JSON.stringify(item.namespace)} with score ${shown}, ` +
+      "not a finite number (a BaseStore's SearchItem.score is a number, or absent without an index)",
+  );
+}
 
 /** An item as a BaseStore returns it. */
 export interface ItemLike {
@@ -308,7 +329,7 @@ export class LangGraphStore implements Store {
     const pinned = namespace;
     const hits = await bestWithTies(limit, ENGINE_MAX_LIMIT, async (n) => {
       const items = await db.search(this.path(pinned), { query, limit: n, ...(filter ? { filter } : {}) });
-      return items.map((item) => this.toEntry(item, pinned, typeof item.score === "number" ? item.score : null));
+      return items.map((item) => this.toEntry(item, pinned, scoreOf(item)));
     });
     return min_score === null ? hits : hits.filter((h) => h.score !== null && h.score >= min_score);
   }

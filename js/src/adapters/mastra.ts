@@ -37,7 +37,9 @@
  *   adjacent equal scores ordered by key (asking
  *   again for twice as many when the hits tied at the limit may go on past
  *   it), as the other adapters do. A result outside the filter fails the
- *   request as a mapping limit (the store ignored the filter).
+ *   request as a mapping limit (the store ignored the filter); a recall's
+ *   hit whose score is not a finite number fails it as the store's, never
+ *   as an unscored hit, which no ranking check could judge.
  *
  * Nothing else is re-sorted, re-scored or re-filtered: hits come in the
  * engine's order with its scores, so the suite judges the engine.
@@ -121,6 +123,11 @@ export function mastraFilter(namespace: string, key: string | null, category: st
   if (category !== null) filter.category = category;
   if (sessionId !== null) filter.session_id = sessionId;
   return filter;
+}
+
+/** A score as the store answered it, for a message: `undefined`, `NaN` and `Infinity` by name, anything else as JSON. */
+function shownScore(score: unknown): string {
+  return typeof score === "number" || score === undefined ? String(score) : JSON.stringify(score);
 }
 
 /** The adapter. `make` returns the vector store for a fresh store (a new one, or the same one: each reset makes an index of its own). */
@@ -235,9 +242,11 @@ export class MastraVectorAdapter implements Store {
    * `query` with `queryVector` (the embedding of the recall's query, or
    * the probe), `topK`, and `filter`, each result read as an entry; a
    * result outside the filter fails the read as a mapping limit (the store
-   * ignored it), one without the entry's fields as the store's fault.
+   * ignored it), one without the entry's fields as the store's fault, and,
+   * when `scored` (a recall's), one whose score is not a finite number as
+   * the store's too; unscored, the entries carry no score (a lookup's).
    */
-  private async search(queryVector: number[], topK: number, filter: Record<string, string>): Promise<Entry[]> {
+  private async search(queryVector: number[], topK: number, filter: Record<string, string>, scored = false): Promise<Entry[]> {
     const db = await this.db();
     const found = await db.query({ indexName: this.indexName, queryVector, topK, filter, includeVector: false });
     return found.map((r) => {
@@ -249,18 +258,27 @@ export class MastraVectorAdapter implements Store {
             `to a query filtered on ${name} ${JSON.stringify(value)}: it ignored the filter`,
         );
       }
-      return this.entryOf(r);
+      // A hit without a finite score must not pass as an unscored one:
+      // recall.min_score and the ranking checks would judge nothing.
+      if (scored && !Number.isFinite(r.score)) {
+        throw new DriverError(
+          "backend",
+          `the store's query answered vector ${JSON.stringify(r.id)} with score ${shownScore(r.score)}, not a finite number ` +
+            "(MastraVector's query answers { id, score, metadata }, the score a number)",
+        );
+      }
+      return this.entryOf(r, scored ? r.score : null);
     });
   }
 
-  /** The entry a query result holds, every field as the store returned it. */
-  private entryOf(r: QueryResultLike): Entry {
+  /** The entry a query result holds, every field as the store returned it, scored `score`. */
+  private entryOf(r: QueryResultLike, score: number | null): Entry {
     const m = r.metadata ?? {};
     const missing = ENTRY_FIELDS.filter((name) => !(name in m));
     if (missing.length > 0) {
       throw new DriverError("backend", `the store returned vector ${JSON.stringify(r.id)} without metadata ${missing.join(", ")}, which the adapter wrote`);
     }
-    return entry({ id: r.id, namespace: m.namespace, key: m.key, content: m.text, category: m.category, timestamp: m.timestamp, session_id: m.session_id ?? null, taint: m.taint, score: r.score });
+    return entry({ id: r.id, namespace: m.namespace, key: m.key, content: m.text, category: m.category, timestamp: m.timestamp, session_id: m.session_id ?? null, taint: m.taint, score });
   }
 
   /**
@@ -346,7 +364,7 @@ export class MastraVectorAdapter implements Store {
     // topK is the limit as the store can take it, never sized from the
     // catalog: a store refusing a huge topK fails recall.huge_limit here
     // as it does through the Python adapters.
-    const hits = await bestWithTies(limit, ENGINE_MAX_LIMIT, (k) => this.search(queryVector, k, filter));
+    const hits = await bestWithTies(limit, ENGINE_MAX_LIMIT, (k) => this.search(queryVector, k, filter, true));
     return min_score === null ? hits : hits.filter((h) => h.score !== null && h.score >= min_score);
   }
 

@@ -16,7 +16,9 @@
 // kept: getByIds cannot find them), "ignores_document_id" (Document.id
 // replaced by a made id), "scored_reversed" (similaritySearchWithScore
 // answers worst first), "uuid_ids_only" (an id given that is not a UUID
-// refused, as Qdrant's "Point id 1 is not a valid UUID"); and
+// refused, as Qdrant's "Point id 1 is not a valid UUID"),
+// "delete_takes_no_ids" (HNSWLib's delete, whose one parameter is a
+// directory of saved index files: given { ids } it throws); and
 // "resolves_void", no fault in LangChain.js (addDocuments resolving to
 // void, as PGVectorStore's does).
 //
@@ -109,11 +111,18 @@ export class InterfaceVectorStore {
   }
 }
 
+// HNSWLib's delete (@langchain/community 1.1.29): it removes a saved
+// index's files, and its source names no other parameter.
+async function deleteDirectory(params) {
+  throw new Error(`Directory ${params.directory} does not contain a hnswlib.index file.`);
+}
+
 /** The VectorStore double with TINYMEMORY_TEST_FAULT's fault, through the adapter. */
 export function vectorStore() {
   return new VectorStoreAdapter(
     async () => {
       const store = new InterfaceVectorStore(fault);
+      if (fault === "delete_takes_no_ids") store.delete = deleteDirectory;
       if (fault === "placeholder") await store.addDocuments([{ pageContent: "placeholder", metadata: {} }]);
       return store;
     },

@@ -8,3 +8,6 @@ export const plain = () => new MastraVectorAdapter(() => new DoubleMastraVector(
 
 /** LibSQLVector's fault: a zero vector is never answered. */
 export const dropsZero = () => new MastraVectorAdapter(() => new DoubleMastraVector({ dropsZero: true }), { independentStores: true });
+
+/** A store answering every hit without a score (`score: undefined`, LangChain.js's LanceDB's fault). */
+export const unscored = () => new MastraVectorAdapter(() => new DoubleMastraVector({ answers: () => undefined }), { independentStores: true });

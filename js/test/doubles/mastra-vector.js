@@ -4,10 +4,12 @@
 // call recorded in `calls`, and faults of real stores as options:
 // `ignoresFilter` (a store that answers outside the filter), `dropsZero`
 // (LibSQLVector: a vector whose cosine is undefined, a zero vector, is
-// never answered), `ownIds` (ids of its own, returned by upsert).
+// never answered), `ownIds` (ids of its own, returned by upsert), and
+// `answers`, the score answered in place of each cosine (a function of
+// it: a store answering no score, or not a number).
 export class DoubleMastraVector {
-  constructor({ ignoresFilter = false, dropsZero = false, ownIds = false } = {}) {
-    this.options = { ignoresFilter, dropsZero, ownIds };
+  constructor({ ignoresFilter = false, dropsZero = false, ownIds = false, answers = (score) => score } = {}) {
+    this.options = { ignoresFilter, dropsZero, ownIds, answers };
     this.indexes = new Map();
     this.calls = [];
     this.made = 0;
@@ -40,7 +42,10 @@ export class DoubleMastraVector {
       if (this.options.dropsZero && Number.isNaN(score)) continue;
       hits.push({ id, score: Number.isNaN(score) ? 0 : score, metadata: structuredClone(row.metadata) });
     }
-    return hits.sort((a, b) => b.score - a.score).slice(0, topK);
+    return hits
+      .sort((a, b) => b.score - a.score)
+      .slice(0, topK)
+      .map((h) => ({ ...h, score: this.options.answers(h.score) }));
   }
 
   async deleteVector({ indexName, id }) {

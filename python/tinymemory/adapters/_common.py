@@ -6,6 +6,7 @@ engine's package and version for the driver id."""
 import datetime as _dt
 import importlib.metadata as _metadata
 import math
+import numbers
 import os
 import sys
 
@@ -92,11 +93,21 @@ def rfc3339(instant):
     return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
-def finite_score(score):
-    """`score` as a float; NaN and infinities are left as they are, for
-    tinymemory.protocol to refuse naming the hit (the engine's fault, never
-    hidden)."""
-    return None if score is None else float(score)
+def hit_score(score, answered, expected, absent_ok=False):
+    """The score a store answered for a recall's hit, as a float: a real
+    number (int, float, numpy's) that is finite. None is an unscored hit
+    when `absent_ok` (a framework whose score is optional). Anything else,
+    None included otherwise, raises a "backend" DriverError: `answered`
+    (what answered which hit, "the store's search answered item 'k'"),
+    then the score, then `expected` (what the framework promises). Taken
+    as unscored, made a number (float("0.5")) or dropped by min_score
+    (NaN >= m is false), it would hide the store's fault from the checks
+    that judge scores."""
+    if score is None and absent_ok:
+        return None
+    if isinstance(score, numbers.Real) and not isinstance(score, bool) and math.isfinite(score):
+        return float(score)
+    raise tp.DriverError("backend", f"{answered} with score {score!r}, not a finite number ({expected})")
 
 
 # The entry's fields besides namespace and key, as every adapter keeps

@@ -672,7 +672,20 @@ class VectorStoreAdapter(tp.Store):
             lambda pair: pair[1],
             lambda pair: (pair[0].metadata or {}).get("key", ""),
         )
-        hits = [self._entry(doc, c.finite_score(s)) for doc, s in pairs]
+        method = {"relevance": "similarity_search_with_relevance_scores", "similarity": "similarity_search_with_score"}[
+            self._score or default_score(self._engine)
+        ]
+        hits = [
+            self._entry(
+                doc,
+                c.hit_score(
+                    s,
+                    f"the store's {method} answered document {doc.id!r}",
+                    "a VectorStore answers (Document, float) pairs",
+                ),
+            )
+            for doc, s in pairs
+        ]
         if min_score is not None and (self._score or default_score(self._engine)) == "similarity":
             # similarity_search_with_score has no threshold. A relevance
             # search was given score_threshold, and what the store keeps

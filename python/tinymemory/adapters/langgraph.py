@@ -420,7 +420,18 @@ class LangGraphStore(tp.Store):
             return items
 
         items = c.search_with_ties(search, limit, lambda item: item.score, lambda item: item.key)
-        hits = [self._entry(i, c.finite_score(i.score)) for i in items]
+        hits = [
+            self._entry(
+                i,
+                c.hit_score(
+                    i.score,
+                    f"the store's search answered item {i.key!r} of namespace {tuple(i.namespace)!r}",
+                    "a BaseStore's SearchItem.score is a float, or None without an index",
+                    absent_ok=True,
+                ),
+            )
+            for i in items
+        ]
         if min_score is not None:
             hits = [h for h in hits if h["score"] is not None and h["score"] >= min_score]
         return hits

@@ -371,7 +371,17 @@ class LlamaIndexAdapter(tp.Store):
             lambda pair: pair[1],
             lambda pair: (pair[0].metadata or {}).get("key", ""),
         )
-        hits = [self._entry(n, c.finite_score(s)) for n, s in pairs]
+        hits = [
+            self._entry(
+                n,
+                c.hit_score(
+                    s,
+                    f"the store's query answered node {n.node_id!r}",
+                    "VectorStoreQueryResult.similarities holds a float a node",
+                ),
+            )
+            for n, s in pairs
+        ]
         if min_score is not None:
             hits = [h for h in hits if h["score"] is not None and h["score"] >= min_score]
         return hits

@@ -396,7 +396,14 @@ class Mem0Adapter(tp.Store):
             lambda item: item.get("score"),
             lambda item: (item.get("metadata") or {}).get("key", ""),
         )
-        return [self._entry(i, c.finite_score(i.get("score"))) for i in items]
+        hits = []
+        for i in items:
+            hit = self._entry(i)
+            hit["score"] = c.hit_score(
+                i.get("score"), f"Mem0's search answered memory {i.get('id')!r}", "its search scores every memory it answers"
+            )
+            hits.append(hit)
+        return hits
 
     def export_page(self, cursor, limit):
         """A page of list(None, None, None) in (namespace, key) order

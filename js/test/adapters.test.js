@@ -385,23 +385,26 @@ test("option score turns a distance or a rank into a higher-is-better score, ord
   assert.deepEqual(kept.map((h) => h.key), ["a", "b", "c"]);
 });
 
-test("a store answering a hit without a numeric score fails the recall as the store's, never as an unscored hit", async () => {
+test("a store answering a hit without a finite numeric score fails the recall as the store's, never as an unscored hit", async () => {
   // LangChain.js's LanceDB (@langchain/community 1.1.29) reads `item.score`,
   // which @lancedb/lancedb 0.19.1 does not answer (its distance is
   // `_distance`): every hit comes with score undefined. LibSQL's, over a
-  // zero vector, is null.
-  for (const answered of [undefined, null, "0.5"]) {
+  // zero vector, is null. NaN and the infinities are numbers to
+  // `typeof`, and a recall with min_score dropped a NaN hit unseen.
+  for (const answered of [undefined, null, "0.5", NaN, Infinity, -Infinity]) {
     const engine = new DoubleVectorStore();
     const search = engine.similaritySearchWithScore.bind(engine);
     engine.similaritySearchWithScore = async (...args) => (await search(...args)).map(([doc]) => [doc, answered]);
     const store = new VectorStoreAdapter(() => engine);
     await store.store(entry("global", "a", "comet"));
-    const shown = answered === undefined ? "undefined" : JSON.stringify(answered);
+    const shown = typeof answered === "number" || answered === undefined ? String(answered) : JSON.stringify(answered);
     const message =
-      `the store's similaritySearchWithScore answered document "${documentId("global", "a")}" with score ${shown}, not a number ` +
+      `the store's similaritySearchWithScore answered document "${documentId("global", "a")}" with score ${shown}, not a finite number ` +
       "(LangChain.js's VectorStore answers [Document, number] pairs)";
-    const recall = { query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score: null };
-    await assert.rejects(store.recall(recall), { name: "DriverError", kind: "backend", message });
+    for (const min_score of [null, 0.5, -1]) {
+      const recall = { query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score };
+      await assert.rejects(store.recall(recall), { name: "DriverError", kind: "backend", message });
+    }
     // A lookup's search judges no score: it answers the entry unscored.
     assert.equal((await store.get({ namespace: "global", key: "a" })).content, "comet");
   }

@@ -93,3 +93,8 @@ export const MAPPING_LIMIT = "mapping limit (docs/adapters.md)";
 export function mappingLimit(message: string): DriverError {
   return new DriverError("backend", `${MAPPING_LIMIT}: ${message}`);
 }
+
+/** A score as a store answered it, for a message: `undefined`, `NaN` and the infinities by name, anything else as JSON. */
+export function shownScore(score: unknown): string {
+  return typeof score === "number" || score === undefined ? String(score) : JSON.stringify(score);
+}

@@ -63,7 +63,7 @@ import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
 import { compareBytes, sortBytewise } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
-import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach, mappingLimit } from "./common.js";
+import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach, mappingLimit, shownScore } from "./common.js";
 import { type InterfaceVectorStore, LANGCHAIN_INTERFACE, langchainScenario } from "./langchain-interface.js";
 import { deletesByIds, parametersOf } from "./source.js";
 
@@ -425,12 +425,13 @@ export class VectorStoreAdapter implements Store {
         );
       }
       // A missing score must not pass as an unscored hit: it would keep
-      // the ranking checks from judging the store's ranking at all.
-      if (scored && typeof score !== "number") {
+      // the ranking checks from judging the store's ranking at all. NaN is
+      // a number to `typeof`, and min_score would drop it unseen.
+      if (scored && !Number.isFinite(score)) {
         throw new DriverError(
           "backend",
-          `the store's similaritySearchWithScore answered document ${JSON.stringify(doc.id ?? null)} with score ${score === undefined ? "undefined" : JSON.stringify(score)}, ` +
-            "not a number (LangChain.js's VectorStore answers [Document, number] pairs)",
+          `the store's similaritySearchWithScore answered document ${JSON.stringify(doc.id ?? null)} with score ${shownScore(score)}, ` +
+            "not a finite number (LangChain.js's VectorStore answers [Document, number] pairs)",
         );
       }
       return this.entryOf(doc, typeof score === "number" ? contractScore(this.scoreKind, score) : null);

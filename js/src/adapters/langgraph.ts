@@ -41,7 +41,7 @@ import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
 import { compareBytes } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
-import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach } from "./common.js";
+import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach, shownScore } from "./common.js";
 import { LANGGRAPH_INTERFACE, LANGGRAPH_SCENARIOS, langgraphScenario } from "./langgraph-interface.js";
 
 /**
@@ -55,10 +55,9 @@ function scoreOf(item: ItemLike): number | null {
   const score: unknown = item.score;
   if (score === undefined || score === null) return null;
   if (typeof score === "number" && Number.isFinite(score)) return score;
-  const shown = typeof score === "number" ? String(score) : JSON.stringify(score);
   throw new DriverError(
     "backend",
-    `the store's search answered item ${JSON.stringify(item.key)} of namespace ${JSON.stringify(item.namespace)} with score ${shown}, ` +
+    `the store's search answered item ${JSON.stringify(item.key)} of namespace ${JSON.stringify(item.namespace)} with score ${shownScore(score)}, ` +
       "not a finite number (a BaseStore's SearchItem.score is a number, or absent without an index)",
   );
 }

@@ -56,7 +56,7 @@ import { latestTimestamp, nowRfc3339 } from "../protocol/time.js";
 import { compareBytes, sortBytewise } from "../protocol/order.js";
 import { isBlank } from "../protocol/words.js";
 import { entry } from "../protocol/wire.js";
-import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach, mappingLimit } from "./common.js";
+import { ENGINE_MAX_LIMIT, bestWithTies, exportFrom, importEach, mappingLimit, shownScore } from "./common.js";
 import { HashedEmbeddings } from "./embedding.js";
 import { documentId } from "./langchain.js";
 import { engineId } from "./engine-id.js";
@@ -123,11 +123,6 @@ export function mastraFilter(namespace: string, key: string | null, category: st
   if (category !== null) filter.category = category;
   if (sessionId !== null) filter.session_id = sessionId;
   return filter;
-}
-
-/** A score as the store answered it, for a message: `undefined`, `NaN` and `Infinity` by name, anything else as JSON. */
-function shownScore(score: unknown): string {
-  return typeof score === "number" || score === undefined ? String(score) : JSON.stringify(score);
 }
 
 /** The adapter. `make` returns the vector store for a fresh store (a new one, or the same one: each reset makes an index of its own). */

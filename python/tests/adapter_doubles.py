@@ -222,6 +222,22 @@ in_memory = _vector_store(InMemoryVectorStore)
 uuid_ids_only = _vector_store(UuidIdsOnlyStore)
 
 
+class EqualityFilterStore(PlainVectorStoreWithIds):
+    """A filter of plain equalities over the metadata, ``{field: value}``,
+    of a class the adapter knows no dialect of (as ScaNN's and TileDB's of
+    langchain-community, FAISS's form): LangChain's dict form matches
+    nothing there, since no metadata value equals ``{"$eq": ...}``."""
+
+    def similarity_search_with_score(self, query, k=4, filter=None, **kwargs):
+        predicate = None
+        if filter is not None:
+            predicate = lambda doc: all(doc.metadata.get(f) == v for f, v in filter.items())  # noqa: E731
+        return self._inner.similarity_search_with_score(query, k=k, filter=predicate)
+
+
+equality_filter = _vector_store(EqualityFilterStore)
+
+
 class NoFilterStore(PlainVectorStore):
     """No get_by_ids, and a similarity_search that names no filter (as
     SQLiteVec of langchain-community)."""

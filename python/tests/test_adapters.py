@@ -487,6 +487,23 @@ def test_a_filter_the_store_ignores_is_a_mapping_limit_naming_make_filter():
     }
 
 
+def test_a_guessed_filter_form_the_store_reads_as_matching_nothing_is_a_mapping_limit():
+    # A store of no dialect the adapter knows gets LangChain's dict form;
+    # one reading {field: value} answers nothing under it. That empty
+    # answer is the adapter's guess, not the store's loss: the same search
+    # without the filter shows documents the filter allows.
+    message = (
+        "unexpected driver error: backend failure: mapping limit (docs/adapters.md): EqualityFilterStore "
+        "answered recall('needle') with no document under the filter {'namespace': {'$eq': 'global'}} "
+        "the adapter built for {'namespace': 'global'} in LangChain's dict form (the adapter knows no "
+        "dialect of this store), where the same search without a filter answered 4 documents that filter "
+        "allows (the first: key 'k4' of namespace 'global'): the store reads another filter form, or "
+        "its filtered search loses documents the filter allows; give the adapter make_filter, a function from "
+        "those fields to the store's own filter (docs/adapters.md, Filters)"
+    )
+    assert run_checks("equality_filter", ["recall.limit"]) == {"recall.limit": ("fail", message)}
+
+
 def test_a_store_with_neither_get_by_ids_nor_a_filter_is_named_once():
     more = (
         "; this store has no get_by_ids either, so get and list read through this filter: a store that "

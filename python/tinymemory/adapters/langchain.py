@@ -36,7 +36,9 @@ docs/adapters.md has the mapping as a table; in short:
   dict filter form) and Milvus (a boolean expression, passed as ``expr``),
   and tries that dict form on any other store. A hit
   outside the filter the adapter built is a mapping limit naming
-  ``make_filter``, the option that gives the store's own form: a function
+  ``make_filter``, and so is an empty recall under the dict form it
+  guessed when the same search without a filter answers documents the
+  filter allows; ``make_filter`` is the option that gives the store's own form: a function
   from the fields asked (``{"namespace": ..., "key": ..., "category": ...,
   "session_id": ...}``, only those asked) to the store's filter.
 
@@ -657,7 +659,37 @@ class VectorStoreAdapter(tp.Store):
         else:
             pairs = self._engine_call("similarity_search_with_score", query, k=k, **by)
         self._outside([d for d, _ in pairs], fields, made, f"recall({query!r})")
+        if not pairs and min_score is None:
+            self._guess_matched_nothing(query, k, fields, query_filter)
         return pairs
+
+    def _guess_matched_nothing(self, query, k, fields, query_filter):
+        """Raises a mapping limit when the filter was the adapter's guess
+        (LangChain's dict form, the store's dialect unknown and no
+        make_filter) and matched nothing in a namespace the adapter wrote
+        to, while the same search without a filter answers documents it
+        allows: a store reading ``{field: value}`` (ScaNN's, TileDB's)
+        matches nothing under the dict form, and the empty answer would
+        fail the checks as the store's. A diagnosis only: an answer is
+        never replaced."""
+        if self._make_filter is not None or default_filter(self._engine) is not None:
+            return
+        if not any(p[0] == fields.get("namespace") for p in self._ids):
+            return
+        unfiltered = list(self._engine_call("similarity_search", query, k=k))
+        allowed = [d for d in unfiltered if all((d.metadata or {}).get(f) == v for f, v in fields.items())]
+        if not allowed:
+            return
+        m = allowed[0].metadata or {}
+        raise c.mapping_limit(
+            f"{type(self._engine).__name__} answered recall({query!r}) with no document under the filter "
+            f"{query_filter!r} the adapter built for {fields!r} in LangChain's dict form (the adapter knows no "
+            f"dialect of this store), where the same search without a filter answered {len(allowed)} documents "
+            f"that filter allows (the first: key {m.get('key')!r} of namespace {m.get('namespace')!r}): the "
+            "store reads another filter form, or its filtered search loses documents the filter allows; give "
+            "the adapter make_filter, a function from those fields to the store's own filter (docs/adapters.md, "
+            "Filters)"
+        )
 
     def recall(self, query, limit, namespace, category, session_id, min_score):
         """One search with the namespace, category and session as the

@@ -194,8 +194,22 @@ fn prefix_of(
             quote_path(std::path::Path::new(path))
         ));
     }
-    words.push(exe.map_or_else(|| "tinymemory-conformance".to_owned(), quote_path));
+    words.push(exe.map_or_else(
+        || "tinymemory-conformance".to_owned(),
+        |exe| quote_path(&unreplaced(exe)),
+    ));
     words
+}
+
+/// `exe` without the ` (deleted)` Linux's `/proc/self/exe` appends when
+/// the running binary was replaced on disk (a rebuild relinks it): the
+/// path then holds the new binary, which is what a person rerunning wants.
+fn unreplaced(exe: &std::path::Path) -> std::borrow::Cow<'_, std::path::Path> {
+    exe.to_str()
+        .and_then(|s| s.strip_suffix(" (deleted)"))
+        .map_or(std::borrow::Cow::Borrowed(exe), |s| {
+            std::borrow::Cow::Owned(std::path::PathBuf::from(s))
+        })
 }
 
 #[cfg(test)]
@@ -237,5 +251,22 @@ mod tests {
             prefix_of(Some(dir), Some(std::ffi::OsStr::new("")), None),
             ["cd $'/tmp/a\\xff b' &&", "tinymemory-conformance"]
         );
+    }
+
+    /// Linux names a running binary that was replaced on disk (a rebuild
+    /// relinked it) `PATH (deleted)`: the command names the path, where
+    /// the rebuilt binary now is, not a file that does not exist.
+    #[test]
+    fn a_binary_replaced_while_running_is_named_by_its_path() {
+        let words = prefix_of(
+            None,
+            None,
+            Some(Path::new(
+                "/w/target/debug/tinymemory-conformance (deleted)",
+            )),
+        );
+        assert_eq!(words, ["/w/target/debug/tinymemory-conformance"]);
+        let kept = prefix_of(None, None, Some(Path::new("/w/odd (deleted) name")));
+        assert_eq!(kept, ["'/w/odd (deleted) name'"]);
     }
 }

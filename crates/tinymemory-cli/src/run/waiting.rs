@@ -10,7 +10,7 @@ use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use tinymemory_conformance::{CaseProgress, CheckReport, CheckStarted, RunObserver};
 
 /// How often a progress line is written when stderr is not a terminal.
@@ -204,9 +204,21 @@ impl Waiting {
 fn bar(multi: &MultiProgress, total: usize, template: &str) -> ProgressBar {
     let bar = multi.add(ProgressBar::new(total as u64));
     if let Ok(style) = ProgressStyle::with_template(template) {
-        bar.set_style(style.progress_chars("=> "));
+        bar.set_style(style.progress_chars("=> ").with_key(
+            "rate",
+            |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&shown_rate(state.per_sec()));
+            },
+        ));
     }
     bar
+}
+
+/// A bar's rate in whole units a second (`3200/s`), as the log line
+/// gives it: indicatif's `{per_sec}` prints four decimals.
+fn shown_rate(per_sec: f64) -> String {
+    let rate = if per_sec.is_finite() { per_sec } else { 0.0 };
+    format!("{rate:.0}/s")
 }
 
 impl RunObserver for &Waiting {
@@ -223,7 +235,7 @@ impl RunObserver for &Waiting {
                     &multi,
                     total,
                     "loading the corpus [{bar:30}] {human_pos}/{human_len} entries, \
-                     {per_sec}, {eta} left",
+                     {rate}, {eta} left",
                 )
             });
             load.set_position(done as u64);
@@ -271,6 +283,14 @@ impl RunObserver for &Waiting {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bar_s_rate_is_whole_units_a_second() {
+        assert_eq!(shown_rate(26_091.982_7), "26092/s");
+        assert_eq!(shown_rate(41.608_5), "42/s");
+        assert_eq!(shown_rate(0.0), "0/s");
+        assert_eq!(shown_rate(f64::INFINITY), "0/s");
+    }
 
     #[test]
     fn a_log_line_names_the_load_then_the_running_check() {

@@ -64,6 +64,11 @@ fn on_a_terminal_the_load_and_the_checks_are_bars_on_stderr() {
         "{tty:?}"
     );
     assert!(tty.contains("/s, ") && tty.contains(" left"), "{tty:?}");
+    // The rate in whole entries a second (`3200/s`), never with decimals.
+    for (at, _) in tty.match_indices("/s, ") {
+        let rate = tty[..at].rsplit(' ').next().unwrap_or("");
+        assert!(!rate.contains('.'), "a rate shown as {rate:?}: {tty:?}");
+    }
     // The checks' bar, of the two checks: which counts it draws depends
     // on the draw rate and the machine's speed, the total does not.
     assert!(tty.contains("checks ["), "{tty:?}");

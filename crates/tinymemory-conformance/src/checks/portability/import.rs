@@ -109,6 +109,23 @@ pub(crate) async fn taint_kept(ctx: CheckContext) -> Step {
         Some(MemoryTaint::Internal),
         "taint after importing the same key again as Internal"
     );
+    // The records of one import are upserts in order too: of two records
+    // of one key, the later is what the store holds.
+    let later = MemoryRecord {
+        content: "pulled again, edited".into(),
+        taint: MemoryTaint::ExternalSync,
+        ..synced.clone()
+    };
+    import_all(d.as_ref(), &[trusted.clone(), later.clone()]).await?;
+    let back = got(d.as_ref(), &later).await?;
+    ensure!(
+        back.as_ref() == Some(&later),
+        "get after one import of two records of {:?} (content {:?} then {:?}) returned {back:?}: \
+         an import writes its records as upserts, in order, so the later one wins",
+        later.key,
+        trusted.content,
+        later.content
+    );
     // Every field with a default, over a record holding other values: the
     // defaults replace them (custom:synced, session-9, external_sync).
     let (category, session, taint) = crate::checks::metadata::DEFAULTS;

@@ -298,11 +298,11 @@ macro_rules! __tinymemory_standard_checks {
             };
             store_big_content_round_trip => "store.big_content_round_trip" [
                 Contract, BOTH,
-                "a 1 MiB content with NULs and multibyte text round-trips byte for byte and is recalled",
+                "a 1 MiB content with NULs and multibyte text round-trips byte for byte and is recalled whole",
                 hostile::big_content_round_trip
             ] {
                 cost_ms: 1188,
-                mistake: "a field size limit, or a tokenizer that does not index CJK characters",
+                mistake: "a field size limit, or a tokenizer that does not index CJK characters; a search answering with a snippet of the content instead of the content",
             };
             recall_hostile_queries => "recall.hostile_queries" [
                 Contract, BOTH,
@@ -605,7 +605,7 @@ macro_rules! __tinymemory_standard_checks {
             };
             portability_import_hostile => "portability.import_hostile" [
                 Portability, BOTH,
-                "hostile keys and contents and a 1 MiB content are imported and read back and exported byte for byte",
+                "hostile keys and contents and a 1 MiB content are imported and read back, recalled and exported byte for byte",
                 portability::import_hostile
             ] {
                 cost_ms: 1177,

@@ -85,6 +85,7 @@
 //! | `js-blank-set` | semantic | [`JsBlankSet::new(_)`](JsBlankSet::new) | `recall.plain_text_query` | blankness is decided by JavaScript's trim(): a query of U+0085 ranks every entry, and one of U+FEFF alone gives nothing |
 //! | `row-dependent-scores` | lexical | [`RowDependentScores::new(RowStep::By(1e-3), _)`](RowDependentScores::new) | `properties.cap_determinism` | an entry's score moves up by 0.001 when it is stored in an odd row, so the same data stored in another order scores and ranks otherwise |
 //! | `trims-trailing-line-breaks` | lexical | [`TrimsTrailingLineBreaks::new(_)`](TrimsTrailingLineBreaks::new) | `store.hostile_text_round_trip` | store, store_many and import drop the line breaks that end a content |
+//! | `recall-cuts-content` | lexical | [`RecallCutsContent::new(_)`](RecallCutsContent::new) | `store.big_content_round_trip` | recall hits carry the first 1,000 characters of their content, as a snippet |
 //! <!-- END GENERATED: mutants -->
 //!
 //! Each wrapper's documentation states exactly what it changes and what it
@@ -270,4 +271,5 @@ mutant_files! {
     blank_set => JsBlankSet;
     row_scores => RowDependentScores, RowStep;
     line_breaks => TrimsTrailingLineBreaks;
+    recall_content => RecallCutsContent, SNIPPET_CHARS;
 }

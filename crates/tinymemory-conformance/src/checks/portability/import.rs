@@ -200,9 +200,17 @@ pub(crate) async fn import_hostile(ctx: CheckContext) -> Step {
     let hits = d
         .recall("机", 5, &RecallOptions::in_namespace("learning:big"))
         .await?;
+    let Some(hit) = hits.iter().find(|h| h.key == "big") else {
+        return Err(Stop::fail(
+            "recall(\"机\") in learning:big does not find the imported 1 MiB content holding that word",
+        ));
+    };
     ensure!(
-        hits.iter().any(|h| h.key == "big"),
-        "recall(\"机\") in learning:big does not find the imported 1 MiB content holding that word"
+        hit.content == big_content(),
+        "recall(\"机\") in learning:big gives the imported 1 MiB content as {} bytes (expected {}): \
+         a hit is the entry as stored, its whole content, not a snippet",
+        hit.content.len(),
+        big_content().len()
     );
     Ok(())
 }

@@ -30,6 +30,13 @@ const MAX_RERUN_BUDGET_SECS: u64 = 365 * 24 * 3600;
 /// refuses.
 pub(crate) const MAX_LIMIT_SECS: u64 = 365 * 24 * 3600;
 
+/// The most `--jobs` a run takes, and the most jobs the default (the
+/// cores) gives: a property check runs its cases on every free slot, each
+/// on a fresh store (an exec driver's: a process of its own), so jobs
+/// bound how many stores a run holds at once, and an N far past any
+/// machine's cores started a process per case.
+pub(crate) const MAX_JOBS: u32 = 1024;
+
 /// Validate a tinymemory memory driver against the conformance suite.
 #[derive(Debug, Parser)]
 #[command(name = "tinymemory-conformance", version, about)]
@@ -230,9 +237,9 @@ pub(crate) struct RunArgs {
     /// in-process driver; 1 for an exec driver unless its `hello` declares
     /// `independent_stores`, and 1 with `--trace`. Reports do not depend
     /// on N. An N above 1 for a driver whose stores are not independent,
-    /// or with `--trace`, is refused.
+    /// or with `--trace`, is refused, and so is an N above 1024.
     #[arg(long, short = 'j', value_name = "N",
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_JOBS)))]
     pub(crate) jobs: Option<u32>,
 
     /// Run only shard K of N (`2/4`): a deterministic partition of the

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use tinymemory_api::shown::shown;
 use tinymemory_conformance::report::OutcomeKind;
-use tinymemory_conformance::{Registry, Report};
+use tinymemory_conformance::{Registry, Report, Shard};
 
 use crate::args::{Format, MergeArgs};
 use crate::error::{CliError, CliResult};
@@ -33,7 +33,8 @@ pub(crate) fn main(args: &MergeArgs) -> CliResult {
         shards.push((path.display().to_string(), files::read_report(path)?));
     }
     let merged = Report::merge(&shards).map_err(CliError::Usage)?;
-    this_builds_selection(&merged)?;
+    let selection = this_builds_selection(&merged)?;
+    each_shard_ran_its_own(&selection, &shards)?;
     let rendered = match args.format {
         Format::Text => merged.to_text(false),
         Format::Json => merged.to_json(),
@@ -55,11 +56,13 @@ pub(crate) fn main(args: &MergeArgs) -> CliResult {
 /// claim a selection of only its own checks once merged to `FULL`, exit
 /// 0, over a third of the suite.
 ///
+/// Returns that selection, every shard's checks.
+///
 /// # Errors
 ///
 /// The checks missing from the shards' selection, or outside this
 /// build's, named; shards of another version of the suite.
-fn this_builds_selection(merged: &Report) -> Result<(), CliError> {
+fn this_builds_selection(merged: &Report) -> Result<Registry, CliError> {
     let run = &merged.run;
     let version = env!("CARGO_PKG_VERSION");
     if run.tool_version != version {
@@ -153,7 +156,7 @@ fn this_builds_selection(merged: &Report) -> Result<(), CliError> {
         .collect();
     extra.sort_unstable();
     if missing.is_empty() && extra.is_empty() {
-        return Ok(());
+        return Ok(registry);
     }
     let selection = match &run.filter {
         None => format!("the {profile} recall profile"),
@@ -177,6 +180,55 @@ fn this_builds_selection(merged: &Report) -> Result<(), CliError> {
         "{why}: a merged report stands for one whole run, so its level is stated only over \
          every check that run selects"
     )))
+}
+
+/// Refuses a shard's report holding a check that this build's partition
+/// of `selection` gives to another shard: the reports' union can be the
+/// whole selection while a check was moved from the report of the shard
+/// that ran it into another's, which no `run --shard K/N` writes. (A
+/// shard's own check missing from its report is then either in another
+/// shard's, refused here, or in none, which [`Report::merge`] refuses.)
+///
+/// # Errors
+///
+/// The first such check, in the order of the shards given and of their
+/// reports, with the shard that holds it and the one it belongs to.
+fn each_shard_ran_its_own(
+    selection: &Registry,
+    shards: &[(String, Report)],
+) -> Result<(), CliError> {
+    let Some(total) = shards
+        .first()
+        .and_then(|(_, r)| r.run.shard.as_ref())
+        .map(|s| s.total)
+    else {
+        return Ok(());
+    };
+    // Each check's shard, computed once: `Registry::shard` partitions the
+    // whole selection for each K.
+    let mut owner = std::collections::HashMap::new();
+    for index in 1..=total.min(u32::try_from(selection.len()).unwrap_or(u32::MAX)) {
+        for c in selection.shard(Shard { index, total }).checks() {
+            owner.insert(c.id, index);
+        }
+    }
+    for (name, r) in shards {
+        let Some(shard) = &r.run.shard else { continue };
+        for c in &r.checks {
+            match owner.get(c.id.as_str()) {
+                Some(&index) if index != shard.index => {
+                    return Err(CliError::Usage(format!(
+                        "{name} (shard {}/{total}) reports check {}, which this build's partition \
+                         gives to shard {index}/{total}: each shard reports exactly the checks \
+                         run --shard K/N runs",
+                        shard.index, c.id
+                    )));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
 }
 
 /// At most 10 ids, then how many more.

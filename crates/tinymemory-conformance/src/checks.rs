@@ -290,19 +290,19 @@ macro_rules! __tinymemory_standard_checks {
             };
             store_hostile_text_round_trip => "store.hostile_text_round_trip" [
                 Contract, BOTH,
-                "keys and contents with SQL metacharacters, NUL, emoji, RTL and combining marks round-trip byte for byte",
+                "keys and contents with SQL metacharacters, NUL, emoji, RTL, combining marks and a leading or trailing line break round-trip byte for byte",
                 hostile::text_round_trip
             ] {
                 cost_ms: 24,
-                mistake: "SQL built by string formatting; text normalised or cut at NUL on the way in",
+                mistake: "SQL built by string formatting; text normalised, cut at NUL or stripped of its final line break on the way in",
             };
             store_big_content_round_trip => "store.big_content_round_trip" [
                 Contract, BOTH,
-                "a 1 MiB content with NULs and multibyte text round-trips byte for byte and is recalled",
+                "a 1 MiB content with NULs and multibyte text round-trips byte for byte and is recalled whole",
                 hostile::big_content_round_trip
             ] {
                 cost_ms: 1188,
-                mistake: "a field size limit, or a tokenizer that does not index CJK characters",
+                mistake: "a field size limit, or a tokenizer that does not index CJK characters; a search answering with a snippet of the content instead of the content",
             };
             recall_hostile_queries => "recall.hostile_queries" [
                 Contract, BOTH,
@@ -597,15 +597,15 @@ macro_rules! __tinymemory_standard_checks {
             };
             portability_taint_kept => "portability.taint_kept" [
                 Portability, BOTH,
-                "import keeps taint (ExternalSync stays ExternalSync, through an export too), category, session and the timestamp byte for byte; importing a key again replaces its taint, and the defaults (core, no session, internal) replace other values",
+                "import keeps taint (ExternalSync stays ExternalSync, through an export too), category, session and the timestamp byte for byte; importing a key again replaces its taint, the later of two records of a key in one import included, and the defaults (core, no session, internal) replace other values",
                 portability::taint_kept
             ] {
                 cost_ms: 4,
-                mistake: "a schema or wire format without the taint, read back as the default `internal`; an import with patch semantics keeping the stored category, session or taint where the record gives the default",
+                mistake: "a schema or wire format without the taint, read back as the default `internal`; an import with patch semantics keeping the stored category, session or taint where the record gives the default; a multi-row `INSERT .. ON CONFLICT DO NOTHING` that keeps the first record of a key repeated in one import",
             };
             portability_import_hostile => "portability.import_hostile" [
                 Portability, BOTH,
-                "hostile keys and contents and a 1 MiB content are imported and read back and exported byte for byte",
+                "hostile keys and contents and a 1 MiB content are imported and read back, recalled and exported byte for byte",
                 portability::import_hostile
             ] {
                 cost_ms: 1177,

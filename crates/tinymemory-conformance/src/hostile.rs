@@ -36,6 +36,10 @@ pub const HOSTILE_TEXT: &[(&str, &str)] = &[
     ),
     ("zero width", "a\u{200B}b\u{200D}c\u{FEFF}d"),
     ("line breaks", "line\nbreak\r\n\ttab\u{2028}sep"),
+    // A store that reads text line by line, or trims it with `rstrip("\n")`,
+    // keeps every other text here whole.
+    ("trailing line break", "last line\n"),
+    ("leading line break", "\nfirst line"),
     ("controls", "\u{1}\u{7}\u{1b}[31m\u{7f}"),
     ("max code point", "\u{10FFFF}"),
     ("math letters", "ℌ𝔢𝔩𝔩𝔬"),

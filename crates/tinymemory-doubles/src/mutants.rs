@@ -63,6 +63,7 @@
 //! | `partial-batch` | lexical | [`PartialBatch::new(_)`](PartialBatch::new) | `store.bulk` | store_many stores entry by entry without validating first, keeping what came before an invalid entry |
 //! | `batch-equal-texts` | lexical | [`RefusesEqualTexts::new(_)`](RefusesEqualTexts::new) | `properties.store_many_matches_store` | store_many refuses a batch holding one content twice, storing nothing of it, as LangGraph's InMemoryStore does |
 //! | `import-drops-taint` | lexical | [`ImportDropsTaint::new(_)`](ImportDropsTaint::new) | `portability.taint_kept` | import writes every record as MemoryTaint::Internal |
+//! | `import-keeps-first-of-key` | lexical | [`ImportKeepsFirst::new(_)`](ImportKeepsFirst::new) | `portability.taint_kept` | import keeps the first of the records of one batch that share a key |
 //! | `default-category-kept` | lexical | [`DefaultsAsAbsent::new(UpsertPath::Store, DefaultFields::CATEGORY, _)`](DefaultsAsAbsent::new) | `store.upsert_replaces_metadata` | a store of category core over an entry of another category keeps the old one, as patch semantics reading the default as not given do |
 //! | `defaults-kept-by-store-many` | lexical | [`DefaultsAsAbsent::new(UpsertPath::StoreMany, DefaultFields::ALL, _)`](DefaultsAsAbsent::new) | `store.upsert_replaces_metadata` | store_many over existing keys keeps the stored category, session and taint where the entry gives core, no session or internal |
 //! | `defaults-kept-by-import` | lexical | [`DefaultsAsAbsent::new(UpsertPath::Import, DefaultFields::ALL, _)`](DefaultsAsAbsent::new) | `portability.taint_kept` | import over existing keys keeps the stored category, session and taint where the record gives core, no session or internal |
@@ -83,6 +84,8 @@
 //! | `zero-query-nan` | semantic | [`ZeroQueryNan::new(_)`](ZeroQueryNan::new) | `recall.plain_text_query` | a non-blank query without a word scores every hit NaN, as cosine against the zero vector its embedding is |
 //! | `js-blank-set` | semantic | [`JsBlankSet::new(_)`](JsBlankSet::new) | `recall.plain_text_query` | blankness is decided by JavaScript's trim(): a query of U+0085 ranks every entry, and one of U+FEFF alone gives nothing |
 //! | `row-dependent-scores` | lexical | [`RowDependentScores::new(RowStep::By(1e-3), _)`](RowDependentScores::new) | `properties.cap_determinism` | an entry's score moves up by 0.001 when it is stored in an odd row, so the same data stored in another order scores and ranks otherwise |
+//! | `trims-trailing-line-breaks` | lexical | [`TrimsTrailingLineBreaks::new(_)`](TrimsTrailingLineBreaks::new) | `store.hostile_text_round_trip` | store, store_many and import drop the line breaks that end a content |
+//! | `recall-cuts-content` | lexical | [`RecallCutsContent::new(_)`](RecallCutsContent::new) | `store.big_content_round_trip` | recall hits carry the first 1,000 characters of their content, as a snippet |
 //! <!-- END GENERATED: mutants -->
 //!
 //! Each wrapper's documentation states exactly what it changes and what it
@@ -253,6 +256,7 @@ mutant_files! {
     partial_batch => PartialBatch;
     batch_texts => RefusesEqualTexts;
     import_taint => ImportDropsTaint;
+    import_order => ImportKeepsFirst;
     defaults_absent => DefaultFields, DefaultsAsAbsent, UpsertPath;
     bm25_sign => Bm25SignAsMatch;
     reserved_name => first_label, ReservesName, LANGGRAPH;
@@ -266,4 +270,6 @@ mutant_files! {
     zero_query => ZeroQueryNan;
     blank_set => JsBlankSet;
     row_scores => RowDependentScores, RowStep;
+    line_breaks => TrimsTrailingLineBreaks;
+    recall_content => RecallCutsContent, SNIPPET_CHARS;
 }

@@ -303,7 +303,8 @@ pub(crate) fn processes_beside(args: &RunArgs, traced: bool) -> usize {
     jobs.min(selected).saturating_sub(1)
 }
 
-/// How many checks run at once: `--jobs`, else the cores for a driver
+/// How many checks run at once: `--jobs`, else the cores (at most
+/// [`MAX_JOBS`](crate::args::MAX_JOBS)) for a driver
 /// whose stores are independent (1 for one that does not say so, such as
 /// an exec driver without `independent_stores`, and 1 with a trace, whose
 /// lines name the one running check).
@@ -318,7 +319,9 @@ fn jobs(args: &RunArgs, traced: bool, factory: &dyn DriverFactory) -> Result<usi
         return Ok(if traced || !independent {
             1
         } else {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            std::thread::available_parallelism()
+                .map_or(1, std::num::NonZeroUsize::get)
+                .min(crate::args::MAX_JOBS as usize)
         });
     };
     if asked > 1 && !independent {

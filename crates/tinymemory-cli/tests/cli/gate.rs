@@ -752,6 +752,38 @@ fn a_shard_with_an_outcome_or_family_run_never_writes_is_refused() {
     );
 }
 
+/// Two shards whose reports together hold every check once, but with a
+/// check of shard 1 moved into shard 2's report: the union is the run's
+/// selection, yet no `run --shard 2/2` reports that check, so the reports
+/// are not what the shards ran (a check's failure hidden in the shard
+/// that passed, or a shard's report stitched from another run's).
+#[test]
+fn a_check_moved_between_shards_reports_is_refused() {
+    let dir = scratch();
+    let (_, s1) = shard_of(dir.path(), 1, 2, &[]);
+    let (_, s2) = shard_of(dir.path(), 2, 2, &[]);
+    let read = |p: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let (mut r1, mut r2) = (read(&s1), read(&s2));
+    let moved = r1["checks"].as_array_mut().unwrap().pop().unwrap();
+    let id = moved["id"].as_str().unwrap().to_owned();
+    r2["checks"].as_array_mut().unwrap().push(moved);
+    std::fs::write(&s1, r1.to_string()).unwrap();
+    std::fs::write(&s2, r2.to_string()).unwrap();
+    let ran = run(&["merge", s1.to_str().unwrap(), s2.to_str().unwrap()]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "error: {} (shard 2/2) reports check {id}, which this build's partition gives to \
+             shard 1/2: each shard reports exactly the checks run --shard K/N runs\n",
+            s2.display()
+        )
+    );
+    assert_eq!(ran.stdout, "");
+}
+
 #[test]
 fn sighup_ends_a_run_as_sigterm_does() {
     use std::process::Stdio;

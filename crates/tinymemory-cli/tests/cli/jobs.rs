@@ -509,3 +509,40 @@ fn merge_reads_an_unknown_outcome_as_a_failure_and_writes_it_back() {
     assert_eq!(out["counts"]["fail"], 1);
     assert_eq!(out["conformance"]["level"], "partial");
 }
+
+/// A property check runs its cases on every free slot, each case on a
+/// fresh store (an exec driver's: a process), so `--jobs` is how many
+/// stores a run may hold at once: a number far past any machine's cores
+/// is refused as usage, before a driver is opened, rather than starting
+/// a process per case.
+#[test]
+fn jobs_past_the_maximum_are_refused_before_the_driver_opens() {
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--no-corpus",
+        "--jobs",
+        "100000",
+    ]);
+    assert_eq!(ran.code, 2, "{}", ran.dump());
+    assert!(
+        ran.stderr.starts_with(
+            "error: invalid value '100000' for '--jobs <N>': 100000 is not in 1..=1024"
+        ),
+        "{}",
+        ran.dump()
+    );
+    assert_eq!(ran.stdout, "");
+    let ran = run(&[
+        "run",
+        "--driver",
+        "reference",
+        "--no-corpus",
+        "--jobs",
+        "1024",
+        "--check",
+        "store.upsert",
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.dump());
+}

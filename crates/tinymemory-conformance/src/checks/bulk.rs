@@ -25,7 +25,8 @@ fn batch() -> Vec<NewEntry> {
         NewEntry::new(NS, "b", "lighthouse keeper the later b")
             .with_category(MemoryCategory::Daily)
             .with_taint(MemoryTaint::ExternalSync),
-        NewEntry::new(NS, "d", "harbour lights at dawn")
+        // Ends in a line break, kept as a store keeps it.
+        NewEntry::new(NS, "d", "harbour lights at dawn\n")
             .with_category(MemoryCategory::Conversation),
     ]
 }

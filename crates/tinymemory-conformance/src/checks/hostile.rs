@@ -82,6 +82,13 @@ pub(crate) async fn big_content_round_trip(ctx: CheckContext) -> Step {
         ["big"],
         "recall(\"机\", limit 5) in hostile:big, a word of the 1 MiB content"
     );
+    ensure!(
+        hits[0].content == big,
+        "recall(\"机\", limit 5) in hostile:big gives the 1 MiB content as {} bytes (expected {}): \
+         a hit is the entry as stored, its whole content, not a snippet",
+        hits[0].content.len(),
+        big.len()
+    );
     Ok(())
 }
 

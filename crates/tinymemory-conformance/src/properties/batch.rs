@@ -26,7 +26,7 @@
 
 use std::collections::HashSet;
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use tinymemory_api::{MemoryError, MemoryProvider, NewEntry};
@@ -38,19 +38,29 @@ tokio::task_local! {
     static CURRENT: Batched;
 }
 
-/// Whether the case running under [`scope`] wrote its data (or some of
-/// it: a case may fill two stores) by accepted `store_many`s.
+/// How many accepted `store_many`s wrote the case running under
+/// [`scope`]: of the stores it filled (a case may fill two), the most
+/// written by one; 0 when none was written by batches.
 #[derive(Clone, Default)]
-struct Batched(Arc<AtomicBool>);
+struct Batched(Arc<AtomicUsize>);
 
 /// What [`scope`] appends to a case's failure when a store of the case was
-/// written by accepted `store_many`s (one for a case without a repeated
-/// key, which is every case but the export properties' that repeat one).
-pub(crate) const WRITTEN_BY_BATCH: &str = " (the case's data was written by one store_many; \
-     if properties.store_many_matches_store fails too, look at the batch path first)";
+/// written by `batches` accepted `store_many`s: one for a case without a
+/// repeated key, which is every case but the export properties' that
+/// repeat one; more for those, one per [`runs`].
+pub(crate) fn written_by_batches(batches: usize) -> String {
+    let how = match batches {
+        1 => "one store_many".to_owned(),
+        n => format!("{n} store_many calls, a new one at each repeated key"),
+    };
+    format!(
+        " (the case's data was written by {how}; if properties.store_many_matches_store fails \
+         too, look at the batch path first)"
+    )
+}
 
-/// Runs one case, appending [`WRITTEN_BY_BATCH`] to its failure message when
-/// it failed after a store of it was written by accepted `store_many`s.
+/// Runs one case, appending [`written_by_batches`] to its failure message
+/// when it failed after a store of it was written by accepted `store_many`s.
 /// Each case is scoped alone, so cases running side by side on free slots
 /// do not see each other's writes.
 pub(crate) fn scope<F>(case: F) -> impl Future<Output = CaseResult> + Send + 'static
@@ -62,8 +72,9 @@ where
     async move {
         let result = CURRENT.scope(batched, case).await;
         result.map_err(|mut failure| {
-            if seen.load(Ordering::Relaxed) {
-                failure.message.push_str(WRITTEN_BY_BATCH);
+            let batches = seen.load(Ordering::Relaxed);
+            if batches > 0 {
+                failure.message.push_str(&written_by_batches(batches));
             }
             failure
         })
@@ -88,8 +99,8 @@ pub(crate) async fn write(
     if entries.is_empty() {
         return Ok(d);
     }
-    if store_runs(d.as_ref(), entries).await {
-        let _ = CURRENT.try_with(|b| b.0.store(true, Ordering::Relaxed));
+    if let Some(batches) = store_runs(d.as_ref(), entries).await {
+        let _ = CURRENT.try_with(|b| b.0.fetch_max(batches, Ordering::Relaxed));
         return Ok(d);
     }
     // A batch may have stored part of itself, and the ones before it all
@@ -100,15 +111,16 @@ pub(crate) async fn write(
     Ok(d)
 }
 
-/// Whether every batch of [`runs`]`(entries)`, sent by one `store_many`
-/// each in order, was accepted; stops at the first refused.
-async fn store_runs(d: &dyn MemoryProvider, entries: &[NewEntry]) -> bool {
-    for run in runs(entries) {
+/// How many batches [`runs`]`(entries)` is, when every one, sent by one
+/// `store_many` each in order, was accepted; `None` at the first refused.
+async fn store_runs(d: &dyn MemoryProvider, entries: &[NewEntry]) -> Option<usize> {
+    let runs = runs(entries);
+    for run in &runs {
         if d.store_many(run).await.is_err() {
-            return false;
+            return None;
         }
     }
-    true
+    Some(runs.len())
 }
 
 /// `entries` cut into the fewest consecutive runs of which none holds a

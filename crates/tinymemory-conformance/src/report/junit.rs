@@ -11,9 +11,12 @@ impl Report {
     /// The report as JUnit XML (UTF-8, trailing newline).
     ///
     /// - `<testsuites>` carries the totals (`tests`, `failures`, `errors`
-    ///   (the timeouts), `skipped`, `time` in seconds) and the start time.
+    ///   (the timeouts), `skipped`, `time` in seconds: the run's wall
+    ///   time, `run.duration_ms`) and the start time.
     /// - One `<testsuite name="DRIVER.FAMILY">` per family, in order of
-    ///   first appearance, with the run metadata as `<properties>` (tool,
+    ///   first appearance, whose `time` is the sum of its checks'
+    ///   durations (so above one job, the suites' times add up to more
+    ///   than `<testsuites time>`, the wall time), with the run metadata as `<properties>` (tool,
     ///   driver, seed, cases, the corpus (`corpus`: its path or `none`,
     ///   with `corpus_digest`, `corpus_entries` and `corpus_namespaces`
     ///   for a loaded one), conformance level).

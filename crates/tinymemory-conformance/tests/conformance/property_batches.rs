@@ -365,9 +365,22 @@ async fn an_upsert_fault_behind_a_collapsing_batch_fails_the_properties_repeatin
             "model.differential",
         ]
     );
+    // Each failing case repeats a key (the fault needs one), so its data
+    // went in by more than one store_many, and the message says how many.
     for (id, message) in &failed[..2] {
+        let (_, after) = message
+            .split_once(" (the case's data was written by ")
+            .unwrap_or_else(|| panic!("{id}: {message}"));
+        let (count, rest) = after.split_once(' ').unwrap();
         assert!(
-            message.contains(" (the case's data was written by one store_many; if "),
+            count.parse::<usize>().is_ok_and(|n| n > 1),
+            "{id}: {message}"
+        );
+        assert!(
+            rest.starts_with(
+                "store_many calls, a new one at each repeated key; if \
+                 properties.store_many_matches_store fails too, look at the batch path first) [case "
+            ),
             "{id}: {message}"
         );
     }

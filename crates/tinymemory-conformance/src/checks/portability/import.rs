@@ -109,6 +109,23 @@ pub(crate) async fn taint_kept(ctx: CheckContext) -> Step {
         Some(MemoryTaint::Internal),
         "taint after importing the same key again as Internal"
     );
+    // The records of one import are upserts in order too: of two records
+    // of one key, the later is what the store holds.
+    let later = MemoryRecord {
+        content: "pulled again, edited".into(),
+        taint: MemoryTaint::ExternalSync,
+        ..synced.clone()
+    };
+    import_all(d.as_ref(), &[trusted.clone(), later.clone()]).await?;
+    let back = got(d.as_ref(), &later).await?;
+    ensure!(
+        back.as_ref() == Some(&later),
+        "get after one import of two records of {:?} (content {:?} then {:?}) returned {back:?}: \
+         an import writes its records as upserts, in order, so the later one wins",
+        later.key,
+        trusted.content,
+        later.content
+    );
     // Every field with a default, over a record holding other values: the
     // defaults replace them (custom:synced, session-9, external_sync).
     let (category, session, taint) = crate::checks::metadata::DEFAULTS;
@@ -183,9 +200,17 @@ pub(crate) async fn import_hostile(ctx: CheckContext) -> Step {
     let hits = d
         .recall("机", 5, &RecallOptions::in_namespace("learning:big"))
         .await?;
+    let Some(hit) = hits.iter().find(|h| h.key == "big") else {
+        return Err(Stop::fail(
+            "recall(\"机\") in learning:big does not find the imported 1 MiB content holding that word",
+        ));
+    };
     ensure!(
-        hits.iter().any(|h| h.key == "big"),
-        "recall(\"机\") in learning:big does not find the imported 1 MiB content holding that word"
+        hit.content == big_content(),
+        "recall(\"机\") in learning:big gives the imported 1 MiB content as {} bytes (expected {}): \
+         a hit is the entry as stored, its whole content, not a snippet",
+        hit.content.len(),
+        big_content().len()
     );
     Ok(())
 }

@@ -111,12 +111,20 @@ const TRACE_ENV = "TINYMEMORY_TRACE";
  * other jobs' processes beside the first, docs/cli.md "Driver
  * processes"), null (the binary's default, one job) for any other, and
  * null under `TINYMEMORY_TRACE`, since the binary refuses `--jobs` above
- * 1 with a trace. The pytest plugin's rule (`jobs_for`).
+ * 1 with a trace. `cores` (this machine's by default) is held to
+ * {@link MAX_JOBS}. The pytest plugin's rule (`jobs_for`).
  */
-export function jobsFor(declared: Pick<Declared, "independent_stores">, env: NodeJS.ProcessEnv): number | null {
+export function jobsFor(
+  declared: Pick<Declared, "independent_stores">,
+  env: NodeJS.ProcessEnv,
+  cores: number = availableParallelism(),
+): number | null {
   if (declared.independent_stores !== true || (env[TRACE_ENV] ?? "") !== "") return null;
-  return Math.max(1, availableParallelism());
+  return Math.min(MAX_JOBS, Math.max(1, cores));
 }
+
+/** The binary's largest `--jobs` (docs/cli.md): each job may hold a store, an exec driver's process, so it refuses more. */
+export const MAX_JOBS = 1024;
 
 /** A driver error as the JSON report gives it (docs/reports.md): its kind, the rule or family of some kinds, its own message. */
 export interface DriverErrorRecord {

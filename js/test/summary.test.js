@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { availableParallelism } from "node:os";
 import { headerLines, summaryLines, withNotes } from "../dist/summary.js";
-import { jobsFor, runArgs } from "../dist/run.js";
+import { MAX_JOBS, jobsFor, runArgs } from "../dist/run.js";
 
 const plan = {
   event: "run-started",
@@ -101,4 +101,15 @@ test("a driver declaring independent stores runs on every core, any other on the
   assert.equal(jobsFor({ independent_stores: false }, {}), null);
   assert.equal(jobsFor({ independent_stores: true }, { TINYMEMORY_TRACE: "run.jsonl" }), null);
   assert.equal(jobsFor({ independent_stores: true }, { TINYMEMORY_TRACE: "" }), availableParallelism());
+});
+
+test("more cores than the binary takes run its largest --jobs, 1024", () => {
+  // The binary refuses --jobs above 1024 (each job may hold a store, an
+  // exec driver's process): a machine with more cores must not fail every
+  // test with a flag the user never gave.
+  assert.equal(MAX_JOBS, 1024);
+  assert.equal(jobsFor({ independent_stores: true }, {}, 4096), 1024);
+  assert.equal(jobsFor({ independent_stores: true }, {}, 1024), 1024);
+  assert.equal(jobsFor({ independent_stores: true }, {}, 0), 1);
+  assert.equal(jobsFor({ independent_stores: false }, {}, 4096), null);
 });

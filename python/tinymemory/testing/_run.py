@@ -170,14 +170,21 @@ def deadline(listing, selected, timeout, cases):
     return total
 
 
+# The binary's largest ``--jobs`` (docs/cli.md): each job may hold a store,
+# an exec driver's process, so it refuses more.
+MAX_JOBS = 1024
+
+
 def cores():
-    """The cores this process may run on: the binary's default ``--jobs``
-    (Rust's ``available_parallelism``, which honours the CPU affinity
-    mask as ``os.sched_getaffinity`` does), at least 1."""
+    """The cores this process may run on, at least 1 and at most
+    ``MAX_JOBS``: the binary's default ``--jobs`` (Rust's
+    ``available_parallelism``, which honours the CPU affinity mask as
+    ``os.sched_getaffinity`` does, held to the same largest value)."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        count = len(os.sched_getaffinity(0))
     except AttributeError:  # no affinity on macOS and Windows
-        return max(1, os.cpu_count() or 1)
+        count = os.cpu_count() or 1
+    return min(MAX_JOBS, max(1, count))
 
 
 def trace_file(env):

@@ -131,11 +131,21 @@ fn signal(child: &Child, name: &str) {
 /// signal path's last kill was never signalled, and its helper ran on
 /// (8 of 8 in 4 of 6 rounds). The full stderr holds the signal path for
 /// half a second, so the run's start goes on meanwhile in every round.
+/// Each answer comes 0.05 s late (`slow_driver.py`), so a run outlasts any
+/// pause of this test's thread: on a loaded machine (CI, tests beside it)
+/// a whole run of the plain driver once ended before the signal was sent,
+/// and the binary rightly exited 0.
 #[test]
 fn a_signal_while_the_driver_processes_start_leaves_none_of_them() {
     let dir = scratch();
     let pids = dir.path().join("helpers");
-    let driver = driver_with_helper(&pids, 0.3);
+    let driver = format!(
+        "exec:python3 {}/tests/drivers/slow_driver.py 0.05 {}",
+        env!("CARGO_MANIFEST_DIR"),
+        driver_with_helper(&pids, 0.3)
+            .strip_prefix("exec:")
+            .expect("an exec driver")
+    );
     for round in 0..6 {
         let (name, number, code) = if round % 2 == 0 {
             ("INT", 2, 130)

@@ -514,6 +514,27 @@ test("a store that cannot delete by ids is a mapping limit naming it; another de
   await assert.rejects(failing.store(entry("global", "k", "second")), { name: "Error", message: "Connection terminated unexpectedly" });
 });
 
+test("a write or forget whose delete failed leaves the catalog as it was: the key's document is still read from the store", async () => {
+  // The catalog dropped the key before the delete: with a function filter
+  // (HNSWLib, CloseVectorNode, whose delete takes a directory) the
+  // document the store still held was filtered out, and get answered
+  // null, an entry gone from a store that never removed it.
+  for (const options of [{ deleteAllOnly: true }, { deleteFails: "Connection terminated unexpectedly" }]) {
+    for (const functionFilter of [true, false]) {
+      const store = new VectorStoreAdapter(() => new DoubleVectorStore({ ...options, functionFilter }));
+      await store.store(entry("global", "k", "first"));
+      await assert.rejects(store.store(entry("global", "k", "second")));
+      assert.equal((await store.get({ namespace: "global", key: "k" }))?.content, "first", JSON.stringify({ options, functionFilter }));
+      await assert.rejects(store.forget({ namespace: "global", key: "k" }));
+      assert.equal((await store.get({ namespace: "global", key: "k" }))?.content, "first", JSON.stringify({ options, functionFilter }));
+      assert.deepEqual(
+        (await store.list({ namespace: "global", category: null, session_id: null })).map((e) => [e.key, e.content]),
+        [["k", "first"]],
+      );
+    }
+  }
+});
+
 test("a store whose search takes no filter is a mapping limit saying so, not advising the option", async () => {
   const store = new VectorStoreAdapter(() => new DoubleVectorStore({ noFilterParameter: true }));
   await store.store(entry("other", "b", "comet"));

@@ -342,14 +342,14 @@ export class VectorStoreAdapter implements Store {
     const batch = [...last.values()];
     const replaced: string[] = [];
     for (const e of batch) {
-      const space = this.catalog.get(e.namespace);
-      const previous = space?.get(e.key);
-      if (previous) {
-        space!.delete(e.key);
-        replaced.push(previous.documentId);
-      }
+      const previous = this.written(e.namespace, e.key);
+      if (previous) replaced.push(previous.documentId);
     }
+    // The catalog changes only once the delete is done: a delete that
+    // throws leaves the old documents in the store, and the catalog must
+    // keep them current, or the function filter would hide them.
     if (replaced.length > 0) await this.remove(replaced);
+    for (const e of batch) this.catalog.get(e.namespace)?.delete(e.key);
     const ids = batch.map((e) => documentId(e.namespace, e.key));
     const revisions = batch.map(() => ++this.revision);
     const docs: DocumentLike[] = batch.map((e, i) => ({
@@ -495,8 +495,8 @@ export class VectorStoreAdapter implements Store {
     const found = await this.lookup(namespace, key);
     if (found === null) return false;
     const written = this.written(namespace, key);
-    this.catalog.get(namespace)?.delete(key);
     await this.remove([found.id || (written?.documentId ?? documentId(namespace, key))]);
+    this.catalog.get(namespace)?.delete(key);
     return true;
   }
 

@@ -27,7 +27,7 @@ test("MemoryVectorStore fails exactly its documented checks", () => {
     semantic.map((c) => c.id).filter((id) => !corpus.includes(id) && !failed.has(id)),
   );
   for (const [id, message] of failed) {
-    assert.match(message, /has score NaN: scores must be finite numbers/, `${id} fails for another reason: ${message}`);
+    assert.match(message, /with score NaN, not a finite number/, `${id} fails for another reason: ${message}`);
   }
 });
 

@@ -225,13 +225,14 @@ test("the default filter is an object, a function for a store of type memory, Li
   assert.deepEqual(mine, ["global"]);
 });
 
-test("HNSWLib's filter is a function (doc) => boolean: given an object, its native search aborts the process", async () => {
-  // HNSWLib (@langchain/community 1.1.29) calls the filter on each
-  // candidate inside hnswlib-node's searchKnn, where a TypeError ("filter
-  // is not a function") is a FATAL ERROR (SIGABRT), not an exception: the
-  // double calls it as HNSWLib does and throws where the process would die.
+for (const type of ["hnswlib", "closevector"]) test(`the filter of a store of type ${type} (HNSWLib, CloseVectorNode) is a function (doc) => boolean: given an object, its native search aborts the process`, async () => {
+  // HNSWLib and CloseVectorNode (@langchain/community 1.1.29) call the
+  // filter on each candidate inside hnswlib-node's (closevector-hnswlib-node's)
+  // searchKnn, where a TypeError ("filter is not a function") is a FATAL
+  // ERROR (SIGABRT), not an exception: the double calls it as they do and
+  // throws where the process would die.
   const engine = new DoubleVectorStore({ functionFilter: true });
-  engine._vectorstoreType = () => "hnswlib";
+  engine._vectorstoreType = () => type;
   const seen = [];
   const search = engine.similaritySearchWithScore.bind(engine);
   engine.similaritySearchWithScore = (q, k, f) => (seen.push(typeof f), search(q, k, f));
@@ -242,6 +243,24 @@ test("HNSWLib's filter is a function (doc) => boolean: given an object, its nati
   assert.deepEqual(hits.map((h) => [h.namespace, h.key]), [["global", "k"]]);
   assert.equal((await store.get({ namespace: "other", key: "k" })).namespace, "other");
   assert.deepEqual([...new Set(seen)], ["function"]);
+});
+
+test("a function filter keeps the current document by its revision, not its id: a store may hand the filter a document without one", async () => {
+  // CloseVectorNode (@langchain/community 1.1.29) calls the filter with
+  // { pageContent, metadata } and answers Documents without their ids:
+  // asking the filter for the id kept nothing, and every read answered
+  // no hit, which the checks took for the store's loss.
+  const engine = new DoubleVectorStore({ functionFilter: true, dropsIds: true });
+  const store = new VectorStoreAdapter(() => engine);
+  await store.store(entry("global", "k", "comet"));
+  await store.store(entry("global", "k", "comet tail"));
+  await store.store(entry("other", "k", "comet"));
+  const hits = await store.recall({ query: "comet", limit: 5, namespace: null, category: null, session_id: null, min_score: null });
+  assert.deepEqual(hits.map((h) => [h.namespace, h.key, h.content]), [["global", "k", "comet tail"]]);
+  assert.equal((await store.get({ namespace: "other", key: "k" })).content, "comet");
+  assert.equal(await store.forget({ namespace: "global", key: "k" }), true);
+  assert.equal(await store.get({ namespace: "global", key: "k" }), null);
+  assert.deepEqual(engine.rows.map((r) => [r.metadata.namespace, r.pageContent]), [["other", "comet"]]);
 });
 
 test("Chroma's filter is one equality alone, several under $and (its where refuses an object of two fields)", async () => {
@@ -493,6 +512,27 @@ test("a store that cannot delete by ids is a mapping limit naming it; another de
   const failing = new VectorStoreAdapter(() => new DoubleVectorStore({ deleteFails: "Connection terminated unexpectedly" }));
   await failing.store(entry("global", "k", "first"));
   await assert.rejects(failing.store(entry("global", "k", "second")), { name: "Error", message: "Connection terminated unexpectedly" });
+});
+
+test("a write or forget whose delete failed leaves the catalog as it was: the key's document is still read from the store", async () => {
+  // The catalog dropped the key before the delete: with a function filter
+  // (HNSWLib, CloseVectorNode, whose delete takes a directory) the
+  // document the store still held was filtered out, and get answered
+  // null, an entry gone from a store that never removed it.
+  for (const options of [{ deleteAllOnly: true }, { deleteFails: "Connection terminated unexpectedly" }]) {
+    for (const functionFilter of [true, false]) {
+      const store = new VectorStoreAdapter(() => new DoubleVectorStore({ ...options, functionFilter }));
+      await store.store(entry("global", "k", "first"));
+      await assert.rejects(store.store(entry("global", "k", "second")));
+      assert.equal((await store.get({ namespace: "global", key: "k" }))?.content, "first", JSON.stringify({ options, functionFilter }));
+      await assert.rejects(store.forget({ namespace: "global", key: "k" }));
+      assert.equal((await store.get({ namespace: "global", key: "k" }))?.content, "first", JSON.stringify({ options, functionFilter }));
+      assert.deepEqual(
+        (await store.list({ namespace: "global", category: null, session_id: null })).map((e) => [e.key, e.content]),
+        [["k", "first"]],
+      );
+    }
+  }
 });
 
 test("a store whose search takes no filter is a mapping limit saying so, not advising the option", async () => {

@@ -155,6 +155,21 @@ test("forget deletes the id the store returned (a store making its own ids)", as
   assert.equal(await store.forget({ namespace: "learning:a", key: "k" }), false);
 });
 
+test("a forget whose deleteVector throws leaves the catalog as it was: list still reads every vector the store holds", async () => {
+  // The catalog dropped the key before the delete: list then asked for one
+  // vector fewer and never looked the key up, answering without an entry
+  // the store still held.
+  const store = new MastraVectorAdapter(() => new DoubleMastraVector({ deleteFails: "connection reset" }));
+  await store.reset();
+  await store.store(entry("learning:a", "a", "comet"));
+  await store.store(entry("learning:a", "b", "comet"));
+  for (const key of ["a", "b"]) {
+    await assert.rejects(store.forget({ namespace: "learning:a", key }), /connection reset/);
+    const listed = await store.list({ namespace: "learning:a", category: null, session_id: null });
+    assert.deepEqual(listed.map((e) => e.key), ["a", "b"], `after the failed forget of ${key}`);
+  }
+});
+
 test("a store answering outside the filter is a mapping limit", async () => {
   const store = new MastraVectorAdapter(() => new DoubleMastraVector({ ignoresFilter: true }));
   await store.reset();

@@ -29,8 +29,9 @@
  *   keeping what the read asks (`namespace`, and `key`, `category`,
  *   `session_id` when given) in the form the store documents: an object of
  *   metadata equalities (`objectFilter`: PGVectorStore's, and the
- *   default), for MemoryVectorStore (`_vectorstoreType()` "memory") and
- *   HNSWLib ("hnswlib") a function `(doc) => boolean` (`functionFilter`),
+ *   default), for MemoryVectorStore (`_vectorstoreType()` "memory"),
+ *   HNSWLib ("hnswlib") and CloseVectorNode ("closevector") a function
+ *   `(doc) => boolean` (`functionFilter`),
  *   for LibSQLVectorStore
  *   ("libsql") `{ field: { operator: "=", value } }` (`libsqlFilter`), for
  *   Chroma ("chroma") `{ field: value }` or `{ $and: [...] }`
@@ -143,8 +144,8 @@ export interface VectorStoreAdapterOptions {
   driverId?: string;
   /**
    * Builds the engine's filter from a read's conditions (default:
-   * `functionFilter` for a store whose `_vectorstoreType()` is "memory"
-   * or "hnswlib", `libsqlFilter` for "libsql", `chromaFilter` for "chroma", else
+   * `functionFilter` for a store whose `_vectorstoreType()` is "memory",
+   * "hnswlib" or "closevector", `libsqlFilter` for "libsql", `chromaFilter` for "chroma", else
    * `objectFilter`).
    */
   filter?: (conditions: RecallConditions) => unknown;
@@ -211,7 +212,15 @@ export function functionFilter(c: RecallConditions): (doc: DocumentLike) => bool
 }
 
 /** The filter form of each store type (`_vectorstoreType()`) whose form is not `objectFilter`'s. */
-const DIALECTS: Record<string, (c: RecallConditions) => unknown> = { memory: functionFilter, hnswlib: functionFilter, libsql: libsqlFilter, chroma: chromaFilter };
+const DIALECTS: Record<string, (c: RecallConditions) => unknown> = {
+  memory: functionFilter,
+  hnswlib: functionFilter,
+  // CloseVectorNode calls the filter inside closevector-hnswlib-node's
+  // searchKnn, as HNSWLib does: an object there aborts the process.
+  closevector: functionFilter,
+  libsql: libsqlFilter,
+  chroma: chromaFilter,
+};
 
 /**
  * The parameters of the store's `similaritySearchVectorWithScore` (the
@@ -333,14 +342,14 @@ export class VectorStoreAdapter implements Store {
     const batch = [...last.values()];
     const replaced: string[] = [];
     for (const e of batch) {
-      const space = this.catalog.get(e.namespace);
-      const previous = space?.get(e.key);
-      if (previous) {
-        space!.delete(e.key);
-        replaced.push(previous.documentId);
-      }
+      const previous = this.written(e.namespace, e.key);
+      if (previous) replaced.push(previous.documentId);
     }
+    // The catalog changes only once the delete is done: a delete that
+    // throws leaves the old documents in the store, and the catalog must
+    // keep them current, or the function filter would hide them.
     if (replaced.length > 0) await this.remove(replaced);
+    for (const e of batch) this.catalog.get(e.namespace)?.delete(e.key);
     const ids = batch.map((e) => documentId(e.namespace, e.key));
     const revisions = batch.map(() => ++this.revision);
     const docs: DocumentLike[] = batch.map((e, i) => ({
@@ -376,9 +385,12 @@ export class VectorStoreAdapter implements Store {
       key,
       category,
       session_id: sessionId,
+      // The revision alone tells the current document of a key (each
+      // write has its own): a store need not hand its filter the id
+      // (CloseVectorNode gives it pageContent and metadata only).
       isCurrent: (doc) => {
         const written = this.written(doc.metadata?.namespace, doc.metadata?.key);
-        return written !== undefined && written.documentId === doc.id && written.revision === doc.metadata?.revision;
+        return written !== undefined && written.revision === doc.metadata?.revision;
       },
     };
   }
@@ -483,8 +495,8 @@ export class VectorStoreAdapter implements Store {
     const found = await this.lookup(namespace, key);
     if (found === null) return false;
     const written = this.written(namespace, key);
-    this.catalog.get(namespace)?.delete(key);
     await this.remove([found.id || (written?.documentId ?? documentId(namespace, key))]);
+    this.catalog.get(namespace)?.delete(key);
     return true;
   }
 

@@ -309,8 +309,10 @@ export class MastraVectorAdapter implements Store {
     validateKey(key);
     const found = await this.lookup(namespace, key);
     if (found === null) return false;
-    this.catalog.get(namespace)?.delete(key);
+    // The catalog changes only once the delete is done: a deleteVector
+    // that throws leaves the vector in the store, which list must still read.
     await (await this.db()).deleteVector({ indexName: this.indexName, id: found.id });
+    this.catalog.get(namespace)?.delete(key);
     return true;
   }
 

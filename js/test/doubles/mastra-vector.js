@@ -6,10 +6,11 @@
 // (LibSQLVector: a vector whose cosine is undefined, a zero vector, is
 // never answered), `ownIds` (ids of its own, returned by upsert), and
 // `answers`, the score answered in place of each cosine (a function of
-// it: a store answering no score, or not a number).
+// it: a store answering no score, or not a number), `deleteFails` (a
+// deleteVector that throws this message, deleting nothing).
 export class DoubleMastraVector {
-  constructor({ ignoresFilter = false, dropsZero = false, ownIds = false, answers = (score) => score } = {}) {
-    this.options = { ignoresFilter, dropsZero, ownIds, answers };
+  constructor({ ignoresFilter = false, dropsZero = false, ownIds = false, answers = (score) => score, deleteFails = null } = {}) {
+    this.options = { ignoresFilter, dropsZero, ownIds, answers, deleteFails };
     this.indexes = new Map();
     this.calls = [];
     this.made = 0;
@@ -50,6 +51,7 @@ export class DoubleMastraVector {
 
   async deleteVector({ indexName, id }) {
     this.calls.push(["deleteVector", indexName, id]);
+    if (this.options.deleteFails !== null) throw new Error(this.options.deleteFails);
     this.indexes.get(indexName).delete(id);
   }
 }

@@ -15,7 +15,8 @@
 // (what the search answers as the score: "similarity", the cosine, by
 // default; "distance", 1 - cosine, as LibSQLVectorStore's
 // `vector_distance_cos` and Chroma's cosine space; "rank", the hit's
-// place from 0, as VoyVectorStore's).
+// place from 0, as VoyVectorStore's), `dropsIds` (CloseVectorNode: the
+// filter and the answer get a document of pageContent and metadata only).
 // Otherwise an id added twice is
 // refused, as PGVectorStore's primary key does.
 import { HashedEmbeddings } from "../../dist/adapters/embedding.js";
@@ -53,8 +54,8 @@ async function searchWithoutFilter(query, k) {
 const strip = (s) => (typeof s === "string" ? s.replaceAll("\0", "") : s);
 
 export class DoubleVectorStore {
-  constructor({ stripNul = false, ignoresFilter = false, ownIds = false, functionFilter = false, noDelete = false, filterAfterTopK = false, deleteAllOnly = false, deleteFails = null, noFilterParameter = false, scores = "similarity" } = {}) {
-    Object.assign(this, { stripNul, ignoresFilter: ignoresFilter || noFilterParameter, ownIds, functionFilter, noDelete, filterAfterTopK, deleteFails, scores });
+  constructor({ stripNul = false, ignoresFilter = false, ownIds = false, functionFilter = false, noDelete = false, filterAfterTopK = false, deleteAllOnly = false, deleteFails = null, noFilterParameter = false, scores = "similarity", dropsIds = false } = {}) {
+    Object.assign(this, { stripNul, ignoresFilter: ignoresFilter || noFilterParameter, ownIds, functionFilter, noDelete, filterAfterTopK, deleteFails, scores, dropsIds });
     if (noFilterParameter) this.similaritySearchVectorWithScore = searchWithoutFilter;
     if (deleteAllOnly) this.delete = deleteAll;
     this.rows = [];
@@ -91,7 +92,7 @@ export class DoubleVectorStore {
 
   matches(filter, row) {
     if (filter === undefined || this.ignoresFilter) return true;
-    const doc = { id: row.id, pageContent: row.pageContent, metadata: row.metadata };
+    const doc = this.dropsIds ? { pageContent: row.pageContent, metadata: row.metadata } : { id: row.id, pageContent: row.pageContent, metadata: row.metadata };
     if (this.functionFilter) return filter(doc);
     return Object.entries(filter).every(([k, v]) => row.metadata[k] === v);
   }
@@ -107,7 +108,10 @@ export class DoubleVectorStore {
       ? ranked.slice(0, k).filter(([r]) => this.matches(filter, r))
       : ranked.filter(([r]) => this.matches(filter, r)).slice(0, k);
     const answered = (score, place) => (this.scores === "distance" ? 1 - score : this.scores === "rank" ? place : score);
-    return kept.map(([r, score], place) => [{ id: r.id, pageContent: r.pageContent, metadata: structuredClone(r.metadata) }, answered(score, place)]);
+    return kept.map(([r, score], place) => [
+      this.dropsIds ? { pageContent: r.pageContent, metadata: structuredClone(r.metadata) } : { id: r.id, pageContent: r.pageContent, metadata: structuredClone(r.metadata) },
+      answered(score, place),
+    ]);
   }
 }
 

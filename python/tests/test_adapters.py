@@ -679,3 +679,25 @@ def test_the_dict_filter_form_is_one_term_or_an_and_of_terms():
     assert dict_filter({"namespace": "global", "key": "k"}) == {
         "$and": [{"namespace": {"$eq": "global"}}, {"key": {"$eq": "k"}}]
     }
+
+
+def test_a_forget_whose_delete_failed_leaves_the_entry_listed():
+    # The store still holds the entry when its delete raises: the catalog
+    # the adapter lists from must keep it, or list and namespaces leave out
+    # an entry the store holds and the next checks blame the store.
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter
+
+    class RefusesDelete(InMemoryVectorStore):
+        def delete(self, ids=None, **kwargs):
+            raise RuntimeError("delete refused")
+
+    adapter = VectorStoreAdapter(RefusesDelete)
+    adapter.store("learning:a", "k1", "comet", "core", None, "internal")
+    # The store's error reaches the protocol as it is (a backend failure).
+    with pytest.raises(RuntimeError, match="^delete refused$"):
+        adapter.forget("learning:a", "k1")
+    assert [entry["key"] for entry in adapter.list("learning:a", None, None)] == ["k1"]
+    assert adapter.get("learning:a", "k1")["content"] == "comet"
+    assert [s["count"] for s in adapter.namespaces()] == [1]

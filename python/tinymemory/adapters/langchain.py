@@ -606,11 +606,15 @@ class VectorStoreAdapter(tp.Store):
         tp.validate_namespace(namespace)
         tp.validate_key(key)
         doc = self._one(namespace, key)
-        doc_id = self._ids.pop((namespace, key), document_id(namespace, key))
+        doc_id = self._ids.get((namespace, key), document_id(namespace, key))
         if doc is None:
+            self._ids.pop((namespace, key), None)
             return False
         self._written = True
         self._delete([doc.id or doc_id])
+        # Only once the store deleted it: a delete that raised leaves the
+        # entry in the store, and list and namespaces must still ask for it.
+        self._ids.pop((namespace, key), None)
         return True
 
     def list(self, namespace, category, session_id):

@@ -63,6 +63,11 @@ pub enum MetadataFaultKind {
     /// filter by `""` is no filter, as a store writing `session or None`
     /// does (`list.filters`). Imports are forwarded.
     EmptySessionAsNone,
+    /// `export_page` gives a record whose session is `""` no session, as
+    /// a serialiser writing `session or null` does (`portability.round_trip`).
+    /// Everything else, the stored entries included, is the wrapped
+    /// driver's.
+    ExportsEmptySessionAsNone,
 }
 
 /// Wraps a driver and injects one [`MetadataFaultKind`].
@@ -370,6 +375,13 @@ tinymemory_api::delegate_provider! {
             match self.kind {
                 MetadataFaultKind::EpochTimestamps => {
                     tinymemory_api::portability::export_from_list(self, cursor, limit).await
+                }
+                MetadataFaultKind::ExportsEmptySessionAsNone => {
+                    let mut page = self.inner.export_page(cursor, limit).await?;
+                    for r in &mut page.records {
+                        r.session_id = r.session_id.take().filter(|s| !s.is_empty());
+                    }
+                    Ok(page)
                 }
                 _ => self.inner.export_page(cursor, limit).await,
             }
@@ -706,5 +718,23 @@ pub(super) const MUTANTS: &[super::Mutant] = &[
         },
         reference: r#"Some("")"#,
         mutant: "None",
+    },
+    entry! {
+        name: "exports-empty-session-as-none",
+        rule: "portability: an export carries every field as stored; the empty session is a session, not none",
+        check: "portability.round_trip",
+        also_caught_by: &["portability.pages_partition"],
+        description: "export_page gives a record whose session is \"\" no session",
+        wrap: MetadataFault::new(MetadataFaultKind::ExportsEmptySessionAsNone),
+        profile: Lexical,
+        witness: |d| {
+            use tinymemory_api::{MemoryCategory, MemoryTaint};
+            d.store("global", "k", "x", MemoryCategory::Core, Some(""), MemoryTaint::Internal)
+                .await?;
+            let page = d.export_page(None, 10).await?;
+            Ok(format!("{:?}", page.records.iter().map(|r| r.session_id.clone()).collect::<Vec<_>>()))
+        },
+        reference: r#"[Some("")]"#,
+        mutant: "[None]",
     },
 ];

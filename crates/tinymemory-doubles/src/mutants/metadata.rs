@@ -661,7 +661,7 @@ pub(super) const MUTANTS: &[super::Mutant] = &[
         mutant: "false",
     },
     entry! {
-        name: "keeps-metadata-of-same-content",
+        name: "same-content-keeps-metadata",
         rule: "contract 1: an upsert replaces category, session and taint, whether or not the content changed",
         check: "store.upsert_replaces_metadata",
         also_caught_by: &["model.differential"],

@@ -225,11 +225,11 @@ macro_rules! __tinymemory_standard_checks {
             };
             store_upsert_replaces_metadata => "store.upsert_replaces_metadata" [
                 Contract, BOTH,
-                "an upsert replaces category, session and taint, a session with none included, and writing the defaults (core, no session, internal) over other values through store or store_many replaces them: metadata is never merged",
+                "an upsert replaces category, session and taint, a session with none included, an unchanged content too, and writing the defaults (core, no session, internal) over other values through store or store_many replaces them: metadata is never merged",
                 metadata::upsert_replaces_metadata
             ] {
                 cost_ms: 5,
-                mistake: "an update that merges the old metadata into the new, or patch semantics that read a field equal to its default as \"not given\" and keep the old value",
+                mistake: "an update that merges the old metadata into the new, patch semantics that read a field equal to its default as \"not given\" and keep the old value, or a write skipped when the content (its hash, its embedding) is unchanged",
             };
             store_timestamps => "store.timestamps" [
                 Contract, BOTH,
@@ -265,15 +265,15 @@ macro_rules! __tinymemory_standard_checks {
             };
             list_filters => "list.filters" [
                 Contract, BOTH,
-                "list keeps exactly the entries of the category and session asked, in one namespace or all",
+                "list keeps exactly the entries of the category and session asked, compared exactly (case counts; the empty session is a session, not none), in one namespace or all",
                 metadata::list_filters
             ] {
                 cost_ms: 3,
-                mistake: "a filter inverted or ignored",
+                mistake: "a filter inverted or ignored, a case-insensitive collation on the category, or the empty session stored or filtered as none (`session or None`)",
             };
             recall_filters => "recall.filters" [
                 Contract, BOTH,
-                "recall keeps exactly the entries of the category and session asked",
+                "recall keeps exactly the entries of the category and session asked, compared exactly (case counts; the empty session is a session, not none)",
                 metadata::recall_filters
             ] {
                 cost_ms: 2,

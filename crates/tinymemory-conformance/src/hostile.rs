@@ -178,6 +178,13 @@ pub fn invalid_namespaces() -> Vec<(String, &'static str)> {
         ("🦀".into(), rules::NAMESPACE_CHARSET),
         ("שלום".into(), rules::NAMESPACE_CHARSET),
         ("e\u{301}".into(), rules::NAMESPACE_CHARSET),
+        // Fullwidth look-alikes of `notes` and `learning:x`: compatibility
+        // normalisation (NFKC) would make them those names, not refuse them.
+        (
+            "\u{FF4E}\u{FF4F}\u{FF54}\u{FF45}\u{FF53}".into(),
+            rules::NAMESPACE_CHARSET,
+        ),
+        ("learning\u{FF1A}x".into(), rules::NAMESPACE_CHARSET),
         ("a\"b".into(), rules::NAMESPACE_CHARSET),
         ("/a".into(), rules::NAMESPACE_EDGE_SLASH),
         ("a/".into(), rules::NAMESPACE_EDGE_SLASH),

@@ -40,6 +40,7 @@
 //! | `ignores-min-score` | lexical | [`IgnoresMinScore::new(_)`](IgnoresMinScore::new) | `recall.min_score` | recall ignores min_score |
 //! | `counts-every-store` | lexical | [`CountsEveryStore::new(_)`](CountsEveryStore::new) | `namespaces.exact_counts` | namespaces() counts every store of a key, upserts included, like a full-text table gaining a row per write |
 //! | `sanitizes-invalid-namespaces` | lexical | [`SanitizesNamespaces::new(_)`](SanitizesNamespaces::new) | `namespace.invalid_refused` | an invalid namespace is silently rewritten to a valid one instead of refused |
+//! | `folds-fullwidth-namespaces` | lexical | [`FoldsFullwidthNamespaces::new(_)`](FoldsFullwidthNamespaces::new) | `namespace.invalid_refused` | fullwidth forms in a namespace become their ASCII characters (as NFKC does) instead of refused |
 //! | `forget-always-true` | lexical | [`ForgetAlwaysTrue::new(_)`](ForgetAlwaysTrue::new) | `forget.idempotent` | forget always returns true, even when nothing was there |
 //! | `invalid-key-answered-absent` | lexical | [`InvalidKeyAbsent::new(_)`](InvalidKeyAbsent::new) | `key.invalid_refused` | get and forget answer an empty or over-long key as absent (None, false) instead of refusing it |
 //! | `key-limit-off-by-one` | lexical | [`KeyLimitOffByOne::new(_)`](KeyLimitOffByOne::new) | `key.limit_accepted` | a key of exactly 1024 bytes is refused as key.too_long (the limit compared with >=) |
@@ -56,6 +57,10 @@
 //! | `inverted-list-category` | lexical | [`MetadataFault::new(MetadataFaultKind::InvertedListCategory, _)`](MetadataFault::new) | `list.filters` | list with a category keeps every other category |
 //! | `inverted-recall-session` | lexical | [`MetadataFault::new(MetadataFaultKind::InvertedRecallSession, _)`](MetadataFault::new) | `recall.filters` | recall with a session keeps every other session |
 //! | `limit-as-i64` | lexical | [`MetadataFault::new(MetadataFaultKind::LimitAsI64, _)`](MetadataFault::new) | `recall.huge_limit` | a limit above i64::MAX is a backend error, as an SQL LIMIT binding would be |
+//! | `same-content-keeps-metadata` | lexical | [`MetadataFault::new(MetadataFaultKind::KeepsMetadataOfSameContent, _)`](MetadataFault::new) | `store.upsert_replaces_metadata` | a store whose content equals the stored entry's keeps its category, session and taint |
+//! | `case-folds-category-filter` | lexical | [`MetadataFault::new(MetadataFaultKind::CaseFoldsCategoryFilter, _)`](MetadataFault::new) | `list.filters` | the category filters compare categories case-insensitively (custom:Work keeps custom:work) |
+//! | `empty-session-as-none` | lexical | [`MetadataFault::new(MetadataFaultKind::EmptySessionAsNone, _)`](MetadataFault::new) | `list.filters` | a session of "" is stored as no session, and a filter by "" is no filter |
+//! | `exports-empty-session-as-none` | lexical | [`MetadataFault::new(MetadataFaultKind::ExportsEmptySessionAsNone, _)`](MetadataFault::new) | `portability.round_trip` | export_page gives a record whose session is "" no session |
 //! | `collection-wide-statistics` | lexical | [`CollectionWideStatistics::new(_)`](CollectionWideStatistics::new) | `recall.namespace_isolation` | scores are weighted by a BM25 IDF counted over every namespace, as FTS5's bm25() is, so a write elsewhere changes them |
 //! | `overlapping-pages` | lexical | [`OverlappingPages::new(_)`](OverlappingPages::new) | `portability.pages_partition` | each page after the first starts with the previous page's last record, as resuming with >= instead of > does |
 //! | `cursor-restarts` | lexical | [`CursorRestarts::new(_)`](CursorRestarts::new) | `portability.unknown_cursor` | an unknown cursor silently restarts the export from the first record |
@@ -242,6 +247,7 @@ mutant_files! {
     min_score => IgnoresMinScore;
     counts_every_store => CountsEveryStore;
     invalid_refused => sanitize_namespace, SanitizesNamespaces;
+    fullwidth_namespaces => fold_fullwidth, FoldsFullwidthNamespaces;
     forget => ForgetAlwaysTrue;
     key_unchecked => InvalidKeyAbsent;
     key_limit => KeyLimitOffByOne;

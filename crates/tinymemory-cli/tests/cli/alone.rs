@@ -512,8 +512,7 @@ fn a_check_failing_now_and_then_is_given_no_cause() {
         verdict_of(
             &report,
             "namespace.case_sensitive",
-            "content of get(\"learning:Rust\", \"k\"): expected Some(\"upper case scope\"), got \
-             None"
+            "content of get(\"global\", \"k\"): expected Some(\"the global scope\"), got None"
         ),
         format!(
             "\n  fails now and then, not reproducibly (1 of 2 reruns on fresh driver processes \

@@ -77,7 +77,46 @@ pub(crate) async fn upsert_replaces_metadata(ctx: CheckContext) -> Step {
         Vec::<&str>::new(),
         "recall(\"second\") in {ns} with session session-1 after an upsert without a session"
     );
-    defaults_replace(d.as_ref()).await
+    defaults_replace(d.as_ref()).await?;
+    same_content_replaces(d.as_ref()).await
+}
+
+/// An upsert whose content is the stored content replaces the metadata
+/// too: a store that skips a write when the content (or its hash, or its
+/// embedding) is unchanged keeps the old category, session and taint.
+async fn same_content_replaces(d: &dyn MemoryProvider) -> Step {
+    let ns = "learning:same";
+    d.store(
+        ns,
+        "k",
+        "unchanged",
+        MemoryCategory::Custom("projects".into()),
+        Some("session-1"),
+        MemoryTaint::ExternalSync,
+    )
+    .await?;
+    d.store(
+        ns,
+        "k",
+        "unchanged",
+        MemoryCategory::Daily,
+        Some("session-2"),
+        MemoryTaint::Internal,
+    )
+    .await?;
+    let e = entry_or_fail(d.get(ns, "k").await?, "get after two stores of one content")?;
+    ensure_eq!(
+        (&e.category, e.session_id.as_deref(), e.taint),
+        (
+            &MemoryCategory::Daily,
+            Some("session-2"),
+            MemoryTaint::Internal
+        ),
+        "(category, session, taint) of get({ns:?}, \"k\") after storing \"unchanged\" with \
+         (custom:projects, session-1, external_sync) then the same content with (daily, session-2, \
+         internal): an upsert replaces the metadata whether or not the content changed"
+    );
+    Ok(())
 }
 
 /// `(category, session, taint)` an upsert of the defaults must leave, and
@@ -456,19 +495,31 @@ pub(crate) async fn distinct_identities(ctx: CheckContext) -> Step {
     Ok(())
 }
 
+/// A custom category spelt `name`.
+fn custom(name: &str) -> MemoryCategory {
+    MemoryCategory::Custom(name.to_owned())
+}
+
 /// Entries of `learning:filters` with every combination of two categories
-/// and three sessions.
-const FILTERED: [(&str, MemoryCategory, Option<&str>); 6] = [
-    ("core-none", MemoryCategory::Core, None),
-    ("core-s1", MemoryCategory::Core, Some("s1")),
-    ("core-s2", MemoryCategory::Core, Some("s2")),
-    ("daily-none", MemoryCategory::Daily, None),
-    ("daily-s1", MemoryCategory::Daily, Some("s1")),
-    ("daily-s2", MemoryCategory::Daily, Some("s2")),
-];
+/// and three sessions, then two whose category and session differ from
+/// others only by case (`custom:Work`, `S1`) or by being empty (the
+/// session `""`): filters compare exactly, so a filter folding case, or
+/// taking the empty session for none, keeps the wrong entries.
+fn filtered() -> [(&'static str, MemoryCategory, Option<&'static str>); 8] {
+    [
+        ("core-none", MemoryCategory::Core, None),
+        ("core-s1", MemoryCategory::Core, Some("s1")),
+        ("core-s2", MemoryCategory::Core, Some("s2")),
+        ("daily-none", MemoryCategory::Daily, None),
+        ("daily-s1", MemoryCategory::Daily, Some("s1")),
+        ("daily-s2", MemoryCategory::Daily, Some("s2")),
+        ("work-empty", custom("work"), Some("")),
+        ("work-upper", custom("Work"), Some("S1")),
+    ]
+}
 
 async fn store_filtered(d: &dyn MemoryProvider) -> Step {
-    for (key, category, session) in FILTERED {
+    for (key, category, session) in filtered() {
         d.store(
             "learning:filters",
             key,
@@ -488,19 +539,19 @@ async fn store_filtered(d: &dyn MemoryProvider) -> Step {
     .await
 }
 
-/// `(category, session)` filters and the keys of [`FILTERED`] they keep.
+/// `(category, session)` filters and the keys of [`filtered`] they keep.
 fn filter_cases() -> Vec<(
     Option<MemoryCategory>,
     Option<&'static str>,
     Vec<&'static str>,
 )> {
     let keep = |c: &Option<MemoryCategory>, s: Option<&str>| -> Vec<&'static str> {
-        FILTERED
-            .iter()
+        filtered()
+            .into_iter()
             .filter(|(_, ec, es)| {
                 c.as_ref().is_none_or(|c| c == ec) && s.is_none_or(|s| *es == Some(s))
             })
-            .map(|(k, _, _)| *k)
+            .map(|(k, _, _)| k)
             .collect()
     };
     let mut cases = Vec::new();
@@ -509,8 +560,17 @@ fn filter_cases() -> Vec<(
         Some(MemoryCategory::Core),
         Some(MemoryCategory::Daily),
         Some(MemoryCategory::Conversation),
+        Some(custom("work")),
+        Some(custom("Work")),
     ] {
-        for s in [None, Some("s1"), Some("s2"), Some("s3")] {
+        for s in [
+            None,
+            Some("s1"),
+            Some("s2"),
+            Some("s3"),
+            Some(""),
+            Some("S1"),
+        ] {
             let want = keep(&c, s);
             cases.push((c.clone(), s, want));
         }

@@ -355,7 +355,8 @@ async fn list_keeps_exactly_the_session_asked() {
     assert_eq!(
         got,
         "keys of list(learning:filters, category None, session Some(\"s1\")): expected [\"core-s1\", \"daily-s1\"], \
-         got [\"core-none\", \"core-s1\", \"core-s2\", \"daily-none\", \"daily-s1\", \"daily-s2\"]"
+         got [\"core-none\", \"core-s1\", \"core-s2\", \"daily-none\", \"daily-s1\", \"daily-s2\", \
+         \"work-empty\", \"work-upper\"]"
     );
 }
 
@@ -366,7 +367,7 @@ async fn recall_keeps_exactly_the_category_asked() {
         got,
         "keys of recall(\"lantern\") in learning:filters with category Some(Core), session None: expected \
          [\"core-none\", \"core-s1\", \"core-s2\"], got [\"core-none\", \"core-s1\", \"core-s2\", \"daily-none\", \
-         \"daily-s1\", \"daily-s2\"]"
+         \"daily-s1\", \"daily-s2\", \"work-empty\", \"work-upper\"]"
     );
 }
 

@@ -49,6 +49,25 @@ pub enum MetadataFaultKind {
     /// A limit above `i64::MAX` is a backend error, as binding it to an
     /// SQL `LIMIT` would be (`recall.huge_limit`).
     LimitAsI64,
+    /// A store (or a store_many entry) whose content equals the stored
+    /// entry's keeps that entry's category, session and taint, as a write
+    /// skipped when the content's hash is unchanged does
+    /// (`store.upsert_replaces_metadata`). A changed content replaces them
+    /// as it should.
+    KeepsMetadataOfSameContent,
+    /// The category filters of `list` and `recall` compare the text forms
+    /// case-insensitively, so a filter by `custom:Work` keeps `custom:work`
+    /// too (`list.filters`). Storing keeps the category as given.
+    CaseFoldsCategoryFilter,
+    /// A session of `""` is stored as no session, and a `list` or `recall`
+    /// filter by `""` is no filter, as a store writing `session or None`
+    /// does (`list.filters`). Imports are forwarded.
+    EmptySessionAsNone,
+    /// `export_page` gives a record whose session is `""` no session, as
+    /// a serialiser writing `session or null` does (`portability.round_trip`).
+    /// Everything else, the stored entries included, is the wrapped
+    /// driver's.
+    ExportsEmptySessionAsNone,
 }
 
 /// Wraps a driver and injects one [`MetadataFaultKind`].
@@ -101,6 +120,18 @@ impl<P: ?Sized> MetadataFault<P> {
 
 const EPOCH: &str = "1970-01-01T00:00:00Z";
 
+/// `session`, or `None` for the empty session
+/// ([`MetadataFaultKind::EmptySessionAsNone`]).
+fn non_empty(session: Option<&str>) -> Option<&str> {
+    session.filter(|s| !s.is_empty())
+}
+
+/// Whether `category` is `wanted` up to case
+/// ([`MetadataFaultKind::CaseFoldsCategoryFilter`]).
+fn same_folded(category: &MemoryCategory, wanted: &MemoryCategory) -> bool {
+    category.as_text().to_lowercase() == wanted.as_text().to_lowercase()
+}
+
 fn epoch(mut entries: Vec<MemoryEntry>) -> Vec<MemoryEntry> {
     for e in &mut entries {
         EPOCH.clone_into(&mut e.timestamp);
@@ -131,6 +162,32 @@ tinymemory_api::delegate_provider! {
                         .and_then(|e| e.session_id);
                     self.inner
                         .store(namespace, key, content, category, old.as_deref(), taint)
+                        .await
+                }
+                MetadataFaultKind::KeepsMetadataOfSameContent => {
+                    match self.inner.get(namespace, key).await? {
+                        Some(old) if old.content == content => {
+                            self.inner
+                                .store(
+                                    namespace,
+                                    key,
+                                    content,
+                                    old.category,
+                                    old.session_id.as_deref(),
+                                    old.taint,
+                                )
+                                .await
+                        }
+                        _ => {
+                            self.inner
+                                .store(namespace, key, content, category, session_id, taint)
+                                .await
+                        }
+                    }
+                }
+                MetadataFaultKind::EmptySessionAsNone => {
+                    self.inner
+                        .store(namespace, key, content, category, non_empty(session_id), taint)
                         .await
                 }
                 MetadataFaultKind::JoinedIds => {
@@ -202,6 +259,16 @@ tinymemory_api::delegate_provider! {
                 (MetadataFaultKind::EpochTimestamps, _) => Ok(epoch(
                     self.inner.list(namespace, category, session_id).await?,
                 )),
+                (MetadataFaultKind::CaseFoldsCategoryFilter, Some(c)) => {
+                    let mut all = self.inner.list(namespace, None, session_id).await?;
+                    all.retain(|e| same_folded(&e.category, c));
+                    Ok(all)
+                }
+                (MetadataFaultKind::EmptySessionAsNone, _) => {
+                    self.inner
+                        .list(namespace, category, non_empty(session_id))
+                        .await
+                }
                 _ => self.inner.list(namespace, category, session_id).await,
             }
         }
@@ -251,6 +318,23 @@ tinymemory_api::delegate_provider! {
                 MetadataFaultKind::EpochTimestamps => {
                     Ok(epoch(self.inner.recall(query, limit, opts).await?))
                 }
+                MetadataFaultKind::CaseFoldsCategoryFilter if opts.category.is_some() => {
+                    let any_category = RecallOptions {
+                        category: None,
+                        ..opts.clone()
+                    };
+                    let mut hits = self.inner.recall(query, usize::MAX, &any_category).await?;
+                    hits.retain(|h| opts.category.as_ref().is_some_and(|c| same_folded(&h.category, c)));
+                    hits.truncate(limit);
+                    Ok(hits)
+                }
+                MetadataFaultKind::EmptySessionAsNone => {
+                    let folded = RecallOptions {
+                        session_id: non_empty(opts.session_id.as_deref()).map(str::to_owned),
+                        ..opts.clone()
+                    };
+                    self.inner.recall(query, limit, &folded).await
+                }
                 MetadataFaultKind::LimitAsI64 if i64::try_from(limit).is_err() => {
                     Err(MemoryError::fault(format!(
                         "limit {limit} does not fit the engine's i64 LIMIT"
@@ -262,11 +346,16 @@ tinymemory_api::delegate_provider! {
 
         /// Through the mutated `store` for the kinds that change it
         /// ([`MetadataFaultKind::MergesMetadataOnUpsert`],
-        /// [`MetadataFaultKind::JoinedIds`]), so a bulk store breaks the rule
-        /// too; forwarded for the others.
+        /// [`MetadataFaultKind::JoinedIds`],
+        /// [`MetadataFaultKind::KeepsMetadataOfSameContent`],
+        /// [`MetadataFaultKind::EmptySessionAsNone`]), so a bulk store breaks
+        /// the rule too; forwarded for the others.
         async fn store_many(&self, entries: &[NewEntry]) -> Result<(), MemoryError> {
             match self.kind {
-                MetadataFaultKind::MergesMetadataOnUpsert | MetadataFaultKind::JoinedIds => {
+                MetadataFaultKind::MergesMetadataOnUpsert
+                | MetadataFaultKind::JoinedIds
+                | MetadataFaultKind::KeepsMetadataOfSameContent
+                | MetadataFaultKind::EmptySessionAsNone => {
                     tinymemory_api::batch::store_each(self, entries).await
                 }
                 _ => self.inner.store_many(entries).await,
@@ -286,6 +375,13 @@ tinymemory_api::delegate_provider! {
             match self.kind {
                 MetadataFaultKind::EpochTimestamps => {
                     tinymemory_api::portability::export_from_list(self, cursor, limit).await
+                }
+                MetadataFaultKind::ExportsEmptySessionAsNone => {
+                    let mut page = self.inner.export_page(cursor, limit).await?;
+                    for r in &mut page.records {
+                        r.session_id = r.session_id.take().filter(|s| !s.is_empty());
+                    }
+                    Ok(page)
                 }
                 _ => self.inner.export_page(cursor, limit).await,
             }
@@ -563,5 +659,82 @@ pub(super) const MUTANTS: &[super::Mutant] = &[
         },
         reference: "true",
         mutant: "false",
+    },
+    entry! {
+        name: "same-content-keeps-metadata",
+        rule: "contract 1: an upsert replaces category, session and taint, whether or not the content changed",
+        check: "store.upsert_replaces_metadata",
+        also_caught_by: &["model.differential"],
+        description: "a store whose content equals the stored entry's keeps its category, session and taint",
+        wrap: MetadataFault::new(MetadataFaultKind::KeepsMetadataOfSameContent),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::absent;
+            use tinymemory_api::{MemoryCategory, MemoryTaint};
+            d.store("global", "k", "same", MemoryCategory::Core, Some("s1"), MemoryTaint::Internal)
+                .await?;
+            d.store("global", "k", "same", MemoryCategory::Daily, None, MemoryTaint::ExternalSync)
+                .await?;
+            let e = d.get("global", "k").await?.ok_or_else(|| absent("global/k"))?;
+            Ok(format!("{} {:?} {}", e.category, e.session_id, e.taint))
+        },
+        reference: "daily None external_sync",
+        mutant: r#"core Some("s1") internal"#,
+    },
+    entry! {
+        name: "case-folds-category-filter",
+        rule: "contract: list and recall keep exactly the entries of the category asked, compared exactly",
+        check: "list.filters",
+        also_caught_by: &["recall.filters"],
+        description: "the category filters compare categories case-insensitively (custom:Work keeps custom:work)",
+        wrap: MetadataFault::new(MetadataFaultKind::CaseFoldsCategoryFilter),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::{keys, put_as};
+            use tinymemory_api::{MemoryCategory, MemoryTaint};
+            let work = |c: &str| MemoryCategory::Custom(c.into());
+            put_as(d, "global", "lower", work("work"), MemoryTaint::Internal).await?;
+            put_as(d, "global", "upper", work("Work"), MemoryTaint::Internal).await?;
+            Ok(format!("{:?}", keys(&d.list(None, Some(&work("Work")), None).await?)))
+        },
+        reference: r#"["upper"]"#,
+        mutant: r#"["lower", "upper"]"#,
+    },
+    entry! {
+        name: "empty-session-as-none",
+        rule: "contract 1: a session is stored as given; the empty session is a session, not none",
+        check: "list.filters",
+        also_caught_by: &["recall.filters"],
+        description: "a session of \"\" is stored as no session, and a filter by \"\" is no filter",
+        wrap: MetadataFault::new(MetadataFaultKind::EmptySessionAsNone),
+        profile: Lexical,
+        witness: |d| {
+            use super::witness::absent;
+            use tinymemory_api::{MemoryCategory, MemoryTaint};
+            d.store("global", "k", "x", MemoryCategory::Core, Some(""), MemoryTaint::Internal)
+                .await?;
+            let e = d.get("global", "k").await?.ok_or_else(|| absent("global/k"))?;
+            Ok(format!("{:?}", e.session_id))
+        },
+        reference: r#"Some("")"#,
+        mutant: "None",
+    },
+    entry! {
+        name: "exports-empty-session-as-none",
+        rule: "portability: an export carries every field as stored; the empty session is a session, not none",
+        check: "portability.round_trip",
+        also_caught_by: &["portability.pages_partition"],
+        description: "export_page gives a record whose session is \"\" no session",
+        wrap: MetadataFault::new(MetadataFaultKind::ExportsEmptySessionAsNone),
+        profile: Lexical,
+        witness: |d| {
+            use tinymemory_api::{MemoryCategory, MemoryTaint};
+            d.store("global", "k", "x", MemoryCategory::Core, Some(""), MemoryTaint::Internal)
+                .await?;
+            let page = d.export_page(None, 10).await?;
+            Ok(format!("{:?}", page.records.iter().map(|r| r.session_id.clone()).collect::<Vec<_>>()))
+        },
+        reference: r#"[Some("")]"#,
+        mutant: "[None]",
     },
 ];

@@ -30,8 +30,9 @@ const NAMESPACES: [&str; 7] = [
 /// locale order.
 const KEYS: [&str; 6] = ["K", "k", "k ", "10", "9", "ä"];
 
-/// Stores 7 x 6 = 42 entries (every category form, sessions, both
-/// taints) and returns what `list(None, ..)` gives for them.
+/// Stores 7 x 6 = 42 entries (every category form, sessions, the empty
+/// session and none, both taints) and returns what `list(None, ..)` gives
+/// for them.
 pub(crate) async fn store_mixed(d: &dyn MemoryProvider) -> Result<Vec<MemoryRecord>, Stop> {
     for (i, ns) in NAMESPACES.iter().enumerate() {
         for (j, key) in KEYS.iter().enumerate() {
@@ -41,7 +42,13 @@ pub(crate) async fn store_mixed(d: &dyn MemoryProvider) -> Result<Vec<MemoryReco
                 2 => MemoryCategory::Conversation,
                 _ => MemoryCategory::Custom("projects".into()),
             };
-            let session = ((i + j) % 3 == 0).then(|| format!("session-{j}"));
+            // The empty session is a session: a serialiser writing
+            // `session or null` exports it as none.
+            let session = match (i + j) % 3 {
+                0 => Some(format!("session-{j}")),
+                1 => Some(String::new()),
+                _ => None,
+            };
             let taint = if (i + j) % 2 == 0 {
                 MemoryTaint::Internal
             } else {

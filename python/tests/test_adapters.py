@@ -701,3 +701,27 @@ def test_a_forget_whose_delete_failed_leaves_the_entry_listed():
     assert [entry["key"] for entry in adapter.list("learning:a", None, None)] == ["k1"]
     assert adapter.get("learning:a", "k1")["content"] == "comet"
     assert [s["count"] for s in adapter.namespaces()] == [1]
+
+
+def test_an_import_repeating_a_key_counts_every_record_and_keeps_the_last():
+    # The protocol's `imported` counts the records imported, a repeated
+    # key's earlier one too (an upsert the later one replaced): with
+    # `imported` the distinct keys, the binary refused the answer ("imported
+    # 1 plus 0 failures is not the 2 records sent") and portability.taint_kept
+    # failed on every Python adapter as the store's.
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    from tinymemory.adapters.langchain import VectorStoreAdapter
+
+    adapter = VectorStoreAdapter(InMemoryVectorStore)
+    first = {
+        "namespace": "learning:a", "key": "k", "content": "first", "category": "core",
+        "session_id": None, "taint": "internal", "timestamp": "2026-12-01T00:00:00Z",
+    }
+    later = {**first, "content": "later", "taint": "external_sync"}
+    invalid = {**first, "key": ""}
+    answer = adapter.import_records([first, invalid, later])
+    assert answer["imported"] == 2
+    assert [f["index"] for f in answer["failures"]] == [1]
+    got = adapter.get("learning:a", "k")
+    assert (got["content"], got["taint"]) == ("later", "external_sync")

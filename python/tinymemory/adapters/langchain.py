@@ -748,4 +748,6 @@ class VectorStoreAdapter(tp.Store):
                     for r in valid
                 ]
             )
-        return {"imported": len(valid), "failures": failures}
+        # Every valid record is imported, a repeated key's earlier one too (an
+        # upsert the later one replaced): the protocol counts records.
+        return {"imported": len(records) - len(failures), "failures": failures}

@@ -416,4 +416,6 @@ class Mem0Adapter(tp.Store):
         valid, failures = c.valid_records(records)
         for r in valid:
             self._put(r["namespace"], r["key"], r["content"], r["category"], r["session_id"], r["taint"], r["timestamp"])
-        return {"imported": len(valid), "failures": failures}
+        # Every valid record is imported, a repeated key's earlier one too (an
+        # upsert the later one replaced): the protocol counts records.
+        return {"imported": len(records) - len(failures), "failures": failures}
